@@ -1,0 +1,100 @@
+"""The contract every game implements, and the types that cross it.
+
+A game is fully determined by ``(seed, options, command log)``: all chance comes from the RNG in
+the state, and timers, disconnects and bot fallbacks enter as ordinary commands (from
+:data:`SYSTEM` when no player sent them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+Seat = int
+"""A player's place at the table, ``0..n-1``. What it controls is the game's business."""
+
+SYSTEM: Seat = -1
+"""The seat of the table itself: timeouts and fallbacks are commands sent from here."""
+
+
+class IllegalCommand(Exception):
+    """Raised by :meth:`Ruleset.apply` for a command that is not allowed now.
+
+    The message is one line a player can act on ("you have no medkit"). The state is unchanged.
+    """
+
+
+class Event(msgspec.Struct, frozen=True):
+    """Something that happened, as a line of text with who may read it.
+
+    ``to`` is ``None`` for a public event, else the seats that may see it. The log a seat reads
+    is made only from the events it may see; see :func:`visible`.
+    """
+
+    kind: str
+    text: str
+    to: tuple[Seat, ...] | None = None
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """May ``seat`` (``None`` = spectator) see this event?"""
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+def visible(events: list[Event], seat: Seat | None) -> list[Event]:
+    """The events one seat (or a spectator, ``None``) may see, in order."""
+    return [e for e in events if e.visible_to(seat)]
+
+
+class Prompt(msgspec.Struct, frozen=True):
+    """A decision a seat must (``blocking``) or may take now.
+
+    Several prompts can be open at once (a fight asks every conscious character). Non-blocking
+    prompts are standing offers such as a proposed trade: the game goes on without them.
+    """
+
+    seat: Seat
+    kind: str
+    blocking: bool = True
+
+
+S = TypeVar("S")
+C = TypeVar("C")
+
+
+class Ruleset(Protocol[S, C]):
+    """What the engine needs from a game. ``S`` is its state, ``C`` its command union."""
+
+    name: str
+    min_seats: int
+    max_seats: int
+    command_type: Any
+    """The msgspec tagged union of the game's commands (for decoding logs)."""
+
+    def new_game(self, seed: int, seats: int, options: dict[str, Any] | None = None) -> S: ...
+
+    def prompts(self, state: S) -> list[Prompt]: ...
+
+    def legal(self, state: S, seat: Seat) -> list[C]:
+        """Every legal command for ``seat`` now that can be enumerated (free text excluded)."""
+        ...
+
+    def choices(self, state: S, seat: Seat) -> list[C]:
+        """The legal answers to ``seat``'s blocking prompt (no free actions); [] if none."""
+        ...
+
+    def apply(self, state: S, seat: Seat, cmd: C) -> list[Event]:
+        """Apply ``cmd`` from ``seat``, mutating ``state``; raise IllegalCommand and change nothing."""
+        ...
+
+    def default(self, state: S, seat: Seat) -> C | None:
+        """The safe answer to ``seat``'s blocking prompt, used on timeouts and bot failures."""
+        ...
+
+    def view(self, state: S, seat: Seat | None) -> Any:
+        """What ``seat`` (``None`` = spectator) may know: the only hidden-information filter."""
+        ...
+
+    def is_over(self, state: S) -> bool: ...
+
+    def scores(self, state: S) -> dict[Seat, int]: ...

@@ -1,0 +1,76 @@
+"""Lifeboat: shipwreck survivors in one boat (rules: ``shared/rules/lifeboat.md``).
+
+- :mod:`.cards` — characters, supply and navigation cards
+- :mod:`.commands` — the command structs
+- :mod:`.state` — the full (secret) game state
+- :mod:`.setup` — dealing a new game or a fixed position
+- :mod:`.rules` — the game's flow: prompts, legal commands, apply
+- :mod:`.view` — the one hidden-information filter
+- :mod:`.scoring` — LB-61..64
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shipwreck.engine.core import Event, Prompt, Seat
+from shipwreck.games.lifeboat import rules
+from shipwreck.games.lifeboat.commands import Command
+from shipwreck.games.lifeboat.setup import Position, from_position, new_game
+from shipwreck.games.lifeboat.state import LifeboatState
+from shipwreck.games.lifeboat.view import LifeboatView, view
+
+
+class Lifeboat:
+    """The Lifeboat ruleset, as the engine's ``Ruleset`` protocol describes it."""
+
+    name = "lifeboat"
+    min_seats = 4
+    max_seats = 6
+    command_type: Any = Command
+    state_type = LifeboatState
+    position_type = Position
+
+    def new_game(
+        self, seed: int, seats: int = 6, options: dict[str, Any] | None = None
+    ) -> tuple[LifeboatState, list[Event]]:
+        return new_game(seed, seats, options)
+
+    def from_position(self, pos: Position) -> tuple[LifeboatState, list[Event]]:
+        return from_position(pos)
+
+    def prompts(self, state: LifeboatState) -> list[Prompt]:
+        return rules.prompts(state)
+
+    def legal(self, state: LifeboatState, seat: Seat) -> list[Command]:
+        return rules.legal(state, seat)
+
+    def choices(self, state: LifeboatState, seat: Seat) -> list[Command]:
+        return rules.choices(state, seat)
+
+    def apply(self, state: LifeboatState, seat: Seat, cmd: Command) -> list[Event]:
+        return rules.apply(state, seat, cmd)
+
+    def default(self, state: LifeboatState, seat: Seat) -> Command | None:
+        return rules.default(state, seat)
+
+    def view(self, state: LifeboatState, seat: Seat | None) -> LifeboatView:
+        return view(state, seat)
+
+    def is_over(self, state: LifeboatState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: LifeboatState) -> dict[Seat, int]:
+        return {state.players.index(c): s for c, s in (state.scores or {}).items()}
+
+    def seat_name(self, state: LifeboatState, seat: Seat) -> str:
+        """The name a seat goes by in commands and logs: its character's id."""
+        return state.players[seat]
+
+    def seat_of(self, state: LifeboatState, name: str) -> Seat:
+        return state.players.index(name)
+
+
+RULES = Lifeboat()
+
+__all__ = ["RULES", "Command", "Lifeboat", "LifeboatState", "LifeboatView", "Position"]

@@ -1,0 +1,1123 @@
+"""The whole of Lifeboat's rules: prompts, legal commands, and applying a command.
+
+One file holds the game's flow, as in OpenSpiel's Python games; the rule ids (``LB-…``) of
+``shared/rules/lifeboat.md`` are named where they are enforced.
+
+Every ``_cmd_*`` handler validates first and mutates after, so a command that raises
+:class:`IllegalCommand` leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat
+from shipwreck.games.lifeboat import commands as C
+from shipwreck.games.lifeboat.cards import (
+    ITEM_KINDS,
+    ITEM_NAMES,
+    NAV,
+    SUPPLY_COUNTS,
+    WEAPONS,
+    describe_nav,
+    kind,
+    matches,
+    named,
+)
+from shipwreck.games.lifeboat.scoring import score_all
+from shipwreck.games.lifeboat.state import Character, Fight, LifeboatState, Request, TradeOffer
+
+KNOWN_ITEMS = frozenset(ITEM_KINDS) | frozenset(SUPPLY_COUNTS)
+
+
+class _Log:
+    """Collects the events one command produces."""
+
+    def __init__(self, state: LifeboatState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def public(self, kind_: str, text: str) -> None:
+        self.events.append(Event(kind_, text))
+
+    def private(self, kind_: str, text: str, *chars: str) -> None:
+        seats = tuple(sorted({self.state.players.index(c) for c in chars}))
+        self.events.append(Event(kind_, text, seats))
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _find(cards: list[str], ref: str) -> int:
+    for i, card in enumerate(cards):
+        if card == ref or (":" not in ref and kind(card) == ref):
+            return i
+    return -1
+
+
+def holds(c: Character, ref: str) -> bool:
+    return _find(c.hidden, ref) >= 0 or _find(c.revealed, ref) >= 0
+
+
+def _take(c: Character, ref: str, prefer_revealed: bool = False) -> tuple[str, bool]:
+    """Remove a card answering to ``ref`` from ``c``; returns ``(card, was_revealed)``."""
+    lists = (c.revealed, c.hidden) if prefer_revealed else (c.hidden, c.revealed)
+    for lst in lists:
+        i = _find(lst, ref)
+        if i >= 0:
+            return lst.pop(i), lst is c.revealed
+    raise AssertionError(f"{c.id} holds no {ref}")  # callers check holds() first
+
+
+def _name(item: str) -> str:
+    return ITEM_NAMES[kind(item)] + (f" ({item.split(':')[1]})" if ":" in item else "")
+
+
+def _check_item(ref: str) -> None:
+    if ref not in KNOWN_ITEMS:
+        raise IllegalCommand(f"unknown item {ref!r}; items are: {', '.join(ITEM_KINDS)}")
+
+
+def _char(state: LifeboatState, cid: str) -> Character:
+    c = state.chars.get(cid)
+    if c is None:
+        present = ", ".join(state.boat)
+        raise IllegalCommand(f"{cid!r} is not in this boat; characters here: {present}")
+    return c
+
+
+def _wound(state: LifeboatState, log: _Log, c: Character, n: int, why: str) -> None:
+    """Give ``n`` wounds (LB-30): wounds = strength is unconscious, more is dead."""
+    if n <= 0 or c.dead:
+        return
+    was = c.state
+    c.wounds += n
+    if c.wounds > c.strength:
+        c.dead = True
+    log.public("wound", f"{c.id} takes {n} wound{'s' if n > 1 else ''} ({why})")
+    if c.state != was:
+        log.public("state", f"{c.id} is {'dead' if c.dead else 'unconscious'}")
+
+
+def _kill(log: _Log, c: Character, why: str) -> None:
+    if not c.dead:
+        c.dead = True
+        log.public("state", f"{c.id} is dead ({why})")
+
+
+def navigator(state: LifeboatState) -> str | None:
+    """The conscious character nearest the stern (LB-40)."""
+    for cid in reversed(state.boat):
+        if state.chars[cid].conscious:
+            return cid
+    return None
+
+
+def _robbery_under_way(state: LifeboatState) -> bool:
+    req = state.fight.request if state.fight else state.request
+    return req is not None and req.kind == "rob"
+
+
+def _waiting_for(state: LifeboatState) -> str:
+    ps = [p for p in prompts(state) if p.blocking]
+    if not ps:
+        return "nothing is waiting"
+    who = ", ".join(sorted({state.players[p.seat] for p in ps}))
+    return f"waiting for {who} ({ps[0].kind})"
+
+
+# --------------------------------------------------------------------------- prompts
+
+
+def prompts(state: LifeboatState) -> list[Prompt]:
+    """Who must (or may) decide now. Trades waiting for an answer are non-blocking prompts."""
+    step = state.step
+    seat = state.players.index
+    out: list[Prompt]
+    if step == "pick":
+        out = [Prompt(seat(state.pickers[0]), "supply")]
+    elif step == "turn":
+        out = [Prompt(seat(state.order[state.turn]), "turn")]
+    elif step == "keep":
+        out = [Prompt(seat(state.order[state.turn]), "keep")]
+    elif step == "respond":
+        assert state.request is not None
+        out = [Prompt(seat(state.request.target), "respond")]
+    elif step == "fight":
+        assert state.fight is not None
+        done = state.fight.done
+        out = [
+            Prompt(seat(cid), "fight")
+            for cid in state.boat
+            if cid not in done and state.chars[cid].conscious
+        ]
+    elif step == "choose":
+        nav = navigator(state)
+        out = [Prompt(seat(nav), "navigate")] if nav else []
+    elif step == "overboard":
+        out = [Prompt(seat(cid), "overboard") for cid in state.responders]
+    elif step == "thirst":
+        out = [Prompt(seat(cid), "thirst") for cid in _thirst_prompted(state)]
+    else:
+        return []
+    if state.trades:
+        seen = {p.seat for p in out if p.kind == "offer"}
+        for t in state.trades:
+            s = seat(t.target)
+            if s not in seen:
+                seen.add(s)
+                out.append(Prompt(s, "offer", blocking=False))
+    return out
+
+
+def _thirst_prompted(state: LifeboatState) -> list[str]:
+    chars = state.chars
+    return [
+        cid
+        for cid in state.boat
+        if state.thirst.get(cid, 0) > 0 and chars[cid].conscious and holds(chars[cid], "water")
+    ]
+
+
+def prompt_of(state: LifeboatState, seat: Seat) -> str | None:
+    """The kind of ``seat``'s blocking prompt, if it has one."""
+    for p in prompts(state):
+        if p.seat == seat and p.blocking:
+            return p.kind
+    return None
+
+
+# --------------------------------------------------------------------------- legal commands
+
+
+def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
+    """The legal answers to ``seat``'s blocking prompt (no free actions)."""
+    if seat == SYSTEM or state.phase == "over":
+        return []
+    me = state.players[seat]
+    c = state.chars[me]
+    step = state.step
+    out: list[C.Command] = []
+    if step == "pick":
+        if state.pickers[0] == me:
+            out = [C.Take(i) for i in dict.fromkeys(state.offer)]
+    elif step == "turn":
+        if state.order[state.turn] == me:
+            out = _turn_choices(state, c)
+    elif step == "keep":
+        if state.order[state.turn] == me:
+            drawn = state.drawn
+            n = len(drawn)
+            out = [
+                C.Keep(tuple(drawn[i] for i in range(n) if mask >> i & 1)) for mask in range(1 << n)
+            ]
+    elif step == "respond":
+        if state.request is not None and state.request.target == me:
+            out = [C.Agree(), C.Resist()]
+    elif step == "fight":
+        f = state.fight
+        if f is not None and c.conscious and me not in f.done:
+            if me in f.attackers or me in f.defenders:
+                out = [C.Reveal(w) for w in dict.fromkeys(c.hidden) if w in WEAPONS]
+            else:
+                out = [C.Join("attacker"), C.Join("defender")]
+            out.append(C.Done())
+    elif step == "choose":
+        if navigator(state) == me:
+            out = [C.Choose(n) for n in state.nav_table]
+    elif step == "overboard":
+        if me in state.responders:
+            if holds(c, "preserver"):
+                out = [C.ThrowPreserver(t) for t in state.overboard if state.chars[t].conscious]
+            if holds(c, "bait"):
+                out.append(C.PlayBait())
+            out.append(C.Pass())
+    elif step == "thirst" and state.thirst.get(me, 0) > 0 and c.conscious and holds(c, "water"):
+        out = [C.Drink(), C.Wound()]
+    return out
+
+
+def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
+    out: list[C.Command] = [C.Row(), C.Rest()]
+    chars = state.chars
+    for tid in state.boat:
+        if tid == c.id:
+            continue
+        t = chars[tid]
+        out.append(C.Swap(tid))
+        if t.hidden:
+            out.append(C.Rob(tid))
+        out.extend(C.Rob(tid, i) for i in dict.fromkeys(t.revealed))
+    if holds(c, "umbrella"):
+        if _find(c.hidden, "umbrella") >= 0:
+            out.append(C.Use("umbrella"))
+        out.extend(
+            C.Use("umbrella", tid) for tid in state.boat if tid != c.id and not chars[tid].dead
+        )
+    if holds(c, "medkit"):
+        out.extend(
+            C.Use("medkit", None if tid == c.id else tid)
+            for tid in state.boat
+            if not chars[tid].dead and chars[tid].wounds > 0
+        )
+    if holds(c, "flare"):
+        out.append(C.FireFlare())
+    return out
+
+
+def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
+    """Legal commands that answer no prompt: trades, gifts, drops (``say`` is free text)."""
+    if seat == SYSTEM or state.phase == "over":
+        return []
+    me = state.players[seat]
+    c = state.chars[me]
+    if not c.conscious:
+        return []
+    out: list[C.Command] = []
+    mine = list(dict.fromkeys(c.hidden + c.revealed))
+    if _trading_allowed(state) is None:
+        for t in state.trades:
+            if t.target == me:
+                out += [C.Accept(t.source), C.Decline(t.source)]
+        partners = [tid for tid in state.boat if tid != me and state.chars[tid].conscious]
+        asks: list[str | None] = [None, *ITEM_KINDS]
+        for item in mine:
+            out.extend(C.Offer(item, tid, a) for tid in partners for a in asks)
+        if "preserver" in mine:
+            out.extend(
+                C.Give("preserver", tid)
+                for tid in state.boat
+                if tid != me and not state.chars[tid].dead
+            )
+    if state.step == "thirst" and "water" in mine:
+        out.extend(C.Give("water", tid) for tid in _aid_targets(state))
+    if _drop_allowed(state) is None:
+        fight = state.fight is not None
+        out.extend(C.Drop(i) for i in dict.fromkeys(c.hidden if fight else mine))
+    return out
+
+
+def legal(state: LifeboatState, seat: Seat) -> list[C.Command]:
+    return choices(state, seat) + free_actions(state, seat)
+
+
+def default(state: LifeboatState, seat: Seat) -> C.Command | None:
+    """The safe answer to a seat's blocking prompt (timeouts, failing bots)."""
+    kind_ = prompt_of(state, seat)
+    if kind_ is None:
+        return None
+    me = state.players[seat]
+    match kind_:
+        case "supply":
+            return C.Take(state.offer[0])
+        case "turn":
+            return C.Rest()
+        case "keep":
+            return C.Keep(())
+        case "respond":
+            return C.Agree()
+        case "fight":
+            return C.Done()
+        case "navigate":
+            return C.Choose(state.nav_table[0])
+        case "overboard":
+            return C.Pass()
+        case "thirst":
+            return C.Drink() if holds(state.chars[me], "water") else C.Wound()
+    return None
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
+    """Apply one command from ``seat``. Raises IllegalCommand (state unchanged) if not allowed."""
+    if state.phase == "over":
+        raise IllegalCommand("the game is over")
+    log = _Log(state)
+    if seat == SYSTEM:
+        if not isinstance(cmd, C.Timeout):
+            raise IllegalCommand("the system seat only sends 'timeout CHARACTER'")
+        target = _char(state, cmd.target)
+        tseat = state.players.index(target.id)
+        fallback = default(state, tseat)
+        if fallback is None:
+            raise IllegalCommand(f"{target.id} has nothing to decide now")
+        log.public("timeout", f"{target.id} ran out of time")
+        _HANDLERS[type(fallback)](state, log, target, fallback)
+        return log.events
+    if not 0 <= seat < len(state.players):
+        raise IllegalCommand(f"seat {seat} is not at this table")
+    me = state.chars[state.players[seat]]
+    if isinstance(cmd, C.Timeout):
+        raise IllegalCommand("only the table's timer sends 'timeout'")
+    if me.dead:
+        raise IllegalCommand("you are dead: the dead are silent until the end of the voyage")
+    handler = _HANDLERS.get(type(cmd))
+    if handler is None:
+        raise IllegalCommand(f"not a Lifeboat command: {cmd!r}")
+    handler(state, log, me, cmd)
+    return log.events
+
+
+# --- supply (LB-11)
+
+
+def _cmd_take(state: LifeboatState, log: _Log, me: Character, cmd: C.Take) -> None:
+    if state.step != "pick":
+        raise IllegalCommand(f"'take' is for the supply phase; {_waiting_for(state)}")
+    if state.pickers[0] != me.id:
+        raise IllegalCommand(f"it is {state.pickers[0]}'s pick from the supply")
+    _check_item(cmd.item)
+    i = _find(state.offer, cmd.item)
+    if i < 0:
+        on_offer = ", ".join(state.offer)
+        raise IllegalCommand(f"there is no {cmd.item} on offer; you may take: {on_offer}")
+    card = state.offer.pop(i)
+    me.hidden.append(card)
+    state.pickers.pop(0)
+    log.public("supply", f"{me.id} takes a supply card")
+    log.private("supply", f"{me.id} takes {card}", me.id)
+    if not state.pickers:
+        state.supply_deck.extend(state.offer)
+        state.offer = []
+        _start_actions(state, log)
+
+
+def start_round(state: LifeboatState, log: _Log) -> None:
+    """LB-11: the bow draws one card per living, conscious character; each takes one in order."""
+    state.phase = "supply"
+    state.step = "pick"
+    state.trades = []
+    awake = [cid for cid in state.boat if state.chars[cid].conscious]
+    k = min(len(awake), len(state.supply_deck))
+    state.offer = state.supply_deck[:k]
+    del state.supply_deck[:k]
+    state.pickers = awake[:k]
+    log.public("round", f"round {state.round} begins: {k} supply cards are passed sternward")
+    if not state.pickers:
+        _start_actions(state, log)
+
+
+# --- actions (LB-12..LB-28)
+
+
+def _start_actions(state: LifeboatState, log: _Log) -> None:
+    state.phase = "actions"
+    state.order = list(state.boat)  # LB-12: the order as the seats were at the start
+    state.turn = -1
+    state.drawn = []
+    _next_turn(state, log)
+
+
+def _next_turn(state: LifeboatState, log: _Log) -> None:
+    state.step = "turn"
+    state.request = None
+    state.fight = None
+    order, chars = state.order, state.chars
+    t = state.turn + 1
+    while t < len(order) and not chars[order[t]].conscious:
+        t += 1
+    state.turn = t
+    if t >= len(order):
+        _start_navigation(state, log)
+
+
+def _require_turn(state: LifeboatState, me: Character, what: str) -> None:
+    if state.step != "turn":
+        if state.phase == "actions" and state.order[state.turn] == me.id:
+            raise IllegalCommand(f"you cannot {what} now; {_waiting_for(state)}")
+        raise IllegalCommand(f"you cannot {what} now: it is not your turn; {_waiting_for(state)}")
+    if state.order[state.turn] != me.id:
+        raise IllegalCommand(f"it is not your turn: {state.order[state.turn]} is to act")
+
+
+def _cmd_row(state: LifeboatState, log: _Log, me: Character, cmd: C.Row) -> None:
+    """LB-20: draw 2 (3 with an oar), keep any on the navigation table."""
+    _require_turn(state, me, "row")
+    n = 3 if holds(me, "oar") else 2
+    drawn = state.nav_deck[:n]
+    del state.nav_deck[:n]
+    me.rowed = True
+    log.public("row", f"{me.id} rows and draws {len(drawn)} navigation cards")
+    if not drawn:
+        _next_turn(state, log)
+        return
+    state.drawn = drawn
+    state.step = "keep"
+    log.private("drawn", f"{me.id} draws " + "; ".join(describe_nav(x) for x in drawn), me.id)
+
+
+def _cmd_keep(state: LifeboatState, log: _Log, me: Character, cmd: C.Keep) -> None:
+    if state.step != "keep" or state.order[state.turn] != me.id:
+        raise IllegalCommand(f"'keep' answers your own row; {_waiting_for(state)}")
+    keep = list(cmd.cards)
+    for n in keep:
+        if n not in state.drawn:
+            drawn = " ".join(str(x) for x in state.drawn)
+            raise IllegalCommand(f"you did not draw #{n}; you drew {drawn}")
+    if len(set(keep)) != len(keep):
+        raise IllegalCommand("each card can be kept once")
+    state.nav_table.extend(keep)
+    state.nav_deck.extend(x for x in state.drawn if x not in keep)
+    state.drawn = []
+    if keep:
+        log.public("keep", f"{me.id} keeps {', '.join(f'#{x}' for x in keep)} on the table")
+    else:
+        log.public("keep", f"{me.id} keeps no card")
+    _next_turn(state, log)
+
+
+def _cmd_rest(state: LifeboatState, log: _Log, me: Character, cmd: C.Rest) -> None:
+    _require_turn(state, me, "rest")
+    log.public("rest", f"{me.id} rests")
+    _next_turn(state, log)
+
+
+def _cmd_swap(state: LifeboatState, log: _Log, me: Character, cmd: C.Swap) -> None:
+    """LB-21: the dead and unconscious cannot refuse; the conscious agree or resist."""
+    _require_turn(state, me, "swap")
+    target = _char(state, cmd.target)
+    if target.id == me.id:
+        raise IllegalCommand("you cannot swap seats with yourself; name another character")
+    req = Request(kind="swap", attacker=me.id, target=target.id)
+    log.public("swap", f"{me.id} wants {target.id}'s seat")
+    if target.conscious:
+        state.request = req
+        state.step = "respond"
+    else:
+        _succeed(state, log, req)
+        _next_turn(state, log)
+
+
+def _cmd_rob(state: LifeboatState, log: _Log, me: Character, cmd: C.Rob) -> None:
+    """LB-22: a revealed item by name, or a random hidden one; LB-24: the Kid steals hidden."""
+    _require_turn(state, me, "rob")
+    target = _char(state, cmd.target)
+    if target.id == me.id:
+        raise IllegalCommand("you cannot rob yourself; name another character")
+    if cmd.item is None:
+        if not target.hidden:
+            raise IllegalCommand(f"{target.id} has no hidden items; rob a revealed one instead")
+        req = Request(kind="rob", attacker=me.id, target=target.id)
+        req.candidates = list(target.hidden)
+        log.public("rob", f"{me.id} tries to rob {target.id} of a hidden item")
+    else:
+        _check_item(cmd.item)
+        i = _find(target.revealed, cmd.item)
+        if i < 0:
+            shown = ", ".join(target.revealed) or "nothing"
+            raise IllegalCommand(
+                f"{target.id} has no revealed {cmd.item} (revealed: {shown}); "
+                f"try 'rob {target.id} hidden'"
+            )
+        req = Request(kind="rob", attacker=me.id, target=target.id, item=target.revealed[i])
+        log.public("rob", f"{me.id} tries to rob {target.id} of the {_name(req.item or '')}")
+    if not target.conscious or (me.id == "kid" and cmd.item is None):
+        _succeed(state, log, req)
+        _next_turn(state, log)
+    else:
+        state.request = req
+        state.step = "respond"
+
+
+def _succeed(state: LifeboatState, log: _Log, req: Request) -> None:
+    """The attacker gets what it asked for: the seat, or the item (LB-21, LB-22, LB-25)."""
+    a, t = state.chars[req.attacker], state.chars[req.target]
+    if req.kind == "swap":
+        boat = state.boat
+        i, j = boat.index(a.id), boat.index(t.id)
+        boat[i], boat[j] = boat[j], boat[i]
+        log.public("swapped", f"{a.id} and {t.id} swap seats")
+        return
+    if req.item is not None:
+        i = _find(t.revealed, req.item)
+        if i < 0:
+            log.public("robbed", f"{t.id} no longer holds the {_name(req.item)}")
+            return
+        card = t.revealed.pop(i)
+        a.revealed.append(card)
+        log.public("robbed", f"{a.id} takes the {_name(card)} from {t.id}")
+        return
+    held = [x for x in req.candidates if x in t.hidden or x in t.revealed]
+    if not held:
+        log.public("robbed", f"{t.id} has nothing left to take")
+        return
+    card = state.rng.choice(held)
+    if card in t.hidden:
+        t.hidden.remove(card)
+        a.hidden.append(card)
+        log.public("robbed", f"{a.id} takes a hidden item from {t.id}")
+        log.private("robbed", f"{a.id} takes {card} from {t.id}", a.id, t.id)
+    else:  # revealed during the fight: it stays revealed (LB-25)
+        t.revealed.remove(card)
+        a.revealed.append(card)
+        log.public("robbed", f"{a.id} takes the {_name(card)} from {t.id}")
+
+
+def _cmd_use(state: LifeboatState, log: _Log, me: Character, cmd: C.Use) -> None:
+    """LB-23: open the umbrella over someone, or use the medkit (LB-31)."""
+    _check_item(cmd.item)
+    if cmd.item not in ("umbrella", "medkit"):
+        raise IllegalCommand(
+            f"the {_name(cmd.item)} has no special action; use the umbrella or the medkit,"
+            " or 'fire flare'"
+        )
+    _require_turn(state, me, f"use the {cmd.item}")
+    if not holds(me, cmd.item):
+        raise IllegalCommand(f"you have no {cmd.item}")
+    target = _char(state, cmd.target) if cmd.target else me
+    if target.dead:
+        raise IllegalCommand(f"{target.id} is dead; the dead cannot be helped")
+    if cmd.item == "umbrella":
+        if target is me and _find(me.hidden, "umbrella") < 0:
+            raise IllegalCommand("your umbrella is already open; 'use umbrella on X' passes it on")
+        card, _ = _take(me, "umbrella")
+        target.revealed.append(card)
+        log.public("umbrella", f"{me.id} opens the umbrella over {target.id}")
+    else:
+        if target.wounds == 0:
+            raise IllegalCommand(f"{target.id} has no wounds to heal")
+        card, _ = _take(me, "medkit")
+        state.out.append(card)
+        was = target.state
+        target.wounds -= 1
+        log.public("medkit", f"{me.id} uses a first-aid kit on {target.id}: one wound healed")
+        if was != target.state:
+            log.public("state", f"{target.id} wakes up")
+    _next_turn(state, log)
+
+
+def _cmd_fire(state: LifeboatState, log: _Log, me: Character, cmd: C.FireFlare) -> None:
+    """LB-33: three navigation cards, only their birds count; at 4 the game ends at once."""
+    _require_turn(state, me, "fire the flare gun")
+    if not holds(me, "flare"):
+        raise IllegalCommand("you have no flare gun")
+    card, _ = _take(me, "flare")
+    state.out.append(card)
+    cards = state.nav_deck[:3]
+    del state.nav_deck[:3]
+    state.nav_deck.extend(cards)
+    log.public("flare", f"{me.id} fires the flare gun: " + ", ".join(f"#{x}" for x in cards))
+    for x in cards:
+        if _add_birds(state, log, NAV[x].birds):
+            return
+    _next_turn(state, log)
+
+
+def _add_birds(state: LifeboatState, log: _Log, n: int) -> bool:
+    """LB-41: birds never go below 0; at 4 the game is over. Returns True if it ended."""
+    if n == 0:
+        return False
+    state.birds = max(0, state.birds + n)
+    log.public("birds", f"{'a seagull' if n > 0 else 'a crossed-out seagull'}: birds {state.birds}")
+    if state.birds >= 4:
+        _end_game(state, log)
+        return True
+    return False
+
+
+def _cmd_respond(state: LifeboatState, log: _Log, me: Character, cmd: C.Agree | C.Resist) -> None:
+    req = state.request
+    if state.step != "respond" or req is None or req.target != me.id:
+        raise IllegalCommand(f"nobody is asking you for anything; {_waiting_for(state)}")
+    if isinstance(cmd, C.Agree):
+        log.public("agree", f"{me.id} agrees")
+        _succeed(state, log, req)
+        _next_turn(state, log)
+        return
+    log.public("fight", f"{me.id} resists: a fight between {req.attacker} and {me.id}!")
+    state.fight = Fight(request=req, attackers=[req.attacker], defenders=[me.id])
+    state.request = None
+    state.step = "fight"
+
+
+def _require_fight(state: LifeboatState, me: Character) -> Fight:
+    f = state.fight
+    if state.step != "fight" or f is None:
+        raise IllegalCommand(f"there is no fight now; {_waiting_for(state)}")
+    if not me.conscious:
+        raise IllegalCommand("you are unconscious and cannot fight (LB-26)")
+    if me.id in f.done:
+        raise IllegalCommand("you said 'done': your part in this fight is over")
+    return f
+
+
+def _cmd_join(state: LifeboatState, log: _Log, me: Character, cmd: C.Join) -> None:
+    f = _require_fight(state, me)
+    if me.id in f.attackers or me.id in f.defenders:
+        raise IllegalCommand("you are already in this fight; 'reveal ITEM' or 'done'")
+    (f.attackers if cmd.side == "attacker" else f.defenders).append(me.id)
+    log.public("join", f"{me.id} joins the {cmd.side}")
+
+
+def _cmd_reveal(state: LifeboatState, log: _Log, me: Character, cmd: C.Reveal) -> None:
+    f = _require_fight(state, me)
+    if me.id not in f.attackers and me.id not in f.defenders:
+        raise IllegalCommand("only fighters reveal weapons; 'join attacker' or 'join defender'")
+    _check_item(cmd.item)
+    if cmd.item not in WEAPONS:
+        raise IllegalCommand(
+            f"the {_name(cmd.item)} is not a weapon; weapons: {', '.join(WEAPONS)}"
+        )
+    i = _find(me.hidden, cmd.item)
+    if i < 0:
+        raise IllegalCommand(f"you have no hidden {cmd.item}")
+    me.revealed.append(me.hidden.pop(i))
+    log.public("reveal", f"{me.id} reveals the {_name(cmd.item)} (+{WEAPONS[cmd.item]})")
+
+
+def _cmd_done(state: LifeboatState, log: _Log, me: Character, cmd: C.Done) -> None:
+    f = _require_fight(state, me)
+    f.done.append(me.id)
+    if all(cid in f.done for cid in state.boat if state.chars[cid].conscious):
+        _resolve_fight(state, log, f)
+
+
+def power(state: LifeboatState, side: list[str]) -> int:
+    """A side's fight power: strength plus revealed weapons (LB-25, LB-3)."""
+    total = 0
+    for cid in side:
+        c = state.chars[cid]
+        total += c.strength + sum(WEAPONS.get(kind(i), 0) for i in c.revealed)
+    return total
+
+
+def _resolve_fight(state: LifeboatState, log: _Log, f: Fight) -> None:
+    """LB-25: higher power wins, ties to the defenders, every loser takes a wound."""
+    a, d = power(state, f.attackers), power(state, f.defenders)
+    attackers_win = a > d
+    winner = "attackers" if attackers_win else "defenders"
+    log.public("fight", f"the fight ends: attackers {a}, defenders {d}; the {winner} win")
+    for cid in f.attackers + f.defenders:
+        c = state.chars[cid]
+        c.fought = True
+        while "flare" in c.revealed:  # LB-27
+            c.revealed.remove("flare")
+            state.out.append("flare")
+            log.public("flare", f"{cid}'s flare gun is spent")
+    for cid in f.defenders if attackers_win else f.attackers:
+        _wound(state, log, state.chars[cid], 1, "lost the fight")
+    if attackers_win:
+        _succeed(state, log, f.request)
+    _next_turn(state, log)  # LB-25: either way the attacker's turn ends
+
+
+# --- free actions (LB-13, LB-32)
+
+
+def _trading_allowed(state: LifeboatState) -> str | None:
+    """Why items cannot change hands now, or None if they can (LB-13, LB-28)."""
+    if state.phase == "supply":
+        return "no trading in the supply phase"
+    if state.fight is not None:
+        return "no items change hands during a fight"
+    return None
+
+
+def _drop_allowed(state: LifeboatState) -> str | None:
+    if _robbery_under_way(state):
+        return "nothing may be thrown overboard while a robbery is under way"
+    return None
+
+
+def _require_awake(me: Character, what: str) -> None:
+    if not me.conscious:
+        raise IllegalCommand(f"you are unconscious and cannot {what}")
+
+
+def _cmd_offer(state: LifeboatState, log: _Log, me: Character, cmd: C.Offer) -> None:
+    _require_awake(me, "trade")
+    why = _trading_allowed(state)
+    if why:
+        raise IllegalCommand(why)
+    target = _char(state, cmd.target)
+    _check_item(cmd.item)
+    if cmd.ask is not None:
+        _check_item(cmd.ask)
+    if target.id == me.id:
+        raise IllegalCommand("you cannot trade with yourself")
+    if not target.conscious:
+        raise IllegalCommand(f"{target.id} cannot accept: {target.state}")
+    if not holds(me, cmd.item):
+        raise IllegalCommand(f"you have no {cmd.item} to offer")
+    state.trades = [t for t in state.trades if (t.source, t.target) != (me.id, target.id)]
+    state.trades.append(TradeOffer(me.id, target.id, cmd.item, cmd.ask))
+    ask = f" for {cmd.ask}" if cmd.ask else ""
+    log.private("offer", f"{me.id} offers {cmd.item} to {target.id}{ask}", me.id, target.id)
+
+
+def _find_trade(state: LifeboatState, me: Character, source: str | None) -> TradeOffer:
+    mine = [t for t in state.trades if t.target == me.id]
+    if source is not None:
+        mine = [t for t in mine if t.source == source]
+    if not mine:
+        raise IllegalCommand("no offer is waiting for you" + (f" from {source}" if source else ""))
+    if len(mine) > 1:
+        who = ", ".join(t.source for t in mine)
+        raise IllegalCommand(f"several offers wait for you (from {who}); say whose: 'accept NAME'")
+    return mine[0]
+
+
+def _cmd_accept(state: LifeboatState, log: _Log, me: Character, cmd: C.Accept) -> None:
+    _require_awake(me, "trade")
+    t = _find_trade(state, me, cmd.source)
+    why = _trading_allowed(state)
+    if why:
+        raise IllegalCommand(why)
+    src = state.chars[t.source]
+    if not src.conscious or not holds(src, t.item):
+        raise IllegalCommand(f"{src.id} can no longer give you {t.item}; 'decline' it")
+    if t.ask is not None and not holds(me, t.ask):
+        raise IllegalCommand(f"you have no {t.ask} to give {src.id}; 'decline' the offer")
+    state.trades.remove(t)
+    got = _move(state, log, src, me, t.item)
+    gave = _move(state, log, me, src, t.ask) if t.ask else None
+    detail = f"{src.id} gives {got} to {me.id}" + (f" for {gave}" if gave else "")
+    log.private("trade", detail, src.id, me.id)
+
+
+def _move(state: LifeboatState, log: _Log, a: Character, b: Character, ref: str) -> str:
+    """Hand one item from ``a`` to ``b``; it stays hidden or revealed as it was."""
+    card, was_revealed = _take(a, ref)
+    (b.revealed if was_revealed else b.hidden).append(card)
+    shown = f"the {_name(card)}" if was_revealed else "a hidden item"
+    log.public("trade", f"{a.id} hands {shown} to {b.id}")
+    return card
+
+
+def _cmd_decline(state: LifeboatState, log: _Log, me: Character, cmd: C.Decline) -> None:
+    t = _find_trade(state, me, cmd.source)
+    state.trades.remove(t)
+    log.private("decline", f"{me.id} declines {t.source}'s offer", me.id, t.source)
+
+
+def _cmd_give(state: LifeboatState, log: _Log, me: Character, cmd: C.Give) -> None:
+    """A preserver put on someone in advance (LB-32); water for an unconscious thirsty one."""
+    _require_awake(me, "give anything")
+    target = _char(state, cmd.target)
+    _check_item(cmd.item)
+    if target.id == me.id:
+        raise IllegalCommand("you cannot give to yourself")
+    if not holds(me, cmd.item):
+        raise IllegalCommand(f"you have no {cmd.item}")
+    if cmd.item == "preserver":
+        why = _trading_allowed(state)
+        if why:
+            raise IllegalCommand(why)
+        if target.dead:
+            raise IllegalCommand(f"{target.id} is dead")
+        card, _ = _take(me, "preserver")
+        target.revealed.append(card)
+        log.public("give", f"{me.id} puts the life preserver on {target.id}")
+        return
+    if cmd.item == "water":
+        if state.step != "thirst" or target.id not in _aid_targets(state):
+            raise IllegalCommand(
+                "water is given this way only in the thirst step, to an unconscious thirsty"
+                " character; to trade it, 'offer water to X'"
+            )
+        _take(me, "water", prefer_revealed=True)
+        state.out.append("water")
+        state.thirst[target.id] -= 1
+        log.public("drink", f"{me.id} gives water to {target.id}, who drinks")
+        return
+    raise IllegalCommand(
+        f"only the preserver or water can be given; to hand over {cmd.item}, 'offer' it"
+    )
+
+
+def _cmd_drop(state: LifeboatState, log: _Log, me: Character, cmd: C.Drop) -> None:
+    """LB-13: throw items overboard at any moment, except during a robbery attempt."""
+    _require_awake(me, "throw anything")
+    why = _drop_allowed(state)
+    if why:
+        raise IllegalCommand(why)
+    _check_item(cmd.item)
+    if not holds(me, cmd.item):
+        raise IllegalCommand(f"you have no {cmd.item}")
+    fight = state.fight is not None
+    if fight and _find(me.hidden, cmd.item) < 0:
+        raise IllegalCommand("revealed items stay with their owners until the fight is over")
+    card, was_revealed = _take(me, cmd.item, prefer_revealed=not fight)
+    state.out.append(card)
+    if was_revealed:
+        log.public("drop", f"{me.id} throws the {_name(card)} overboard")
+    else:
+        log.public("drop", f"{me.id} throws a hidden item overboard")
+        log.private("drop", f"{me.id} throws {card} overboard", me.id)
+
+
+def _cmd_say(state: LifeboatState, log: _Log, me: Character, cmd: C.Say) -> None:
+    text = " ".join(cmd.text.split())
+    if not text:
+        raise IllegalCommand("say what? 'say TEXT'")
+    if len(text) > 500:
+        raise IllegalCommand("that is too long to say: at most 500 characters")
+    log.public("say", f"{me.id}: {text}")
+
+
+# --- navigation (LB-40..LB-51)
+
+
+def _start_navigation(state: LifeboatState, log: _Log) -> None:
+    state.phase = "navigation"
+    nav = navigator(state)
+    if nav is None:
+        log.public("navigate", "nobody is conscious to navigate: the top card is used")
+        _resolve_card(state, log, None)
+        return
+    log.public("navigate", f"{nav} navigates")
+    if holds(state.chars[nav], "compass") and state.nav_deck:
+        top = state.nav_deck.pop(0)
+        state.nav_table.append(top)
+        log.public("compass", f"{nav} uses the compass: #{top} joins the navigation table")
+    if len(state.nav_table) >= 2:
+        state.step = "choose"
+    elif state.nav_table:
+        _resolve_card(state, log, state.nav_table[0])
+    else:
+        _resolve_card(state, log, None)
+
+
+def _cmd_choose(state: LifeboatState, log: _Log, me: Character, cmd: C.Choose) -> None:
+    if state.step != "choose" or navigator(state) != me.id:
+        raise IllegalCommand(f"only the navigator chooses a card; {_waiting_for(state)}")
+    if cmd.card not in state.nav_table:
+        table = " ".join(str(x) for x in state.nav_table)
+        raise IllegalCommand(f"#{cmd.card} is not on the navigation table; choose one of {table}")
+    _resolve_card(state, log, cmd.card)
+
+
+def _resolve_card(state: LifeboatState, log: _Log, card: int | None) -> None:
+    """Birds, then overboard, then thirst (LB-40). Used cards go under the deck."""
+    if card is None:
+        card = state.nav_deck.pop(0)
+    else:
+        state.nav_table.remove(card)
+    state.nav_deck.extend(state.nav_table)
+    state.nav_deck.append(card)
+    state.nav_table = []
+    state.card = card
+    log.public("card", f"navigation card {describe_nav(card)}")
+    nc = NAV[card]
+    if _add_birds(state, log, nc.birds):
+        return
+    state.overboard = named(nc.overboard, state.boat)
+    if not state.overboard:
+        _start_thirst(state, log)
+        return
+    log.public("overboard", "overboard: " + ", ".join(state.overboard))
+    chars = state.chars
+    state.responders = [
+        cid
+        for cid in state.boat
+        if cid not in state.overboard
+        and chars[cid].conscious
+        and (holds(chars[cid], "preserver") or holds(chars[cid], "bait"))
+    ]
+    state.baits = 0
+    if state.responders:
+        state.step = "overboard"
+    else:
+        _resolve_overboard(state, log)
+
+
+def _overboard_turn(state: LifeboatState, me: Character) -> None:
+    if state.step != "overboard" or me.id not in state.responders:
+        raise IllegalCommand(f"you have nothing to do for those overboard; {_waiting_for(state)}")
+
+
+def _after_response(state: LifeboatState, log: _Log, me: Character) -> None:
+    if not holds(me, "bait") and not (
+        holds(me, "preserver") and any(state.chars[t].conscious for t in state.overboard)
+    ):
+        state.responders.remove(me.id)
+    if not state.responders:
+        _resolve_overboard(state, log)
+
+
+def _cmd_throw(state: LifeboatState, log: _Log, me: Character, cmd: C.ThrowPreserver) -> None:
+    """LB-42, LB-32: a preserver thrown to a conscious character in the water, who keeps it."""
+    _overboard_turn(state, me)
+    target = _char(state, cmd.target)
+    if not holds(me, "preserver"):
+        raise IllegalCommand("you have no life preserver")
+    if target.id not in state.overboard:
+        raise IllegalCommand(f"{target.id} is not in the water")
+    if not target.conscious:
+        raise IllegalCommand(f"{target.id} is {target.state}: a preserver cannot be thrown to them")
+    card, _ = _take(me, "preserver")
+    target.revealed.append(card)
+    log.public("throw", f"{me.id} throws the life preserver to {target.id}")
+    _after_response(state, log, me)
+
+
+def _cmd_bait(state: LifeboatState, log: _Log, me: Character, cmd: C.PlayBait) -> None:
+    """LB-44: every bait played gives everyone overboard a wound."""
+    _overboard_turn(state, me)
+    if not holds(me, "bait"):
+        raise IllegalCommand("you have no shark bait")
+    card, _ = _take(me, "bait")
+    state.out.append(card)
+    state.baits += 1
+    log.public("bait", f"{me.id} throws shark bait into the water")
+    _after_response(state, log, me)
+
+
+def _cmd_pass(state: LifeboatState, log: _Log, me: Character, cmd: C.Pass) -> None:
+    _overboard_turn(state, me)
+    state.responders.remove(me.id)
+    if not state.responders:
+        _resolve_overboard(state, log)
+
+
+def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
+    """LB-42..LB-45: lost revealed items, the fall, the sharks, drowning."""
+    chars = state.chars
+    baits = state.baits + sum(chars[cid].revealed.count("bait") for cid in state.overboard)
+    for cid in state.overboard:
+        c = chars[cid]
+        if c.dead:  # LB-45: the dead lose everything
+            lost = c.hidden + c.revealed
+            c.hidden, c.revealed = [], []
+            state.out.extend(lost)
+            if lost:
+                log.public("lost", f"{cid}'s body sinks with {len(lost)} items")
+            continue
+        lost = [i for i in c.revealed if i != "preserver"]
+        if lost:
+            c.revealed = [i for i in c.revealed if i == "preserver"]
+            state.out.extend(lost)
+            log.public("lost", f"{cid} loses " + ", ".join(_name(i) for i in lost))
+        preserver = holds(c, "preserver")
+        fall = 0 if cid == "frenchy" or preserver else 1  # LB-42, LB-43
+        _wound(state, log, c, fall + min(baits, 2), "overboard")  # LB-44: at most 3
+        if not c.dead and not c.conscious and not preserver:
+            _kill(log, c, "drowned")  # LB-45
+    state.overboard = []
+    state.responders = []
+    state.baits = 0
+    _start_thirst(state, log)
+
+
+def _start_thirst(state: LifeboatState, log: _Log) -> None:
+    """LB-50: one thirst per true cause: the oar, the fight sign, the name."""
+    nc = NAV[state.card]
+    named_ = named(nc.thirsty, state.boat)
+    state.thirst = {}
+    for cid in state.boat:
+        c = state.chars[cid]
+        if c.dead:
+            continue
+        n = (c.rowed and nc.oar) + (c.fought and nc.fight) + (cid in named_)
+        if n:
+            state.thirst[cid] = n
+    if state.thirst:
+        log.public("thirst", "thirsty: " + ", ".join(f"{k} x{v}" for k, v in state.thirst.items()))
+    state.step = "thirst"
+    _settle_thirst(state, log)
+
+
+def _aid_targets(state: LifeboatState) -> list[str]:
+    return [
+        cid
+        for cid, n in state.thirst.items()
+        if n > 0 and not state.chars[cid].dead and not state.chars[cid].conscious
+    ]
+
+
+def _thirst_wound(state: LifeboatState, log: _Log, c: Character) -> None:
+    """One thirst wound, unless the holder's open umbrella cancels it (once a round)."""
+    if "umbrella" in c.revealed and state.umbrella_round != state.round:
+        state.umbrella_round = state.round
+        log.public("umbrella", f"{c.id}'s umbrella spares one thirst wound")
+        return
+    _wound(state, log, c, 1, "thirst")
+
+
+def _settle_thirst(state: LifeboatState, log: _Log) -> None:
+    """Conscious characters without water take their wounds now; those with water are asked.
+    When nobody is left to ask, the unconscious take theirs and the round ends."""
+    for cid in list(state.thirst):
+        c = state.chars[cid]
+        while state.thirst[cid] > 0 and c.conscious and not holds(c, "water"):
+            state.thirst[cid] -= 1
+            _thirst_wound(state, log, c)
+    if _thirst_prompted(state):
+        return
+    for cid, n in state.thirst.items():
+        for _ in range(n):
+            _thirst_wound(state, log, state.chars[cid])
+    state.thirst = {}
+    _end_round(state, log)
+
+
+def _cmd_thirst(state: LifeboatState, log: _Log, me: Character, cmd: C.Drink | C.Wound) -> None:
+    if state.step != "thirst" or me.id not in _thirst_prompted(state):
+        raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state)}")
+    state.thirst[me.id] -= 1
+    if isinstance(cmd, C.Drink):
+        _take(me, "water", prefer_revealed=True)
+        state.out.append("water")
+        log.public("drink", f"{me.id} drinks water")
+    else:
+        _thirst_wound(state, log, me)
+    _settle_thirst(state, log)
+
+
+def _end_round(state: LifeboatState, log: _Log) -> None:
+    """LB-51: clear the marks; the next round's order follows the current seats."""
+    for c in state.chars.values():
+        c.rowed = c.fought = False
+    state.round += 1
+    start_round(state, log)
+
+
+def _end_game(state: LifeboatState, log: _Log) -> None:
+    """LB-41, LB-60: land! Everything is revealed and scored."""
+    state.phase = "over"
+    state.step = "end"
+    state.trades = []
+    state.request = None
+    state.fight = None
+    state.scores = score_all(state)
+    log.public("land", "the boat reaches land: the game is over")
+    for cid in state.boat:
+        c = state.chars[cid]
+        items = ", ".join(c.hidden + c.revealed) or "nothing"
+        log.public(
+            "score",
+            f"{cid} ({c.state}): friend {c.friend}, enemy {c.enemy}, holds {items};"
+            f" scores {state.scores[cid]}",
+        )
+
+
+_HANDLERS: dict[type, Callable[[LifeboatState, _Log, Character, Any], None]] = {
+    C.Take: _cmd_take,
+    C.Row: _cmd_row,
+    C.Keep: _cmd_keep,
+    C.Rest: _cmd_rest,
+    C.Swap: _cmd_swap,
+    C.Rob: _cmd_rob,
+    C.Use: _cmd_use,
+    C.FireFlare: _cmd_fire,
+    C.Agree: _cmd_respond,
+    C.Resist: _cmd_respond,
+    C.Join: _cmd_join,
+    C.Reveal: _cmd_reveal,
+    C.Done: _cmd_done,
+    C.Offer: _cmd_offer,
+    C.Accept: _cmd_accept,
+    C.Decline: _cmd_decline,
+    C.Give: _cmd_give,
+    C.Drop: _cmd_drop,
+    C.Say: _cmd_say,
+    C.Choose: _cmd_choose,
+    C.ThrowPreserver: _cmd_throw,
+    C.PlayBait: _cmd_bait,
+    C.Pass: _cmd_pass,
+    C.Drink: _cmd_thirst,
+    C.Wound: _cmd_thirst,
+}
