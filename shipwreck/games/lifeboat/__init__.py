@@ -63,6 +63,39 @@ class Lifeboat:
     def scores(self, state: LifeboatState) -> dict[Seat, int]:
         return {state.players.index(c): s for c, s in (state.scores or {}).items()}
 
+    def summary(self, state: LifeboatState) -> dict[str, Any]:
+        """The final-state report of ``shipwreck scenario run --json`` (docs/scenarios.md)."""
+        out: dict[str, Any] = {
+            "over": state.phase == "over",
+            "birds": state.birds,
+            "round": state.round,
+            "phase": state.phase,
+            "step": state.step,
+            "next": sorted(
+                {state.players[p.seat] for p in rules.prompts(state) if p.blocking},
+                key=state.boat.index,
+            ),
+            "navigation_table": list(state.nav_table),
+            "characters": {
+                cid: {
+                    "seat": i + 1,
+                    "wounds": c.wounds,
+                    "state": c.state,
+                    "hidden": list(c.hidden),
+                    "revealed": list(c.revealed),
+                    "friend": c.friend,
+                    "enemy": c.enemy,
+                    "rowed": c.rowed,
+                    "fought": c.fought,
+                }
+                for i, cid in enumerate(state.boat)
+                for c in (state.chars[cid],)
+            },
+        }
+        if state.scores is not None:
+            out["scores"] = dict(state.scores)
+        return out
+
     def seat_name(self, state: LifeboatState, seat: Seat) -> str:
         """The name a seat goes by in commands and logs: its character's id."""
         return state.players[seat]

@@ -1,0 +1,90 @@
+"""The ``shipwreck`` command: ``sim``, ``scenario run`` (and, later, ``serve``, ``play``, …)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from shipwreck.games import GAMES
+
+
+def _cmd_sim(args: argparse.Namespace) -> int:
+    from shipwreck.sim import format_summary, simulate
+
+    if args.games < 1:
+        print("shipwreck sim: --games must be at least 1", file=sys.stderr)
+        return 2
+    summary = simulate(args.game, args.games, args.seed, args.seats)
+    for line in format_summary(summary, args.game):
+        print(line)
+    return 0
+
+
+def _cmd_scenario_run(args: argparse.Namespace) -> int:
+    from shipwreck import scenario
+
+    try:
+        sc = scenario.load(args.file)
+        result = scenario.run(sc)
+    except scenario.ScenarioError as e:
+        print(f"shipwreck scenario: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = dict(result.summary)
+        out["log"] = scenario.log_lines(result, args.as_seat)
+        if result.error:
+            out["error"] = result.error
+        print(json.dumps(out, indent=2))
+    else:
+        for line in scenario.log_lines(result, args.as_seat):
+            print(line)
+        print("--")
+        s = result.summary
+        print(f"round {s['round']}, phase {s['phase']}, birds {s['birds']}, next: "
+              + (", ".join(s["next"]) or "-"))  # fmt: skip
+        for cid, c in s["characters"].items():
+            print(
+                f"{c['seat']}. {cid:<8} {c['state']:<11} wounds {c['wounds']}"
+                f"  hidden [{', '.join(c['hidden'])}]  revealed [{', '.join(c['revealed'])}]"
+            )
+        if "scores" in s:
+            print("scores: " + ", ".join(f"{k} {v}" for k, v in s["scores"].items()))
+    if result.error:
+        print(result.error, file=sys.stderr)
+        return 2
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="shipwreck", description="Hidden-information sea games.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("sim", help="play whole games headless with random legal moves")
+    sim.add_argument("--game", choices=GAMES, default="lifeboat")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--seats", type=int, default=6)
+    sim.set_defaults(func=_cmd_sim)
+
+    sc = sub.add_parser("scenario", help="scenario files (docs/scenarios.md)")
+    sc_sub = sc.add_subparsers(dest="scenario_command", required=True)
+    run = sc_sub.add_parser("run", help="play a scenario; print the log and the final state")
+    run.add_argument("file")
+    run.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    run.add_argument(
+        "--as", dest="as_seat", type=int, default=None, help="show the log seat N may see"
+    )
+    run.set_defaults(func=_cmd_scenario_run)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

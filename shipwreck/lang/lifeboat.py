@@ -1,0 +1,152 @@
+"""Lifeboat's command text: the Lark tree -> command structs, and structs -> canonical text."""
+
+from __future__ import annotations
+
+from lark import Token, Transformer
+
+from shipwreck.games.lifeboat import commands as C
+
+
+class ToCommand(Transformer[Token, C.Command]):
+    """Builds a command struct from a parse tree of ``grammar/lifeboat.lark``."""
+
+    def row(self, _: list[Token]) -> C.Command:
+        return C.Row()
+
+    def swap(self, a: list[Token]) -> C.Command:
+        return C.Swap(str(a[0]))
+
+    def rob(self, a: list[Token]) -> C.Command:
+        item = str(a[1])
+        return C.Rob(str(a[0]), None if item == "hidden" else item)
+
+    def use(self, a: list[Token | None]) -> C.Command:
+        return C.Use(str(a[0]), str(a[1]) if a[1] is not None else None)
+
+    def fire(self, _: list[Token]) -> C.Command:
+        return C.FireFlare()
+
+    def rest(self, _: list[Token]) -> C.Command:
+        return C.Rest()
+
+    def keep(self, a: list[Token]) -> C.Command:
+        return C.Keep(tuple(int(t) for t in a))
+
+    def agree(self, _: list[Token]) -> C.Command:
+        return C.Agree()
+
+    def resist(self, _: list[Token]) -> C.Command:
+        return C.Resist()
+
+    def join(self, a: list[Token]) -> C.Command:
+        return C.Join("attacker" if str(a[0]) == "attacker" else "defender")
+
+    def reveal(self, a: list[Token]) -> C.Command:
+        return C.Reveal(str(a[0]))
+
+    def done(self, _: list[Token]) -> C.Command:
+        return C.Done()
+
+    def take(self, a: list[Token]) -> C.Command:
+        return C.Take(str(a[0]))
+
+    def choose(self, a: list[Token]) -> C.Command:
+        return C.Choose(int(a[0]))
+
+    def throw(self, a: list[Token]) -> C.Command:
+        return C.ThrowPreserver(str(a[0]))
+
+    def bait(self, _: list[Token]) -> C.Command:
+        return C.PlayBait()
+
+    def pass_(self, _: list[Token]) -> C.Command:
+        return C.Pass()
+
+    def drink(self, _: list[Token]) -> C.Command:
+        return C.Drink()
+
+    def wound(self, _: list[Token]) -> C.Command:
+        return C.Wound()
+
+    def offer(self, a: list[Token | None]) -> C.Command:
+        return C.Offer(str(a[0]), str(a[1]), str(a[2]) if a[2] is not None else None)
+
+    def accept(self, a: list[Token | None]) -> C.Command:
+        return C.Accept(str(a[0]) if a[0] is not None else None)
+
+    def decline(self, a: list[Token | None]) -> C.Command:
+        return C.Decline(str(a[0]) if a[0] is not None else None)
+
+    def give(self, a: list[Token]) -> C.Command:
+        return C.Give(str(a[0]), str(a[1]))
+
+    def drop(self, a: list[Token]) -> C.Command:
+        return C.Drop(str(a[0]))
+
+    def say(self, a: list[Token]) -> C.Command:
+        return C.Say(str(a[0]).strip())
+
+    def timeout(self, a: list[Token]) -> C.Command:
+        return C.Timeout(str(a[0]))
+
+
+# ``pass`` is a Python keyword: Lark looks the rule up by name.
+setattr(ToCommand, "pass", ToCommand.pass_)
+
+
+def format_lifeboat(cmd: C.Command) -> str:
+    """The canonical text of a Lifeboat command."""
+    match cmd:
+        case C.Row():
+            return "row"
+        case C.Swap(target):
+            return f"swap {target}"
+        case C.Rob(target, item):
+            return f"rob {target} {item or 'hidden'}"
+        case C.Use(item, target):
+            return f"use {item}" + (f" on {target}" if target else "")
+        case C.FireFlare():
+            return "fire flare"
+        case C.Rest():
+            return "rest"
+        case C.Keep(cards):
+            return "keep " + (" ".join(str(c) for c in cards) if cards else "none")
+        case C.Agree():
+            return "agree"
+        case C.Resist():
+            return "resist"
+        case C.Join(side):
+            return f"join {side}"
+        case C.Reveal(item):
+            return f"reveal {item}"
+        case C.Done():
+            return "done"
+        case C.Take(item):
+            return f"take {item}"
+        case C.Choose(card):
+            return f"choose {card}"
+        case C.ThrowPreserver(target):
+            return f"throw preserver to {target}"
+        case C.PlayBait():
+            return "play bait"
+        case C.Pass():
+            return "pass"
+        case C.Drink():
+            return "drink"
+        case C.Wound():
+            return "wound"
+        case C.Offer(item, target, ask):
+            return f"offer {item} to {target}" + (f" for {ask}" if ask else "")
+        case C.Accept(source):
+            return "accept" + (f" {source}" if source else "")
+        case C.Decline(source):
+            return "decline" + (f" {source}" if source else "")
+        case C.Give(item, target):
+            return f"give {item} to {target}"
+        case C.Drop(item):
+            return f"drop {item}"
+        case C.Say(text):
+            return f"say {text}"
+        case C.Timeout(target):
+            return f"timeout {target}"
+    raise TypeError(f"not a Lifeboat command: {cmd!r}")

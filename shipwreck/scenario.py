@@ -1,0 +1,135 @@
+"""Scenario files: a fixed starting position plus a list of commands (docs/scenarios.md).
+
+A scenario shows one rule in ten lines of TOML; ``shipwreck scenario run FILE`` plays it, and the
+tests under ``tests/scenarios/`` check each one's ``[expect]`` table against the result.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
+from shipwreck.games import get_ruleset
+from shipwreck.lang import CommandSyntaxError, parse_command
+
+_META_KEYS = ("game", "commands", "expect", "rule", "title")
+
+
+class ScenarioError(ValueError):
+    """The file itself is wrong (not TOML, unknown keys, impossible position)."""
+
+
+class Scenario(msgspec.Struct):
+    game: str
+    position: Any
+    commands: list[str]
+    expect: dict[str, Any]
+    rule: str = ""
+    title: str = ""
+
+
+class Result(msgspec.Struct):
+    state: Any
+    events: list[Event]
+    summary: dict[str, Any]
+    error: str | None = None
+    """The one-line reason the scenario stopped early (an illegal or unreadable command)."""
+    failed_command: str | None = None
+
+
+def load(path: str | Path) -> Scenario:
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ScenarioError(f"{path}: {e}") from None
+    return from_dict(data, str(path))
+
+
+def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
+    game = data.get("game", "lifeboat")
+    try:
+        rules = get_ruleset(game)
+    except KeyError as e:
+        raise ScenarioError(f"{where}: {e.args[0]}") from None
+    fields = {k: v for k, v in data.items() if k not in _META_KEYS}
+    try:
+        position = msgspec.convert(fields, type=rules.position_type)
+        commands = msgspec.convert(data.get("commands", []), type=list[str])
+        expect = msgspec.convert(data.get("expect", {}), type=dict[str, Any])
+    except msgspec.ValidationError as e:
+        raise ScenarioError(f"{where}: {e}") from None
+    return Scenario(
+        game,
+        position,
+        commands,
+        expect,
+        str(data.get("rule", "")),
+        str(data.get("title", "")),
+    )
+
+
+def run(scenario: Scenario) -> Result:
+    """Play the scenario's commands from its position; stop at the first refused command."""
+    rules = get_ruleset(scenario.game)
+    try:
+        state, events = rules.from_position(scenario.position)
+    except ValueError as e:
+        raise ScenarioError(str(e)) from None
+    for line in scenario.commands:
+        who, sep, text = line.partition(":")
+        who = who.strip()
+        try:
+            if not sep:
+                raise IllegalCommand(f"write 'CHARACTER: COMMAND', e.g. 'lauren: row' (got {line!r})")
+            if who == "system":
+                seat = SYSTEM
+            else:
+                if who not in state.players:
+                    raise IllegalCommand(f"{who!r} is not at this table")
+                seat = rules.seat_of(state, who)
+            cmd = parse_command(scenario.game, text)
+            events += rules.apply(state, seat, cmd)
+        except (IllegalCommand, CommandSyntaxError) as e:
+            return Result(state, events, rules.summary(state), f"{who}: {e}", line)
+    return Result(state, events, rules.summary(state))
+
+
+def log_lines(result: Result, seat: int | None = None) -> list[str]:
+    """The log one seat may read (``None``: the public log)."""
+    return [e.text for e in visible(result.events, seat)]
+
+
+def check(result: Result, expect: dict[str, Any]) -> list[str]:
+    """Compare ``[expect]`` with the result: every key given must match; returns the mismatches.
+
+    Keys are paths into the ``--json`` summary (``birds``, ``characters.kid.wounds``), plus
+    ``error`` (a substring of the refusal) and ``log`` (lines that must appear in the public log).
+    """
+    problems: list[str] = []
+    for key, want in expect.items():
+        if key == "error":
+            if result.error is None or str(want) not in result.error:
+                problems.append(f"error: expected a refusal containing {want!r}, got {result.error!r}")
+            continue
+        if key == "log":
+            lines = log_lines(result)
+            for w in [want] if isinstance(want, str) else want:
+                if not any(w in line for line in lines):
+                    problems.append(f"log: no line contains {w!r}")
+            continue
+        got: Any = result.summary
+        for part in key.split("."):
+            got = got.get(part) if isinstance(got, dict) else None
+        if isinstance(want, list) and isinstance(got, list) and key.endswith(("hidden", "revealed")):
+            ok = sorted(map(str, want)) == sorted(map(str, got))
+        else:
+            ok = got == want
+        if not ok:
+            problems.append(f"{key}: expected {want!r}, got {got!r}")
+    if "error" not in expect and result.error is not None:
+        problems.append(f"stopped early at {result.failed_command!r}: {result.error}")
+    return problems

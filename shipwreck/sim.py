@@ -1,0 +1,103 @@
+"""Headless games: random legal players, for ``shipwreck sim``, tests and benchmarks."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from typing import Any
+
+import msgspec
+
+from shipwreck.games import get_ruleset
+
+
+class GameResult(msgspec.Struct):
+    seed: int
+    rounds: int
+    commands: int
+    scores: dict[str, int]
+    winners: list[str]
+
+
+def play_random(game: str, seed: int, seats: int = 6, max_commands: int = 100_000) -> GameResult:
+    """One whole game where every decision is a uniformly random legal answer.
+
+    The engine's chance comes from ``seed`` through the state's RNG; the players' choices come
+    from a separate ``random.Random(seed)``, so the game is reproducible from the seed alone.
+    """
+    rules = get_ruleset(game)
+    state, _ = rules.new_game(seed, seats)
+    pick = random.Random(seed)
+    n = 0
+    while not rules.is_over(state):
+        waiting = [p.seat for p in rules.prompts(state) if p.blocking]
+        if not waiting:
+            raise RuntimeError(f"game {seed} stalled: nobody is prompted")
+        seat = waiting[0] if len(waiting) == 1 else pick.choice(waiting)
+        options = rules.choices(state, seat)
+        rules.apply(state, seat, options[0] if len(options) == 1 else pick.choice(options))
+        n += 1
+        if n > max_commands:
+            raise RuntimeError(f"game {seed} did not end within {max_commands} commands")
+    by_name = {rules.seat_name(state, s): v for s, v in rules.scores(state).items()}
+    best = max(by_name.values())
+    return GameResult(
+        seed=seed,
+        rounds=state.round,
+        commands=n,
+        scores=by_name,
+        winners=[k for k, v in by_name.items() if v == best],
+    )
+
+
+class SimSummary(msgspec.Struct):
+    games: int
+    seconds: float
+    mean_rounds: float
+    mean_commands: float
+    wins: dict[str, float]
+    """Wins per character; a shared win counts as a fraction."""
+    mean_score: dict[str, float]
+
+
+def simulate(game: str, games: int, seed: int = 1, seats: int = 6) -> SimSummary:
+    start = time.perf_counter()
+    results = [play_random(game, seed + i, seats) for i in range(games)]
+    seconds = time.perf_counter() - start
+    wins: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    for r in results:
+        for w in r.winners:
+            wins[w] += 1 / len(r.winners)
+        for k, v in r.scores.items():
+            totals[k] += v
+            played[k] += 1
+    return SimSummary(
+        games=games,
+        seconds=seconds,
+        mean_rounds=sum(r.rounds for r in results) / max(1, games),
+        mean_commands=sum(r.commands for r in results) / max(1, games),
+        wins={k: round(wins[k], 2) for k in sorted(played)},
+        mean_score={k: round(totals[k] / played[k], 2) for k in sorted(played)},
+    )
+
+
+def format_summary(s: SimSummary, game: str) -> list[str]:
+    rate = s.games / s.seconds if s.seconds else float("inf")
+    lines: list[str] = [
+        f"game: {game}",
+        f"games: {s.games}",
+        f"mean rounds: {s.mean_rounds:.2f}",
+        f"mean commands: {s.mean_commands:.1f}",
+        "character   played-wins  mean-score",
+    ]
+    for k in s.wins:
+        lines.append(f"{k:<11} {s.wins[k]:>11.2f}  {s.mean_score[k]:>10.2f}")
+    lines.append(f"games={s.games} seconds={s.seconds:.3f} games_per_s={rate:.1f}")
+    return lines
+
+
+def as_json(obj: Any) -> str:
+    return msgspec.json.encode(obj).decode()
