@@ -16,7 +16,7 @@ from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, parse_command
 
-_META_KEYS = ("game", "commands", "expect", "rule", "title")
+_META_KEYS = ("game", "commands", "expect", "rule", "title", "xfail")
 
 
 class ScenarioError(ValueError):
@@ -30,6 +30,8 @@ class Scenario(msgspec.Struct):
     expect: dict[str, Any]
     rule: str = ""
     title: str = ""
+    xfail: str = ""
+    """For tests: a known engine bug this scenario shows (the test must fail until fixed)."""
 
 
 class Result(msgspec.Struct):
@@ -69,6 +71,7 @@ def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
         expect,
         str(data.get("rule", "")),
         str(data.get("title", "")),
+        str(data.get("xfail", "")),
     )
 
 

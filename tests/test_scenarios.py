@@ -18,6 +18,8 @@ FILES = sorted((Path(__file__).parent / "scenarios").glob("*.toml"))
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path: Path) -> None:
     sc = scenario.load(path)
+    if sc.xfail:
+        pytest.xfail(f"known engine bug: {sc.xfail}")
     assert sc.rule, f"{path.name}: name the rule it shows: rule = \"LB-…\""
     assert sc.expect, f"{path.name}: an [expect] table is needed"
     result = scenario.run(sc)
