@@ -87,7 +87,9 @@ def run(scenario: Scenario) -> Result:
         who = who.strip()
         try:
             if not sep:
-                raise IllegalCommand(f"write 'CHARACTER: COMMAND', e.g. 'lauren: row' (got {line!r})")
+                raise IllegalCommand(
+                    f"write 'CHARACTER: COMMAND', e.g. 'lauren: row' (got {line!r})"
+                )
             if who == "system":
                 seat = SYSTEM
             else:
@@ -116,7 +118,9 @@ def check(result: Result, expect: dict[str, Any]) -> list[str]:
     for key, want in expect.items():
         if key == "error":
             if result.error is None or str(want) not in result.error:
-                problems.append(f"error: expected a refusal containing {want!r}, got {result.error!r}")
+                problems.append(
+                    f"error: expected a refusal containing {want!r}, got {result.error!r}"
+                )
             continue
         if key == "log":
             lines = log_lines(result)
@@ -127,7 +131,11 @@ def check(result: Result, expect: dict[str, Any]) -> list[str]:
         got: Any = result.summary
         for part in key.split("."):
             got = got.get(part) if isinstance(got, dict) else None
-        if isinstance(want, list) and isinstance(got, list) and key.endswith(("hidden", "revealed")):
+        if (
+            isinstance(want, list)
+            and isinstance(got, list)
+            and key.endswith(("hidden", "revealed"))
+        ):
             ok = sorted(map(str, want)) == sorted(map(str, got))
         else:
             ok = got == want

@@ -65,12 +65,12 @@ def simulate(game: str, games: int, seed: int = 1, seats: int = 6) -> SimSummary
     start = time.perf_counter()
     results = [play_random(game, seed + i, seats) for i in range(games)]
     seconds = time.perf_counter() - start
-    wins: Counter[str] = Counter()
+    wins: dict[str, float] = {}
     totals: Counter[str] = Counter()
     played: Counter[str] = Counter()
     for r in results:
         for w in r.winners:
-            wins[w] += 1 / len(r.winners)
+            wins[w] = wins.get(w, 0.0) + 1 / len(r.winners)
         for k, v in r.scores.items():
             totals[k] += v
             played[k] += 1
@@ -79,7 +79,7 @@ def simulate(game: str, games: int, seed: int = 1, seats: int = 6) -> SimSummary
         seconds=seconds,
         mean_rounds=sum(r.rounds for r in results) / max(1, games),
         mean_commands=sum(r.commands for r in results) / max(1, games),
-        wins={k: round(wins[k], 2) for k in sorted(played)},
+        wins={k: round(wins.get(k, 0.0), 2) for k in sorted(played)},
         mean_score={k: round(totals[k] / played[k], 2) for k in sorted(played)},
     )
 

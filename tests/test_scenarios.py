@@ -18,7 +18,7 @@ FILES = sorted((Path(__file__).parent / "scenarios").glob("*.toml"))
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path: Path) -> None:
     sc = scenario.load(path)
-    assert sc.rule, f"{path.name}: name the rule it shows: rule = \"LB-…\""
+    assert sc.rule, f'{path.name}: name the rule it shows: rule = "LB-…"'
     assert sc.expect, f"{path.name}: an [expect] table is needed"
     result = scenario.run(sc)
     problems = scenario.check(result, sc.expect)
@@ -33,7 +33,9 @@ def test_every_lifeboat_rule_has_a_scenario_or_test() -> None:
     rules_text = (Path(__file__).parents[1] / "docs" / "rules" / "lifeboat.md").read_text()
     import re
 
-    ids = set(re.findall(r"\*\*(LB-\d+)", rules_text)) | set(re.findall(r"### (LB-\d+)", rules_text))
+    ids = set(re.findall(r"\*\*(LB-\d+)", rules_text)) | set(
+        re.findall(r"### (LB-\d+)", rules_text)
+    )
     named: set[str] = set()
     for p in FILES:
         named |= set(re.findall(r"LB-\d+", p.read_text()))

@@ -55,6 +55,6 @@ def format_command(cmd: Any) -> str:
     from shipwreck.games.lifeboat.commands import Command as LifeboatCommand
     from shipwreck.lang.lifeboat import format_lifeboat
 
-    if isinstance(cmd, LifeboatCommand):  # type: ignore[arg-type]
+    if isinstance(cmd, LifeboatCommand):
         return format_lifeboat(cmd)
     raise TypeError(f"no format for {cmd!r}")

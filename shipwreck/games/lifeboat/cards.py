@@ -150,7 +150,7 @@ def _parse_nav() -> dict[int, NavCard]:
 
 NAV: dict[int, NavCard] = _parse_nav()
 NAV_NUMBERS: tuple[int, ...] = tuple(sorted(NAV))
-assert NAV_NUMBERS == tuple(range(19, 43))
+assert tuple(range(19, 43)) == NAV_NUMBERS
 
 
 def named(spec: tuple[str, ...], present: list[str]) -> list[str]:

@@ -22,7 +22,6 @@ from shipwreck.games.lifeboat.cards import (
     WEAPONS,
     describe_nav,
     kind,
-    matches,
     named,
 )
 from shipwreck.games.lifeboat.scoring import score_all

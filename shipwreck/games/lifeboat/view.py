@@ -14,7 +14,7 @@ from shipwreck.engine.core import Prompt, Seat
 from shipwreck.games.lifeboat import rules
 from shipwreck.games.lifeboat.cards import CHAR
 from shipwreck.games.lifeboat.scoring import breakdown
-from shipwreck.games.lifeboat.state import LifeboatState
+from shipwreck.games.lifeboat.state import LifeboatState, Request
 
 
 class CharacterView(msgspec.Struct, frozen=True):
@@ -94,7 +94,7 @@ class LifeboatView(msgspec.Struct, frozen=True):
     winners: tuple[str, ...] = ()
 
 
-def _request(req: rules.Request | None) -> RequestView | None:
+def _request(req: Request | None) -> RequestView | None:
     if req is None:
         return None
     return RequestView(req.kind, req.attacker, req.target, req.item)

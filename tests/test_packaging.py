@@ -1,0 +1,34 @@
+"""The grammar and bot files are found from a checkout and shipped inside the wheel."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from shipwreck.resources import bots_dir, grammar_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_checkout_finds_grammar_and_bots() -> None:
+    assert (grammar_dir() / "lifeboat.lark").is_file()
+    assert (grammar_dir() / "base.lark").is_file()
+    assert bots_dir().is_dir()
+
+
+def test_wheel_carries_grammar_and_bots(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+         "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    (wheel,) = tmp_path.glob("shipwreck-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for lark in (ROOT / "grammar").glob("*.lark"):
+        assert f"shipwreck/_data/grammar/{lark.name}" in names
+    for bot in (ROOT / "bots").iterdir():
+        assert f"shipwreck/_data/bots/{bot.name}" in names
+    assert "shipwreck/games/lifeboat/rules.py" in names
