@@ -84,7 +84,10 @@ class Ruleset(Protocol[S, C]):
         ...
 
     def apply(self, state: S, seat: Seat, cmd: C) -> list[Event]:
-        """Apply ``cmd`` from ``seat``, mutating ``state``; raise IllegalCommand and change nothing."""
+        """Apply ``cmd`` from ``seat``, mutating ``state``.
+
+        Raises IllegalCommand, changing nothing, if the command is not allowed now.
+        """
         ...
 
     def default(self, state: S, seat: Seat) -> C | None:

@@ -163,7 +163,10 @@ def named(spec: tuple[str, ...], present: list[str]) -> list[str]:
 
 
 def describe_nav(n: int) -> str:
-    """One line for a navigation card, e.g. ``#21 overboard K, +1 bird, thirsty all but L, fight, oar``."""
+    """One line for a navigation card.
+
+    E.g. ``#21 overboard K, +1 bird, thirsty all but L, fight, oar``.
+    """
     c = NAV[n]
 
     def who(spec: tuple[str, ...]) -> str:
