@@ -25,7 +25,7 @@ class IllegalCommand(Exception):
     """
 
 
-class Event(msgspec.Struct, frozen=True):
+class Event(msgspec.Struct, frozen=True, gc=False):
     """Something that happened, as a line of text with who may read it.
 
     ``to`` is ``None`` for a public event, else the seats that may see it. The log a seat reads
@@ -46,7 +46,7 @@ def visible(events: list[Event], seat: Seat | None) -> list[Event]:
     return [e for e in events if e.visible_to(seat)]
 
 
-class Prompt(msgspec.Struct, frozen=True):
+class Prompt(msgspec.Struct, frozen=True, gc=False):
     """A decision a seat must (``blocking``) or may take now.
 
     Several prompts can be open at once (a fight asks every conscious character). Non-blocking

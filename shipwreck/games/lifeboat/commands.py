@@ -12,7 +12,7 @@ from typing import Literal
 import msgspec
 
 
-class _Cmd(msgspec.Struct, frozen=True, tag_field="cmd"):
+class _Cmd(msgspec.Struct, frozen=True, tag_field="cmd", gc=False):
     pass
 
 

@@ -28,6 +28,8 @@ from shipwreck.games.lifeboat.scoring import score_all
 from shipwreck.games.lifeboat.state import Character, Fight, LifeboatState, Request, TradeOffer
 
 KNOWN_ITEMS = frozenset(ITEM_KINDS) | frozenset(SUPPLY_COUNTS)
+VARIED_KINDS = frozenset(kind(i) for i in SUPPLY_COUNTS if ":" in i)
+"""Kinds whose cards differ (``painting``): a bare kind name matches any of them."""
 
 
 class _Log:
@@ -49,14 +51,20 @@ class _Log:
 
 
 def _find(cards: list[str], ref: str) -> int:
-    for i, card in enumerate(cards):
-        if card == ref or (":" not in ref and kind(card) == ref):
-            return i
+    """The index of the first card answering to ``ref`` (``painting`` = any painting), or -1."""
+    if ref in cards:
+        return cards.index(ref)
+    if ref in VARIED_KINDS:
+        for i, card in enumerate(cards):
+            if kind(card) == ref:
+                return i
     return -1
 
 
 def holds(c: Character, ref: str) -> bool:
-    return _find(c.hidden, ref) >= 0 or _find(c.revealed, ref) >= 0
+    if ref in c.hidden or ref in c.revealed:
+        return True
+    return ref in VARIED_KINDS and (_find(c.hidden, ref) >= 0 or _find(c.revealed, ref) >= 0)
 
 
 def _take(c: Character, ref: str, prefer_revealed: bool = False) -> tuple[str, bool]:
@@ -122,6 +130,8 @@ def _waiting_for(state: LifeboatState) -> str:
     ps = [p for p in prompts(state) if p.blocking]
     if not ps:
         return "nothing is waiting"
+    if ps[0].kind in ("overboard", "thirst"):  # naming them would tell who holds what
+        return f"waiting for the {ps[0].kind} step to finish"
     who = ", ".join(sorted({state.players[p.seat] for p in ps}))
     return f"waiting for {who} ({ps[0].kind})"
 
@@ -278,7 +288,10 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
     if _trading_allowed(state) is None:
         for t in state.trades:
             if t.target == me:
-                out += [C.Accept(t.source), C.Decline(t.source)]
+                src = state.chars[t.source]
+                if src.conscious and holds(src, t.item) and (t.ask is None or holds(c, t.ask)):
+                    out.append(C.Accept(t.source))
+                out.append(C.Decline(t.source))
         partners = [tid for tid in state.boat if tid != me and state.chars[tid].conscious]
         asks: list[str | None] = [None, *ITEM_KINDS]
         for item in mine:
@@ -357,7 +370,17 @@ def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
     if handler is None:
         raise IllegalCommand(f"not a Lifeboat command: {cmd!r}")
     handler(state, log, me, cmd)
+    if type(cmd) in _FREE and state.step in ("overboard", "thirst"):
+        _recheck(state, log)
     return log.events
+
+
+def _recheck(state: LifeboatState, log: _Log) -> None:
+    """A free action (a drop, a gift) can leave someone with nothing left to decide."""
+    if state.step == "overboard":
+        _after_response(state, log)
+    elif state.step == "thirst":
+        _settle_thirst(state, log)
 
 
 # --- supply (LB-11)
@@ -679,7 +702,7 @@ def power(state: LifeboatState, side: list[str]) -> int:
     total = 0
     for cid in side:
         c = state.chars[cid]
-        total += c.strength + sum(WEAPONS.get(kind(i), 0) for i in c.revealed)
+        total += c.strength + sum(WEAPONS.get(i, 0) for i in c.revealed)
     return total
 
 
@@ -708,10 +731,12 @@ def _resolve_fight(state: LifeboatState, log: _Log, f: Fight) -> None:
 
 def _trading_allowed(state: LifeboatState) -> str | None:
     """Why items cannot change hands now, or None if they can (LB-13, LB-28)."""
-    if state.phase == "supply":
-        return "no trading in the supply phase"
+    if state.phase != "actions":
+        return "items change hands only in the action phase"
     if state.fight is not None:
         return "no items change hands during a fight"
+    if _robbery_under_way(state):
+        return "no items change hands while a robbery is under way"
     return None
 
 
@@ -849,6 +874,7 @@ def _cmd_drop(state: LifeboatState, log: _Log, me: Character, cmd: C.Drop) -> No
 
 
 def _cmd_say(state: LifeboatState, log: _Log, me: Character, cmd: C.Say) -> None:
+    _require_awake(me, "speak")
     text = " ".join(cmd.text.split())
     if not text:
         raise IllegalCommand("say what? 'say TEXT'")
@@ -862,6 +888,7 @@ def _cmd_say(state: LifeboatState, log: _Log, me: Character, cmd: C.Say) -> None
 
 def _start_navigation(state: LifeboatState, log: _Log) -> None:
     state.phase = "navigation"
+    state.trades = []  # offers lapse with the action phase (LB-13)
     nav = navigator(state)
     if nav is None:
         log.public("navigate", "nobody is conscious to navigate: the top card is used")
@@ -908,13 +935,8 @@ def _resolve_card(state: LifeboatState, log: _Log, card: int | None) -> None:
         _start_thirst(state, log)
         return
     log.public("overboard", "overboard: " + ", ".join(state.overboard))
-    chars = state.chars
     state.responders = [
-        cid
-        for cid in state.boat
-        if cid not in state.overboard
-        and chars[cid].conscious
-        and (holds(chars[cid], "preserver") or holds(chars[cid], "bait"))
+        cid for cid in state.boat if cid not in state.overboard and _can_respond(state, cid)
     ]
     state.baits = 0
     if state.responders:
@@ -928,11 +950,19 @@ def _overboard_turn(state: LifeboatState, me: Character) -> None:
         raise IllegalCommand(f"you have nothing to do for those overboard; {_waiting_for(state)}")
 
 
-def _after_response(state: LifeboatState, log: _Log, me: Character) -> None:
-    if not holds(me, "bait") and not (
-        holds(me, "preserver") and any(state.chars[t].conscious for t in state.overboard)
-    ):
-        state.responders.remove(me.id)
+def _can_respond(state: LifeboatState, cid: str) -> bool:
+    """LB-42: a conscious character in the boat with bait, or a preserver and someone to save."""
+    c = state.chars[cid]
+    if not c.conscious:
+        return False
+    return holds(c, "bait") or (
+        holds(c, "preserver") and any(state.chars[t].conscious for t in state.overboard)
+    )
+
+
+def _after_response(state: LifeboatState, log: _Log) -> None:
+    """A responder's part ends by itself once it holds nothing more to throw or play."""
+    state.responders = [cid for cid in state.responders if _can_respond(state, cid)]
     if not state.responders:
         _resolve_overboard(state, log)
 
@@ -950,7 +980,7 @@ def _cmd_throw(state: LifeboatState, log: _Log, me: Character, cmd: C.ThrowPrese
     card, _ = _take(me, "preserver")
     target.revealed.append(card)
     log.public("throw", f"{me.id} throws the life preserver to {target.id}")
-    _after_response(state, log, me)
+    _after_response(state, log)
 
 
 def _cmd_bait(state: LifeboatState, log: _Log, me: Character, cmd: C.PlayBait) -> None:
@@ -962,7 +992,7 @@ def _cmd_bait(state: LifeboatState, log: _Log, me: Character, cmd: C.PlayBait) -
     state.out.append(card)
     state.baits += 1
     log.public("bait", f"{me.id} throws shark bait into the water")
-    _after_response(state, log, me)
+    _after_response(state, log)
 
 
 def _cmd_pass(state: LifeboatState, log: _Log, me: Character, cmd: C.Pass) -> None:
@@ -995,6 +1025,12 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
         _wound(state, log, c, fall + min(baits, 2), "overboard")  # LB-44: at most 3
         if not c.dead and not c.conscious and not preserver:
             _kill(log, c, "drowned")  # LB-45
+        if c.dead:  # LB-45: a body in the water sinks with everything it held
+            lost = c.hidden + c.revealed
+            c.hidden, c.revealed = [], []
+            state.out.extend(lost)
+            if lost:
+                log.public("lost", f"{cid}'s body sinks with {len(lost)} items")
     state.overboard = []
     state.responders = []
     state.baits = 0
@@ -1092,6 +1128,8 @@ def _end_game(state: LifeboatState, log: _Log) -> None:
             f" scores {state.scores[cid]}",
         )
 
+
+_FREE: frozenset[type] = frozenset({C.Offer, C.Accept, C.Decline, C.Give, C.Drop, C.Say})
 
 _HANDLERS: dict[type, Callable[[LifeboatState, _Log, Character, Any], None]] = {
     C.Take: _cmd_take,

@@ -100,6 +100,12 @@ def _request(req: Request | None) -> RequestView | None:
     return RequestView(req.kind, req.attacker, req.target, req.item)
 
 
+def _shown(p: Prompt, seat: Seat | None) -> bool:
+    """Others' prompts are public, except those that would tell what someone holds: who may
+    help in the overboard step (preserver, bait) or drink (water), and private trade offers."""
+    return p.seat == seat or p.kind not in ("overboard", "thirst", "offer")
+
+
 def view(state: LifeboatState, seat: Seat | None) -> LifeboatView:
     """The game as ``seat`` (``None`` = a spectator) may see it."""
     me = state.players[seat] if seat is not None and 0 <= seat < len(state.players) else None
@@ -153,7 +159,7 @@ def view(state: LifeboatState, seat: Seat | None) -> LifeboatView:
         navigation_table=tuple(state.nav_table),
         navigation_deck_count=len(state.nav_deck),
         supply_deck_count=len(state.supply_deck),
-        prompts=tuple(rules.prompts(state)),
+        prompts=tuple(p for p in rules.prompts(state) if _shown(p, seat)),
         actor=state.actor(),
         navigator=rules.navigator(state) if state.phase == "navigation" else None,
         card=state.card if state.step in ("overboard", "thirst") else None,
