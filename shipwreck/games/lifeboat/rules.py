@@ -285,14 +285,19 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
         return []
     out: list[C.Command] = []
     mine = list(dict.fromkeys(c.hidden + c.revealed))
-    if _trading_allowed(state) is None:
+    if _trading_allowed(state) is None and me not in state.overboard:
         for t in state.trades:
             if t.target == me:
                 src = state.chars[t.source]
-                if src.conscious and holds(src, t.item) and (t.ask is None or holds(c, t.ask)):
+                ok = src.conscious and holds(src, t.item) and src.id not in state.overboard
+                if ok and (t.ask is None or holds(c, t.ask)):
                     out.append(C.Accept(t.source))
                 out.append(C.Decline(t.source))
-        partners = [tid for tid in state.boat if tid != me and state.chars[tid].conscious]
+        partners = [
+            tid
+            for tid in state.boat
+            if tid != me and state.chars[tid].conscious and tid not in state.overboard
+        ]
         asks: list[str | None] = [None, *ITEM_KINDS]
         for item in mine:
             out.extend(C.Offer(item, tid, a) for tid in partners for a in asks)
@@ -300,7 +305,7 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
             out.extend(
                 C.Give("preserver", tid)
                 for tid in state.boat
-                if tid != me and not state.chars[tid].dead
+                if tid != me and not state.chars[tid].dead and tid not in state.overboard
             )
     if state.step == "thirst" and "water" in mine:
         out.extend(C.Give("water", tid) for tid in _aid_targets(state))
@@ -731,13 +736,18 @@ def _resolve_fight(state: LifeboatState, log: _Log, f: Fight) -> None:
 
 def _trading_allowed(state: LifeboatState) -> str | None:
     """Why items cannot change hands now, or None if they can (LB-13, LB-28)."""
-    if state.phase != "actions":
-        return "items change hands only in the action phase"
+    if state.phase == "supply":
+        return "no trading in the supply phase"
     if state.fight is not None:
         return "no items change hands during a fight"
-    if _robbery_under_way(state):
-        return "no items change hands while a robbery is under way"
     return None
+
+
+def _in_water(state: LifeboatState, *chars: Character) -> None:
+    """Nobody hands things to or from someone in the water (LB-42: only a thrown preserver)."""
+    for c in chars:
+        if c.id in state.overboard:
+            raise IllegalCommand(f"{c.id} is in the water; only a preserver can be thrown to them")
 
 
 def _drop_allowed(state: LifeboatState) -> str | None:
@@ -766,6 +776,7 @@ def _cmd_offer(state: LifeboatState, log: _Log, me: Character, cmd: C.Offer) -> 
         raise IllegalCommand(f"{target.id} cannot accept: {target.state}")
     if not holds(me, cmd.item):
         raise IllegalCommand(f"you have no {cmd.item} to offer")
+    _in_water(state, me, target)
     state.trades = [t for t in state.trades if (t.source, t.target) != (me.id, target.id)]
     state.trades.append(TradeOffer(me.id, target.id, cmd.item, cmd.ask))
     ask = f" for {cmd.ask}" if cmd.ask else ""
@@ -791,6 +802,7 @@ def _cmd_accept(state: LifeboatState, log: _Log, me: Character, cmd: C.Accept) -
     if why:
         raise IllegalCommand(why)
     src = state.chars[t.source]
+    _in_water(state, me, src)
     if not src.conscious or not holds(src, t.item):
         raise IllegalCommand(f"{src.id} can no longer give you {t.item}; 'decline' it")
     if t.ask is not None and not holds(me, t.ask):
@@ -832,6 +844,7 @@ def _cmd_give(state: LifeboatState, log: _Log, me: Character, cmd: C.Give) -> No
             raise IllegalCommand(why)
         if target.dead:
             raise IllegalCommand(f"{target.id} is dead")
+        _in_water(state, me, target)
         card, _ = _take(me, "preserver")
         target.revealed.append(card)
         log.public("give", f"{me.id} puts the life preserver on {target.id}")
@@ -888,7 +901,6 @@ def _cmd_say(state: LifeboatState, log: _Log, me: Character, cmd: C.Say) -> None
 
 def _start_navigation(state: LifeboatState, log: _Log) -> None:
     state.phase = "navigation"
-    state.trades = []  # offers lapse with the action phase (LB-13)
     nav = navigator(state)
     if nav is None:
         log.public("navigate", "nobody is conscious to navigate: the top card is used")
