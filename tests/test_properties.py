@@ -504,11 +504,9 @@ def test_every_legal_command_applies(seed: int, seats: int) -> None:
 
 OPEN_BUGS = {
     "BUG-1": "whether the thirst / overboard step stops to wait tells everyone that someone holds"
-    " hidden water / bait / preserver (those without are resolved at once)",
-    "BUG-2": "an offer to a character who is then knocked out or killed stays open as its"
-    " 'offer' prompt; legal() gives it nothing, yet apply() takes its 'decline'",
-    "BUG-3": "'use medkit' / 'use umbrella' with an empty target name ('') acts on yourself"
-    " instead of being refused",
+    " hidden water / bait / preserver (those without are resolved at once). The issue's"
+    " protocol prescribes exactly this (only holders are prompted), so it stays open as a"
+    " known limitation of that protocol",
 }
 
 
@@ -615,8 +613,7 @@ def test_bug1_overboard_step_reveals_hidden_bait() -> None:
     assert want == got, view_diff(want, got)
 
 
-@open_bug("BUG-2")
-def test_bug2_offer_to_the_drowned_stays_open() -> None:
+def test_offer_to_the_drowned_lapses() -> None:
     """LB-30 (the dead are silent), LB-13: Stephen offers cash to Lauren (3 wounds of 4); she goes
     overboard on #28 and drowns while the Captain is still asked to drink. The offer is still
     there, and so is an 'offer' prompt for her seat."""
@@ -635,8 +632,7 @@ def test_bug2_offer_to_the_drowned_stays_open() -> None:
     assert all(p.seat != 0 for p in RULES.prompts(state)), RULES.prompts(state)
 
 
-@open_bug("BUG-2")
-def test_bug2_offer_to_the_knocked_out_stays_open() -> None:
+def test_offer_to_the_knocked_out_lapses() -> None:
     """LB-30, LB-13: Stephen offers cash to Lauren; Lauren then picks a fight with the Captain and
     is knocked out (4 wounds of 4). The offer stays: prompts() still shows Lauren an 'offer'
     prompt she cannot act on (legal() gives her nothing)."""
@@ -653,8 +649,7 @@ def test_bug2_offer_to_the_knocked_out_stays_open() -> None:
     assert all(p.seat != 0 for p in RULES.prompts(state)), RULES.prompts(state)
 
 
-@open_bug("BUG-3", raises=pytest.fail.Exception)  # pytest.raises: "DID NOT RAISE"
-def test_bug3_use_on_empty_name_is_refused() -> None:
+def test_use_on_empty_name_is_refused() -> None:
     """LB-23, LB-31: a command naming no character ('', as a client may send in JSON) should be
     refused like any unknown name; instead ``if cmd.target`` in ``_cmd_use`` reads '' as "on
     yourself" and the Mate heals his own wound."""

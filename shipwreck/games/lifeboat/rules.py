@@ -105,12 +105,20 @@ def _wound(state: LifeboatState, log: _Log, c: Character, n: int, why: str) -> N
     log.public("wound", f"{c.id} takes {n} wound{'s' if n > 1 else ''} ({why})")
     if c.state != was:
         log.public("state", f"{c.id} is {'dead' if c.dead else 'unconscious'}")
+        _lapse_trades(state, c)
 
 
-def _kill(log: _Log, c: Character, why: str) -> None:
+def _lapse_trades(state: LifeboatState, c: Character) -> None:
+    """Offers to or from someone who can no longer answer lapse (LB-30)."""
+    if state.trades:
+        state.trades = [t for t in state.trades if c.id not in (t.source, t.target)]
+
+
+def _kill(state: LifeboatState, log: _Log, c: Character, why: str) -> None:
     if not c.dead:
         c.dead = True
         log.public("state", f"{c.id} is dead ({why})")
+        _lapse_trades(state, c)
 
 
 def navigator(state: LifeboatState) -> str | None:
@@ -594,7 +602,7 @@ def _cmd_use(state: LifeboatState, log: _Log, me: Character, cmd: C.Use) -> None
     _require_turn(state, me, f"use the {cmd.item}")
     if not holds(me, cmd.item):
         raise IllegalCommand(f"you have no {cmd.item}")
-    target = _char(state, cmd.target) if cmd.target else me
+    target = _char(state, cmd.target) if cmd.target is not None else me
     if target.dead:
         raise IllegalCommand(f"{target.id} is dead; the dead cannot be helped")
     if cmd.item == "umbrella":
@@ -824,6 +832,7 @@ def _move(state: LifeboatState, log: _Log, a: Character, b: Character, ref: str)
 
 
 def _cmd_decline(state: LifeboatState, log: _Log, me: Character, cmd: C.Decline) -> None:
+    _require_awake(me, "trade")
     t = _find_trade(state, me, cmd.source)
     state.trades.remove(t)
     log.private("decline", f"{me.id} declines {t.source}'s offer", me.id, t.source)
@@ -1036,7 +1045,7 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
         fall = 0 if cid == "frenchy" or preserver else 1  # LB-42, LB-43
         _wound(state, log, c, fall + min(baits, 2), "overboard")  # LB-44: at most 3
         if not c.dead and not c.conscious and not preserver:
-            _kill(log, c, "drowned")  # LB-45
+            _kill(state, log, c, "drowned")  # LB-45
         if c.dead:  # LB-45: a body in the water sinks with everything it held
             lost = c.hidden + c.revealed
             c.hidden, c.revealed = [], []
