@@ -40,14 +40,18 @@ class Result:
 
 def play_one(seed: int, seats: int, rng: random.Random) -> int:
     """One random game from ``seed``; returns the number of commands it took."""
-    prompts, choices, apply = RULES.prompts, RULES.choices, RULES.apply
+    prompts, choices, apply, rnd = RULES.prompts, RULES.choices, RULES.apply, rng.random
     state, _ = RULES.new_game(seed, seats)
     n = 0
     while state.phase != "over":
-        waiting = [p for p in prompts(state) if p.blocking]
-        seat = waiting[0].seat if len(waiting) == 1 else rng.choice(waiting).seat
+        waiting = prompts(state)
+        if len(waiting) == 1:
+            seat = waiting[0].seat
+        else:
+            waiting = [p for p in waiting if p.blocking]
+            seat = waiting[int(rnd() * len(waiting))].seat
         answers = choices(state, seat)
-        apply(state, seat, answers[0] if len(answers) == 1 else rng.choice(answers))
+        apply(state, seat, answers[int(rnd() * len(answers))])
         n += 1
     return n
 

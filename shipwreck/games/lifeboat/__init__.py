@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shipwreck.engine.core import Event, Prompt, Seat
+from shipwreck.engine.core import Event, Seat
 from shipwreck.games.lifeboat import rules
 from shipwreck.games.lifeboat.commands import Command
 from shipwreck.games.lifeboat.setup import Position, from_position, new_game
@@ -22,7 +22,10 @@ from shipwreck.games.lifeboat.view import LifeboatView, view
 
 
 class Lifeboat:
-    """The Lifeboat ruleset, as the engine's ``Ruleset`` protocol describes it."""
+    """The Lifeboat ruleset, as the engine's ``Ruleset`` protocol describes it.
+
+    The hot methods are the rules module's functions themselves (no wrapper call per command).
+    """
 
     name = "lifeboat"
     min_seats = 4
@@ -39,20 +42,15 @@ class Lifeboat:
     def from_position(self, pos: Position) -> tuple[LifeboatState, list[Event]]:
         return from_position(pos)
 
-    def prompts(self, state: LifeboatState) -> list[Prompt]:
-        return rules.prompts(state)
+    prompts = staticmethod(rules.prompts)
 
-    def legal(self, state: LifeboatState, seat: Seat) -> list[Command]:
-        return rules.legal(state, seat)
+    legal = staticmethod(rules.legal)
 
-    def choices(self, state: LifeboatState, seat: Seat) -> list[Command]:
-        return rules.choices(state, seat)
+    choices = staticmethod(rules.choices)
 
-    def apply(self, state: LifeboatState, seat: Seat, cmd: Command) -> list[Event]:
-        return rules.apply(state, seat, cmd)
+    apply = staticmethod(rules.apply)
 
-    def default(self, state: LifeboatState, seat: Seat) -> Command | None:
-        return rules.default(state, seat)
+    default = staticmethod(rules.default)
 
     def view(self, state: LifeboatState, seat: Seat | None) -> LifeboatView:
         return view(state, seat)

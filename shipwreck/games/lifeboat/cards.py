@@ -149,6 +149,7 @@ def _parse_nav() -> dict[int, NavCard]:
 
 
 NAV: dict[int, NavCard] = _parse_nav()
+NAV_TEXT: dict[int, str] = {}  # filled below, once describe_nav exists
 NAV_NUMBERS: tuple[int, ...] = tuple(sorted(NAV))
 assert tuple(range(19, 43)) == NAV_NUMBERS
 
@@ -187,3 +188,6 @@ def describe_nav(n: int) -> str:
     if c.oar:
         parts.append("oar")
     return ", ".join(parts)
+
+
+NAV_TEXT.update({n: describe_nav(n) for n in NAV})

@@ -15,12 +15,13 @@ from typing import Any
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat
 from shipwreck.games.lifeboat import commands as C
 from shipwreck.games.lifeboat.cards import (
+    CHAR_IDS,
     ITEM_KINDS,
     ITEM_NAMES,
     NAV,
+    NAV_TEXT,
     SUPPLY_COUNTS,
     WEAPONS,
-    describe_nav,
     kind,
     named,
 )
@@ -30,6 +31,32 @@ from shipwreck.games.lifeboat.state import Character, Fight, LifeboatState, Requ
 KNOWN_ITEMS = frozenset(ITEM_KINDS) | frozenset(SUPPLY_COUNTS)
 VARIED_KINDS = frozenset(kind(i) for i in SUPPLY_COUNTS if ":" in i)
 """Kinds whose cards differ (``painting``): a bare kind name matches any of them."""
+
+
+# Commands are frozen, so the common ones are built once and shared (``choices`` is hot).
+_ROW, _REST, _DONE, _AGREE, _RESIST, _PASS = (
+    C.Row(),
+    C.Rest(),
+    C.Done(),
+    C.Agree(),
+    C.Resist(),
+    C.Pass(),
+)
+_JOINS = (C.Join("attacker"), C.Join("defender"))
+_THIRST = (C.Drink(), C.Wound())
+_SWAP = {cid: C.Swap(cid) for cid in CHAR_IDS}
+_ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
+
+
+_PROMPTS: dict[tuple[int, str], Prompt] = {}
+
+
+def _prompt(seat: int, kind_: str) -> Prompt:
+    """Prompts are frozen: one shared instance per (seat, kind)."""
+    p = _PROMPTS.get((seat, kind_))
+    if p is None:
+        p = _PROMPTS[(seat, kind_)] = Prompt(seat, kind_)
+    return p
 
 
 class _Log:
@@ -153,29 +180,25 @@ def prompts(state: LifeboatState) -> list[Prompt]:
     seat = state.players.index
     out: list[Prompt]
     if step == "pick":
-        out = [Prompt(seat(state.pickers[0]), "supply")]
+        out = [_prompt(seat(state.pickers[0]), "supply")]
     elif step == "turn":
-        out = [Prompt(seat(state.order[state.turn]), "turn")]
+        out = [_prompt(seat(state.order[state.turn]), "turn")]
     elif step == "keep":
-        out = [Prompt(seat(state.order[state.turn]), "keep")]
+        out = [_prompt(seat(state.order[state.turn]), "keep")]
     elif step == "respond":
         assert state.request is not None
-        out = [Prompt(seat(state.request.target), "respond")]
+        out = [_prompt(seat(state.request.target), "respond")]
     elif step == "fight":
         assert state.fight is not None
         done = state.fight.done
-        out = [
-            Prompt(seat(cid), "fight")
-            for cid in state.boat
-            if cid not in done and state.chars[cid].conscious
-        ]
+        out = [_prompt(seat(cid), "fight") for cid in state.fight.voters if cid not in done]
     elif step == "choose":
         nav = navigator(state)
-        out = [Prompt(seat(nav), "navigate")] if nav else []
+        out = [_prompt(seat(nav), "navigate")] if nav else []
     elif step == "overboard":
-        out = [Prompt(seat(cid), "overboard") for cid in state.responders]
+        out = [_prompt(seat(cid), "overboard") for cid in state.responders]
     elif step == "thirst":
-        out = [Prompt(seat(cid), "thirst") for cid in _thirst_prompted(state)]
+        out = [_prompt(seat(cid), "thirst") for cid in _thirst_prompted(state)]
     else:
         return []
     if state.trades:
@@ -190,10 +213,10 @@ def prompts(state: LifeboatState) -> list[Prompt]:
 
 def _thirst_prompted(state: LifeboatState) -> list[str]:
     chars = state.chars
-    return [
+    return [  # state.thirst is in seat order
         cid
-        for cid in state.boat
-        if state.thirst.get(cid, 0) > 0 and chars[cid].conscious and holds(chars[cid], "water")
+        for cid, n in state.thirst.items()
+        if n > 0 and chars[cid].conscious and holds(chars[cid], "water")
     ]
 
 
@@ -231,15 +254,15 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
             ]
     elif step == "respond":
         if state.request is not None and state.request.target == me:
-            out = [C.Agree(), C.Resist()]
+            out = [_AGREE, _RESIST]
     elif step == "fight":
         f = state.fight
         if f is not None and c.conscious and me not in f.done:
             if me in f.attackers or me in f.defenders:
                 out = [C.Reveal(w) for w in dict.fromkeys(c.hidden) if w in WEAPONS]
             else:
-                out = [C.Join("attacker"), C.Join("defender")]
-            out.append(C.Done())
+                out = list(_JOINS)
+            out.append(_DONE)
     elif step == "choose":
         if navigator(state) == me:
             out = [C.Choose(n) for n in state.nav_table]
@@ -249,22 +272,22 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
                 out = [C.ThrowPreserver(t) for t in state.overboard if state.chars[t].conscious]
             if holds(c, "bait"):
                 out.append(C.PlayBait())
-            out.append(C.Pass())
+            out.append(_PASS)
     elif step == "thirst" and state.thirst.get(me, 0) > 0 and c.conscious and holds(c, "water"):
-        out = [C.Drink(), C.Wound()]
+        out = list(_THIRST)
     return out
 
 
 def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
-    out: list[C.Command] = [C.Row(), C.Rest()]
+    out: list[C.Command] = [_ROW, _REST]
     chars = state.chars
     for tid in state.boat:
         if tid == c.id:
             continue
         t = chars[tid]
-        out.append(C.Swap(tid))
+        out.append(_SWAP[tid])
         if t.hidden:
-            out.append(C.Rob(tid))
+            out.append(_ROB_HIDDEN[tid])
         out.extend(C.Rob(tid, i) for i in dict.fromkeys(t.revealed))
     if holds(c, "umbrella"):
         if _find(c.hidden, "umbrella") >= 0:
@@ -361,6 +384,15 @@ def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
     if state.phase == "over":
         raise IllegalCommand("the game is over")
     log = _Log(state)
+    handler = _HANDLERS.get(type(cmd))
+    if handler is not None and 0 <= seat < len(state.players):  # the common case first
+        me = state.chars[state.players[seat]]
+        if me.dead:
+            raise IllegalCommand("you are dead: the dead are silent until the end of the voyage")
+        handler(state, log, me, cmd)
+        if state.step in _RECHECK_STEPS and type(cmd) in _FREE:
+            _recheck(state, log)
+        return log.events
     if seat == SYSTEM:
         if not isinstance(cmd, C.Timeout):
             raise IllegalCommand("the system seat only sends 'timeout CHARACTER'")
@@ -374,18 +406,9 @@ def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
         return log.events
     if not 0 <= seat < len(state.players):
         raise IllegalCommand(f"seat {seat} is not at this table")
-    me = state.chars[state.players[seat]]
     if isinstance(cmd, C.Timeout):
         raise IllegalCommand("only the table's timer sends 'timeout'")
-    if me.dead:
-        raise IllegalCommand("you are dead: the dead are silent until the end of the voyage")
-    handler = _HANDLERS.get(type(cmd))
-    if handler is None:
-        raise IllegalCommand(f"not a Lifeboat command: {cmd!r}")
-    handler(state, log, me, cmd)
-    if type(cmd) in _FREE and state.step in ("overboard", "thirst"):
-        _recheck(state, log)
-    return log.events
+    raise IllegalCommand(f"not a Lifeboat command: {cmd!r}")
 
 
 def _recheck(state: LifeboatState, log: _Log) -> None:
@@ -481,7 +504,7 @@ def _cmd_row(state: LifeboatState, log: _Log, me: Character, cmd: C.Row) -> None
         return
     state.drawn = drawn
     state.step = "keep"
-    log.private("drawn", f"{me.id} draws " + "; ".join(describe_nav(x) for x in drawn), me.id)
+    log.private("drawn", f"{me.id} draws " + "; ".join(NAV_TEXT[x] for x in drawn), me.id)
 
 
 def _cmd_keep(state: LifeboatState, log: _Log, me: Character, cmd: C.Keep) -> None:
@@ -663,7 +686,8 @@ def _cmd_respond(state: LifeboatState, log: _Log, me: Character, cmd: C.Agree | 
         _next_turn(state, log)
         return
     log.public("fight", f"{me.id} resists: a fight between {req.attacker} and {me.id}!")
-    state.fight = Fight(request=req, attackers=[req.attacker], defenders=[me.id])
+    voters = [cid for cid in state.boat if state.chars[cid].conscious]
+    state.fight = Fight(request=req, attackers=[req.attacker], defenders=[me.id], voters=voters)
     state.request = None
     state.step = "fight"
 
@@ -706,7 +730,7 @@ def _cmd_reveal(state: LifeboatState, log: _Log, me: Character, cmd: C.Reveal) -
 def _cmd_done(state: LifeboatState, log: _Log, me: Character, cmd: C.Done) -> None:
     f = _require_fight(state, me)
     f.done.append(me.id)
-    if all(cid in f.done for cid in state.boat if state.chars[cid].conscious):
+    if len(f.done) == len(f.voters):
         _resolve_fight(state, log, f)
 
 
@@ -947,7 +971,7 @@ def _resolve_card(state: LifeboatState, log: _Log, card: int | None) -> None:
     state.nav_deck.append(card)
     state.nav_table = []
     state.card = card
-    log.public("card", f"navigation card {describe_nav(card)}")
+    log.public("card", f"navigation card {NAV_TEXT[card]}")
     nc = NAV[card]
     if _add_birds(state, log, nc.birds):
         return
@@ -1151,6 +1175,7 @@ def _end_game(state: LifeboatState, log: _Log) -> None:
 
 
 _FREE: frozenset[type] = frozenset({C.Offer, C.Accept, C.Decline, C.Give, C.Drop, C.Say})
+_RECHECK_STEPS = frozenset({"overboard", "thirst"})
 
 _HANDLERS: dict[type, Callable[[LifeboatState, _Log, Character, Any], None]] = {
     C.Take: _cmd_take,

@@ -58,6 +58,9 @@ class Fight(msgspec.Struct):
     request: Request
     attackers: list[str]
     defenders: list[str]
+    voters: list[str] = msgspec.field(default_factory=list)
+    """Everyone conscious when it began, bow to stern: all are asked, all must say ``done``.
+    (Nobody wakes or falls while a fight is open.)"""
     done: list[str] = msgspec.field(default_factory=list)
 
 
