@@ -45,11 +45,9 @@ def play_one(seed: int, seats: int, rng: random.Random) -> int:
     n = 0
     while state.phase != "over":
         waiting = prompts(state)
-        if len(waiting) == 1:
-            seat = waiting[0].seat
-        else:
+        if not waiting[-1].blocking:  # non-blocking prompts (offers) come last
             waiting = [p for p in waiting if p.blocking]
-            seat = waiting[int(rnd() * len(waiting))].seat
+        seat = waiting[0].seat if len(waiting) == 1 else waiting[int(rnd() * len(waiting))].seat
         answers = choices(state, seat)
         apply(state, seat, answers[int(rnd() * len(answers))])
         n += 1

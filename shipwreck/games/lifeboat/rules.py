@@ -48,19 +48,17 @@ _SWAP = {cid: C.Swap(cid) for cid in CHAR_IDS}
 _ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
 
 
-_PROMPTS: dict[tuple[int, str], Prompt] = {}
-
-
-def _prompt(seat: int, kind_: str) -> Prompt:
-    """Prompts are frozen: one shared instance per (seat, kind)."""
-    p = _PROMPTS.get((seat, kind_))
-    if p is None:
-        p = _PROMPTS[(seat, kind_)] = Prompt(seat, kind_)
-    return p
+PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overboard", "thirst")
+# Prompts are frozen: one shared instance per (seat, kind).
+_PROMPTS: dict[tuple[int, str], Prompt] = {
+    (seat, k): Prompt(seat, k) for seat in range(len(CHAR_IDS)) for k in PROMPT_KINDS
+}
 
 
 class _Log:
     """Collects the events one command produces."""
+
+    __slots__ = ("events", "state")
 
     def __init__(self, state: LifeboatState) -> None:
         self.state = state
@@ -70,7 +68,8 @@ class _Log:
         self.events.append(Event(kind_, text))
 
     def private(self, kind_: str, text: str, *chars: str) -> None:
-        seats = tuple(sorted({self.state.players.index(c) for c in chars}))
+        index = self.state.players.index
+        seats = (index(chars[0]),) if len(chars) == 1 else tuple(sorted({index(c) for c in chars}))
         self.events.append(Event(kind_, text, seats))
 
 
@@ -180,25 +179,25 @@ def prompts(state: LifeboatState) -> list[Prompt]:
     seat = state.players.index
     out: list[Prompt]
     if step == "pick":
-        out = [_prompt(seat(state.pickers[0]), "supply")]
+        out = [_PROMPTS[seat(state.pickers[0]), "supply"]]
     elif step == "turn":
-        out = [_prompt(seat(state.order[state.turn]), "turn")]
+        out = [_PROMPTS[seat(state.order[state.turn]), "turn"]]
     elif step == "keep":
-        out = [_prompt(seat(state.order[state.turn]), "keep")]
+        out = [_PROMPTS[seat(state.order[state.turn]), "keep"]]
     elif step == "respond":
         assert state.request is not None
-        out = [_prompt(seat(state.request.target), "respond")]
+        out = [_PROMPTS[seat(state.request.target), "respond"]]
     elif step == "fight":
         assert state.fight is not None
         done = state.fight.done
-        out = [_prompt(seat(cid), "fight") for cid in state.fight.voters if cid not in done]
+        out = [_PROMPTS[seat(cid), "fight"] for cid in state.fight.voters if cid not in done]
     elif step == "choose":
         nav = navigator(state)
-        out = [_prompt(seat(nav), "navigate")] if nav else []
+        out = [_PROMPTS[seat(nav), "navigate"]] if nav else []
     elif step == "overboard":
-        out = [_prompt(seat(cid), "overboard") for cid in state.responders]
+        out = [_PROMPTS[seat(cid), "overboard"] for cid in state.responders]
     elif step == "thirst":
-        out = [_prompt(seat(cid), "thirst") for cid in _thirst_prompted(state)]
+        out = [_PROMPTS[seat(cid), "thirst"] for cid in _thirst_prompted(state)]
     else:
         return []
     if state.trades:
@@ -281,14 +280,18 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
 def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
     out: list[C.Command] = [_ROW, _REST]
     chars = state.chars
+    me = c.id
     for tid in state.boat:
-        if tid == c.id:
-            continue
-        t = chars[tid]
-        out.append(_SWAP[tid])
-        if t.hidden:
-            out.append(_ROB_HIDDEN[tid])
-        out.extend(C.Rob(tid, i) for i in dict.fromkeys(t.revealed))
+        if tid != me:
+            t = chars[tid]
+            out.append(_SWAP[tid])
+            if t.hidden:
+                out.append(_ROB_HIDDEN[tid])
+            if t.revealed:
+                out.extend([C.Rob(tid, i) for i in dict.fromkeys(t.revealed)])
+    mine = c.hidden + c.revealed
+    if "umbrella" not in mine and "medkit" not in mine and "flare" not in mine:
+        return out
     if holds(c, "umbrella"):
         if _find(c.hidden, "umbrella") >= 0:
             out.append(C.Use("umbrella"))
