@@ -414,6 +414,8 @@ def spellings(state: LifeboatState, seat: int, cmd: C.Command) -> list[C.Command
         out.append(C.Use(cmd.item))
     if isinstance(cmd, C.Keep) and set(cmd.cards) <= set(state.drawn):
         out.append(C.Keep(tuple(sorted(cmd.cards, key=state.drawn.index))))
+    if isinstance(cmd, C.Offer) and cmd.ask is not None:
+        out += [msgspec.structs.replace(c, ask=None) for c in list(out)]  # any ask is allowed
     return out
 
 
@@ -425,10 +427,7 @@ def unlisted_but_fine(state: LifeboatState, seat: int, cmd: C.Command) -> bool:
     """Commands apply() takes that legal() does not enumerate, by design."""
     if seat == SYSTEM:
         return isinstance(cmd, C.Timeout)  # the table's timer
-    if isinstance(cmd, C.Use) and cmd.target == "":
-        return True  # BUG-3
-    # 'say' is free text. Declining moves nothing, so it is harmless while trading is closed (a
-    # fight, a robbery); from an unconscious or dead character it is part of BUG-2.
+    # 'say' is free text. Declining moves nothing, so it is harmless while trading is closed.
     return isinstance(cmd, C.Say | C.Decline)
 
 

@@ -134,6 +134,13 @@ def _wound(state: LifeboatState, log: _Log, c: Character, n: int, why: str) -> N
         _lapse_trades(state, c)
 
 
+def _lapse_stale_trades(state: LifeboatState) -> None:
+    """An offer lapses once its maker no longer holds the item (so 'accept' never fails on
+    something the accepter cannot see)."""
+    chars = state.chars
+    state.trades = [t for t in state.trades if holds(chars[t.source], t.item)]
+
+
 def _lapse_trades(state: LifeboatState, c: Character) -> None:
     """Offers to or from someone who can no longer answer lapse (LB-30)."""
     if state.trades:
@@ -322,9 +329,7 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
     if _trading_allowed(state) is None and me not in state.overboard:
         for t in state.trades:
             if t.target == me:
-                src = state.chars[t.source]
-                ok = src.conscious and holds(src, t.item) and src.id not in state.overboard
-                if ok and (t.ask is None or holds(c, t.ask)):
+                if t.ask is None or holds(c, t.ask):
                     out.append(C.Accept(t.source))
                 out.append(C.Decline(t.source))
         partners = [
@@ -332,9 +337,9 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
             for tid in state.boat
             if tid != me and state.chars[tid].conscious and tid not in state.overboard
         ]
-        asks: list[str | None] = [None, *ITEM_KINDS]
+        # Offers are listed without ``for ITEM``: any item may be asked in return.
         for item in mine:
-            out.extend(C.Offer(item, tid, a) for tid in partners for a in asks)
+            out.extend(C.Offer(item, tid) for tid in partners)
         if "preserver" in mine:
             out.extend(
                 C.Give("preserver", tid)
@@ -393,6 +398,8 @@ def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
         if me.dead:
             raise IllegalCommand("you are dead: the dead are silent until the end of the voyage")
         handler(state, log, me, cmd)
+        if state.trades:
+            _lapse_stale_trades(state)
         if state.step in _RECHECK_STEPS and type(cmd) in _FREE:
             _recheck(state, log)
         return log.events

@@ -13,6 +13,7 @@ import msgspec
 from shipwreck.engine.core import Prompt, Seat
 from shipwreck.games.lifeboat import rules
 from shipwreck.games.lifeboat.cards import CHAR
+from shipwreck.games.lifeboat.commands import Command
 from shipwreck.games.lifeboat.scoring import breakdown
 from shipwreck.games.lifeboat.state import LifeboatState, Request
 
@@ -89,6 +90,11 @@ class LifeboatView(msgspec.Struct, frozen=True):
     supply_offer_count: int = 0
     trades: tuple[TradeView, ...] = ()
     """Offers I made or received."""
+    choices: tuple[Command, ...] = ()
+    """My legal answers to my open decision (empty if I have none)."""
+    free: tuple[Command, ...] = ()
+    """My legal free actions now (offers are listed without ``for ITEM``; any item may be
+    asked in return)."""
     scores: dict[str, int] | None = None
     score_parts: dict[str, dict[str, int]] | None = None
     winners: tuple[str, ...] = ()
@@ -175,6 +181,8 @@ def view(state: LifeboatState, seat: Seat | None) -> LifeboatView:
             for t in state.trades
             if me in (t.source, t.target)
         ),
+        choices=tuple(rules.choices(state, seat)) if me is not None and seat is not None else (),
+        free=tuple(rules.free_actions(state, seat)) if me is not None and seat is not None else (),
         scores=scores,
         score_parts={cid: breakdown(state, cid) for cid in state.boat} if over else None,
         winners=tuple(cid for cid, s in (scores or {}).items() if s == best),
