@@ -329,7 +329,7 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
     if _trading_allowed(state) is None and me not in state.overboard:
         for t in state.trades:
             if t.target == me:
-                if t.ask is None or holds(c, t.ask):
+                if t.source not in state.overboard and (t.ask is None or holds(c, t.ask)):
                     out.append(C.Accept(t.source))
                 out.append(C.Decline(t.source))
         partners = [
