@@ -16,10 +16,45 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("shipwreck sim: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.bots:
+        from shipwreck.lang.bots import BotError
+        from shipwreck.sim import format_bot_summary, simulate_bots
+
+        try:
+            bots = simulate_bots(args.game, args.games, args.bots.split(","), args.seed, args.seats)
+        except BotError as e:
+            print(f"shipwreck sim: {e}", file=sys.stderr)
+            return 2
+        for line in format_bot_summary(bots):
+            print(line)
+        return 0
     summary = simulate(args.game, args.games, args.seed, args.seats)
     for line in format_summary(summary, args.game):
         print(line)
     return 0
+
+
+def _cmd_bot_check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from shipwreck.lang.bots.lint import check_source
+
+    errors = 0
+    for f in args.files:
+        try:
+            source = Path(f).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"{f}:1:1: error: cannot read: {e}")
+            errors += 1
+            continue
+        findings = check_source(source, f)
+        for finding in findings:
+            print(finding)
+        n = sum(1 for x in findings if x.level == "error")
+        errors += n
+        if not findings:
+            print(f"{f}: ok")
+    return 1 if errors else 0
 
 
 def _cmd_scenario_run(args: argparse.Namespace) -> int:
@@ -66,7 +101,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--seats", type=int, default=6)
+    sim.add_argument(
+        "--bots", default="", help="comma-separated bot scripts, cycled over the seats"
+    )
     sim.set_defaults(func=_cmd_sim)
+
+    bot = sub.add_parser("bot", help="bot scripts (docs/bots.md)")
+    bot_sub = bot.add_subparsers(dest="bot_command", required=True)
+    check = bot_sub.add_parser("check", help="lint bot scripts; exit 1 on errors")
+    check.add_argument("files", nargs="+")
+    check.set_defaults(func=_cmd_bot_check)
 
     sc = sub.add_parser("scenario", help="scenario files (docs/scenarios.md)")
     sc_sub = sc.add_subparsers(dest="scenario_command", required=True)

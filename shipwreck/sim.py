@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from shipwreck.botseat import bot_move
 from shipwreck.games import get_ruleset
+from shipwreck.lang.bots import BotPlayer, load_bot
 
 
 class GameResult(msgspec.Struct):
@@ -49,6 +52,99 @@ def play_random(game: str, seed: int, seats: int = 6, max_commands: int = 100_00
         scores=by_name,
         winners=[k for k, v in by_name.items() if v == best],
     )
+
+
+def play_bots(
+    game: str, seed: int, bots: list[BotPlayer], seats: int = 6, max_commands: int = 100_000
+) -> tuple[GameResult, dict[int, str]]:
+    """One whole game with a scripted bot in every seat (``bots[i]`` plays seat ``i``).
+
+    Returns the result and the seat -> character map, so wins can be credited to scripts.
+    """
+    rules = get_ruleset(game)
+    state, _ = rules.new_game(seed, seats)
+    n = 0
+    while not rules.is_over(state):
+        prompts = rules.prompts(state)
+        blocking = [p for p in prompts if p.blocking]
+        if not blocking:
+            raise RuntimeError(f"game {seed} stalled: nobody is prompted")
+        p = blocking[0]  # several at once (a fight): bow first; each answers in turn
+        bot_move(rules, state, p.seat, p.kind, bots[p.seat])
+        n += 1
+        if n > max_commands:
+            raise RuntimeError(f"game {seed} did not end within {max_commands} commands")
+    by_name = {rules.seat_name(state, s): v for s, v in rules.scores(state).items()}
+    best = max(by_name.values())
+    result = GameResult(
+        seed=seed,
+        rounds=state.round,
+        commands=n,
+        scores=by_name,
+        winners=[k for k, v in by_name.items() if v == best],
+    )
+    return result, {s: rules.seat_name(state, s) for s in range(seats)}
+
+
+class BotStanding(msgspec.Struct):
+    bot: str
+    seat_games: int
+    wins: float
+    win_rate: float
+    mean_score: float
+
+
+class BotSummary(msgspec.Struct):
+    games: int
+    seconds: float
+    standings: list[BotStanding]
+
+
+def simulate_bots(
+    game: str, games: int, bot_files: list[str], seed: int = 1, seats: int = 6
+) -> BotSummary:
+    """``games`` games; seat i runs ``bot_files[i % len(bot_files)]``. Win rates per script."""
+    scripts = [load_bot(f) for f in bot_files]
+    labels = [Path(f).stem for f in bot_files]
+    seat_label = [labels[i % len(labels)] for i in range(seats)]
+    wins: dict[str, float] = dict.fromkeys(labels, 0.0)
+    score: dict[str, float] = dict.fromkeys(labels, 0.0)
+    played: dict[str, int] = dict.fromkeys(labels, 0)
+    start = time.perf_counter()
+    for g in range(games):
+        players = [
+            BotPlayer(scripts[i % len(scripts)], seed=(seed + g) * 1000 + i) for i in range(seats)
+        ]
+        result, chars = play_bots(game, seed + g, players, seats)
+        for s in range(seats):
+            label, char = seat_label[s], chars[s]
+            played[label] += 1
+            score[label] += result.scores[char]
+            if char in result.winners:
+                wins[label] += 1 / len(result.winners)
+    seconds = time.perf_counter() - start
+    standings = [
+        BotStanding(
+            bot=label,
+            seat_games=played[label],
+            wins=round(wins[label], 2),
+            win_rate=wins[label] / played[label] if played[label] else 0.0,
+            mean_score=score[label] / played[label] if played[label] else 0.0,
+        )
+        for label in labels
+    ]
+    standings.sort(key=lambda s: -s.win_rate)
+    return BotSummary(games, seconds, standings)
+
+
+def format_bot_summary(s: BotSummary) -> list[str]:
+    rate = s.games / s.seconds if s.seconds else float("inf")
+    lines = [f"games: {s.games}", "bot            seat-games   wins  win-rate  mean-score"]
+    for b in s.standings:
+        row = f"{b.bot:<14} {b.seat_games:>10} {b.wins:>6.1f} {b.win_rate:>8.1%}"
+        lines.append(f"{row} {b.mean_score:>11.2f}")
+    lines.append(f"games={s.games} seconds={s.seconds:.3f} games_per_s={rate:.1f}")
+    return lines
 
 
 class SimSummary(msgspec.Struct):

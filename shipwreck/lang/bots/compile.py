@@ -1,0 +1,425 @@
+"""Bot scripts: text -> parse tree (grammar/lifeboat_bot.lark) -> closures (script.py).
+
+The evaluator is here too: each ``_expr`` case returns the closure that computes that node.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from shipwreck.lang.bots import lifeboat_env as env
+from shipwreck.lang.bots.script import (
+    Action,
+    BotError,
+    BotRuntimeError,
+    BotScript,
+    Context,
+    Expr,
+    Handler,
+    Rule,
+)
+from shipwreck.lang.lifeboat import ToCommand
+from shipwreck.resources import grammar_dir
+
+MAX_SOURCE = 256 * 1024
+"""A bot script larger than this is refused before parsing (bytes of text)."""
+MAX_DEPTH = 200
+"""Deepest nesting of expressions a script may use."""
+
+
+@cache
+def bot_parser(game: str = "lifeboat") -> Lark:
+    folder = grammar_dir()
+    return Lark(
+        (folder / f"{game}_bot.lark").read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        import_paths=[str(folder)],
+        maybe_placeholders=True,
+        propagate_positions=True,
+    )
+
+
+def parse_tree(source: str, path: str = "<bot>") -> Tree[Token]:
+    """Parse a script, or raise BotError with ``path:line:column: …``."""
+    if len(source) > MAX_SOURCE:
+        raise BotError(
+            f"{path}:1:1: the script is {len(source)} characters; the limit is {MAX_SOURCE}"
+        )
+    if "\x00" in source:
+        raise BotError(f"{path}:1:1: the script contains a NUL byte; is it a text file?")
+    text = source if source.endswith("\n") else source + "\n"
+    try:
+        return bot_parser().parse(text)
+    except UnexpectedInput as e:
+        raise BotError(_syntax_message(e, text, path)) from None
+
+
+def _syntax_message(e: UnexpectedInput, text: str, path: str) -> str:
+    line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+    if isinstance(e, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        return f"{path}:{line}:{col}: the script ends too early"
+    got = ""
+    if isinstance(e, UnexpectedToken):
+        got = "end of line" if e.token.type == "_NL" else repr(str(e.token))
+    elif isinstance(e, UnexpectedCharacters):
+        pos = e.pos_in_stream or 0
+        got = repr(text[pos]) if 0 <= pos < len(text) else "?"
+    expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or [])
+    plain = [x.rsplit("__", 1)[-1] for x in expected]
+    words = [_TERMINAL_WORDS.get(x, x.strip('"').lower()) for x in plain]
+    hint = _hint(text, line)
+    want = ", ".join(dict.fromkeys(w for w in words if w))[:160]
+    msg = f"{path}:{line}:{col}: unexpected {got}" + (f"; expected {want}" if want else "")
+    return msg + (f" ({hint})" if hint else "")
+
+
+_TERMINAL_WORDS = {
+    "_NL": "end of line",
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "PERCENT": "a percentage",
+    "STRING": 'a "string"',
+    "CHARACTER": "a character",
+    "ITEM": "an item",
+    "CARD": "a card number",
+    "REF": "me/friend/enemy/asker/navigator",
+    "COMPARE": "a comparison",
+    "ADDOP": "+ or -",
+    "MULOP": "* / %",
+    "LPAR": "(",
+    "RPAR": ")",
+    "MINUS": "-",
+    "TEXT": "text",
+    "SIDE": "attacker or defender",
+    "HIDDEN": "hidden",
+}
+
+
+def _hint(text: str, line: int) -> str:
+    lines = text.splitlines()
+    src = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    if src.startswith("when") and "->" not in src:
+        return "a rule reads 'when GUARD -> COMMAND'"
+    if src.startswith("on ") and not src.rstrip().endswith(":"):
+        return "a handler reads 'on KIND:'"
+    return ""
+
+
+def load_source(source: str, path: str = "<bot>") -> BotScript:
+    """Parse and compile a script. Raises BotError (with file:line:column) if it is wrong."""
+    tree = parse_tree(source, path)
+    try:
+        return _Compiler(path).script(tree, source)
+    except RecursionError:
+        raise BotError(f"{path}:1:1: the script nests too deeply") from None
+
+
+# --------------------------------------------------------------------------- the compiler
+
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "in": lambda a, b: b is not None and a in b,
+}
+
+
+def _div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise BotRuntimeError("division by zero")
+    return a // b
+
+
+def _mod(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise BotRuntimeError("division by zero")
+    return a % b
+
+
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": _div,
+    "%": _mod,
+}
+
+
+class _Compiler:
+    """Turns one parse tree into a :class:`BotScript`. Names are checked by ``bot check``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.to_command = ToCommand()
+
+    def error(self, node: Tree[Token] | Token, message: str) -> BotError:
+        line, col = _pos(node)
+        return BotError(f"{self.path}:{line}:{col}: {message}")
+
+    def script(self, tree: Tree[Token], source: str) -> BotScript:
+        header, *handlers = tree.children
+        assert isinstance(header, Tree)
+        name_tok, game_tok = header.children
+        game = str(game_tok)
+        if game != "lifeboat":
+            raise self.error(game_tok, f"unknown game {game!r}; bots here play: lifeboat")
+        out: dict[str, Handler] = {}
+        for h in handlers:
+            assert isinstance(h, Tree)
+            kind_tok, *rules = h.children
+            kind = str(kind_tok)
+            if kind not in env.DECISIONS:
+                known = ", ".join(env.DECISIONS)
+                raise self.error(
+                    kind_tok, f"'{kind}' is not a decision in lifeboat; handlers: {known}"
+                )
+            if kind in out:
+                raise self.error(kind_tok, f"a second 'on {kind}:' handler; merge them into one")
+            out[kind] = Handler(
+                kind, _pos(h)[0], [self.rule(r, source) for r in rules if isinstance(r, Tree)]
+            )
+        return BotScript(str(name_tok)[1:-1], game, self.path, out, source)
+
+    def rule(self, node: Tree[Token], source: str) -> Rule:
+        line, col = _pos(node)
+        text = source.splitlines()[line - 1].strip() if line - 1 < len(source.splitlines()) else ""
+        if node.data == "otherwise":
+            return Rule(line, col, text, None, self.action(node.children[0]), always=True)
+        guard_node, action_node = node.children
+        always = (
+            isinstance(guard_node, Tree)
+            and guard_node.data == "name"
+            and str(guard_node.children[0]) == "true"
+        )
+        return Rule(
+            line, col, text, self.expr(guard_node, 0), self.action(action_node), always=always
+        )
+
+    # ------------------------------------------------------------------ actions
+
+    def action(self, node: Tree[Token] | Token) -> Action:
+        assert isinstance(node, Tree)
+        if node.data == "random_choice":
+            return _random_choice
+        if node.data == "keep_where":
+            return self.keep_where(node.children[0])
+        rule = str(node.data).rsplit("__", 1)[-1]
+        method = getattr(self.to_command, "pass" if rule == "pass" else rule, None)
+        if method is None:
+            raise self.error(node, f"'{rule}' is not a command")
+        parts = [self.word(c) for c in node.children]
+
+        def build(ctx: Context) -> Any:
+            return method([p(ctx) for p in parts])
+
+        return build
+
+    def word(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
+        """One argument of a command: a literal word, a name like ``me``, or ``(expr)``."""
+        if child is None:
+            return lambda ctx: None
+        if isinstance(child, Token):
+            if child.type == "REF":
+                name = str(child)
+                return lambda ctx: env.word_for(ctx.names.get(name))
+            literal = str(child)
+            return lambda ctx: literal
+        value = self.expr(child, 0)
+        return lambda ctx: env.word_for(value(ctx))
+
+    def keep_where(self, guard_node: Tree[Token] | Token) -> Action:
+        guard = self.expr(guard_node, 0)
+
+        def build(ctx: Context) -> Any:
+            kept: list[Any] = []
+            for card in ctx.names["drawn"]:
+                ctx.names["card"] = card
+                if guard(ctx):
+                    kept.append(str(card.number))
+            ctx.names.pop("card", None)
+            return self.to_command.keep(kept)
+
+        return build
+
+    # ------------------------------------------------------------------ expressions
+
+    def expr(self, node: Tree[Token] | Token, depth: int) -> Expr:
+        if depth > MAX_DEPTH:
+            raise self.error(node, f"expressions nest deeper than {MAX_DEPTH} levels")
+        if isinstance(node, Token):  # a bare REF or literal inside parentheses
+            if node.type in ("CHARACTER", "ITEM", "REF", "CARD"):
+                name = str(node)
+                return (lambda ctx: int(name)) if node.type == "CARD" else _lookup(name)
+            raise self.error(node, f"unexpected {node!r}")
+        d = depth + 1
+        kids = node.children
+        match node.data:
+            case "number":
+                n = int(str(kids[0]))
+                return lambda ctx: n
+            case "percent":
+                p = int(str(kids[0])[:-1])
+                return lambda ctx: p
+            case "string":
+                s = str(kids[0])[1:-1]
+                return lambda ctx: s
+            case "name":
+                return _lookup(str(kids[0]))
+            case "attr":
+                return self.attr(self.expr(kids[0], d), str(kids[1]), node)
+            case "call":
+                return self.call(
+                    str(kids[0]), [self.expr(k, d) for k in kids[1:] if k is not None], node
+                )
+            case "neg":
+                inner = self.expr(kids[0], d)
+                return lambda ctx: -inner(ctx)
+            case "not_":
+                inner = self.expr(kids[0], d)
+                return lambda ctx: not inner(ctx)
+            case "and_expr":
+                parts = [self.expr(k, d) for k in kids]
+                return lambda ctx: all(p(ctx) for p in parts)
+            case "or_expr":
+                parts = [self.expr(k, d) for k in kids]
+                return lambda ctx: any(p(ctx) for p in parts)
+            case "comparison":
+                return self.binary(
+                    self.expr(kids[0], d), _COMPARE[str(kids[1])], self.expr(kids[2], d)
+                )
+            case "sum" | "product":
+                return self.chain(kids, d)
+            case "best" | "worst" | "first" | "count" | "any_" | "all_":
+                return self.pick(str(node.data), kids, d)
+        raise self.error(node, f"cannot read {node.data!r} here")
+
+    def binary(self, a: Expr, op: Callable[[Any, Any], Any], b: Expr) -> Expr:
+        def run(ctx: Context) -> Any:
+            ctx.tick()
+            try:
+                return op(a(ctx), b(ctx))
+            except TypeError as e:
+                raise BotRuntimeError(f"cannot compare or combine these values ({e})") from None
+
+        return run
+
+    def chain(self, kids: list[Any], depth: int) -> Expr:
+        acc = self.expr(kids[0], depth)
+        for i in range(1, len(kids), 2):
+            acc = self.binary(acc, _ARITH[str(kids[i])], self.expr(kids[i + 1], depth))
+        return acc
+
+    def attr(self, obj: Expr, name: str, node: Tree[Token]) -> Expr:
+        if name not in env.ALL_ATTRS:
+            raise self.error(node, f"unknown attribute '.{name}'")
+        wrap = name in env.CHARACTER_FIELDS
+
+        def run(ctx: Context) -> Any:
+            ctx.tick()
+            value = obj(ctx)
+            table = env.ATTRS.get(type(value))
+            if table is None or name not in table:
+                what = "none" if value is None else type(value).__name__.lower()
+                raise BotRuntimeError(f"{what} has no '.{name}'")
+            out = table[name](value)
+            return env.as_character(out, ctx) if wrap else out
+
+        return run
+
+    def call(self, name: str, args: list[Expr], node: Tree[Token]) -> Expr:
+        fn = env.FUNCTIONS.get(name)
+        if fn is None:
+            raise self.error(
+                node, f"unknown function '{name}()'; functions: {', '.join(env.FUNCTIONS)}"
+            )
+
+        def run(ctx: Context) -> Any:
+            ctx.tick()
+            try:
+                return fn(ctx, *(a(ctx) for a in args))
+            except (TypeError, ValueError) as e:
+                raise BotRuntimeError(f"{name}(): {e}") from None
+
+        return run
+
+    def pick(self, how: str, kids: list[Any], depth: int) -> Expr:
+        var = str(kids[0])
+        seq = self.expr(kids[1], depth)
+        key = self.expr(kids[2], depth)
+        where = self.expr(kids[3], depth) if len(kids) > 3 and kids[3] is not None else None
+
+        def run(ctx: Context) -> Any:
+            ctx.tick()
+            items = seq(ctx)
+            if not isinstance(items, list | tuple):
+                raise BotRuntimeError(f"'{how.rstrip('_')} {var} in …' needs a list")
+            names = ctx.names
+            saved = names.get(var, _UNSET)
+            try:
+                if how in ("best", "worst"):
+                    best: Any = None
+                    best_key: Any = None
+                    for x in items:
+                        names[var] = x
+                        if where is not None and not where(ctx):
+                            continue
+                        k = key(ctx)
+                        if best_key is None or (k > best_key if how == "best" else k < best_key):
+                            best, best_key = x, k
+                    return best
+                hits = 0
+                for x in items:
+                    names[var] = x
+                    if key(ctx):
+                        if how == "first":
+                            return x
+                        if how == "any_":
+                            return True
+                        hits += 1
+                    elif how == "all_":
+                        return False
+                return {"first": None, "any_": False, "all_": True, "count": hits}[how]
+            finally:
+                if saved is _UNSET:
+                    names.pop(var, None)
+                else:
+                    names[var] = saved
+
+        return run
+
+
+_UNSET = object()
+
+
+def _lookup(name: str) -> Expr:
+    def run(ctx: Context) -> Any:
+        try:
+            return ctx.names[name]
+        except KeyError:
+            raise BotRuntimeError(f"unknown name '{name}'") from None
+
+    return run
+
+
+def _random_choice(ctx: Context) -> Any:
+    choices = ctx.view.choices
+    return choices[int(ctx.rng.random() * len(choices))] if choices else None
+
+
+def _pos(node: Tree[Token] | Token) -> tuple[int, int]:
+    if isinstance(node, Token):
+        return node.line or 1, node.column or 1
+    meta = node.meta
+    return (getattr(meta, "line", 1) or 1, getattr(meta, "column", 1) or 1)

@@ -1,0 +1,323 @@
+"""What a Lifeboat bot can read: names, attributes and functions, all made from its own view.
+
+Everything here reads a :class:`~shipwreck.games.lifeboat.view.LifeboatView` and nothing else,
+so a script cannot see what its seat may not (rules §5). docs/bots.md lists every entry; the
+tables below are the single source the evaluator, the linter and the docs test agree on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from shipwreck.games.lifeboat.cards import (
+    CHAR,
+    CHAR_IDS,
+    ITEM_KINDS,
+    JEWEL_SET_VALUE,
+    NAV,
+    SUPPLY_COUNTS,
+    WEAPONS,
+    kind,
+    named,
+)
+from shipwreck.games.lifeboat.view import (
+    CharacterView,
+    FightView,
+    LifeboatView,
+    RequestView,
+    TradeView,
+)
+from shipwreck.lang.bots.script import BotRuntimeError, Context
+
+DECISIONS: dict[str, str] = {
+    "supply": "pick one card of the supply offer: `take ITEM`",
+    "turn": "your action: row, swap, rob, use, fire flare, rest",
+    "keep": "after rowing: `keep N…`, `keep none` or `keep where GUARD`",
+    "respond": "someone wants your seat or an item: agree or resist",
+    "fight": "a fight is open: join attacker/defender, reveal WEAPON, done",
+    "navigate": "you navigate: `choose N` from the table",
+    "overboard": "someone is in the water: throw preserver to X, play bait, pass",
+    "thirst": "you are thirsty and have water: drink or wound",
+    "offer": "someone offers you a trade: accept or decline",
+}
+
+
+class Card:
+    """A navigation card as a script sees it (LB-6), relative to the deciding seat."""
+
+    __slots__ = ("number", "view")
+
+    def __init__(self, number: int, view: LifeboatView) -> None:
+        self.number = number
+        self.view = view
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.number == other.number
+        return isinstance(other, int) and other == self.number
+
+    def __hash__(self) -> int:
+        return self.number
+
+    def __repr__(self) -> str:
+        return f"#{self.number}"
+
+
+def _chars(view: LifeboatView, ids: list[str]) -> list[CharacterView]:
+    by_id = {c.id: c for c in view.characters}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def _card_people(card: Card, spec: tuple[str, ...]) -> list[CharacterView]:
+    return _chars(card.view, named(spec, [c.id for c in card.view.characters]))
+
+
+def _card_thirst(card: Card) -> int:
+    """How many times this card would make me thirsty (LB-50)."""
+    v = card.view
+    me = _me(v)
+    if me is None:
+        return 0
+    nc = NAV[card.number]
+    names = named(nc.thirsty, [c.id for c in v.characters])
+    return int(me.rowed and nc.oar) + int(me.fought and nc.fight) + int(me.id in names)
+
+
+def _me(v: LifeboatView) -> CharacterView | None:
+    for c in v.characters:
+        if c.id == v.me:
+            return c
+    return None
+
+
+def _power(c: CharacterView) -> int:
+    return c.strength + sum(WEAPONS.get(i, 0) for i in c.revealed)
+
+
+def _items(c: CharacterView) -> list[str]:
+    return list(c.hidden or ()) + list(c.revealed)
+
+
+CHARACTER_ATTRS: dict[str, Callable[[CharacterView], Any]] = {
+    "id": lambda c: c.id,
+    "strength": lambda c: c.strength,
+    "bonus": lambda c: c.bonus,
+    "wounds": lambda c: c.wounds,
+    "seat": lambda c: c.seat,
+    "state": lambda c: c.state,
+    "ok": lambda c: c.state == "ok",
+    "conscious": lambda c: c.state == "ok",
+    "unconscious": lambda c: c.state == "unconscious",
+    "dead": lambda c: c.state == "dead",
+    "alive": lambda c: c.state != "dead",
+    "revealed": lambda c: list(c.revealed),
+    "hidden": lambda c: c.hidden_count,
+    "items": _items,
+    "rowed": lambda c: c.rowed,
+    "fought": lambda c: c.fought,
+    "power": _power,
+    "left": lambda c: c.strength - c.wounds,
+}
+CARD_ATTRS: dict[str, Callable[[Card], Any]] = {
+    "number": lambda k: k.number,
+    "birds": lambda k: NAV[k.number].birds,
+    "overboard": lambda k: _card_people(k, NAV[k.number].overboard),
+    "thirsty": lambda k: _card_people(k, NAV[k.number].thirsty),
+    "fight": lambda k: NAV[k.number].fight,
+    "oar": lambda k: NAV[k.number].oar,
+    "thirst": _card_thirst,
+}
+FIGHT_ATTRS: dict[str, Callable[[FightView], Any]] = {
+    "attackers": lambda f: f.attackers,
+    "defenders": lambda f: f.defenders,
+    "attack": lambda f: f.attack_power,
+    "defense": lambda f: f.defense_power,
+    "kind": lambda f: f.request.kind,
+    "item": lambda f: f.request.item,
+    "attacker": lambda f: f.request.attacker,
+    "defender": lambda f: f.request.target,
+    "done": lambda f: f.done,
+}
+REQUEST_ATTRS: dict[str, Callable[[RequestView], Any]] = {
+    "kind": lambda r: r.kind,
+    "attacker": lambda r: r.attacker,
+    "target": lambda r: r.target,
+    "item": lambda r: r.item,
+}
+TRADE_ATTRS: dict[str, Callable[[TradeView], Any]] = {
+    "source": lambda t: t.source,
+    "target": lambda t: t.target,
+    "item": lambda t: t.item,
+    "ask": lambda t: t.ask,
+}
+ATTRS: dict[type, dict[str, Callable[[Any], Any]]] = {
+    CharacterView: CHARACTER_ATTRS,
+    Card: CARD_ATTRS,
+    FightView: FIGHT_ATTRS,
+    RequestView: REQUEST_ATTRS,
+    TradeView: TRADE_ATTRS,
+}
+ALL_ATTRS = frozenset(a for table in ATTRS.values() for a in table)
+CHARACTER_FIELDS = frozenset({"attackers", "defenders", "attacker", "defender", "target", "source"})
+"""Attributes that name characters by id; the evaluator turns them into characters."""
+
+
+def value_of(item: str, me: str | None, held: list[str]) -> int:
+    """What one more ``item`` is worth to me at the end (LB-4, LB-61), given what I hold."""
+    k = kind(item)
+    double = 2 if me is not None and CHAR[me].doubles == k else 1
+    if k == "cash":
+        return double
+    if k == "painting":
+        return (int(item.split(":")[1]) if ":" in item else 2) * double
+    if k == "jewels":
+        n = min(3, sum(1 for i in held if i == "jewels"))
+        return (JEWEL_SET_VALUE[min(3, n + 1)] - JEWEL_SET_VALUE[n]) * double
+    return 0
+
+
+def _holds(items: list[str], ref: str) -> int:
+    return sum(1 for i in items if i == ref or (":" not in ref and kind(i) == ref))
+
+
+def _fn_chance(ctx: Context, p: Any) -> bool:
+    return bool(ctx.rng.random() * 100 < float(p))
+
+
+def _my_items(ctx: Context) -> list[str]:
+    items: list[str] = ctx.names["items"]
+    return items
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "has": lambda ctx, item: _holds(_my_items(ctx), str(item)) > 0,
+    "held": lambda ctx, item: _holds(_my_items(ctx), str(item)),
+    "chance": _fn_chance,
+    "value": lambda ctx, item: value_of(str(item), ctx.view.me, _my_items(ctx)),
+    "bonus": lambda ctx, item: WEAPONS.get(str(item), 0),
+    "weapon": lambda ctx, item: str(item) in WEAPONS,
+    "len": lambda ctx, xs: len(xs),
+    "min": lambda ctx, *xs: min(xs),
+    "max": lambda ctx, *xs: max(xs),
+    "abs": lambda ctx, x: abs(x),
+    "power": lambda ctx, xs: sum(_power(c) for c in xs),
+    "side": lambda ctx, c: _side(ctx.view.fight, c),
+}
+FUNCTION_HELP: dict[str, str] = {
+    "has": "has(ITEM): do I hold one (hidden or revealed)?",
+    "held": "held(ITEM): how many I hold",
+    "chance": "chance(30%): true 30% of the time (the bot's own seeded dice)",
+    "value": "value(ITEM): what one more of it is worth to me at the end",
+    "bonus": "bonus(ITEM): its weapon bonus (0 if not a weapon)",
+    "weapon": "weapon(ITEM): is it a weapon?",
+    "len": "len(LIST): how many",
+    "min": "min(A, B, …)",
+    "max": "max(A, B, …)",
+    "abs": "abs(N)",
+    "power": "power(LIST): fight power of those characters",
+    "side": "side(C): 'attacker', 'defender' or none in the open fight",
+}
+
+
+def _side(fight: FightView | None, c: Any) -> str | None:
+    if fight is None or not isinstance(c, CharacterView):
+        return None
+    if c.id in fight.attackers:
+        return "attacker"
+    if c.id in fight.defenders:
+        return "defender"
+    return None
+
+
+NAME_HELP: dict[str, str] = {
+    "me": "my character",
+    "friend": "my friend's character (none if not in the boat)",
+    "enemy": "my enemy's character",
+    "characters": "everyone in the boat, bow to stern",
+    "others": "everyone but me",
+    "birds": "the seagull track (0-4)",
+    "round": "the round number",
+    "phase": "'supply', 'actions' or 'navigation'",
+    "decision": "the kind of decision being taken ('turn', 'fight', …)",
+    "table": "the navigation cards on the table",
+    "drawn": "the cards I drew when rowing (in `keep`)",
+    "offer": "the supply cards passed to me (in `supply`)",
+    "items": "my items, hidden and revealed",
+    "hidden": "my hidden items",
+    "revealed": "my revealed items",
+    "fight": "the open fight, or none",
+    "request": "the swap or robbery waiting for an answer, or none",
+    "asker": "who wants something of me (swap, rob, fight attacker), or none",
+    "trade": "the trade offered to me (in `offer`), or none",
+    "overboard": "who is in the water (in `overboard`)",
+    "navigator": "who navigates this round",
+    "thirst": "how many thirsts I still have to settle",
+    "true": "true",
+    "false": "false",
+    "none": "nothing",
+}
+NAMES = (
+    frozenset(NAME_HELP) | frozenset(CHAR_IDS) | frozenset(ITEM_KINDS) | frozenset(SUPPLY_COUNTS)
+)
+
+
+def names_for(view: LifeboatView, decision: str) -> dict[str, Any]:
+    """The names a guard can read, for one decision of one seat."""
+    chars = {c.id: c for c in view.characters}
+    me = chars.get(view.me or "")
+    items = _items(me) if me is not None else []
+    fight, request = view.fight, view.request
+    asker_id = request.attacker if request else (fight.request.attacker if fight else None)
+    trade = next((t for t in view.trades if t.target == view.me), None)
+    names: dict[str, Any] = {i: i for i in ITEM_KINDS}
+    names.update({i: i for i in SUPPLY_COUNTS})
+    names.update({cid: chars.get(cid) for cid in CHAR_IDS})
+    names.update(
+        me=me,
+        friend=chars.get(me.friend or "") if me else None,
+        enemy=chars.get(me.enemy or "") if me else None,
+        characters=list(view.characters),
+        others=[c for c in view.characters if c.id != view.me],
+        birds=view.birds,
+        round=view.round,
+        phase=view.phase,
+        decision=decision,
+        table=[Card(n, view) for n in view.navigation_table],
+        drawn=[Card(n, view) for n in view.drawn],
+        offer=list(view.supply_offer),
+        items=items,
+        hidden=list(me.hidden or ()) if me else [],
+        revealed=list(me.revealed) if me else [],
+        fight=fight,
+        request=request,
+        asker=chars.get(asker_id or ""),
+        trade=trade,
+        overboard=[chars[c] for c in view.overboard if c in chars],
+        navigator=chars.get(view.navigator or ""),
+        thirst=view.thirst.get(view.me or "", 0),
+        true=True,
+        false=False,
+        none=None,
+    )
+    return names
+
+
+def as_character(value: Any, ctx: Context) -> Any:
+    """Ids in fight/request/trade fields read as characters, so ``asker == friend`` works."""
+    if isinstance(value, str) and value in CHAR:
+        return ctx.names.get(value)
+    if isinstance(value, tuple | list) and value and isinstance(value[0], str):
+        return [ctx.names.get(v) for v in value if v in CHAR]
+    return value
+
+
+def word_for(value: Any) -> str:
+    """The word a value stands for inside a command (a character's id, a card's number)."""
+    if isinstance(value, CharacterView):
+        return value.id
+    if isinstance(value, Card):
+        return str(value.number)
+    if isinstance(value, bool) or value is None:
+        raise BotRuntimeError("this names nothing here" if value is None else "not a name")
+    return str(value)

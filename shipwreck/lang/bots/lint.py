@@ -1,0 +1,170 @@
+"""``shipwreck bot check``: what is wrong with a script, before it plays.
+
+Errors (the script cannot be trusted to play): syntax, unknown names, attributes and functions,
+handlers for decisions the game does not have, rules that can never fire because an earlier rule
+always does. Warnings: handlers with no ``else`` (they may fall back to the safe default).
+"""
+
+from __future__ import annotations
+
+import msgspec
+from lark import Token, Tree
+
+from shipwreck.lang.bots import lifeboat_env as env
+from shipwreck.lang.bots.compile import load_source, parse_tree
+from shipwreck.lang.bots.script import BotError
+
+
+class Finding(msgspec.Struct, frozen=True):
+    path: str
+    line: int
+    column: int
+    level: str
+    """``error`` or ``warning``."""
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.level}: {self.message}"
+
+
+_PICKS = ("best", "worst", "first", "count", "any_", "all_")
+
+
+def check_source(source: str, path: str = "<bot>") -> list[Finding]:
+    """Every problem found in one script, in line order."""
+    try:
+        tree = parse_tree(source, path)
+    except BotError as e:
+        return [_from_error(str(e), path)]
+    findings: list[Finding] = []
+    _names(tree, path, findings)
+    _reachability(tree, path, findings)
+    if not any(f.level == "error" for f in findings):
+        try:
+            load_source(source, path)
+        except BotError as e:
+            findings.append(_from_error(str(e), path))
+    findings.sort(key=lambda f: (f.line, f.column))
+    return findings
+
+
+def _from_error(message: str, path: str) -> Finding:
+    rest = message.removeprefix(path + ":")
+    parts = rest.split(":", 2)
+    try:
+        return Finding(path, int(parts[0]), int(parts[1]), "error", parts[2].strip())
+    except (ValueError, IndexError):
+        return Finding(path, 1, 1, "error", message)
+
+
+def _pos(node: Tree[Token] | Token) -> tuple[int, int]:
+    if isinstance(node, Token):
+        return node.line or 1, node.column or 1
+    return getattr(node.meta, "line", 1) or 1, getattr(node.meta, "column", 1) or 1
+
+
+def _names(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+    """Unknown names, attributes and functions, with pick variables in scope."""
+
+    def visit(node: Tree[Token] | Token | None, bound: frozenset[str]) -> None:
+        if not isinstance(node, Tree):
+            return
+        if node.data in _PICKS:
+            var = str(node.children[0])
+            visit(node.children[1], bound)
+            for k in node.children[2:]:
+                visit(k, bound | {var})
+            return
+        if node.data == "keep_where":
+            visit(node.children[0], bound | {"card"})
+            return
+        if node.data == "name":
+            name = str(node.children[0])
+            if name not in env.NAMES and name not in bound:
+                line, col = _pos(node)
+                hint = _close(name, env.NAMES | bound)
+                out.append(Finding(path, line, col, "error", f"unknown name '{name}'{hint}"))
+        elif node.data == "attr":
+            attr = str(node.children[1])
+            if attr not in env.ALL_ATTRS:
+                line, col = _pos(node.children[1])
+                hint = _close(attr, env.ALL_ATTRS)
+                out.append(Finding(path, line, col, "error", f"unknown attribute '.{attr}'{hint}"))
+        elif node.data == "call":
+            fn = str(node.children[0])
+            if fn not in env.FUNCTIONS:
+                line, col = _pos(node)
+                hint = _close(fn, frozenset(env.FUNCTIONS))
+                out.append(Finding(path, line, col, "error", f"unknown function '{fn}()'{hint}"))
+        for child in node.children:
+            visit(child, bound)
+
+    visit(tree, frozenset())
+
+
+def _close(word: str, known: frozenset[str] | set[str]) -> str:
+    import difflib
+
+    match = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.7)
+    return f"; did you mean '{match[0]}'?" if match else ""
+
+
+def _reachability(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+    """Handlers for unknown decisions; rules after one that always fires."""
+    seen: set[str] = set()
+    for handler in tree.children[1:]:
+        if not isinstance(handler, Tree):
+            continue
+        kind_tok = handler.children[0]
+        kind = str(kind_tok)
+        line, col = _pos(kind_tok)
+        if kind not in env.DECISIONS:
+            known = ", ".join(env.DECISIONS)
+            out.append(
+                Finding(
+                    path,
+                    line,
+                    col,
+                    "error",
+                    f"lifeboat has no '{kind}' decision; handlers: {known}",
+                )
+            )
+        if kind in seen:
+            out.append(Finding(path, line, col, "error", f"a second 'on {kind}:' handler"))
+        seen.add(kind)
+        always_at: int | None = None
+        for rule in handler.children[1:]:
+            if not isinstance(rule, Tree):
+                continue
+            rline, rcol = _pos(rule)
+            if always_at is not None:
+                out.append(
+                    Finding(
+                        path,
+                        rline,
+                        rcol,
+                        "error",
+                        f"this rule can never fire: line {always_at} always does",
+                    )
+                )
+                continue
+            if rule.data == "otherwise" or _always_true(rule.children[0]):
+                always_at = rline
+        if always_at is None:
+            out.append(
+                Finding(
+                    path,
+                    line,
+                    col,
+                    "warning",
+                    f"'on {kind}:' has no 'else': it may fall back to the safe default",
+                )
+            )
+
+
+def _always_true(guard: Tree[Token] | Token) -> bool:
+    if isinstance(guard, Tree) and guard.data == "name":
+        return str(guard.children[0]) == "true"
+    if isinstance(guard, Tree) and guard.data == "number":
+        return int(str(guard.children[0])) != 0
+    return False

@@ -1,0 +1,94 @@
+"""Running a bot script for one seat: from its view and decision kind to a command.
+
+The runner never sees the game state: it gets the seat's view, like a human's screen. What it
+returns goes through the same door as a typed command (the engine's ``apply``); when it has no
+command, or the command is refused, the caller plays the decision's safe default and tells the
+runner so it lands in the trace.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+import msgspec
+
+from shipwreck.lang.bots.lifeboat_env import names_for
+from shipwreck.lang.bots.script import BotRuntimeError, BotScript, Context, OverBudget
+from shipwreck.lang.commands import format_command
+
+DEFAULT_BUDGET = 5_000
+"""Evaluation steps one decision may take (a guard's every operation is a step)."""
+
+
+class TraceEntry(msgspec.Struct):
+    """One decision: which rule fired (file:line) and what was played, or why the default was."""
+
+    round: int
+    decision: str
+    rule: str | None
+    command: str | None
+    note: str = ""
+
+
+class Decision(msgspec.Struct):
+    command: Any | None
+    entry: TraceEntry
+
+
+class BotPlayer:
+    """One seat driven by one script. ``seed`` feeds its ``chance()`` and ``random``."""
+
+    def __init__(
+        self, script: BotScript, seed: int = 0, budget: int = DEFAULT_BUDGET, trace: int = 500
+    ) -> None:
+        self.script = script
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.trace: deque[TraceEntry] = deque(maxlen=trace)
+
+    @property
+    def name(self) -> str:
+        return self.script.name
+
+    def decide(self, view: Any, decision: str) -> Decision:
+        """The command this script plays for ``decision``, or ``None`` (use the safe default)."""
+        handler = self.script.handlers.get(decision)
+        entry = TraceEntry(view.round, decision, None, None)
+        if handler is None:
+            entry.note = f"no 'on {decision}:' handler: safe default"
+            return self._done(Decision(None, entry))
+        ctx = Context(names_for(view, decision), view, self.rng, self.budget)
+        for rule in handler.rules:
+            try:
+                if rule.guard is not None and not rule.guard(ctx):
+                    continue
+                entry.rule = self.script.where(rule.line)
+                cmd = rule.action(ctx)
+            except OverBudget as e:
+                entry.note = f"{e}: safe default"
+                return self._done(Decision(None, entry))
+            except (BotRuntimeError, ValueError, TypeError, AttributeError) as e:
+                entry.rule = self.script.where(rule.line)
+                entry.note = f"line {rule.line}: {e}: safe default"
+                return self._done(Decision(None, entry))
+            if cmd is None:
+                entry.note = "nothing to choose from: safe default"
+                return self._done(Decision(None, entry))
+            entry.command = format_command(cmd)
+            return self._done(Decision(cmd, entry))
+        entry.note = "no rule matched: safe default"
+        return self._done(Decision(None, entry))
+
+    def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None:
+        """The engine refused the command: note why, and what was played instead."""
+        decision.entry.note = f"refused ({reason}): safe default"
+        decision.entry.command = format_command(fallback) if fallback is not None else None
+
+    def defaulted(self, decision: Decision, fallback: Any | None) -> None:
+        decision.entry.command = format_command(fallback) if fallback is not None else None
+
+    def _done(self, d: Decision) -> Decision:
+        self.trace.append(d.entry)
+        return d

@@ -1,0 +1,77 @@
+"""A loaded bot script: its header, handlers and rules, compiled to small Python closures.
+
+Why closures and not a tree walker? A decision runs a handful of guards for every prompt of a
+whole game, thousands of times in a tournament; a closure per node is several times faster than
+re-dispatching on tree nodes, and it keeps the evaluator in one readable file (compile.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+
+class BotError(ValueError):
+    """A script that cannot be loaded. The message is ``file:line:column: what is wrong``."""
+
+
+class OverBudget(Exception):
+    """A decision used more evaluation steps than its budget."""
+
+
+class BotRuntimeError(Exception):
+    """A guard or action failed while deciding (e.g. a name that is none here)."""
+
+
+class Context:
+    """What one decision evaluates against: names from the seat's view, a step budget, dice."""
+
+    __slots__ = ("budget", "names", "rng", "steps", "view")
+
+    def __init__(self, names: dict[str, Any], view: Any, rng: Any, budget: int) -> None:
+        self.names = names
+        self.view = view
+        self.rng = rng
+        self.budget = budget
+        self.steps = 0
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > self.budget:
+            raise OverBudget(f"over the budget of {self.budget} steps")
+
+
+Expr = Callable[[Context], Any]
+Action = Callable[[Context], Any]
+"""Builds the command (or ``None`` for 'no command': use the safe default)."""
+
+
+class Rule(msgspec.Struct):
+    line: int
+    column: int
+    text: str
+    """The rule as written, for traces and lint messages."""
+    guard: Expr | None
+    """``None`` for ``else``."""
+    action: Action
+    always: bool = False
+    """The guard is constant true (``else``, ``when true``): later rules can never fire."""
+
+
+class Handler(msgspec.Struct):
+    kind: str
+    line: int
+    rules: list[Rule]
+
+
+class BotScript(msgspec.Struct):
+    name: str
+    game: str
+    path: str
+    handlers: dict[str, Handler]
+    source: str = ""
+
+    def where(self, line: int) -> str:
+        return f"{self.path}:{line}"
