@@ -13,13 +13,18 @@ from shipwreck.engine.core import Event, IllegalCommand, Seat
 from shipwreck.lang.bots import BotPlayer
 
 
-def bot_move(rules: Any, state: Any, seat: Seat, kind: str, bot: BotPlayer) -> list[Event]:
-    """Let ``bot`` answer ``seat``'s ``kind`` prompt; fall back to the safe default."""
+def bot_move(
+    rules: Any, state: Any, seat: Seat, kind: str, bot: BotPlayer
+) -> tuple[Any | None, list[Event]]:
+    """Let ``bot`` answer ``seat``'s ``kind`` prompt; fall back to the safe default.
+
+    Returns the command that was applied (``None`` if none was) and its events.
+    """
     decision = bot.decide(rules.view(state, seat), kind)
     if decision.command is not None:
         try:
             events: list[Event] = rules.apply(state, seat, decision.command)
-            return events
+            return decision.command, events
         except IllegalCommand as e:
             fallback = rules.default(state, seat)
             bot.refused(decision, str(e), fallback)
@@ -27,6 +32,5 @@ def bot_move(rules: Any, state: Any, seat: Seat, kind: str, bot: BotPlayer) -> l
         fallback = rules.default(state, seat)
         bot.defaulted(decision, fallback)
     if fallback is None:  # a non-blocking prompt (an offer): leaving it is safe
-        return []
-    events = rules.apply(state, seat, fallback)
-    return events
+        return None, []
+    return fallback, rules.apply(state, seat, fallback)

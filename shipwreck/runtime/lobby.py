@@ -1,0 +1,106 @@
+"""The lobby: every table on this server, the lobby chat, and who is looking.
+
+The Textual app talks to a :class:`Lobby` and its :class:`~shipwreck.runtime.table.Table`s,
+never to SSH: the same lobby serves ``shipwreck serve`` and ``shipwreck play``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import msgspec
+
+from shipwreck.games import get_ruleset
+from shipwreck.lang.bots import BotError, load_bot
+from shipwreck.runtime.table import SeatSpec, Table
+
+
+class LobbyChat(msgspec.Struct, frozen=True):
+    sender: str
+    text: str
+
+
+class TableCreateError(ValueError):
+    """A table that cannot be made (seat count, unknown bot script)."""
+
+
+Listener = Callable[["Lobby"], None]
+
+
+class Lobby:
+    def __init__(self, default_bot: str = "random", seed: int | None = None) -> None:
+        self.tables: dict[int, Table] = {}
+        self.chat: list[LobbyChat] = []
+        self.listeners: list[Listener] = []
+        self.default_bot = default_bot
+        self._rng = random.Random(seed)
+        self._next_id = 1
+        self.on_command: Callable[[Table, int, str], None] | None = None
+
+    def create_table(
+        self, game: str, seats: list[SeatSpec], creator: str | None = None, seed: int | None = None
+    ) -> Table:
+        """A new table; the creator (if any) takes the first human seat."""
+        try:
+            rules = get_ruleset(game)
+        except KeyError as e:
+            raise TableCreateError(str(e.args[0])) from None
+        if not rules.min_seats <= len(seats) <= rules.max_seats:
+            raise TableCreateError(f"{game} is for {rules.min_seats}-{rules.max_seats} seats")
+        for s in seats:
+            if s.kind != "human":
+                try:
+                    load_bot(s.bot)
+                except BotError as e:
+                    raise TableCreateError(f"bot {s.bot!r}: {e}") from None
+        humans = [i for i, s in enumerate(seats) if s.kind == "human"]
+        specs = [SeatSpec("empty", s.bot) if s.kind == "human" else s for s in seats]
+        if creator is not None and humans:  # the creator sits in the first human seat
+            specs[humans[0]] = SeatSpec("human", player=creator)
+        table = Table(
+            game,
+            specs,
+            seed if seed is not None else self._rng.randrange(1 << 31),
+            table_id=self._next_id,
+            on_command=self._persist,
+        )
+        self._next_id += 1
+        self.tables[table.id] = table
+        table.subscribe(lambda _t: self._notify())
+        self._notify()
+        return table
+
+    def _persist(self, table: Table, seat: int, text: str) -> None:
+        if self.on_command is not None:
+            self.on_command(table, seat, text)
+
+    def get(self, table_id: int) -> Table | None:
+        return self.tables.get(table_id)
+
+    def say(self, sender: str, text: str) -> str | None:
+        text = " ".join(text.split())
+        if not text:
+            return "say what?"
+        if len(text) > 500:
+            return "that is too long: at most 500 characters"
+        self.chat.append(LobbyChat(sender, text))
+        del self.chat[:-200]
+        self._notify()
+        return None
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self.listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self.listeners:
+                self.listeners.remove(listener)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(self)
+            except Exception:  # a broken screen must not stop the lobby
+                self.listeners.remove(listener)

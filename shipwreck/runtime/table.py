@@ -1,0 +1,238 @@
+"""A live table: one game, its seats (human, bot, empty), its log, and who is watching.
+
+Everything that changes a game goes through :meth:`Table.submit` — typed by a human, emitted
+by a bot, or sent by the table's timer — so there is one door into the engine. After every
+accepted command the table lets its bots answer their prompts, then tells every listener.
+
+A table runs inside one asyncio event loop and is only touched from it, so it needs no locks:
+each call runs to completion before the next begins.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any, Literal
+
+import msgspec
+
+from shipwreck.botseat import bot_move
+from shipwreck.engine.core import Event, IllegalCommand, Seat, visible
+from shipwreck.games import get_ruleset
+from shipwreck.lang import CommandSyntaxError, format_command, parse_command
+from shipwreck.lang.bots import BotPlayer, load_bot
+
+SeatKind = Literal["human", "bot", "empty"]
+"""``empty`` is a free seat: a stand-in bot plays it until a player sits down (LB-2)."""
+
+
+class SeatSpec(msgspec.Struct, frozen=True):
+    """How a seat is filled when a table is created."""
+
+    kind: SeatKind = "empty"
+    bot: str = "random"
+    """The bot script (a shipped name or a path) for a bot seat, and for a free seat's stand-in."""
+    player: str | None = None
+    """For a human seat: who sits there."""
+
+
+class SeatInfo(msgspec.Struct):
+    kind: SeatKind
+    player: str | None = None
+    bot: str | None = None
+    connected: bool = False
+
+
+class ChatLine(msgspec.Struct, frozen=True):
+    sender: str
+    text: str
+    to: Seat | None = None
+    """A whisper to one seat; ``None`` is the whole table."""
+    from_seat: Seat | None = None
+
+
+class Submitted(msgspec.Struct, frozen=True):
+    """The outcome of a submission: accepted (with its events) or refused (with a reason)."""
+
+    ok: bool
+    message: str = ""
+    events: tuple[Event, ...] = ()
+
+
+Listener = Callable[["Table"], None]
+_ids = itertools.count(1)
+
+
+class Table:
+    """One game being played. See the module docstring for the rules of the road."""
+
+    def __init__(
+        self,
+        game: str,
+        seats: list[SeatSpec],
+        seed: int,
+        name: str = "",
+        table_id: int | None = None,
+        on_command: Callable[[Table, Seat, str], None] | None = None,
+    ) -> None:
+        self.id = table_id if table_id is not None else next(_ids)
+        self.game = game
+        self.name = name or f"table {self.id}"
+        self.seed = seed
+        self.rules: Any = get_ruleset(game)
+        self.state, self.events = self.rules.new_game(seed, len(seats))
+        self.events = list(self.events)
+        self.commands: list[tuple[Seat, str]] = []
+        """The command log: (seat, canonical text). With the seed it rebuilds the game."""
+        self.seats = [
+            SeatInfo(kind="human", player=s.player, connected=True)
+            if s.kind == "human" and s.player
+            else SeatInfo(kind="bot" if s.kind == "bot" else "empty", bot=s.bot)
+            for s in seats
+        ]
+        self.bots: dict[Seat, BotPlayer] = {}
+        for i, info in enumerate(self.seats):
+            if info.kind != "human":  # free seats are played by a bot until someone sits down
+                self.bots[i] = BotPlayer(load_bot(info.bot or "random"), seed=seed * 100 + i)
+        self.chat: list[ChatLine] = []
+        self.listeners: list[Listener] = []
+        self.on_command = on_command
+        """Called with each accepted command before anyone sees its effect (persistence)."""
+        self._run_bots()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def over(self) -> bool:
+        return bool(self.rules.is_over(self.state))
+
+    def view(self, seat: Seat | None) -> Any:
+        return self.rules.view(self.state, seat)
+
+    def log(self, seat: Seat | None) -> list[Event]:
+        """The events ``seat`` (``None`` = spectator) may read."""
+        return visible(self.events, seat)
+
+    def chat_for(self, seat: Seat | None) -> list[ChatLine]:
+        return [c for c in self.chat if c.to is None or seat in (c.to, c.from_seat)]
+
+    def seat_name(self, seat: Seat) -> str:
+        return str(self.rules.seat_name(self.state, seat))
+
+    def seat_of_player(self, player: str) -> Seat | None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.player == player:
+                return i
+        return None
+
+    def free_seats(self) -> list[Seat]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+
+    def summary(self) -> str:
+        kinds = {"human": "H", "bot": "B", "empty": "."}
+        return "".join(kinds[s.kind] for s in self.seats)
+
+    # ------------------------------------------------------------------ changing
+
+    def sit(self, seat: Seat, player: str) -> str | None:
+        """Seat a player in an empty seat; returns why not, or None."""
+        if not 0 <= seat < len(self.seats):
+            return f"there is no seat {seat + 1}"
+        if self.seat_of_player(player) is not None:
+            return "you already have a seat at this table"
+        if self.seats[seat].kind != "empty":
+            return f"seat {seat + 1} is taken"
+        self.seats[seat] = SeatInfo(kind="human", player=player, connected=True)
+        self.bots.pop(seat, None)
+        self._run_bots()
+        self._notify()
+        return None
+
+    def leave(self, player: str) -> None:
+        """A player gives up the seat; a bot plays it from now on."""
+        seat = self.seat_of_player(player)
+        if seat is None:
+            return
+        self.seats[seat] = SeatInfo(kind="empty", bot="random")
+        self.bots[seat] = BotPlayer(load_bot("random"), seed=self.seed * 100 + seat)
+        self._run_bots()
+        self._notify()
+
+    def submit_text(self, seat: Seat, text: str) -> Submitted:
+        """A line typed by the player in ``seat``: parse it, then submit it."""
+        try:
+            cmd = parse_command(self.game, text)
+        except CommandSyntaxError as e:
+            return Submitted(False, str(e))
+        return self.submit(seat, cmd)
+
+    def submit(self, seat: Seat, cmd: Any) -> Submitted:
+        """The one door into the engine. A refused command changes nothing."""
+        if self.over:
+            return Submitted(False, "the game is over")
+        try:
+            events = self.rules.apply(self.state, seat, cmd)
+        except IllegalCommand as e:
+            return Submitted(False, str(e))
+        self._accepted(seat, cmd, events)
+        self._run_bots()
+        self._notify()
+        return Submitted(True, "", tuple(events))
+
+    def say(
+        self, sender: str, text: str, from_seat: Seat | None, to: Seat | None = None
+    ) -> str | None:
+        text = " ".join(text.split())
+        if not text:
+            return "say what?"
+        if len(text) > 500:
+            return "that is too long: at most 500 characters"
+        if to is not None and not 0 <= to < len(self.seats):
+            return "there is no such seat"
+        self.chat.append(ChatLine(sender, text, to, from_seat))
+        del self.chat[:-500]
+        self._notify()
+        return None
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self.listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self.listeners:
+                self.listeners.remove(listener)
+
+        return unsubscribe
+
+    # ------------------------------------------------------------------ inside
+
+    def _accepted(self, seat: Seat, cmd: Any, events: list[Event]) -> None:
+        text = format_command(cmd)
+        self.commands.append((seat, text))
+        if self.on_command is not None:
+            self.on_command(self, seat, text)  # on disk before anyone sees the effect
+        self.events.extend(events)
+
+    def _run_bots(self) -> None:
+        """Let bot seats answer their prompts until a human must act (or the game ends)."""
+        if not any(s.kind == "human" for s in self.seats):
+            return  # nobody to play for yet: the table waits for its first player
+        for _ in range(100_000):
+            if self.over:
+                return
+            prompts = [p for p in self.rules.prompts(self.state) if p.blocking]
+            bot_prompt = next((p for p in prompts if p.seat in self.bots), None)
+            if bot_prompt is None:
+                return
+            seat = bot_prompt.seat
+            cmd, events = bot_move(self.rules, self.state, seat, bot_prompt.kind, self.bots[seat])
+            if cmd is None:
+                return
+            self._accepted(seat, cmd, events)
+        raise RuntimeError(f"table {self.id}: bots did not settle")
+
+    def _notify(self) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(self)
+            except Exception:  # one broken screen must not stop the table
+                self.listeners.remove(listener)
