@@ -92,6 +92,25 @@ def _cmd_scenario_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    """The app in this terminal against bots: no server, no setup."""
+    import getpass
+
+    from shipwreck.runtime import Lobby, SeatSpec
+    from shipwreck.tui import ShipwreckApp
+    from shipwreck.tui.screens import DEFAULT_BOTS
+
+    lobby = Lobby(seed=args.seed)
+    user = args.name or getpass.getuser() or "player"
+    bots = args.bots.split(",") if args.bots else DEFAULT_BOTS
+    seats = [SeatSpec("human")] + [
+        SeatSpec("bot", bots[i % len(bots)]) for i in range(args.seats - 1)
+    ]
+    table = lobby.create_table("lifeboat", seats, creator=user, seed=args.seed)
+    ShipwreckApp(lobby, user, open_table=table.id).run()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shipwreck", description="Hidden-information sea games.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -105,6 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="", help="comma-separated bot scripts, cycled over the seats"
     )
     sim.set_defaults(func=_cmd_sim)
+
+    play = sub.add_parser("play", help="play Lifeboat in this terminal against bots")
+    play.add_argument("--seats", type=int, default=6, choices=(4, 5, 6))
+    play.add_argument("--bots", default="", help="comma-separated bot scripts for the other seats")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--name", default="")
+    play.set_defaults(func=_cmd_play)
 
     bot = sub.add_parser("bot", help="bot scripts (docs/bots.md)")
     bot_sub = bot.add_subparsers(dest="bot_command", required=True)

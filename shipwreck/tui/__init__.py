@@ -1,0 +1,7 @@
+"""The Textual app: lobby, table screens, widgets and their ``.tcss``. It knows the runtime's
+Lobby and Table, never SSH: ``shipwreck play`` runs it in the local terminal, the server runs
+one per SSH session."""
+
+from shipwreck.tui.app import ShipwreckApp
+
+__all__ = ["ShipwreckApp"]
