@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from lark import Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from shipwreck.lang.errors import CommandSyntaxError, check_line, diagnose
 from shipwreck.lang.grammar import command_parser
 
-
-class CommandSyntaxError(ValueError):
-    """A line that is not a command. The message is one line, with the column."""
-
-    def __init__(self, message: str, column: int = 0) -> None:
-        super().__init__(message)
-        self.column = column
+__all__ = ["CommandSyntaxError", "format_command", "parse_command"]
 
 
+@cache
 def _transformer(game: str) -> Transformer[Any, Any]:
     if game == "lifeboat":
         from shipwreck.lang.lifeboat import ToCommand
@@ -27,27 +24,24 @@ def _transformer(game: str) -> Transformer[Any, Any]:
 
 
 def parse_command(game: str, text: str) -> Any:
-    """Parse one line of ``game``'s command language into its command struct."""
-    line = text.strip()
-    if not line:
-        raise CommandSyntaxError("empty command; type 'help' for the list of commands")
+    """Parse one line of ``game``'s command language into its command struct.
+
+    Anything that is not a command raises :class:`CommandSyntaxError`, and nothing else: one
+    line with the column, what was expected there and, when a close correction parses, the
+    corrected line (:mod:`shipwreck.lang.errors`).
+    """
+    line, offset = check_line(text)
     try:
         tree = command_parser(game).parse(line)
     except UnexpectedInput as e:
-        col = getattr(e, "column", 0) or 0
-        raise CommandSyntaxError(
-            f"column {col}: cannot read {line!r} here: {_short(e)}", col
-        ) from None
+        raise diagnose(game, line, offset, e) from None
     try:
         return _transformer(game).transform(tree)
     except VisitError as e:  # pragma: no cover - the grammar only admits valid shapes
-        raise CommandSyntaxError(f"cannot read {line!r}: {e.orig_exc}") from None
-
-
-def _short(e: UnexpectedInput) -> str:
-    expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or [])
-    shown = ", ".join(x.strip("\"'").lower() for x in expected[:8])
-    return f"expected {shown}" if shown else "unexpected end"
+        why = " ".join(str(e.orig_exc).split())
+        raise CommandSyntaxError(
+            f"column {offset + 1}: cannot read this: {why}", offset + 1
+        ) from None
 
 
 def format_command(cmd: Any) -> str:

@@ -1,0 +1,99 @@
+"""Completion and one-line help for the command line.
+
+:func:`complete` offers the next words of what is being typed that are both grammatical (Lark's
+interactive parser ``accepts()`` their kind after the words typed so far) and legal for this
+seat now (some command of the view's ``choices`` and ``free`` starts with the words typed, then
+this word). A few legal texts are not listed by the engine and are added here: an offer may ask
+for any item in return (``offer water to kid for knife``), kept cards may come in any order
+(``keep 31 21``), a bare ``painting`` names any painting, and ``say`` is always open to the
+conscious.
+
+:func:`explain` and :func:`command_list` read the help table of :mod:`shipwreck.lang.help`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from itertools import permutations
+from typing import TYPE_CHECKING
+
+from shipwreck.lang.commands import format_command
+from shipwreck.lang.errors import MAX_LINE, Walker, split_words
+from shipwreck.lang.help import help_table, player_commands
+
+if TYPE_CHECKING:
+    from shipwreck.games.lifeboat.view import LifeboatView
+
+_SEPARATORS = " \t"
+
+
+def complete(text: str, view: LifeboatView, game: str = "lifeboat") -> list[str]:
+    """The words that may come next after ``text`` (or complete its last, unfinished word),
+    grammatical and legal for ``view``'s seat now; sorted, unique. [] if none."""
+    if len(text) > MAX_LINE:
+        return []
+    words = [w for _, w in split_words(text)]
+    partial = words.pop() if words and text[-1] not in _SEPARATORS else ""
+    walker = Walker(game)
+    for word in words:
+        if not walker.feed(word) or walker.text:
+            return []  # not a command, or free text (``say``): nothing to offer
+    accepted = walker.accepts()
+    if accepted & walker.vocab.text:
+        return []
+    n = len(words)
+    out: set[str] = set()
+    for line in legal_texts(view):
+        parts = line.split(" ")
+        if len(parts) > n and parts[:n] == words:
+            word = parts[n]
+            if word.startswith(partial) and walker.vocab.kinds(word, accepted):
+                out.add(word)
+    return sorted(out)
+
+
+def legal_texts(view: LifeboatView) -> Iterator[str]:
+    """Every legal command text of ``view``'s seat now, as typed (with the variants above)."""
+    from shipwreck.games.lifeboat import commands as C
+    from shipwreck.games.lifeboat.cards import ITEM_KINDS, SUPPLY_COUNTS
+
+    asks = tuple(dict.fromkeys((*ITEM_KINDS, *SUPPLY_COUNTS)))
+    for cmd in (*view.choices, *view.free):
+        variants: list[C.Command] = [cmd]
+        if isinstance(cmd, C.Offer) and cmd.ask is None:
+            variants += [C.Offer(cmd.item, cmd.target, ask) for ask in asks]
+        elif isinstance(cmd, C.Keep) and len(cmd.cards) > 1:
+            variants = [C.Keep(p) for p in permutations(cmd.cards)]
+        for v in variants:
+            line = format_command(v)
+            yield line
+            if ":" in line:  # ``painting:3`` may be named ``painting``
+                yield " ".join(w.split(":", 1)[0] for w in line.split(" "))
+    me = next((c for c in view.characters if c.id == view.me), None)
+    if me is not None and me.state == "ok" and view.phase != "over":
+        yield "say"
+
+
+def explain(text_or_word: str, game: str = "lifeboat") -> str:
+    """One line of help for the command ``text_or_word`` starts with (``rob kid`` -> rob's)."""
+    table = help_table(game)
+    words = [w for _, w in split_words(text_or_word[:MAX_LINE].strip())]
+    commands = ", ".join(player_commands(game))
+    if not words:
+        return f"commands: {commands}"
+    word = words[0].lower()
+    entry = table.get(word)
+    if entry is not None:
+        rule = f" ({entry.rule})" if entry.rule else ""
+        return f"{entry.usage}: {entry.description}{rule}"
+    shown = "".join(ch if ch.isprintable() else "?" for ch in word[:40])
+    close = difflib.get_close_matches(word, list(table), n=3, cutoff=0.6)
+    if close:
+        return f"unknown command {shown!r}; did you mean " + " or ".join(map(repr, close)) + "?"
+    return f"unknown command {shown!r}; commands: {commands}"
+
+
+def command_list(game: str) -> list[tuple[str, str]]:
+    """(usage, description) of every command a player may type, for a help screen."""
+    return [(e.usage, e.description) for e in player_commands(game).values()]

@@ -1,0 +1,405 @@
+"""Error messages a player can act on, for lines that are not commands.
+
+Every message is one line: the column of the offending word, what was expected there in a
+player's words, and, when a close correction of the whole line parses, the corrected line::
+
+    rob captian knfe   ->  column 5: unknown word 'captian'; did you mean 'rob captain knife'?
+    rob captain        ->  column 12: incomplete command; expected 'hidden' or an item (...)
+    rwo                ->  column 1: unknown command 'rwo'; did you mean 'row'?
+
+How: Lark's exception says where the parse failed; the word holding that column is the culprit.
+What may come there is what Lark's interactive parser ``accepts()`` after the words before it
+(exact, unlike the contextual lexer's ``allowed``, which carries LALR lookaheads of other rules).
+A suggestion replaces each word the grammar does not know by the closest word (``difflib``) of
+the kinds the parser accepts at that point, and is offered only if the corrected line parses.
+
+The vocabulary is read from the grammar's terminals: keywords are their literal strings, and the
+game's names (characters, items, ...) are the ones that fully match a terminal's pattern. So a
+grammar change needs no change here, except for a new terminal's description in ``_TERMS``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
+
+from shipwreck.lang.grammar import command_parser
+
+MAX_LINE = 500
+"""The longest line accepted (characters, surrounding whitespace excluded)."""
+
+END = "$END"
+"""Lark's name for the end of the line."""
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+"""Control characters (C0, DEL, C1; tab is a separator). Never part of a command or of chat."""
+
+_WORD = re.compile(r"[^ \t]+")
+"""A word: what lies between the grammar's separators (``WS`` in grammar/base.lark)."""
+
+_CUTOFF = 0.6
+"""difflib similarity a word needs to be suggested (0.6: ``captian``/``captain`` is 0.86)."""
+_TRIES = 3
+"""Close words tried for one unknown word (``rbo``: ``rob`` and ``row`` are as close)."""
+_REPAIR_BUDGET = 64
+"""Steps of the search for a correction, at most (each unknown word branches ``_TRIES`` ways)."""
+
+
+class CommandSyntaxError(ValueError):
+    """A line that is not a command. The message is one line, with the column (1-based, in the
+    text as typed; 0 when there is no line at all)."""
+
+    def __init__(self, message: str, column: int = 0) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+# --------------------------------------------------------------------------- vocabulary
+
+
+@dataclass(frozen=True)
+class _Term:
+    """How a terminal is named to a player: ``a character`` + the words listed after it."""
+
+    what: str
+    show: bool = True
+    """List the terminal's words after ``what`` ("a character (lauren, stephen, ...)")."""
+
+
+def _lifeboat_names() -> tuple[str, ...]:
+    from shipwreck.games.lifeboat.cards import CHAR_IDS, ITEM_KINDS, SUPPLY_COUNTS
+
+    return (*CHAR_IDS, *ITEM_KINDS, *SUPPLY_COUNTS, "hidden", "attacker", "defender", "none")
+
+
+# Per game: the names its grammar's patterns stand for, and how its named terminals read.
+_NAMES: dict[str, Callable[[], tuple[str, ...]]] = {"lifeboat": _lifeboat_names}
+_TERMS: dict[str, dict[str, _Term]] = {
+    "lifeboat": {
+        "CHARACTER": _Term("a character"),
+        "ITEM": _Term("an item"),
+        "CARD": _Term("a card number 19-42", show=False),
+        "SIDE": _Term("a side"),
+        "TEXT": _Term("some text", show=False),
+    }
+}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one game's command grammar, by terminal."""
+
+    game: str
+    patterns: dict[str, re.Pattern[str]]
+    """Every terminal but the ignored ones (whitespace), as a full-match pattern."""
+    words: dict[str, tuple[str, ...]]
+    """The known words of each terminal: a keyword's literal, a name pattern's names."""
+    text: frozenset[str]
+    """Free-text terminals (``TEXT``): they take the rest of the line."""
+    known: frozenset[str]
+    """Every word listed in ``words``."""
+
+    def kinds(self, word: str, accepted: Iterable[str]) -> list[str]:
+        """The accepted terminals ``word`` is, sorted (``flare`` is ``FLARE`` or ``ITEM``)."""
+        return sorted(
+            t
+            for t in accepted
+            if t in self.patterns and t not in self.text and self.patterns[t].fullmatch(word)
+        )
+
+    def is_word(self, word: str) -> bool:
+        """Is ``word`` a word of the language anywhere (a keyword, a name, a number)?"""
+        return word in self.known or any(
+            p.fullmatch(word) for t, p in self.patterns.items() if t not in self.text
+        )
+
+    def candidates(self, accepted: Iterable[str]) -> list[str]:
+        """The listed words of the accepted terminals (what a typo may be corrected to)."""
+        out: dict[str, None] = {}
+        for t in sorted(accepted):
+            if t not in self.text:
+                out.update(dict.fromkeys(self.words.get(t, ())))
+        return list(out)
+
+    def describe(self, accepted: Iterable[str]) -> str:
+        """The accepted terminals in words: "'hidden' or an item (water, cash, ...)"."""
+        terms = _TERMS.get(self.game, {})
+        keywords: list[str] = []
+        classes: list[str] = []
+        end = False
+        for t in sorted(accepted):
+            if t == END:
+                end = True
+            elif t in terms or len(self.words.get(t, ())) != 1:
+                term = terms.get(t, _Term(t.lower()))
+                shown = [w for w in self.words.get(t, ()) if ":" not in w] if term.show else []
+                classes.append(f"{term.what} ({', '.join(shown)})" if shown else term.what)
+            else:
+                keywords.append(f"'{self.words[t][0]}'")
+        parts = keywords + classes + (["end of command"] if end else [])
+        if not parts:
+            return "nothing more"
+        if len(parts) == 1:
+            return parts[0]
+        return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+@cache
+def vocabulary(game: str) -> Vocabulary:
+    """The vocabulary of ``game``'s grammar (``grammar/<game>.lark``), read once."""
+    parser = command_parser(game)
+    ignored = set(parser.ignore_tokens)
+    names = _NAMES[game]() if game in _NAMES else ()
+    patterns: dict[str, re.Pattern[str]] = {}
+    words: dict[str, tuple[str, ...]] = {}
+    text: set[str] = set()
+    for term in parser.terminals:
+        if term.name in ignored:
+            continue
+        pattern = re.compile(term.pattern.to_regexp())
+        patterns[term.name] = pattern
+        if isinstance(term.pattern, PatternStr):
+            words[term.name] = (term.pattern.value,)
+        else:
+            words[term.name] = tuple(dict.fromkeys(n for n in names if pattern.fullmatch(n)))
+            if pattern.fullmatch("free text"):
+                text.add(term.name)
+    known = frozenset(w for ws in words.values() for w in ws)
+    return Vocabulary(game, patterns, words, frozenset(text), known)
+
+
+# --------------------------------------------------------------------------- walking the words
+
+
+def split_words(line: str) -> list[tuple[int, str]]:
+    """The words of ``line`` with their 0-based start."""
+    return [(m.start(), m.group()) for m in _WORD.finditer(line)]
+
+
+_ACCEPTS: dict[tuple[str, tuple[int, ...]], frozenset[str]] = {}
+"""What the parser accepts, by game and LALR state stack (which alone decides it)."""
+_ACCEPTS_MAX = 4096
+
+
+class Walker:
+    """Lark's interactive LALR parser fed one word at a time (as the token the word is)."""
+
+    def __init__(self, game: str) -> None:
+        self.vocab = vocabulary(game)
+        parser: Lark = command_parser(game)
+        # The interactive parser's methods carry no annotations: keep it behind ``Any``.
+        self._ip: Any = parser.parse_interactive("")
+        self.text = False
+        """A free-text terminal took the rest of the line."""
+
+    def copy(self) -> Walker:
+        other = Walker.__new__(Walker)
+        other.vocab = self.vocab
+        other._ip = self._ip.copy()
+        other.text = self.text
+        return other
+
+    def accepts(self) -> frozenset[str]:
+        """The terminals that may come next (``$END``: the line may end here)."""
+        if self.text:
+            return frozenset({END})
+        key = (self.vocab.game, tuple(self._ip.parser_state.state_stack))
+        found = _ACCEPTS.get(key)
+        if found is None:  # ``accepts()`` tries every terminal on a copy: worth remembering
+            if len(_ACCEPTS) >= _ACCEPTS_MAX:
+                _ACCEPTS.clear()
+            found = _ACCEPTS[key] = frozenset(self._ip.accepts())
+        return found
+
+    def feed(self, word: str, rest: str | None = None) -> bool:
+        """Feed one word (``rest``: the line from this word on, for free text). False, and
+        nothing fed, if the parser cannot take it here."""
+        if self.text:
+            return False
+        accepted = self.accepts()
+        free = sorted(accepted & self.vocab.text)
+        if free:
+            self._ip.feed_token(Token(free[0], rest if rest is not None else word))
+            self.text = True
+            return True
+        kinds = self.vocab.kinds(word, accepted)
+        if not kinds:
+            return False
+        self._ip.feed_token(Token(kinds[0], word))
+        return True
+
+    def complete(self) -> bool:
+        """May the line end here?"""
+        return END in self.accepts()
+
+
+def _first_words(game: str) -> list[str]:
+    """The words a command may start with, sorted."""
+    walker = Walker(game)
+    return sorted(walker.vocab.candidates(walker.accepts()))
+
+
+# --------------------------------------------------------------------------- diagnosis
+
+
+def check_line(text: str) -> tuple[str, int]:
+    """The stripped line and its offset in ``text``, or CommandSyntaxError for a line too long,
+    holding control characters, or empty."""
+    line = text.strip()
+    offset = len(text) - len(text.lstrip())
+    if len(line) > MAX_LINE:
+        raise CommandSyntaxError(
+            f"column {offset + MAX_LINE + 1}: the line is too long ({len(line)} characters);"
+            f" a command has at most {MAX_LINE}",
+            offset + MAX_LINE + 1,
+        )
+    bad = _CONTROL.search(line)
+    if bad is not None:
+        col = offset + bad.start() + 1
+        raise CommandSyntaxError(
+            f"column {col}: control character {bad.group()!r} is not allowed in a command", col
+        )
+    if not line:
+        raise CommandSyntaxError("empty command; type 'help' for the list of commands")
+    return line, offset
+
+
+def diagnose(game: str, line: str, offset: int, error: UnexpectedInput) -> CommandSyntaxError:
+    """The one-line error for ``line`` (stripped, at ``offset`` in the text as typed), which Lark
+    refused with ``error``."""
+    try:
+        return _diagnose(game, line, offset, error)
+    except Exception:  # noqa: BLE001 - an explanation must never crash the caller
+        return _fallback(line, offset, error)
+
+
+def _fallback(line: str, offset: int, error: UnexpectedInput) -> CommandSyntaxError:
+    """The plain message, should the diagnosis itself fail (tests check it never does)."""
+    col = offset + _error_index(line, error) + 1
+    return CommandSyntaxError(f"column {col}: cannot read {line[:60]!r}", col)
+
+
+def _error_index(line: str, error: UnexpectedInput) -> int:
+    """Where Lark failed, as a 0-based index into ``line`` (``len(line)``: at its end)."""
+    if isinstance(error, UnexpectedEOF):
+        return len(line)
+    if isinstance(error, UnexpectedToken) and error.token.type == END:
+        return len(line)
+    pos = getattr(error, "pos_in_stream", None)
+    if isinstance(pos, int) and 0 <= pos <= len(line):
+        return pos
+    col = getattr(error, "column", None)
+    return min(max(col - 1, 0), len(line)) if isinstance(col, int) else 0
+
+
+def _diagnose(game: str, line: str, offset: int, error: UnexpectedInput) -> CommandSyntaxError:
+    vocab = vocabulary(game)
+    words = split_words(line)
+    at = _error_index(line, error)
+    # The culprit: the word holding Lark's error column, or an earlier one our word-by-word
+    # walk cannot take (Lark's lexer reads glued words such as "kidd" as "kid" + "d").
+    culprit = next((i for i, (s, w) in enumerate(words) if at < s + len(w)), len(words))
+    walker = Walker(game)
+    for i, (start, word) in enumerate(words[:culprit]):
+        if not walker.feed(word, line[start:]):
+            culprit = i
+            break
+        if walker.text:
+            culprit = len(words)
+            break
+    accepted = walker.accepts()
+    expected = vocab.describe(accepted)
+    if culprit >= len(words):
+        col = offset + len(line) + 1
+        if walker.complete():  # our walk reads it all: fall back on Lark's own position
+            col = offset + at + 1
+            return CommandSyntaxError(f"column {col}: cannot read this; expected {expected}", col)
+        return CommandSyntaxError(
+            f"column {col}: incomplete command; expected {expected}{_usage(game, words)}", col
+        )
+    start, word = words[culprit]
+    col = offset + start + 1
+    fixed = suggest(game, line)
+    if culprit == 0:  # the commands closest to it, or the corrected line if longer
+        head = f"column {col}: unknown command {word[:40]!r}"
+        if fixed is not None and len(words) > 1:
+            return CommandSyntaxError(f"{head}; did you mean {fixed!r}?", col)
+        close = difflib.get_close_matches(word.lower(), _first_words(game), n=3, cutoff=_CUTOFF)
+        if close and close[0] == word.lower():
+            close = close[:1]
+        if close:
+            return CommandSyntaxError(f"{head}; did you mean {_either(close)}?", col)
+        return CommandSyntaxError(f"{head}; commands: {', '.join(_first_words(game))}", col)
+    if vocab.is_word(word):
+        head = f"column {col}: unexpected {word[:40]!r}"
+    else:
+        head = f"column {col}: unknown word {word[:40]!r}"
+    if fixed is not None:
+        return CommandSyntaxError(f"{head}; did you mean {fixed!r}?", col)
+    close = difflib.get_close_matches(word.lower(), vocab.candidates(accepted), 1, _CUTOFF)
+    hint = f" (did you mean {close[0]!r}?)" if close and close[0] != word else ""
+    return CommandSyntaxError(f"{head}{hint}; expected {expected}{_usage(game, words)}", col)
+
+
+def suggest(game: str, line: str) -> str | None:
+    """``line`` with each unknown word replaced by one of the closest words the grammar takes
+    there, if that corrected line parses (and differs); else None. Known words are never
+    replaced. The closest words are tried in order, a few per word, within a small budget."""
+    words = split_words(line)
+    budget = [_REPAIR_BUDGET]
+
+    def walk(walker: Walker, i: int, out: list[str]) -> list[str] | None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        if walker.text or i == len(words):
+            return out if walker.complete() else None
+        start, word = words[i]
+        if walker.feed(word, line[start:]):
+            return walk(walker, i + 1, [*out, line[start:] if walker.text else word])
+        if vocabulary(game).is_word(word):
+            return None
+        for close in difflib.get_close_matches(
+            word.lower(), vocabulary(game).candidates(walker.accepts()), _TRIES, _CUTOFF
+        ):
+            branch = walker.copy()
+            if branch.feed(close):
+                found = walk(branch, i + 1, [*out, close])
+                if found is not None:
+                    return found
+        return None
+
+    fixed_words = walk(Walker(game), 0, [])
+    if fixed_words is None:
+        return None
+    fixed = " ".join(fixed_words)
+    return fixed if fixed != line and _parses(game, fixed) else None
+
+
+def _parses(game: str, line: str) -> bool:
+    try:
+        command_parser(game).parse(line)
+    except UnexpectedInput:
+        return False
+    return True
+
+
+def _either(words: Sequence[str]) -> str:
+    quoted = [f"'{w}'" for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _usage(game: str, words: list[tuple[int, str]]) -> str:
+    """ "; usage: rob X ITEM | rob X hidden" for a line whose command word is known."""
+    from shipwreck.lang.help import help_table
+
+    entry = help_table(game).get(words[0][1]) if words else None
+    return f"; usage: {entry.usage}" if entry is not None else ""
