@@ -44,7 +44,7 @@ def boat(view: LifeboatView) -> RenderableType:
     )
     for col, kw in (
         ("#", {"width": 2}),
-        ("character", {}),
+        ("character", {"no_wrap": True, "min_width": 22}),
         ("str", {"justify": "right"}),
         ("wounds", {}),
         ("state", {}),

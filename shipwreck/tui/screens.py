@@ -178,10 +178,10 @@ class TableScreen(_Base):
         yield Static(id="title")
         with Horizontal(id="top"):
             yield Static(id="boat")
-            with Vertical(id="side"):
-                yield Static(id="me")
-                yield Static(id="fight")
-        yield Static(id="nav")
+            yield Static(id="me")
+        with Horizontal(id="middle"):
+            yield Static(id="nav")
+            yield Static(id="fight")
         with Horizontal(id="bottom"):
             yield RichLog(id="log", markup=False, wrap=True, max_lines=500)
             yield RichLog(id="chat", markup=False, wrap=True, max_lines=200)

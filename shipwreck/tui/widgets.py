@@ -19,6 +19,7 @@ class CommandLine(Input):
 
     def __init__(self, completer: Callable[[str], list[str]] | None = None, **kw: object) -> None:
         super().__init__(**kw)  # type: ignore[arg-type]
+        self.cursor_blink = False  # steady: no idle redraws per session, stable snapshots
         self.completer = completer
         self.history: list[str] = []
         self._pos = 0

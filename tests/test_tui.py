@@ -1,0 +1,191 @@
+"""The Textual app, driven with Textual's pilot: flows and snapshots (fixed seeds and sizes)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from textual.pilot import Pilot
+
+from shipwreck.lang import format_command
+from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
+
+SIZE = (120, 40)
+BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
+
+
+def lobby_with_table(humans: tuple[str, ...] = ("ann",), seed: int = 11) -> tuple[Lobby, Table]:
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human")] + [SeatSpec("empty") for _ in humans[1:]]
+    seats += [SeatSpec("bot", b) for b in BOTS[: 6 - len(seats)]]
+    table = lobby.create_table("lifeboat", seats, creator=humans[0], seed=seed)
+    for h in humans[1:]:
+        assert table.sit(table.free_seats()[0], h) is None
+    return lobby, table
+
+
+async def type_line(pilot: Pilot[Any], line: str) -> None:
+    await pilot.press(*line, "enter")
+    await pilot.pause()
+
+
+async def play_to_end(pilot: Pilot[Any], table: Table, seat: int, seed: int = 3) -> None:
+    """Type random legal answers for ``seat`` until the game ends."""
+    pick = random.Random(seed)
+    for _ in range(400):
+        if table.over:
+            return
+        view = table.view(seat)
+        assert view.choices, f"{seat} has nothing to do in {view.step}: the table stalled"
+        await type_line(pilot, format_command(pick.choice(list(view.choices))))
+    raise AssertionError("the game did not end")
+
+
+async def open_a_fight(pilot: Pilot[Any], table: Table, seat: int) -> None:
+    """Play until it is ``seat``'s turn, then ask the strongest other character for its seat;
+    the bots there resist what they can win, so keep trying until a fight is open."""
+    pick = random.Random(5)
+    for _ in range(400):
+        view = table.view(seat)
+        if view.fight is not None and any(p.seat == seat for p in view.prompts):
+            return
+        if view.step == "turn" and view.actor == view.me:
+            others = [c for c in view.characters if c.id != view.me and c.state == "ok"]
+            target = max(others, key=lambda c: c.strength)
+            await type_line(pilot, f"swap {target.id}")
+            continue
+        await type_line(pilot, format_command(pick.choice(list(view.choices))))
+    raise AssertionError("no fight opened")
+
+
+# ------------------------------------------------------------------ flows
+
+
+async def test_create_a_table_from_the_lobby_and_take_a_turn() -> None:
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann", "SHA256:test")
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, LobbyScreen)
+        await type_line(pilot, "new")
+        assert isinstance(app.screen, TableScreen)
+        table = app.screen.table
+        seat = app.screen.seat
+        assert seat is not None and table.seats[seat].player == "ann"
+        before = len(table.commands)
+        view = table.view(seat)
+        line = format_command(view.choices[0])
+        await type_line(pilot, line)
+        assert (seat, line) in table.commands[before:]
+
+
+async def test_a_bad_command_shows_one_line_and_changes_nothing() -> None:
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        before = list(table.commands)
+        await type_line(pilot, "rob captian knfe")
+        error = str(app.screen.query_one("#error").render())
+        assert "captain" in error and "\n" not in error.strip()
+        assert table.commands == before
+
+
+async def test_join_a_fight() -> None:
+    lobby, table = lobby_with_table(seed=22)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        seat = app.screen.seat
+        assert seat is not None
+        pick = random.Random(9)
+        for _ in range(600):  # until a fight between others asks ann to join
+            assert not table.over, "the game ended before ann could join a fight"
+            view = table.view(seat)
+            f = view.fight
+            if f is not None and view.me not in f.attackers + f.defenders:
+                break
+            await type_line(pilot, format_command(pick.choice(list(view.choices))))
+        else:
+            raise AssertionError("no fight to join")
+        await type_line(pilot, "join defender")
+        assert view.me in (table.view(seat).fight or view.fight).defenders  # type: ignore[union-attr]
+
+
+async def test_finish_a_game_shows_the_end_screen() -> None:
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        seat = app.screen.seat
+        assert seat is not None
+        await play_to_end(pilot, table, seat)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        assert table.over
+
+
+async def test_too_small_terminal_shows_a_notice_and_ignores_keys() -> None:
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(70, 20)) as pilot:
+        assert isinstance(app.screen, TooSmallScreen)
+        before = list(table.commands)
+        await type_line(pilot, "rest")
+        assert table.commands == before
+        assert "80×24" in str(app.screen.query_one("#too-small").render())
+
+
+async def test_lobby_updates_on_every_screen_without_refresh() -> None:
+    lobby = Lobby(seed=1)
+    a, b = ShipwreckApp(lobby, "ann"), ShipwreckApp(lobby, "bob")
+    async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
+        await type_line(pa, "say hello from ann")
+        await pb.pause()
+        chat = b.screen.query_one("#lobby-chat")
+        assert any("hello from ann" in str(line.text) for line in chat.lines)  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def test_snapshot_lobby(snap_compare: Any) -> None:
+    lobby, _ = lobby_with_table()
+    lobby.say("bob", "anyone for a game?")
+    assert snap_compare(ShipwreckApp(lobby, "ann", "SHA256:snapshot"), terminal_size=SIZE)
+
+
+def test_snapshot_table_two_seats_differ(snap_compare: Any) -> None:
+    """The same moment seen by ann and by bob: only their own panel differs."""
+    lobby, table = lobby_with_table(humans=("ann", "bob"))
+    ann = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+    bob = ShipwreckApp(lobby, "bob", "SHA256:bob", open_table=table.id)
+    assert snap_compare(ann, terminal_size=SIZE)
+    assert snap_compare(bob, terminal_size=SIZE)
+
+
+def test_snapshot_open_fight(snap_compare: Any) -> None:
+    lobby, table = lobby_with_table(seed=21)
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        seat = app.screen.seat
+        assert seat is not None
+        await open_a_fight(pilot, table, seat)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_end_screen(snap_compare: Any) -> None:
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        seat = app.screen.seat
+        assert seat is not None
+        await play_to_end(pilot, table, seat)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_too_small(snap_compare: Any) -> None:
+    lobby, table = lobby_with_table()
+    assert snap_compare(ShipwreckApp(lobby, "ann", open_table=table.id), terminal_size=(60, 20))
