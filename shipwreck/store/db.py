@@ -1,0 +1,149 @@
+"""SQLite: players and their keys, tables, and every table's command log.
+
+The command log is the source of truth: a command is committed here before anyone sees its
+effect, and a table is rebuilt by replaying it from the seed. WAL mode keeps readers and the
+writer out of each other's way. The SQL is plain so PostgreSQL could take its place.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import msgspec
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    name TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    public_key TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,          -- msgspec JSON of the seats at creation
+    created REAL NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS commands (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS bots (
+    owner TEXT NOT NULL REFERENCES players(name),
+    name TEXT NOT NULL,
+    source TEXT NOT NULL,
+    saved REAL NOT NULL,
+    PRIMARY KEY (owner, name)
+);
+"""
+
+
+class Player(msgspec.Struct, frozen=True):
+    name: str
+    fingerprint: str
+
+
+class Identity(msgspec.Struct, frozen=True):
+    """The answer to "may NAME sign in with this key?"."""
+
+    ok: bool
+    registered_now: bool = False
+    message: str = ""
+
+
+class Store:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ------------------------------------------------------------------ identity
+
+    def player(self, name: str) -> Player | None:
+        row = self.db.execute(
+            "SELECT name, fingerprint FROM players WHERE name = ?", (name,)
+        ).fetchone()
+        return Player(row[0], row[1]) if row else None
+
+    def identify(self, name: str, fingerprint: str, public_key: str) -> Identity:
+        """The first login as a new name registers the key; another key for it is refused."""
+        known = self.player(name)
+        if known is None:
+            try:
+                self.db.execute(
+                    "INSERT INTO players (name, fingerprint, public_key, created) VALUES (?,?,?,?)",
+                    (name, fingerprint, public_key, time.time()),
+                )
+            except sqlite3.IntegrityError:  # registered by a concurrent login a moment ago
+                return self.identify(name, fingerprint, public_key)
+            return Identity(True, registered_now=True)
+        if known.fingerprint == fingerprint:
+            return Identity(True)
+        return Identity(
+            False,
+            message=(
+                f"the name '{name}' belongs to another key ({known.fingerprint}); "
+                "sign in with that key, or pick another name: ssh OTHERNAME@host"
+            ),
+        )
+
+    # ------------------------------------------------------------------ tables and commands
+
+    def create_table(self, table_id: int, game: str, seed: int, seats_json: str) -> None:
+        self.db.execute(
+            "INSERT INTO tables (id, game, seed, seats, created) VALUES (?,?,?,?,?)",
+            (table_id, game, seed, seats_json, time.time()),
+        )
+
+    def append(self, table_id: int, n: int, seat: int, text: str) -> None:
+        """Commit one accepted command (autocommit: it is on disk when this returns)."""
+        self.db.execute(
+            "INSERT INTO commands (table_id, n, seat, text, at) VALUES (?,?,?,?,?)",
+            (table_id, n, seat, text, time.time()),
+        )
+
+    def finish(self, table_id: int) -> None:
+        self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+
+    def commands(self, table_id: int) -> list[tuple[int, str]]:
+        rows = self.db.execute(
+            "SELECT seat, text FROM commands WHERE table_id = ? ORDER BY n", (table_id,)
+        ).fetchall()
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    def tables(self, unfinished_only: bool = False) -> list[tuple[int, str, int, str]]:
+        sql = "SELECT id, game, seed, seats FROM tables"
+        if unfinished_only:
+            sql += " WHERE over = 0"
+        rows = self.db.execute(sql + " ORDER BY id").fetchall()
+        return [(int(r[0]), str(r[1]), int(r[2]), str(r[3])) for r in rows]
+
+    # ------------------------------------------------------------------ saved bots
+
+    def save_bot(self, owner: str, name: str, source: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO bots (owner, name, source, saved) VALUES (?,?,?,?)",
+            (owner, name, source, time.time()),
+        )
+
+    def bot(self, owner: str, name: str) -> str | None:
+        row = self.db.execute(
+            "SELECT source FROM bots WHERE owner = ? AND name = ?", (owner, name)
+        ).fetchone()
+        return str(row[0]) if row else None

@@ -1,0 +1,41 @@
+"""The SQLite store, on a real database file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shipwreck.store import Store
+
+
+def test_first_login_registers_the_key_and_another_key_is_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    first = store.identify("ann", "SHA256:aaa", "ssh-ed25519 AAAA")
+    assert first.ok and first.registered_now
+    again = store.identify("ann", "SHA256:aaa", "ssh-ed25519 AAAA")
+    assert again.ok and not again.registered_now
+    other = store.identify("ann", "SHA256:bbb", "ssh-ed25519 BBBB")
+    assert not other.ok
+    assert "belongs to another key" in other.message and "SHA256:aaa" in other.message
+    store.close()
+    reopened = Store(tmp_path / "s.db")  # it is on disk
+    assert reopened.player("ann") is not None
+    assert not reopened.identify("ann", "SHA256:bbb", "x").ok
+
+
+def test_command_log_survives_reopening(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    store.create_table(1, "lifeboat", 42, "[]")
+    store.append(1, 0, 2, "take water")
+    store.append(1, 1, 3, "row")
+    store.close()
+    again = Store(tmp_path / "s.db")
+    assert again.commands(1) == [(2, "take water"), (3, "row")]
+    assert again.tables(unfinished_only=True) == [(1, "lifeboat", 42, "[]")]
+    again.finish(1)
+    assert again.tables(unfinished_only=True) == []
+
+
+def test_wal_mode(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    mode = store.db.execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
