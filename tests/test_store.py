@@ -39,3 +39,33 @@ def test_wal_mode(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     mode = store.db.execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
+
+
+def test_a_lobby_rebuilds_unfinished_tables_from_the_log(tmp_path: Path) -> None:
+    """Persist before acknowledging: a fresh lobby on the same file finds the same game."""
+    import random
+
+    import msgspec
+
+    from shipwreck.runtime import Lobby, SeatSpec
+
+    store = Store(tmp_path / "s.db")
+    lobby = Lobby(seed=3)
+    assert lobby.attach_store(store) == 0
+    seats = [SeatSpec("human")] + [SeatSpec("bot", b) for b in ("survivor", "loyal", "random")]
+    table = lobby.create_table("lifeboat", seats, creator="ann")
+    pick = random.Random(1)
+    for _ in range(15):
+        view = table.view(0)
+        assert table.submit(0, pick.choice(list(view.choices))).ok
+    before = msgspec.json.encode(table.state)
+    assert store.commands(table.id) == table.commands
+    store.close()
+
+    again = Lobby(seed=99)
+    assert again.attach_store(Store(tmp_path / "s.db")) == 1
+    restored = again.get(table.id)
+    assert restored is not None
+    assert msgspec.json.encode(restored.state) == before
+    assert restored.seats[0].player == "ann"
+    assert again.create_table("lifeboat", seats, creator="bob").id == table.id + 1

@@ -14,6 +14,7 @@ import msgspec
 from shipwreck.games import get_ruleset
 from shipwreck.lang.bots import BotError, load_bot
 from shipwreck.runtime.table import SeatSpec, Table
+from shipwreck.store import Store
 
 
 class LobbyChat(msgspec.Struct, frozen=True):
@@ -36,7 +37,7 @@ class Lobby:
         self.default_bot = default_bot
         self._rng = random.Random(seed)
         self._next_id = 1
-        self.on_command: Callable[[Table, int, str], None] | None = None
+        self.store: Store | None = None
 
     def create_table(
         self, game: str, seats: list[SeatSpec], creator: str | None = None, seed: int | None = None
@@ -58,13 +59,10 @@ class Lobby:
         specs = [SeatSpec("empty", s.bot) if s.kind == "human" else s for s in seats]
         if creator is not None and humans:  # the creator sits in the first human seat
             specs[humans[0]] = SeatSpec("human", player=creator)
-        table = Table(
-            game,
-            specs,
-            seed if seed is not None else self._rng.randrange(1 << 31),
-            table_id=self._next_id,
-            on_command=self._persist,
-        )
+        seed = seed if seed is not None else self._rng.randrange(1 << 31)
+        if self.store is not None:  # the table exists on disk before its first command
+            self.store.create_table(self._next_id, game, seed, msgspec.json.encode(specs).decode())
+        table = Table(game, specs, seed, table_id=self._next_id, on_command=self._persist)
         self._next_id += 1
         self.tables[table.id] = table
         table.subscribe(lambda _t: self._notify())
@@ -72,8 +70,33 @@ class Lobby:
         return table
 
     def _persist(self, table: Table, seat: int, text: str) -> None:
-        if self.on_command is not None:
-            self.on_command(table, seat, text)
+        """Commit each accepted command before anyone sees its effect."""
+        if self.store is not None:
+            self.store.append(table.id, len(table.commands) - 1, seat, text)
+            if table.over:
+                self.store.finish(table.id)
+
+    def attach_store(self, store: Store) -> int:
+        """Persist to ``store`` from now on, and rebuild every unfinished table from its log.
+        Returns how many tables were restored."""
+        self.store = store
+        restored = 0
+        for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
+            specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
+            table = Table(
+                game,
+                specs,
+                seed,
+                table_id=table_id,
+                on_command=self._persist,
+                replay=store.commands(table_id),
+            )
+            self.tables[table_id] = table
+            table.subscribe(lambda _t: self._notify())
+            restored += 1
+        ids = [t[0] for t in store.tables()]
+        self._next_id = max(ids, default=0) + 1
+        return restored
 
     def get(self, table_id: int) -> Table | None:
         return self.tables.get(table_id)

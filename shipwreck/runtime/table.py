@@ -74,6 +74,7 @@ class Table:
         name: str = "",
         table_id: int | None = None,
         on_command: Callable[[Table, Seat, str], None] | None = None,
+        replay: list[tuple[Seat, str]] | None = None,
     ) -> None:
         self.id = table_id if table_id is not None else next(_ids)
         self.game = game
@@ -96,6 +97,10 @@ class Table:
                 self.bots[i] = BotPlayer(load_bot(info.bot or "random"), seed=seed * 100 + i)
         self.chat: list[ChatLine] = []
         self.listeners: list[Listener] = []
+        for seat, text in replay or ():  # a restored table: its log is the truth
+            events = self.rules.apply(self.state, seat, parse_command(game, text))
+            self.commands.append((seat, text))
+            self.events.extend(events)
         self.on_command = on_command
         """Called with each accepted command before anyone sees its effect (persistence)."""
         self._run_bots()
