@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from shipwreck.engine.core import Event, IllegalCommand, Seat
+from shipwreck.lang import format_command
 from shipwreck.lang.bots import BotPlayer
 
 
@@ -21,10 +22,15 @@ def bot_move(
     Returns the command that was applied (``None`` if none was) and its events.
     """
     decision = bot.decide(rules.view(state, seat), kind)
-    if decision.command is not None:
+    cmd = decision.command
+    if cmd is not None and kind != "offer" and type(cmd) in rules.free_types:
+        # a free action (say, drop, offer…) would leave the decision open: not an answer
+        fallback = rules.default(state, seat)
+        bot.refused(decision, f"'{format_command(cmd)}' does not answer '{kind}'", fallback)
+    elif cmd is not None:
         try:
-            events: list[Event] = rules.apply(state, seat, decision.command)
-            return decision.command, events
+            events: list[Event] = rules.apply(state, seat, cmd)
+            return cmd, events
         except IllegalCommand as e:
             fallback = rules.default(state, seat)
             bot.refused(decision, str(e), fallback)

@@ -131,7 +131,7 @@ def simulate_bots(
             win_rate=wins[label] / played[label] if played[label] else 0.0,
             mean_score=score[label] / played[label] if played[label] else 0.0,
         )
-        for label in labels
+        for label in dict.fromkeys(labels)  # a script listed twice is one row
     ]
     standings.sort(key=lambda s: -s.win_rate)
     return BotSummary(games, seconds, standings)

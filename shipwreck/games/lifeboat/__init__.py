@@ -33,6 +33,8 @@ class Lifeboat:
     command_type: Any = Command
     state_type = LifeboatState
     position_type = Position
+    free_types: frozenset[type] = rules._FREE
+    """Commands that answer no prompt (trades, gifts, drops, talk)."""
 
     def new_game(
         self, seed: int, seats: int = 6, options: dict[str, Any] | None = None

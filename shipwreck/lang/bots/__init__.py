@@ -19,8 +19,10 @@ from shipwreck.resources import bots_dir
 def load_bot(path: str | Path) -> BotScript:
     """Load a script file; a bare name (``survivor``) means a shipped bot in ``bots/``."""
     p = Path(path)
-    if not p.suffix and not p.exists():
+    shown = str(path)
+    if not p.suffix and not p.exists():  # a shipped bot by name
         p = bots_dir() / f"{path}.bot"
+        shown = f"bots/{path}.bot"
     try:
         data = p.read_bytes()
     except OSError as e:
@@ -29,7 +31,7 @@ def load_bot(path: str | Path) -> BotScript:
         source = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BotError(f"{path}:1:1: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    return load_source(source, str(path))
+    return load_source(source, shown)
 
 
 __all__ = [

@@ -55,6 +55,14 @@ def parse_tree(source: str, path: str = "<bot>") -> Tree[Token]:
     if "\x00" in source:
         raise BotError(f"{path}:1:1: the script contains a NUL byte; is it a text file?")
     text = source if source.endswith("\n") else source + "\n"
+    depth, line, col = 0, 1, 0
+    for ch in text:  # before parsing: parentheses vanish from the tree, so count them here
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        depth += (ch == "(") - (ch == ")")
+        if depth > MAX_DEPTH:
+            raise BotError(f"{path}:{line}:{col}: expressions nest deeper than {MAX_DEPTH} levels")
     try:
         return bot_parser().parse(text)
     except UnexpectedInput as e:
@@ -74,8 +82,7 @@ def _syntax_message(e: UnexpectedInput, text: str, path: str) -> str:
         pos = e.pos_in_stream or 0
         got = repr(text[pos]) if 0 <= pos < len(text) else "?"
     expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or [])
-    plain = [x.rsplit("__", 1)[-1] for x in expected]
-    words = [_TERMINAL_WORDS.get(x, x.strip('"').lower()) for x in plain]
+    words = [_describe(x) for x in expected]
     hint = _hint(text, line)
     want = ", ".join(dict.fromkeys(w for w in words if w))[:160]
     msg = f"{path}:{line}:{col}: unexpected {got}" + (f"; expected {want}" if want else "")
@@ -102,6 +109,18 @@ _TERMINAL_WORDS = {
     "SIDE": "attacker or defender",
     "HIDDEN": "hidden",
 }
+
+
+def _describe(terminal: str) -> str:
+    """A terminal's name as a reader would say it: '->' for an anonymous one."""
+    plain = terminal.rsplit("__", 1)[-1]
+    if plain in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[plain]
+    try:
+        pattern = bot_parser().get_terminal(terminal).pattern
+    except KeyError:
+        return plain.lower()
+    return f"'{pattern.value}'" if pattern.type == "str" else plain.lower()
 
 
 def _hint(text: str, line: int) -> str:
@@ -136,24 +155,40 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def _div(a: Any, b: Any) -> Any:
+MAX_NUMBER = 10**12
+"""Numbers a script computes with stay within ±MAX_NUMBER (whole numbers only)."""
+
+
+def _numbers(op: Callable[[int, int], int]) -> Callable[[Any, Any], Any]:
+    def run(a: Any, b: Any) -> Any:
+        if not isinstance(a, int) or not isinstance(b, int):
+            raise BotRuntimeError("arithmetic needs whole numbers")
+        result = op(a, b)
+        if abs(result) > MAX_NUMBER:
+            raise BotRuntimeError("a number grew too large")
+        return result
+
+    return run
+
+
+def _div(a: int, b: int) -> int:
     if b == 0:
         raise BotRuntimeError("division by zero")
     return a // b
 
 
-def _mod(a: Any, b: Any) -> Any:
+def _mod(a: int, b: int) -> int:
     if b == 0:
         raise BotRuntimeError("division by zero")
     return a % b
 
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": _div,
-    "%": _mod,
+    "+": _numbers(operator.add),
+    "-": _numbers(operator.sub),
+    "*": _numbers(operator.mul),
+    "/": _numbers(_div),
+    "%": _numbers(_mod),
 }
 
 
@@ -267,10 +302,10 @@ class _Compiler:
         kids = node.children
         match node.data:
             case "number":
-                n = int(str(kids[0]))
+                n = self.literal(str(kids[0]), node)
                 return lambda ctx: n
             case "percent":
-                p = int(str(kids[0])[:-1])
+                p = self.literal(str(kids[0])[:-1], node)
                 return lambda ctx: p
             case "string":
                 s = str(kids[0])[1:-1]
@@ -284,8 +319,7 @@ class _Compiler:
                     str(kids[0]), [self.expr(k, d) for k in kids[1:] if k is not None], node
                 )
             case "neg":
-                inner = self.expr(kids[0], d)
-                return lambda ctx: -inner(ctx)
+                return self.binary(lambda ctx: 0, _ARITH["-"], self.expr(kids[0], d))
             case "not_":
                 inner = self.expr(kids[0], d)
                 return lambda ctx: not inner(ctx)
@@ -304,6 +338,11 @@ class _Compiler:
             case "best" | "worst" | "first" | "count" | "any_" | "all_":
                 return self.pick(str(node.data), kids, d)
         raise self.error(node, f"cannot read {node.data!r} here")
+
+    def literal(self, digits: str, node: Tree[Token]) -> int:
+        if len(digits) > 12:
+            raise self.error(node, f"the number {digits[:12]}… is too large")
+        return int(digits)
 
     def binary(self, a: Expr, op: Callable[[Any, Any], Any], b: Expr) -> Expr:
         def run(ctx: Context) -> Any:

@@ -182,11 +182,17 @@ def _holds(items: list[str], ref: str) -> int:
 
 
 def _fn_chance(ctx: Context, p: Any) -> bool:
-    return bool(ctx.rng.random() * 100 < float(p))
+    if not isinstance(p, int) or isinstance(p, bool):
+        raise BotRuntimeError("chance() needs a percentage, e.g. chance(30%)")
+    return bool(ctx.rng.random() * 100 < p)
+
+
+MY_ITEMS = "#items"
+"""Where the functions find my items: a key no script name can shadow (``#`` is not a name)."""
 
 
 def _my_items(ctx: Context) -> list[str]:
-    items: list[str] = ctx.names["items"]
+    items: list[str] = ctx.names[MY_ITEMS]
     return items
 
 
@@ -273,6 +279,7 @@ def names_for(view: LifeboatView, decision: str) -> dict[str, Any]:
     names: dict[str, Any] = {i: i for i in ITEM_KINDS}
     names.update({i: i for i in SUPPLY_COUNTS})
     names.update({cid: chars.get(cid) for cid in CHAR_IDS})
+    names[MY_ITEMS] = items
     names.update(
         me=me,
         friend=chars.get(me.friend or "") if me else None,

@@ -11,7 +11,7 @@ import msgspec
 from lark import Token, Tree
 
 from shipwreck.lang.bots import lifeboat_env as env
-from shipwreck.lang.bots.compile import load_source, parse_tree
+from shipwreck.lang.bots.compile import MAX_DEPTH, load_source, parse_tree
 from shipwreck.lang.bots.script import BotError
 
 
@@ -37,7 +37,10 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     except BotError as e:
         return [_from_error(str(e), path)]
     findings: list[Finding] = []
-    _names(tree, path, findings)
+    try:
+        _names(tree, path, findings)
+    except RecursionError:
+        return [Finding(path, 1, 1, "error", f"expressions nest deeper than {MAX_DEPTH} levels")]
     _reachability(tree, path, findings)
     if not any(f.level == "error" for f in findings):
         try:

@@ -61,16 +61,23 @@ class BotPlayer:
             return self._done(Decision(None, entry))
         ctx = Context(names_for(view, decision), view, self.rng, self.budget)
         for rule in handler.rules:
+            entry.rule = self.script.where(rule.line)
             try:
                 if rule.guard is not None and not rule.guard(ctx):
                     continue
-                entry.rule = self.script.where(rule.line)
                 cmd = rule.action(ctx)
             except OverBudget as e:
-                entry.note = f"{e}: safe default"
+                entry.note = f"line {rule.line}: {e}: safe default"
                 return self._done(Decision(None, entry))
-            except (BotRuntimeError, ValueError, TypeError, AttributeError) as e:
-                entry.rule = self.script.where(rule.line)
+            except (
+                BotRuntimeError,
+                ValueError,
+                TypeError,
+                AttributeError,
+                OverflowError,
+                MemoryError,
+                RecursionError,
+            ) as e:
                 entry.note = f"line {rule.line}: {e}: safe default"
                 return self._done(Decision(None, entry))
             if cmd is None:
@@ -78,6 +85,7 @@ class BotPlayer:
                 return self._done(Decision(None, entry))
             entry.command = format_command(cmd)
             return self._done(Decision(cmd, entry))
+        entry.rule = None
         entry.note = "no rule matched: safe default"
         return self._done(Decision(None, entry))
 
