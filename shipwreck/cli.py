@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from shipwreck.games import GAMES
 
@@ -111,6 +112,38 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    """The SSH game server on server.toml's settings (flags override the file)."""
+    import asyncio
+    import logging
+
+    from shipwreck.config import ConfigError, load_config
+    from shipwreck.server.service import serve, setup_logging
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"shipwreck serve: {e}", file=sys.stderr)
+        return 2
+    if args.port is not None:
+        config.server.port = args.port
+    if args.db is not None:
+        config.server.database = args.db
+    if args.host_key is not None:
+        config.server.host_key = args.host_key
+    if args.listen is not None:
+        config.server.listen = args.listen
+    setup_logging(config.server.log_file)
+    try:
+        asyncio.run(serve(config))
+    except KeyboardInterrupt:
+        logging.getLogger("shipwreck").info("stopped")
+    except OSError as e:
+        print(f"shipwreck serve: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shipwreck", description="Hidden-information sea games.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -124,6 +157,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="", help="comma-separated bot scripts, cycled over the seats"
     )
     sim.set_defaults(func=_cmd_sim)
+
+    serve = sub.add_parser("serve", help="run the SSH game server (settings: server.toml)")
+    serve.add_argument("--config", default="server.toml" if Path("server.toml").exists() else None)
+    serve.add_argument("--port", type=int, default=None)
+    serve.add_argument("--db", default=None, help="SQLite database file")
+    serve.add_argument("--host-key", default=None, help="host key file (made on first start)")
+    serve.add_argument("--listen", default=None, help="address to listen on")
+    serve.set_defaults(func=_cmd_serve)
 
     play = sub.add_parser("play", help="play Lifeboat in this terminal against bots")
     play.add_argument("--seats", type=int, default=6, choices=(4, 5, 6))

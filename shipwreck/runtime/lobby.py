@@ -7,12 +7,14 @@ never to SSH: the same lobby serves ``shipwreck serve`` and ``shipwreck play``.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
 from shipwreck.games import get_ruleset
-from shipwreck.lang.bots import BotError, load_bot
+from shipwreck.lang.bots import BotError, BotScript, load_bot, load_source
 from shipwreck.runtime.table import SeatSpec, Table
 from shipwreck.store import Store
 
@@ -30,11 +32,23 @@ Listener = Callable[["Lobby"], None]
 
 
 class Lobby:
-    def __init__(self, default_bot: str = "random", seed: int | None = None) -> None:
+    def __init__(
+        self,
+        default_bot: str = "random",
+        seed: int | None = None,
+        timers: dict[str, int] | None = None,
+        autopilot_after: int = 2,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.tables: dict[int, Table] = {}
         self.chat: list[LobbyChat] = []
         self.listeners: list[Listener] = []
         self.default_bot = default_bot
+        self.timers = dict(timers or {})
+        self.autopilot_after = autopilot_after
+        self.clock = clock
+        self.saved_bot: Callable[[str], str | None] = lambda _player: None
+        """The source of a player's own saved autopilot script, if any (set by the server)."""
         self._rng = random.Random(seed)
         self._next_id = 1
         self.store: Store | None = None
@@ -62,7 +76,7 @@ class Lobby:
         seed = seed if seed is not None else self._rng.randrange(1 << 31)
         if self.store is not None:  # the table exists on disk before its first command
             self.store.create_table(self._next_id, game, seed, msgspec.json.encode(specs).decode())
-        table = Table(game, specs, seed, table_id=self._next_id, on_command=self._persist)
+        table = Table(game, specs, seed, table_id=self._next_id, **self._table_options())
         self._next_id += 1
         self.tables[table.id] = table
         table.subscribe(lambda _t: self._notify())
@@ -88,8 +102,8 @@ class Lobby:
                 specs,
                 seed,
                 table_id=table_id,
-                on_command=self._persist,
                 replay=store.commands(table_id),
+                **self._table_options(),
             )
             self.tables[table_id] = table
             table.subscribe(lambda _t: self._notify())
@@ -97,6 +111,29 @@ class Lobby:
         ids = [t[0] for t in store.tables()]
         self._next_id = max(ids, default=0) + 1
         return restored
+
+    def _table_options(self) -> dict[str, Any]:
+        return {
+            "on_command": self._persist,
+            "timers": self.timers,
+            "autopilot_after": self.autopilot_after,
+            "autopilot_bot": self._autopilot_script,
+            "clock": self.clock,
+        }
+
+    def _autopilot_script(self, player: str) -> BotScript:
+        """The player's saved bot if it loads, else the server's default bot."""
+        source = self.saved_bot(player)
+        if source is not None:
+            try:
+                return load_source(source, f"{player}'s autopilot")
+            except BotError:
+                pass
+        return load_bot(self.default_bot)
+
+    def tick(self) -> int:
+        """Time out overdue decisions at every table (the server calls this periodically)."""
+        return sum(t.tick() for t in list(self.tables.values()) if not t.over)
 
     def get(self, table_id: int) -> Table | None:
         return self.tables.get(table_id)

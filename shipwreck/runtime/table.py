@@ -11,16 +11,17 @@ each call runs to completion before the next begins.
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable
 from typing import Any, Literal
 
 import msgspec
 
 from shipwreck.botseat import bot_move
-from shipwreck.engine.core import Event, IllegalCommand, Seat, visible
+from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Seat, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
-from shipwreck.lang.bots import BotPlayer, load_bot
+from shipwreck.lang.bots import BotPlayer, BotScript, load_bot
 
 SeatKind = Literal["human", "bot", "empty"]
 """``empty`` is a free seat: a stand-in bot plays it until a player sits down (LB-2)."""
@@ -41,6 +42,10 @@ class SeatInfo(msgspec.Struct):
     player: str | None = None
     bot: str | None = None
     connected: bool = False
+    autopilot: bool = False
+    """A human seat played by a bot while its player is away or keeps missing deadlines."""
+    misses: int = 0
+    """Deadlines missed in a row."""
 
 
 class ChatLine(msgspec.Struct, frozen=True):
@@ -75,6 +80,10 @@ class Table:
         table_id: int | None = None,
         on_command: Callable[[Table, Seat, str], None] | None = None,
         replay: list[tuple[Seat, str]] | None = None,
+        timers: dict[str, int] | None = None,
+        autopilot_after: int = 2,
+        autopilot_bot: Callable[[str], BotScript] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.id = table_id if table_id is not None else next(_ids)
         self.game = game
@@ -103,7 +112,14 @@ class Table:
             self.events.extend(events)
         self.on_command = on_command
         """Called with each accepted command before anyone sees its effect (persistence)."""
+        self.timers = dict(timers or {})
+        """Seconds a human has for each kind of decision; 0 or missing = no timer."""
+        self.autopilot_after = autopilot_after
+        self.autopilot_bot = autopilot_bot or (lambda _player: load_bot("random"))
+        self.clock = clock
+        self.deadlines: dict[Seat, float] = {}
         self._run_bots()
+        self._arm_timers()
 
     # ------------------------------------------------------------------ reading
 
@@ -150,6 +166,7 @@ class Table:
         self.seats[seat] = SeatInfo(kind="human", player=player, connected=True)
         self.bots.pop(seat, None)
         self._run_bots()
+        self._arm_timers()
         self._notify()
         return None
 
@@ -160,11 +177,17 @@ class Table:
             return
         self.seats[seat] = SeatInfo(kind="empty", bot="random")
         self.bots[seat] = BotPlayer(load_bot("random"), seed=self.seed * 100 + seat)
+        self.deadlines.pop(seat, None)
         self._run_bots()
+        self._arm_timers()
         self._notify()
 
     def submit_text(self, seat: Seat, text: str) -> Submitted:
-        """A line typed by the player in ``seat``: parse it, then submit it."""
+        """A line typed by the player in ``seat``: parse it, then submit it. Typing anything
+        at all takes the seat back from the autopilot."""
+        player = self.seats[seat].player if 0 <= seat < len(self.seats) else None
+        if player is not None and self.take_back(player) and text.strip() == "takeover":
+            return Submitted(True, "you have your seat back")
         try:
             cmd = parse_command(self.game, text)
         except CommandSyntaxError as e:
@@ -179,10 +202,95 @@ class Table:
             events = self.rules.apply(self.state, seat, cmd)
         except IllegalCommand as e:
             return Submitted(False, str(e))
+        if 0 <= seat < len(self.seats):
+            self.deadlines.pop(seat, None)
+            self.seats[seat].misses = 0
         self._accepted(seat, cmd, events)
         self._run_bots()
+        self._arm_timers()
         self._notify()
         return Submitted(True, "", tuple(events))
+
+    # ------------------------------------------------------------------ timers and autopilot
+
+    def deadline(self, seat: Seat | None) -> float | None:
+        """Seconds left for ``seat``'s open decision, if a timer runs for it."""
+        if seat is None or seat not in self.deadlines:
+            return None
+        return max(0.0, self.deadlines[seat] - self.clock())
+
+    def tick(self) -> int:
+        """Apply the safe default, from the system seat, to every decision past its deadline.
+        Returns how many timed out. The server calls this about twice a second."""
+        now, fired = self.clock(), 0
+        for seat, when in sorted(self.deadlines.items()):
+            if when > now or self.over or seat not in self.deadlines:
+                continue
+            del self.deadlines[seat]
+            timeout = parse_command(self.game, f"timeout {self.seat_name(seat)}")
+            try:
+                events = self.rules.apply(self.state, SYSTEM, timeout)
+            except IllegalCommand:
+                continue  # the decision was taken meanwhile
+            fired += 1
+            self._accepted(SYSTEM, timeout, events)
+            info = self.seats[seat]
+            info.misses += 1
+            if info.kind == "human" and info.misses >= self.autopilot_after:
+                self._autopilot(seat, True)
+        if fired:
+            self._run_bots()
+            self._arm_timers()
+            self._notify()
+        return fired
+
+    def set_connected(self, player: str, connected: bool) -> None:
+        """A player's session came or went: away means autopilot (issue: never stall a table)."""
+        seat = self.seat_of_player(player)
+        if seat is None:
+            return
+        self.seats[seat].connected = connected
+        if not connected:
+            self._autopilot(seat, True)
+            self._run_bots()
+            self._arm_timers()
+        self._notify()
+
+    def take_back(self, player: str) -> bool:
+        """The player acts again: autopilot off. Returns whether it was on."""
+        seat = self.seat_of_player(player)
+        if seat is None or not self.seats[seat].autopilot:
+            return False
+        self._autopilot(seat, False)
+        self._arm_timers()
+        self._notify()
+        return True
+
+    def _autopilot(self, seat: Seat, on: bool) -> None:
+        info = self.seats[seat]
+        info.autopilot = on
+        info.misses = 0
+        if on and info.player is not None:
+            script = self.autopilot_bot(info.player)
+            self.bots[seat] = BotPlayer(script, seed=self.seed * 100 + seat)
+            self.deadlines.pop(seat, None)
+        elif not on:
+            self.bots.pop(seat, None)
+
+    def _arm_timers(self) -> None:
+        """Start a deadline for every human decision that has none; drop finished ones."""
+        now = self.clock()
+        waiting: dict[Seat, str] = {}
+        for p in self.rules.prompts(self.state):
+            if p.blocking and p.seat not in self.bots and p.seat not in waiting:
+                waiting[p.seat] = p.kind
+        for seat in list(self.deadlines):
+            if seat not in waiting:
+                del self.deadlines[seat]
+        for seat, kind in waiting.items():
+            seconds = self.timers.get(kind, 0)
+            if seconds > 0 and seat not in self.deadlines:
+                self.deadlines[seat] = now + seconds
 
     def say(
         self, sender: str, text: str, from_seat: Seat | None, to: Seat | None = None

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.app import App
+from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
+from textual.widgets import Static
 
 from shipwreck.runtime import Lobby, Table
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
@@ -51,7 +53,15 @@ class ShipwreckApp(App[None]):
 
     def open_table(self, table: Table, spectate: bool = False) -> None:
         seat = None if spectate else table.seat_of_player(self.user)
+        if seat is not None:
+            table.set_connected(self.user, True)
         self.push_screen(TableScreen(table, seat))
+
+    def on_unmount(self) -> None:
+        """The session is over (quit or dropped): my seats go on autopilot."""
+        for table in self.lobby.tables.values():
+            if table.seat_of_player(self.user) is not None and not table.over:
+                table.set_connected(self.user, False)
 
     def on_resize(self, _event: Resize) -> None:
         self._check_size()
@@ -65,3 +75,21 @@ class ShipwreckApp(App[None]):
             top.update_size()
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
+
+
+class RefusedApp(App[None]):
+    """A session that may not play: shows why in one line, then ends."""
+
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+c,ctrl+q,q,escape,enter", "quit", "quit", priority=True)]
+
+    def __init__(self, message: str, seconds: float = 5.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.message = message
+        self.seconds = seconds
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"shipwreck: {self.message}"), id="refused")
+
+    def on_mount(self) -> None:
+        self.set_timer(self.seconds, self.exit)

@@ -44,10 +44,10 @@ def boat(view: LifeboatView) -> RenderableType:
     )
     for col, kw in (
         ("#", {"width": 2}),
-        ("character", {"no_wrap": True, "min_width": 22}),
+        ("character", {"no_wrap": True, "min_width": 20}),
         ("str", {"justify": "right"}),
-        ("wounds", {}),
-        ("state", {}),
+        ("wounds", {"no_wrap": True, "min_width": 9}),
+        ("state", {"no_wrap": True}),
         ("revealed", {}),
         ("hidden", {"justify": "right"}),
         ("marks", {}),

@@ -173,6 +173,8 @@ class TableScreen(_Base):
         self.table = table
         self.seat = seat
         self._ended = False
+        self._log_shown = 0
+        self._chat_shown = 0
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -227,15 +229,17 @@ class TableScreen(_Base):
         self.query_one("#fight", Static).update(fight if fight is not None else "")
         self.query_one("#nav", Static).update(R.navigation(view))
         self.query_one("#prompt", Static).update(R.prompt(view))
+        events = t.log(seat)  # only what this seat may read; new lines are appended
         log = self.query_one("#log", RichLog)
-        log.clear()
-        for e in t.log(seat)[-200:]:
+        for e in events[max(self._log_shown, len(events) - 200) :]:
             log.write(Text(e.text))
+        self._log_shown = len(events)
+        lines = t.chat_for(seat)
         chat = self.query_one("#chat", RichLog)
-        chat.clear()
-        for c in t.chat_for(seat)[-100:]:
+        for c in lines[max(self._chat_shown, len(lines) - 100) :]:
             to = f" → {t.seat_name(c.to)}" if c.to is not None else ""
             chat.write(Text(f"{c.sender}{to}: {c.text}"))
+        self._chat_shown = len(lines)
         if view.phase == "over" and not self._ended:
             self._ended = True
             self.app.push_screen(EndScreen(view))

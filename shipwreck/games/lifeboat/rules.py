@@ -446,7 +446,7 @@ def _cmd_take(state: LifeboatState, log: _Log, me: Character, cmd: C.Take) -> No
     me.hidden.append(card)
     state.pickers.pop(0)
     log.public("supply", f"{me.id} takes a supply card")
-    log.private("supply", f"{me.id} takes {card}", me.id)
+    log.private("supply", f"{me.id} takes {card} from the supply", me.id)
     if not state.pickers:
         state.supply_deck.extend(state.offer)
         state.offer = []

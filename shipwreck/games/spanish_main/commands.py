@@ -1,0 +1,155 @@
+"""Every Spanish Main command, as frozen msgspec structs (a tagged union on ``cmd``).
+
+Ships and islands are named by id (``dover``, ``el-picador-2``, ``isla-3``), coins by number
+(``7``), masts by number bow -> stern (``1..n``). Headings turn in degrees, + to starboard.
+The text forms the action language will give them:
+
+=========================================  ==============================================
+``move dover L+30 S-15:3.5``               ``Move("dover", (("L", 30.0, None), ("S", -15.0, 3.5)))``
+``move dover toward el-picador``           ``MoveToward("dover", "el-picador")``
+``move dover dock isla-2``                 ``MoveDock("dover", "isla-2")``
+``come about dover``                       ``ComeAbout("dover")``
+``shoot dover at el-picador [masts 2 3]``  ``Shoot("dover", "el-picador", (2, 3))``
+``explore dover`` / ``load dover 4 7``     ``Explore("dover")`` / ``Load("dover", (4, 7))``
+``repair dover [mast 2]``                  ``Repair("dover", 2)``
+``tow dover el-picador`` / ``break tow dover``  ``Tow(...)`` / ``BreakTow("dover")``
+``ram dover el-picador``                   ``Ram("dover", "el-picador")``
+``board kill`` / ``board steal``           ``Board("kill")`` / ``Board("steal")``
+``pass``                                   ``Pass()``
+``eliminate 2``                            ``Eliminate(2)``
+``end turn``                               ``EndTurn()``
+``timeout red``                            ``Timeout("red")`` (the system seat only)
+=========================================  ==============================================
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+LegKind = Literal["S", "L"]
+Leg = tuple[LegKind, float, float | None]
+"""(kind, heading change in degrees (+ = starboard), distance or None for the whole leg)."""
+
+
+class _Cmd(msgspec.Struct, frozen=True, tag_field="cmd", gc=False):
+    pass
+
+
+# --- actions: one per ship per turn (SM-10)
+
+
+class Move(_Cmd, tag="move", frozen=True):
+    """SM-12: the legs of the base move, in any order; fewer legs than the base move is allowed."""
+
+    ship: str
+    legs: tuple[Leg, ...]
+
+
+class MoveToward(_Cmd, tag="move-toward", frozen=True):
+    """Helper: each leg turns (as far as its arc allows) toward ``target`` and runs its whole
+    length, stopping at the first touch."""
+
+    ship: str
+    target: str
+
+
+class MoveDock(_Cmd, tag="move-dock", frozen=True):
+    """Helper: as ``toward``, but refused unless the ship ends docked at ``island``."""
+
+    ship: str
+    island: str
+
+
+class ComeAbout(_Cmd, tag="come-about", frozen=True):
+    """SM-16: a docked ship turns in place, bow where the stern was. It is that ship's move."""
+
+    ship: str
+
+
+class Shoot(_Cmd, tag="shoot", frozen=True):
+    """SM-25: the ship's cannons (all in range, or only ``masts``) fire at ``target``."""
+
+    ship: str
+    target: str
+    masts: tuple[int, ...] = ()
+
+
+class Explore(_Cmd, tag="explore", frozen=True):
+    """SM-30: see the coins at the wild island the ship began the turn docked at; then ``load``."""
+
+    ship: str
+
+
+class Repair(_Cmd, tag="repair", frozen=True):
+    """SM-32: at home, restore one eliminated mast (``mast``, or the bow-most one)."""
+
+    ship: str
+    mast: int | None = None
+
+
+# --- answers to prompts
+
+
+class Load(_Cmd, tag="load", frozen=True):
+    """Answers ``load`` after an explore: the coins to take aboard (any, up to free cargo)."""
+
+    ship: str
+    coins: tuple[int, ...] = ()
+
+
+class Tow(_Cmd, tag="tow", frozen=True):
+    """SM-17 (``after_move``): take the derelict whose bow the ship touches in tow."""
+
+    ship: str
+    target: str
+
+
+class Ram(_Cmd, tag="ram", frozen=True):
+    """SM-18 (``after_move``): ram the enemy ship the bow touches."""
+
+    ship: str
+    target: str
+
+
+class Board(_Cmd, tag="board", frozen=True):
+    """SM-20: start the boarding party after a ram (``board``), saying what you take if you win;
+    or, having won one started by the other side, take it (``plunder``)."""
+
+    take: Literal["kill", "steal"]
+
+
+class Pass(_Cmd, tag="pass", frozen=True):
+    """Decline: no ram or tow (``after_move``), no boarding (``board``), nothing (``plunder``)."""
+
+
+class Eliminate(_Cmd, tag="eliminate", frozen=True):
+    """SM-18, SM-25 (``eliminate``): the hit ship's owner picks the mast it loses (1 = bow)."""
+
+    mast: int
+
+
+class EndTurn(_Cmd, tag="end-turn", frozen=True):
+    pass
+
+
+# --- free actions
+
+
+class BreakTow(_Cmd, tag="break-tow", frozen=True):
+    """SM-17: let the tow go (any time in your turn); the derelict stays where it is, yours."""
+
+    ship: str
+
+
+class Timeout(_Cmd, tag="timeout", frozen=True):
+    """From the system seat: apply the safe default to a seat's open prompt."""
+
+    target: str
+
+
+Command = (
+    Move | MoveToward | MoveDock | ComeAbout | Shoot | Explore | Repair | Load | Tow | Ram | Board
+    | Pass | Eliminate | EndTurn | BreakTow | Timeout
+)  # fmt: skip

@@ -1,0 +1,1288 @@
+"""The whole of Spanish Main's rules: prompts, legal commands, and applying a command.
+
+Read top to bottom: helpers, prompts and choices, then ``apply`` and one handler per command,
+then the resolution loop (:func:`_settle`) that runs volleys, hits, rams and boarding parties
+and decides who must answer next. The rule ids (``SM-…``) of ``shared/rules/spanish-main.md``
+are named where they are enforced.
+
+Every handler validates first and mutates after, so a command that raises
+:class:`IllegalCommand` leaves the state exactly as it was. Moves are planned on a copy of the
+geometry (:mod:`.geometry` is pure) and only then applied.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main.state import (
+    AfterMove,
+    Hit,
+    Island,
+    RamState,
+    Ship,
+    SpanishMainState,
+    Volley,
+)
+
+PROMPT_KINDS = ("turn", "after_move", "eliminate", "load", "board", "plunder")
+_END_TURN = C.EndTurn()
+_PASS = C.Pass()
+_BOARD = {"kill": C.Board("kill"), "steal": C.Board("steal")}
+_TURNS_1 = (-90.0, -45.0, 0.0, 45.0, 90.0)
+_TURNS_2 = (-45.0, 0.0, 45.0)
+"""The heading changes legal() lists for first and later legs (any within 90 are legal)."""
+
+
+class _Log:
+    """Collects the events one command produces."""
+
+    __slots__ = ("events",)
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def public(self, kind: str, text: str) -> None:
+        self.events.append(Event(kind, text))
+
+    def private(self, kind: str, text: str, *seats: int) -> None:
+        self.events.append(Event(kind, text, tuple(sorted(set(seats)))))
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def roll(state: SpanishMainState, sides: int = 6) -> int:
+    """SM-50: one die from the table's RNG (or the next forced die of a scenario)."""
+    if state.dice:
+        d = state.dice.pop(0)
+        return min(max(d, 1), sides)
+    return state.rng.below(sides) + 1
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def _ship(state: SpanishMainState, sid: str) -> Ship:
+    s = state.ships.get(sid)
+    if s is None:
+        if sid in state.sunk:
+            raise IllegalCommand(f"{sid} has sunk")
+        known = ", ".join(state.ships) or "none"
+        raise IllegalCommand(f"there is no ship {sid!r}; ships: {known}")
+    return s
+
+
+def _island(state: SpanishMainState, iid: str) -> Island:
+    isl = state.islands.get(iid)
+    if isl is None:
+        raise IllegalCommand(f"there is no island {iid!r}; islands: {', '.join(state.islands)}")
+    return isl
+
+
+def _mine(state: SpanishMainState, seat: Seat, sid: str) -> Ship:
+    s = _ship(state, sid)
+    if s.owner != seat:
+        raise IllegalCommand(f"{sid} is {state.seats[s.owner]}'s ship, not yours")
+    return s
+
+
+def _home(state: SpanishMainState, seat: int) -> Island | None:
+    for isl in state.islands.values():
+        if isl.home == seat:
+            return isl
+    return None
+
+
+def _axis(s: Ship) -> geo.Segment:
+    return geo.axis(s.x, s.y, s.heading, s.length)
+
+
+def _bow(s: Ship) -> geo.Segment:
+    """The bow: the hull within BOW_ZONE of the tip (SM-18, SM-19, SM-17)."""
+    ux, uy = geo.unit(s.heading)
+    r = geo.HULL_RADIUS
+    return s.x - r * ux, s.y - r * uy, s.x - geo.BOW_ZONE * ux, s.y - geo.BOW_ZONE * uy
+
+
+def _touch(a: geo.Segment, b: geo.Segment) -> bool:
+    return geo.segment_segment(a, b)[0] - 2 * geo.HULL_RADIUS <= geo.TOUCH
+
+
+def bow_touches(a: Ship, b: Ship) -> bool:
+    """Does any part of ``a``'s bow touch any part of ``b``?"""
+    return _touch(_bow(a), _axis(b))
+
+
+def touches_island(s: Ship, isl: Island) -> bool:
+    return geo.point_segment(isl.x, isl.y, _axis(s))[0] - geo.HULL_RADIUS - isl.r <= geo.TOUCH
+
+
+def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
+    """SM-19 as the seed words it (the seed wins): a ship is pinned while her bow touches an enemy
+    ship that is not derelict; she cannot move until that ship moves away or is derelict."""
+    for o in state.ships.values():
+        if o.owner != s.owner and not o.derelict and bow_touches(s, o):
+            return o
+    return None
+
+
+def move_legs(s: Ship) -> list[str]:
+    """SM-12, SM-17: the base move, or S while towing."""
+    return ["S"] if s.towing else list(s.move)
+
+
+def _body(state: SpanishMainState, s: Ship) -> tuple[float, set[str]]:
+    """The length of what moves (a tower and its tow are one hull) and the ships that are it."""
+    if s.towing:
+        t = state.ships[s.towing]
+        return s.length + geo.TOW_GAP + t.length, {s.id, t.id}
+    return s.length, {s.id}
+
+
+def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obstacle]:
+    """What ``s`` may touch but not pass: islands (an enemy home with a stand-off margin, SM-14),
+    the other ships, the sea's edge (SM-1)."""
+    out = [
+        geo.island(
+            i.id,
+            i.x,
+            i.y,
+            i.r,
+            geo.STANDOFF if i.home is not None and i.home != s.owner else geo.CONTACT,
+        )
+        for i in state.islands.values()
+    ]
+    out.extend(
+        geo.hull(o.id, o.x, o.y, o.heading, o.length)
+        for o in state.ships.values()
+        if o.id not in skip
+    )
+    out.append(geo.edge(state.width, state.height))
+    return out
+
+
+def _astern(s: Ship, length_of_tow: float) -> tuple[float, float, float]:
+    """Where a towed ship's bow tip rides: just astern of ``s``, same heading."""
+    ux, uy = geo.unit(s.heading)
+    back = s.length + geo.TOW_GAP
+    return round(s.x - back * ux, 6), round(s.y - back * uy, 6), s.heading
+
+
+def _room_astern(state: SpanishMainState, s: Ship, t: Ship) -> bool:
+    x, y, h = _astern(s, t.length)
+    seg = geo.axis(x, y, h, t.length)
+    return all(ob.gap(seg) >= 0.0 for ob in obstacles(state, t, {s.id, t.id}))
+
+
+def _coin_text(state: SpanishMainState, ids: list[int]) -> str:
+    return ", ".join(f"coin {c} ({state.coins[c - 1].value})" for c in ids) or "nothing"
+
+
+def _know(state: SpanishMainState, seat: int, coins: list[int]) -> None:
+    for c in coins:
+        known = state.coins[c - 1].known
+        if seat not in known:
+            known.append(seat)
+            known.sort()
+
+
+def _waiting(state: SpanishMainState) -> str:
+    ps = prompts(state)
+    if not ps:
+        return "the game is over" if state.over else "nothing is waiting"
+    p = ps[0]
+    return f"waiting for {state.seats[p.seat]} ({p.kind})"
+
+
+# --------------------------------------------------------------------------- prompts
+
+
+_PROMPTS: dict[tuple[int, str], Prompt] = {
+    (seat, k): Prompt(seat, k) for seat in range(8) for k in PROMPT_KINDS
+}
+
+
+def prompts(state: SpanishMainState) -> list[Prompt]:
+    """Who must decide now: always exactly one seat while the game runs."""
+    if state.over:
+        return []
+    step = state.step
+    if step == "turn":
+        return [_PROMPTS[state.turn, "turn"]]
+    if step == "after_move" and state.after is not None:
+        return [_PROMPTS[state.ships[state.after.ship].owner, "after_move"]]
+    if step == "eliminate" and state.hit is not None:
+        return [_PROMPTS[state.ships[state.hit.ship].owner, "eliminate"]]
+    if step == "load" and state.loading is not None:
+        return [_PROMPTS[state.ships[state.loading].owner, "load"]]
+    if step == "board" and state.ram is not None:
+        return [_PROMPTS[_board_seat(state), "board"]]
+    if step == "plunder" and state.ram is not None:
+        return [_PROMPTS[state.ships[state.ram.winner].owner, "plunder"]]
+    return []  # pragma: no cover - every step above has its pending record
+
+
+def _board_seat(state: SpanishMainState) -> int:
+    ram = state.ram
+    assert ram is not None
+    return state.ships[ram.ship if ram.offer == 0 else ram.target].owner
+
+
+def prompt_of(state: SpanishMainState, seat: Seat) -> str | None:
+    for p in prompts(state):
+        if p.seat == seat:
+            return p.kind
+    return None
+
+
+# --------------------------------------------------------------------------- legal commands
+
+
+def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
+    """The legal answers to ``seat``'s prompt (no free actions)."""
+    kind = prompt_of(state, seat)
+    if kind is None:
+        return []
+    if kind == "turn":
+        out: list[C.Command] = []
+        for s in state.ships.values():
+            if s.owner == seat and s.id not in state.acted:
+                out.extend(_ship_actions(state, s))
+        out.append(_END_TURN)
+        return out
+    if kind == "after_move":
+        assert state.after is not None
+        s = state.ships[state.after.ship]
+        tows, rams = _after_options(state, s, state.after)
+        return [*(C.Tow(s.id, t) for t in tows), *(C.Ram(s.id, t) for t in rams), _PASS]
+    if kind == "eliminate":
+        assert state.hit is not None
+        t = state.ships[state.hit.ship]
+        return [C.Eliminate(i + 1) for i, m in enumerate(t.masts) if m.up]
+    if kind == "load":
+        assert state.loading is not None
+        s = state.ships[state.loading]
+        isl = state.islands[s.docked or ""]
+        room = min(s.free_cargo, len(isl.coins))
+        return [
+            C.Load(s.id, combo)
+            for n in range(room + 1)
+            for combo in itertools.combinations(isl.coins, n)
+        ]
+    if kind == "board":
+        return [*(_BOARD[t] for t in _takes(state, _board_seat(state))), _PASS]
+    if kind == "plunder":
+        assert state.ram is not None
+        return [*(_BOARD[t] for t in _takes(state, state.ships[state.ram.winner].owner)), _PASS]
+    return []  # pragma: no cover
+
+
+def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
+    """Free actions: breaking a tow, in your own turn (SM-17)."""
+    if state.over or state.step != "turn" or state.turn != seat:
+        return []
+    return [C.BreakTow(s.id) for s in state.ships.values() if s.owner == seat and s.towing]
+
+
+def legal(state: SpanishMainState, seat: Seat) -> list[C.Command]:
+    return choices(state, seat) + free_actions(state, seat)
+
+
+def default(state: SpanishMainState, seat: Seat) -> C.Command | None:
+    """The safe answer to a seat's prompt (timeouts, failing bots): end the turn, pass, load
+    nothing, lose the bow-most mast, take what can be taken."""
+    kind = prompt_of(state, seat)
+    if kind is None:
+        return None
+    if kind == "turn":
+        return _END_TURN
+    if kind in ("after_move", "board"):
+        return _PASS
+    if kind == "load":
+        assert state.loading is not None
+        return C.Load(state.loading, ())
+    opts = choices(state, seat)
+    return opts[0]
+
+
+def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
+    """A finite sample of the ship's legal actions: moves at a few headings (any within the arcs
+    are legal), toward each island and enemy, dock where reachable, come about, shoot, explore,
+    repair."""
+    out: list[C.Command] = []
+    if _can_move(state, s) is None:
+        out.extend(_sample_moves(state, s))
+        if s.docked is not None and not s.towing:
+            out.append(C.ComeAbout(s.id))
+    if not s.derelict:
+        for t in state.ships.values():
+            if t.owner != s.owner and _firing(state, s, t, quick=True):
+                out.append(C.Shoot(s.id, t.id))
+    if _explore_problem(state, s) is None:
+        out.append(C.Explore(s.id))
+    home = _home(state, s.owner)
+    if home is not None and s.docked == home.id and s.masts_up < len(s.masts):
+        out.append(C.Repair(s.id))
+    return out
+
+
+def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
+    length, skip = _body(state, s)
+    obs = obstacles(state, s, skip)
+    near = geo.near_obstacles(s.x, s.y, s.heading, length, obs)
+    legs = move_legs(s)
+    orders = list(dict.fromkeys(itertools.permutations(legs)))
+    out: list[C.Command] = []
+    for order in orders:
+        first = order[0]
+        for t1 in _TURNS_1:
+            if _first_leg_blocked(s, length, t1, geo.LEG_LENGTH[first], near):
+                continue
+            if len(order) == 1:
+                out.append(C.Move(s.id, ((first, t1, None),)))
+                continue
+            for t2 in _TURNS_2:
+                rest = tuple((k, t2, None) for k in order[1:])
+                out.append(C.Move(s.id, ((first, t1, None), *rest)))
+    total = sum(geo.LEG_LENGTH[k] for k in legs)
+    for isl in state.islands.values():
+        if _first_leg_toward_blocked(s, length, isl.x, isl.y, near, legs[0]):
+            continue
+        out.append(C.MoveToward(s.id, isl.id))
+        gap = math.hypot(isl.x - s.x, isl.y - s.y) - isl.r
+        if gap <= total + 0.5 and (isl.home is None or isl.home == s.owner) and s.docked != isl.id:
+            try:
+                _plan_dock(state, s, isl)
+            except IllegalCommand:
+                continue
+            out.append(C.MoveDock(s.id, isl.id))
+    for t in state.ships.values():
+        if t.owner != s.owner:
+            cx, cy = _centre(t)
+            if not _first_leg_toward_blocked(s, length, cx, cy, near, legs[0]):
+                out.append(C.MoveToward(s.id, t.id))
+    return out
+
+
+def _first_leg_blocked(
+    s: Ship, length: float, turn: float, dist: float, near: list[geo.Obstacle]
+) -> bool:
+    if turn != 0.0:
+        return geo.start_block("turn", s.x, s.y, s.heading, length, turn, near) is not None
+    return geo.start_block("run", s.x, s.y, s.heading, length, dist, near) is not None
+
+
+def _first_leg_toward_blocked(
+    s: Ship, length: float, x: float, y: float, near: list[geo.Obstacle], leg: str
+) -> bool:
+    turn = max(-90.0, min(90.0, geo.turn_between(s.heading, geo.bearing(s.x, s.y, x, y))))
+    return _first_leg_blocked(s, length, turn, geo.LEG_LENGTH[leg], near)
+
+
+def _centre(s: Ship) -> tuple[float, float]:
+    ax, ay, bx, by = _axis(s)
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def _after_options(
+    state: SpanishMainState, s: Ship, after: AfterMove
+) -> tuple[list[str], list[str]]:
+    """SM-17, SM-18: the derelicts ``s`` may take in tow and the enemies it may ram now."""
+    tows: list[str] = []
+    rams: list[str] = []
+    if not after.towed and s.towing is None and not s.derelict:
+        hull = _axis(s)
+        for t in state.ships.values():
+            if (
+                t.id != s.id
+                and t.derelict
+                and t.towed_by is None
+                and t.towing is None
+                and _touch(hull, _bow(t))
+                and _room_astern(state, s, t)
+            ):
+                tows.append(t.id)
+    if not after.rammed:
+        for t in state.ships.values():
+            if t.owner != s.owner and t.id not in after.before and bow_touches(s, t):
+                rams.append(t.id)
+    return tows, rams
+
+
+def _takes(state: SpanishMainState, seat: int) -> list[str]:
+    """SM-20: what the side of ``seat`` in the ram could take from the other side."""
+    ram = state.ram
+    assert ram is not None
+    mine_id, theirs_id = (
+        (ram.ship, ram.target) if state.ships[ram.ship].owner == seat else (ram.target, ram.ship)
+    )
+    if ram.winner:
+        mine_id = ram.winner
+        theirs_id = ram.target if ram.winner == ram.ship else ram.ship
+    mine, theirs = state.ships[mine_id], state.ships[theirs_id]
+    out = []
+    if theirs.crew > 0:
+        out.append("kill")
+    if theirs.cargo and mine.free_cargo > 0:
+        out.append("steal")
+    return out
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _can_move(state: SpanishMainState, s: Ship) -> str | None:
+    """Why ``s`` cannot be given a move action now, or None."""
+    if s.id in state.acted:
+        return f"{s.id} has had her action this turn"
+    if s.derelict:
+        return f"{s.id} is derelict (no masts): she cannot move (SM-11)"
+    if s.towed_by is not None:  # pragma: no cover - only derelicts are towed
+        return f"{s.id} is in tow"
+    pin = pinned_by(state, s)
+    if pin is not None:
+        return f"{s.id} is pinned: her bow is against {pin.id} until {pin.id} moves away (SM-19)"
+    return None
+
+
+def _explore_problem(state: SpanishMainState, s: Ship) -> str | None:
+    if s.id in state.acted:
+        return f"{s.id} has had her action this turn"
+    began = state.began_docked.get(s.id)
+    if began is None or s.docked != began:
+        return f"{s.id} did not begin this turn docked at an island (SM-30)"
+    isl = state.islands[began]
+    if isl.home is not None:
+        return f"{isl.id} is a home island, not a wild one (SM-30)"
+    if not isl.coins:
+        return f"{isl.id} has no treasure left"
+    return None
+
+
+def _firing(
+    state: SpanishMainState, s: Ship, t: Ship, quick: bool = False
+) -> list[tuple[int, str | None]]:
+    """SM-25: for each remaining mast of ``s``, None if its cannon can fire at ``t`` (in range,
+    measured from the mast, with a clear line of fire), else why not. ``quick`` returns only the
+    masts that can fire, and nothing as soon as ``t`` is clearly out of range."""
+    tseg = _axis(t)
+    if quick and geo.segment_segment(_axis(s), tseg)[0] - geo.HULL_RADIUS > geo.L + 1e-9:
+        return []
+    n = len(s.masts)
+    out: list[tuple[int, str | None]] = []
+    blockers: list[geo.Obstacle] | None = None
+    for i, m in enumerate(s.masts):
+        if not m.up:
+            continue
+        px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, n)
+        reach = geo.LEG_LENGTH[m.range]
+        d = geo.hull_distance(px, py, tseg)
+        if d > reach + 1e-9:
+            if not quick:
+                out.append((i, f"mast {i + 1} ({m.rank}{m.range}): {t.id} is {_fmt(d)} away"))
+            continue
+        if blockers is None:
+            blockers = _blockers(state, s, t)
+        why: str | None = None
+        for qx, qy in geo.aim_points(px, py, tseg):
+            if math.hypot(qx - px, qy - py) > reach + 1e-9:
+                continue
+            ob = geo.line_blocked(px, py, qx, qy, blockers)
+            if ob is None:
+                why = None
+                break
+            why = f"mast {i + 1} ({m.rank}{m.range}): {ob.id} blocks the line of fire"
+        if why is None:
+            out.append((i, None))
+        elif not quick:
+            out.append((i, why))
+    return out
+
+
+def _blockers(state: SpanishMainState, s: Ship, t: Ship) -> list[geo.Obstacle]:
+    """Islands and ships (not the shooter or the target) near enough to block a line of fire."""
+    sx, sy = s.x, s.y
+    far = s.length + geo.L + 8.0
+    out = [
+        geo.island(i.id, i.x, i.y, i.r)
+        for i in state.islands.values()
+        if math.hypot(i.x - sx, i.y - sy) - i.r <= far
+    ]
+    out.extend(
+        geo.hull(o.id, o.x, o.y, o.heading, o.length)
+        for o in state.ships.values()
+        if o.id not in (s.id, t.id) and math.hypot(o.x - sx, o.y - sy) - o.length <= far
+    )
+    return out
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: SpanishMainState, seat: Seat, cmd: C.Command) -> list[Event]:
+    """Apply one command from ``seat``. Raises IllegalCommand (state unchanged) if not allowed."""
+    if state.over:
+        raise IllegalCommand("the game is over")
+    log = _Log()
+    if seat == SYSTEM:
+        if not isinstance(cmd, C.Timeout):
+            raise IllegalCommand("the system seat only sends 'timeout SEAT'")
+        if cmd.target not in state.seats:
+            raise IllegalCommand(f"no seat {cmd.target!r}; seats: {', '.join(state.seats)}")
+        tseat = state.seats.index(cmd.target)
+        fallback = default(state, tseat)
+        if fallback is None:
+            raise IllegalCommand(f"{cmd.target} has nothing to decide now")
+        log.public("timeout", f"{cmd.target} ran out of time")
+        _HANDLERS[type(fallback)](state, log, tseat, fallback)
+        _settle(state, log)
+        return log.events
+    if not 0 <= seat < len(state.seats):
+        raise IllegalCommand(f"seat {seat} is not at this table")
+    handler = _HANDLERS.get(type(cmd))
+    if handler is None:
+        if isinstance(cmd, C.Timeout):
+            raise IllegalCommand("only the table's timer sends 'timeout'")
+        raise IllegalCommand(f"not a Spanish Main command: {cmd!r}")
+    handler(state, log, seat, cmd)
+    _settle(state, log)
+    return log.events
+
+
+def _my_turn(state: SpanishMainState, seat: int, what: str) -> None:
+    if state.step != "turn" or state.turn != seat:
+        raise IllegalCommand(f"you cannot {what} now; {_waiting(state)}")
+
+
+def _ready(state: SpanishMainState, s: Ship) -> None:
+    if s.id in state.acted:
+        raise IllegalCommand(f"{s.id} has had her action this turn (SM-10)")
+
+
+# --- moves (SM-12..SM-19)
+
+
+def _check_legs(s: Ship, legs: tuple[C.Leg, ...]) -> list[tuple[float, float]]:
+    base = move_legs(s)
+    if not legs:
+        raise IllegalCommand("a move needs at least one leg, e.g. 'move dover S'")
+    if len(legs) > len(base):
+        raise IllegalCommand(
+            f"{s.id} moves {'+'.join(base)}: at most {len(base)} leg{'s' if len(base) > 1 else ''}"
+        )
+    left = list(base)
+    out = []
+    for i, (kind, turn, dist) in enumerate(legs, 1):
+        if kind not in left:
+            why = "towing, her base move is S" if s.towing else f"her base move is {'+'.join(base)}"
+            raise IllegalCommand(f"leg {i} is {kind}, but {s.id} has no {kind} leg left ({why})")
+        left.remove(kind)
+        if not math.isfinite(turn) or abs(turn) > 90.0 + 1e-9:
+            raise IllegalCommand(f"leg {i} turns {abs(turn):g}°, at most 90° (SM-12)")
+        full = geo.LEG_LENGTH[kind]
+        d = full if dist is None else dist
+        if not math.isfinite(d) or d < 0:
+            raise IllegalCommand(f"leg {i}: a distance is 0 or more, not {d:g}")
+        if d > full + 1e-9:
+            raise IllegalCommand(f"leg {i} is {kind}: at most {full:g}, not {d:g} (SM-12)")
+        out.append((float(turn), min(d, full)))
+    return out
+
+
+def _plan(
+    state: SpanishMainState,
+    s: Ship,
+    legs: list[tuple[float, float]],
+    aim: tuple[float, float] | None = None,
+) -> geo.Path:
+    length, skip = _body(state, s)
+    return geo.plan(s.x, s.y, s.heading, length, s.length, legs, obstacles(state, s, skip), aim=aim)
+
+
+def _refuse_still(s: Ship, path: geo.Path) -> None:
+    """A move that goes nowhere is refused, with what is in the way (SM-13)."""
+    if path.moved:
+        return
+    hit = path.hit
+    if hit is None:
+        raise IllegalCommand(f"that move does not move {s.id}: give a turn or a distance")
+    hint = (
+        "; come about first (SM-16)" if s.docked is not None and path.legs[0].part == "bow" else ""
+    )
+    raise IllegalCommand(
+        f"{s.id} cannot go that way: her {path.legs[0].part} is against {hit.id}{hint}"
+    )
+
+
+def _cmd_move(state: SpanishMainState, log: _Log, seat: int, cmd: C.Move) -> None:
+    _my_turn(state, seat, "move")
+    s = _mine(state, seat, cmd.ship)
+    why = _can_move(state, s)
+    if why:
+        raise IllegalCommand(why)
+    legs = _check_legs(s, cmd.legs)
+    path = _plan(state, s, legs)
+    _refuse_still(s, path)
+    _sail(state, log, s, path, [k for k, _, _ in cmd.legs], [d for _, d in legs])
+
+
+def _toward_legs(s: Ship) -> list[tuple[float, float]]:
+    return [(0.0, geo.LEG_LENGTH[k]) for k in move_legs(s)]
+
+
+def _cmd_toward(state: SpanishMainState, log: _Log, seat: int, cmd: C.MoveToward) -> None:
+    _my_turn(state, seat, "move")
+    s = _mine(state, seat, cmd.ship)
+    why = _can_move(state, s)
+    if why:
+        raise IllegalCommand(why)
+    aim = _target_point(state, s, cmd.target)
+    path = _plan(state, s, _toward_legs(s), aim=aim)
+    _refuse_still(s, path)
+    _sail(state, log, s, path, move_legs(s), [d for _, d in _toward_legs(s)])
+
+
+def _target_point(state: SpanishMainState, s: Ship, target: str) -> tuple[float, float]:
+    if target in state.islands:
+        isl = state.islands[target]
+        return isl.x, isl.y
+    if target == s.id:
+        raise IllegalCommand(f"{s.id} cannot sail toward herself")
+    return _centre(_ship(state, target))
+
+
+def _plan_dock(state: SpanishMainState, s: Ship, isl: Island) -> geo.Path:
+    if isl.home is not None and isl.home != s.owner:
+        raise IllegalCommand(
+            f"{isl.id} is {state.seats[isl.home]}'s home: no one docks there (SM-14)"
+        )
+    if s.docked == isl.id:
+        raise IllegalCommand(f"{s.id} is already docked at {isl.id}")
+    path = _plan(state, s, _toward_legs(s), aim=(isl.x, isl.y))
+    hit = path.hit
+    if hit is not None and hit.id == isl.id and hit.kind == geo.ISLAND:
+        return path
+    if hit is not None:
+        raise IllegalCommand(
+            f"{s.id} cannot dock at {isl.id} this turn: her {path.legs[-1].part} touches"
+            f" {hit.id} first"
+        )
+    gap = geo.point_segment(isl.x, isl.y, geo.axis(path.x, path.y, path.heading, s.length))[0]
+    short = gap - geo.HULL_RADIUS - isl.r
+    raise IllegalCommand(
+        f"{s.id} cannot reach {isl.id} this turn: she would stop {_fmt(short)} short"
+    )
+
+
+def _cmd_dock(state: SpanishMainState, log: _Log, seat: int, cmd: C.MoveDock) -> None:
+    _my_turn(state, seat, "move")
+    s = _mine(state, seat, cmd.ship)
+    why = _can_move(state, s)
+    if why:
+        raise IllegalCommand(why)
+    path = _plan_dock(state, s, _island(state, cmd.island))
+    _sail(state, log, s, path, move_legs(s), [d for _, d in _toward_legs(s)])
+
+
+def _sail(
+    state: SpanishMainState,
+    log: _Log,
+    s: Ship,
+    path: geo.Path,
+    kinds: list[str],
+    wanted: list[float],
+) -> None:
+    """Apply a planned move, then what it triggers: dock and unload (SM-14, SM-15), the tow
+    following astern (SM-17), and the free actions it opens (tow, ram)."""
+    before = [t.id for t in state.ships.values() if t.owner != s.owner and bow_touches(s, t)]
+    parts = [
+        f"{k} {leg.turned:+.0f}° {_fmt(leg.ran)}" for k, leg in zip(kinds, path.legs, strict=False)
+    ]
+    state.acted.append(s.id)
+    s.x, s.y, s.heading = path.x, path.y, path.heading
+    s.docked = None
+    log.public("move", f"{s.id} sails " + ", ".join(parts))
+    hit = path.hit
+    if hit is not None:
+        leg = path.legs[-1]
+        short = len(path.legs) < len(kinds) or leg.ran < wanted[len(path.legs) - 1] - 1e-6
+        lost = " (the rest of her move is lost)" if short else ""
+        what = "stops short of" if hit.margin == geo.STANDOFF else "touches"
+        log.public(
+            "stop",
+            f"{s.id} stops: her {leg.part} {what} {hit.id} after {_fmt(leg.ran)} of leg"
+            f" {len(path.legs)}{lost}",
+        )
+    if s.towing:
+        t = state.ships[s.towing]
+        t.x, t.y, t.heading = _astern(s, t.length)
+        t.docked = None
+    _dock(state, log, s, hit.id if hit is not None and hit.kind == geo.ISLAND else None)
+    state.after = AfterMove(s.id, before=before)
+
+
+def _dock(state: SpanishMainState, log: _Log, s: Ship, first: str | None) -> None:
+    """SM-14: dock at the island the ship touches (never an enemy home); SM-15: unload at home;
+    SM-17: a tow docks with its tower."""
+    touched = [
+        i
+        for i in state.islands.values()
+        if (i.home is None or i.home == s.owner) and touches_island(s, i)
+    ]
+    if not touched:
+        return
+    touched.sort(key=lambda i: i.id != first)
+    isl = touched[0]
+    s.docked = isl.id
+    log.public("dock", f"{s.id} docks at {isl.id}")
+    _unload(state, log, s, isl)
+    if s.towing:
+        t = state.ships[s.towing]
+        t.docked = isl.id
+        log.public("dock", f"{t.id}, in tow, docks at {isl.id} with {s.id}")
+        _unload(state, log, t, isl)
+
+
+def _unload(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
+    if isl.home != s.owner or not s.cargo:
+        return
+    coins = list(s.cargo)
+    value = sum(state.coins[c - 1].value for c in coins)
+    for c in coins:
+        coin = state.coins[c - 1]
+        coin.place = f"home:{s.owner}"
+        coin.known = list(range(len(state.seats)))
+    s.cargo = []
+    state.gold[s.owner] += value
+    log.public(
+        "unload",
+        f"{s.id} unloads {_coin_text(state, coins)}: {value} gold for {state.seats[s.owner]}"
+        f" (now {state.gold[s.owner]})",
+    )
+
+
+def _cmd_come_about(state: SpanishMainState, log: _Log, seat: int, cmd: C.ComeAbout) -> None:
+    """SM-16: the hull is a capsule, so coming about takes exactly the same water."""
+    _my_turn(state, seat, "come about")
+    s = _mine(state, seat, cmd.ship)
+    why = _can_move(state, s)
+    if why:
+        raise IllegalCommand(why)
+    if s.docked is None:
+        raise IllegalCommand(f"{s.id} is not docked: only a docked ship comes about (SM-16)")
+    if s.towing:
+        raise IllegalCommand(f"{s.id} is towing {s.towing}: break the tow first")
+    ux, uy = geo.unit(s.heading)
+    s.x, s.y = round(s.x - s.length * ux, 6), round(s.y - s.length * uy, 6)
+    s.heading = geo.norm_heading(round(s.heading + 180.0, 6))
+    state.acted.append(s.id)
+    log.public("come-about", f"{s.id} comes about at {s.docked}")
+
+
+# --- after a move: tow and ram (SM-17, SM-18)
+
+
+def _after_turn(state: SpanishMainState, seat: int, sid: str) -> tuple[Ship, AfterMove]:
+    after = state.after
+    if state.step != "after_move" or after is None:
+        raise IllegalCommand(f"that follows a move; {_waiting(state)}")
+    s = state.ships[after.ship]
+    if s.owner != seat:
+        raise IllegalCommand(f"{_waiting(state)}")
+    if sid != s.id:
+        raise IllegalCommand(f"only {s.id}, which just moved, may do that now")
+    return s, after
+
+
+def _cmd_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
+    s, after = _after_turn(state, seat, cmd.ship)
+    t = _ship(state, cmd.target)
+    tows, _ = _after_options(state, s, after)
+    if t.id not in tows:
+        if not t.derelict:
+            raise IllegalCommand(f"{t.id} is not derelict: only a derelict can be towed (SM-17)")
+        if s.towing or after.towed:
+            raise IllegalCommand(f"{s.id} already tows a ship: one at a time (SM-17)")
+        if not _touch(_axis(s), _bow(t)):
+            raise IllegalCommand(f"{s.id} does not touch {t.id}'s bow (SM-17)")
+        raise IllegalCommand(f"there is no room astern of {s.id} for {t.id}")
+    after.towed = True
+    s.towing, t.towed_by = t.id, s.id
+    was = t.owner
+    t.owner = s.owner
+    t.x, t.y, t.heading = _astern(s, t.length)
+    t.docked = s.docked
+    _know(state, s.owner, t.cargo)
+    joined = "" if was == s.owner else f" and joins {state.seats[s.owner]}'s fleet"
+    log.public("tow", f"{s.id} takes {t.id} in tow{joined}")
+    if t.cargo and was != s.owner:
+        log.private("tow", f"{t.id} carries {_coin_text(state, t.cargo)}", s.owner)
+
+
+def _cmd_break_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.BreakTow) -> None:
+    _my_turn(state, seat, "break a tow")
+    s = _mine(state, seat, cmd.ship)
+    if s.towing is None:
+        raise IllegalCommand(f"{s.id} is not towing anything")
+    t = state.ships[s.towing]
+    s.towing, t.towed_by = None, None
+    log.public("tow", f"{s.id} casts off {t.id}")
+
+
+def _cmd_ram(state: SpanishMainState, log: _Log, seat: int, cmd: C.Ram) -> None:
+    s, after = _after_turn(state, seat, cmd.ship)
+    t = _ship(state, cmd.target)
+    _, rams = _after_options(state, s, after)
+    if t.id not in rams:
+        if after.rammed:
+            raise IllegalCommand(f"{s.id} has rammed already")
+        if t.owner == s.owner:
+            raise IllegalCommand(f"{t.id} is not an enemy ship")
+        if t.id in after.before:
+            raise IllegalCommand(
+                f"{s.id}'s bow was against {t.id} before she moved: no ram (SM-18)"
+            )
+        raise IllegalCommand(f"{s.id}'s bow does not touch {t.id} (SM-18)")
+    after.rammed = True
+    d = roll(state)
+    n = t.masts_up
+    if d > n and n > 0:
+        log.public("ram", f"{s.id} rams {t.id}: ram d6 = {d} vs {n} masts: hit")
+        state.hit = Hit(t.id, f"rammed by {s.id}")
+    elif d > n:
+        log.public("ram", f"{s.id} rams {t.id}: ram d6 = {d} vs 0 masts: no mast to lose")
+    else:
+        log.public("ram", f"{s.id} rams {t.id}: ram d6 = {d} vs {n} masts: no effect")
+    state.ram = RamState(s.id, t.id)
+
+
+def _cmd_pass(state: SpanishMainState, log: _Log, seat: int, cmd: C.Pass) -> None:
+    kind = prompt_of(state, seat)
+    if kind == "after_move":
+        assert state.after is not None
+        log.public("pass", f"{state.after.ship} takes no further free action")
+        state.after = None
+    elif kind == "board":
+        ram = state.ram
+        assert ram is not None
+        log.public("board", f"{state.seats[seat]} starts no boarding party")
+        ram.offer += 1
+    elif kind == "plunder":
+        log.public("board", f"{state.seats[seat]} takes nothing")
+        state.ram = None
+    else:
+        raise IllegalCommand(f"there is nothing to pass; {_waiting(state)}")
+
+
+# --- board (SM-20)
+
+
+def _cmd_board(state: SpanishMainState, log: _Log, seat: int, cmd: C.Board) -> None:
+    kind = prompt_of(state, seat)
+    ram = state.ram
+    if kind not in ("board", "plunder") or ram is None:
+        raise IllegalCommand(f"boarding follows a ram (SM-20); {_waiting(state)}")
+    if cmd.take not in _takes(state, seat):
+        raise IllegalCommand(_no_take(state, seat, cmd.take))
+    if kind == "plunder":
+        _plunder(state, log, ram.winner, cmd.take)
+        state.ram = None
+        return
+    mine_id, theirs_id = (ram.ship, ram.target) if ram.offer == 0 else (ram.target, ram.ship)
+    mine, theirs = state.ships[mine_id], state.ships[theirs_id]
+    ram.offer = 2
+    a, b = roll(state), roll(state)
+    ta, tb = a + mine.masts_up, b + theirs.masts_up
+    log.public(
+        "board",
+        f"{mine.id} boards {theirs.id}: boarding d6 = {a} + {mine.masts_up} masts = {ta}"
+        f" vs d6 = {b} + {theirs.masts_up} masts = {tb}",
+    )
+    if ta == tb:
+        log.public("board", "a tie: nothing happens")
+        state.ram = None
+    elif ta > tb:
+        log.public("board", f"{mine.id}'s party wins")
+        _plunder(state, log, mine.id, cmd.take)
+        state.ram = None
+    else:
+        log.public("board", f"{theirs.id}'s party wins")
+        ram.winner = theirs.id
+
+
+def _no_take(state: SpanishMainState, seat: int, take: str) -> str:
+    if take == "kill":
+        return "there is no crew aboard the other ship to eliminate"
+    return "there is no treasure aboard the other ship, or no free cargo slot to put it in"
+
+
+def _plunder(state: SpanishMainState, log: _Log, winner_id: str, take: str) -> None:
+    ram = state.ram
+    assert ram is not None
+    w = state.ships[winner_id]
+    loser = state.ships[ram.target if winner_id == ram.ship else ram.ship]
+    if take == "kill":
+        if loser.crew <= 0:  # pragma: no cover - checked by the callers
+            return
+        loser.crew -= 1
+        log.public("board", f"{w.id}'s party eliminates one of {loser.id}'s crew")
+        return
+    if not loser.cargo or w.free_cargo <= 0:  # the winner may have lost the chance: no-op
+        log.public("board", f"{w.id}'s party finds nothing to steal")
+        return
+    n = len(loser.cargo)
+    d = roll(state, n)
+    coin = loser.cargo.pop(d - 1)
+    w.cargo.append(coin)
+    state.coins[coin - 1].place = f"ship:{w.id}"
+    _know(state, w.owner, [coin])
+    log.public("board", f"{w.id}'s party steals a coin from {loser.id} (d{n} = {d} picks it)")
+    log.private("board", f"{w.id} steals {_coin_text(state, [coin])}", w.owner, loser.owner)
+
+
+# --- eliminate (SM-18, SM-25)
+
+
+def _cmd_eliminate(state: SpanishMainState, log: _Log, seat: int, cmd: C.Eliminate) -> None:
+    hit = state.hit
+    if prompt_of(state, seat) != "eliminate" or hit is None:
+        raise IllegalCommand(f"no mast of yours is to be eliminated; {_waiting(state)}")
+    t = state.ships[hit.ship]
+    if not 1 <= cmd.mast <= len(t.masts) or not t.masts[cmd.mast - 1].up:
+        up = " ".join(str(i + 1) for i, m in enumerate(t.masts) if m.up)
+        raise IllegalCommand(f"{t.id} has no mast {cmd.mast} standing; choose one of {up}")
+    _eliminate(state, log, t, cmd.mast - 1)
+
+
+def _eliminate(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
+    m = t.masts[i]
+    m.up = False
+    state.hit = None
+    log.public("mast", f"{t.id} loses mast {i + 1} ({m.rank}{m.range}); {t.masts_up} left")
+    if t.derelict:
+        log.public("derelict", f"{t.id} is derelict (SM-11)")
+        if t.towing:
+            tow = state.ships[t.towing]
+            t.towing, tow.towed_by = None, None
+            log.public("tow", f"{t.id} can tow no more: {tow.id} is cast off")
+
+
+def _sink(state: SpanishMainState, log: _Log, t: Ship, why: str) -> None:
+    """SM-11: a derelict that is hit sinks with her cargo."""
+    for c in t.cargo:
+        state.coins[c - 1].place = "lost"
+    n = len(t.cargo)
+    if t.towing:
+        state.ships[t.towing].towed_by = None
+    if t.towed_by:
+        state.ships[t.towed_by].towing = None
+    del state.ships[t.id]
+    state.sunk.append(t.id)
+    cargo = f" with {n} coin{'s' if n != 1 else ''}" if n else ""
+    log.public("sink", f"{t.id} sinks{cargo} ({why})")
+
+
+# --- shoot (SM-25)
+
+
+def _cmd_shoot(state: SpanishMainState, log: _Log, seat: int, cmd: C.Shoot) -> None:
+    _my_turn(state, seat, "shoot")
+    s = _mine(state, seat, cmd.ship)
+    _ready(state, s)
+    if s.derelict:
+        raise IllegalCommand(f"{s.id} is derelict (no masts): she cannot shoot (SM-11)")
+    t = _ship(state, cmd.target)
+    if t.owner == s.owner:
+        raise IllegalCommand(f"{t.id} is not an enemy ship")
+    status = _firing(state, s, t)
+    ready = [i for i, why in status if why is None]
+    if cmd.masts:
+        if len(set(cmd.masts)) != len(cmd.masts):
+            raise IllegalCommand("a mast is listed twice")
+        why_of = dict(status)
+        for m in cmd.masts:
+            if not 1 <= m <= len(s.masts) or not s.masts[m - 1].up:
+                raise IllegalCommand(f"{s.id} has no mast {m} standing")
+            if why_of.get(m - 1) is not None:
+                raise IllegalCommand(f"cannot fire {why_of[m - 1]}")
+        ready = [m - 1 for m in cmd.masts]
+    if not ready:
+        reasons = "; ".join(why for _, why in status if why) or "no cannon"
+        raise IllegalCommand(f"no cannon of {s.id} can fire at {t.id}: {reasons}")
+    state.acted.append(s.id)
+    cannons = ", ".join(f"{i + 1} ({s.masts[i].rank}{s.masts[i].range})" for i in ready)
+    log.public(
+        "shoot", f"{s.id} shoots at {t.id} with cannon{'s' if len(ready) > 1 else ''} {cannons}"
+    )
+    state.volley = Volley(s.id, t.id, ready)
+
+
+def _fire_next(state: SpanishMainState, log: _Log) -> None:
+    v = state.volley
+    assert v is not None
+    s, t = state.ships.get(v.ship), state.ships.get(v.target)
+    if s is None or t is None or not v.masts:
+        state.volley = None
+        return
+    i = v.masts.pop(0)
+    m = s.masts[i]
+    d = roll(state)
+    hit = d >= m.rank if state.options.hit_rule == "gte" else d > m.rank
+    rule = ">=" if state.options.hit_rule == "gte" else ">"
+    log.public(
+        "cannon",
+        f"{s.id}'s cannon {i + 1} ({m.rank}{m.range}) at {t.id}: d6 = {d}"
+        f" {'hits' if hit else 'misses'} (needs {rule} {m.rank})",
+    )
+    if not v.masts:
+        state.volley = None
+    if not hit:
+        return
+    if t.derelict:
+        _sink(state, log, t, f"hit by {s.id} while derelict")
+        state.volley = None
+        return
+    state.hit = Hit(t.id, f"hit by {s.id}")
+
+
+# --- explore, load, repair (SM-30, SM-32)
+
+
+def _cmd_explore(state: SpanishMainState, log: _Log, seat: int, cmd: C.Explore) -> None:
+    _my_turn(state, seat, "explore")
+    s = _mine(state, seat, cmd.ship)
+    why = _explore_problem(state, s)
+    if why:
+        raise IllegalCommand(why)
+    isl = state.islands[s.docked or ""]
+    state.acted.append(s.id)
+    _know(state, seat, isl.coins)
+    n = len(isl.coins)
+    log.public("explore", f"{s.id} explores {isl.id} ({n} coin{'s' if n != 1 else ''})")
+    log.private("explore", f"{isl.id} holds {_coin_text(state, isl.coins)}", seat)
+    state.loading = s.id
+
+
+def _cmd_load(state: SpanishMainState, log: _Log, seat: int, cmd: C.Load) -> None:
+    if prompt_of(state, seat) != "load" or state.loading is None:
+        raise IllegalCommand(f"loading follows an explore (SM-30); {_waiting(state)}")
+    s = state.ships[state.loading]
+    if cmd.ship != s.id:
+        raise IllegalCommand(f"{s.id} is the ship loading now")
+    isl = state.islands[s.docked or ""]
+    if len(set(cmd.coins)) != len(cmd.coins):
+        raise IllegalCommand("a coin is listed twice")
+    for c in cmd.coins:
+        if c not in isl.coins:
+            raise IllegalCommand(
+                f"coin {c} is not at {isl.id}; there: {' '.join(map(str, isl.coins))}"
+            )
+    if len(cmd.coins) > s.free_cargo:
+        raise IllegalCommand(f"{s.id} has room for {s.free_cargo} coin(s), not {len(cmd.coins)}")
+    for c in cmd.coins:
+        isl.coins.remove(c)
+        s.cargo.append(c)
+        state.coins[c - 1].place = f"ship:{s.id}"
+    state.loading = None
+    n = len(cmd.coins)
+    log.public("load", f"{s.id} loads {n} coin{'s' if n != 1 else ''} at {isl.id}")
+    if n:
+        log.private("load", f"{s.id} loads {_coin_text(state, list(cmd.coins))}", seat)
+
+
+def _cmd_repair(state: SpanishMainState, log: _Log, seat: int, cmd: C.Repair) -> None:
+    _my_turn(state, seat, "repair")
+    s = _mine(state, seat, cmd.ship)
+    _ready(state, s)
+    home = _home(state, seat)
+    if home is None or s.docked != home.id:
+        raise IllegalCommand(f"{s.id} is not docked at your home island (SM-32)")
+    down = [i for i, m in enumerate(s.masts) if not m.up]
+    if not down:
+        raise IllegalCommand(f"{s.id} has all her masts")
+    i = down[0]
+    if cmd.mast is not None:
+        if cmd.mast - 1 not in down:
+            raise IllegalCommand(
+                f"{s.id}'s mast {cmd.mast} is not down; down: {' '.join(str(d + 1) for d in down)}"
+            )
+        i = cmd.mast - 1
+    state.acted.append(s.id)
+    s.masts[i].up = True
+    log.public("repair", f"{s.id} repairs mast {i + 1} ({s.masts[i].rank}{s.masts[i].range})")
+    if s.towed_by is not None:
+        tower = state.ships[s.towed_by]
+        s.towed_by, tower.towing = None, None
+        log.public("tow", f"{s.id} sails again: {tower.id} casts off the tow (SM-17)")
+
+
+# --- end of turn, end of game (SM-10, SM-40, SM-41)
+
+
+def _cmd_end_turn(state: SpanishMainState, log: _Log, seat: int, cmd: C.EndTurn) -> None:
+    _my_turn(state, seat, "end the turn")
+    log.public("turn", f"{state.seats[seat]} ends the turn")
+    n = len(state.seats)
+    nxt = seat
+    for _ in range(n):
+        nxt = (nxt + 1) % n
+        if nxt == 0:
+            state.round += 1
+        if any(s.owner == nxt for s in state.ships.values()):
+            break
+    limit = state.options.max_rounds
+    if limit and state.round > limit:
+        _game_over(state, log, f"{limit} rounds have been played")
+        return
+    start_turn(state, log, nxt)
+
+
+def start_turn(state: SpanishMainState, log: _Log, seat: int) -> None:
+    state.turn = seat
+    state.step = "turn"
+    state.acted = []
+    state.after = None
+    state.began_docked = {}
+    for s in state.ships.values():
+        if s.owner == seat and s.docked is not None:
+            state.began_docked[s.id] = s.docked
+    log.public("turn", f"round {state.round}: {state.seats[seat]}'s turn")
+
+
+def _check_end(state: SpanishMainState, log: _Log) -> bool:
+    """SM-40: more than half the gold (or every coin settled); one fleet left afloat and sailing."""
+    if state.over:
+        return True
+    if state.options.end == "half":
+        for seat, g in enumerate(state.gold):
+            if g * 2 > state.gold_total:
+                _game_over(state, log, f"{state.seats[seat]} has more than half of the gold")
+                return True
+    else:
+        settled = all(c.place.startswith("home:") or c.place == "lost" for c in state.coins)
+        if settled and state.coins:
+            _game_over(state, log, "every coin is unloaded or lost")
+            return True
+    sailing = {s.owner for s in state.ships.values() if not s.derelict}
+    if len(sailing) <= 1 and state.contested:
+        who = state.seats[next(iter(sailing))] if sailing else "no one"
+        _game_over(state, log, f"only {who} has a ship that is not derelict")
+        return True
+    return False
+
+
+def _game_over(state: SpanishMainState, log: _Log, why: str) -> None:
+    """SM-41: most gold at home wins; ties go to the larger value of ships still afloat."""
+    state.over = True
+    state.step = "end"
+    state.end_reason = why
+    state.after = state.volley = state.hit = state.ram = None
+    state.loading = None
+    for c in state.coins:
+        c.known = list(range(len(state.seats)))
+    log.public("end", f"the game is over: {why}")
+    keys = {seat: (state.gold[seat], afloat_value(state, seat)) for seat in range(len(state.seats))}
+    best = max(keys.values())
+    state.winners = [seat for seat, k in keys.items() if k == best]
+    for seat in range(len(state.seats)):
+        log.public(
+            "score",
+            f"{state.seats[seat]}: {state.gold[seat]} gold, ships afloat worth"
+            f" {keys[seat][1]} points",
+        )
+    log.public("winner", "winner: " + ", ".join(state.seats[s] for s in state.winners))
+
+
+def afloat_value(state: SpanishMainState, seat: int) -> int:
+    return sum(s.points for s in state.ships.values() if s.owner == seat)
+
+
+# --------------------------------------------------------------------------- the resolution loop
+
+
+def _settle(state: SpanishMainState, log: _Log) -> None:
+    """Resolve what needs no decision and find who decides next: a mast to choose, the next
+    cannon of a volley, the boarding offers after a ram, loading, the free actions after a move,
+    and otherwise the turn's player."""
+    while not state.over:
+        if state.hit is not None:
+            t = state.ships.get(state.hit.ship)
+            if t is None or t.derelict:
+                state.hit = None
+                continue
+            up = [i for i, m in enumerate(t.masts) if m.up]
+            if len(up) == 1:
+                _eliminate(state, log, t, up[0])
+                _check_end(state, log)
+                continue
+            state.step = "eliminate"
+            return
+        if state.volley is not None:
+            _fire_next(state, log)
+            _check_end(state, log)
+            continue
+        ram = state.ram
+        if ram is not None:
+            if ram.ship not in state.ships or ram.target not in state.ships:
+                state.ram = None
+                continue
+            if ram.winner:
+                if _takes(state, state.ships[ram.winner].owner):
+                    state.step = "plunder"
+                    return
+                log.public("board", f"{ram.winner}'s party finds nothing to take")
+                state.ram = None
+                continue
+            if ram.offer < 2:
+                seat = _board_seat(state)
+                if _takes(state, seat):
+                    state.step = "board"
+                    return
+                ram.offer += 1
+                continue
+            state.ram = None
+            continue
+        if state.loading is not None:
+            state.step = "load"
+            return
+        if state.after is not None:
+            s = state.ships.get(state.after.ship)
+            if s is not None:
+                tows, rams = _after_options(state, s, state.after)
+                if tows or rams:
+                    state.step = "after_move"
+                    return
+            state.after = None
+            continue
+        if _check_end(state, log):
+            return
+        state.step = "turn"
+        return
+
+
+_HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
+    C.Move: _cmd_move,
+    C.MoveToward: _cmd_toward,
+    C.MoveDock: _cmd_dock,
+    C.ComeAbout: _cmd_come_about,
+    C.Shoot: _cmd_shoot,
+    C.Explore: _cmd_explore,
+    C.Load: _cmd_load,
+    C.Repair: _cmd_repair,
+    C.Tow: _cmd_tow,
+    C.BreakTow: _cmd_break_tow,
+    C.Ram: _cmd_ram,
+    C.Board: _cmd_board,
+    C.Pass: _cmd_pass,
+    C.Eliminate: _cmd_eliminate,
+    C.EndTurn: _cmd_end_turn,
+}
+
+FREE_TYPES: frozenset[type] = frozenset({C.BreakTow})

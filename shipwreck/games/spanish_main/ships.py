@@ -1,0 +1,109 @@
+"""The ship list of the first set (``data/ships.csv``, a copy of the shared card list) and fleets.
+
+Ships are named by a slug of their name (``HMS Dover`` -> ``dover``, ``El Picador`` ->
+``el-picador``); the ``HMS`` prefix is dropped. Promo reprints (``GS-…``, ``PP…``) that repeat
+a name are left out: the first printing of a name wins.
+
+SM-6: abilities are off by default and none is implemented. With abilities off, every ship is
+offered and sails as a plain hull (its ability text is ignored). With the ``abilities`` option on,
+only ships without an ability (HMS Dover, El Picador) are offered, as SM-6 says.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from dataclasses import dataclass
+from importlib import resources
+from typing import Literal
+
+Range = Literal["S", "L"]
+
+
+@dataclass(frozen=True, slots=True)
+class ShipCard:
+    id: str
+    number: str
+    name: str
+    faction: str
+    points: int
+    masts: int
+    cargo: int
+    move: tuple[str, ...]
+    """Base move legs, e.g. ("S", "L")."""
+    cannons: tuple[tuple[int, Range], ...]
+    """(rank, range) per mast, bow -> stern."""
+    ability: str
+
+
+def slug(name: str) -> str:
+    """``HMS Dover`` -> ``dover``; ``Raven's Neck`` -> ``ravens-neck``."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    text = re.sub(r"^hms\s+", "", text).replace("'", "")
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def _cannon(text: str) -> tuple[int, Range]:
+    rank, rng = int(text[:-1]), text[-1]
+    if rng not in ("S", "L"):
+        raise ValueError(f"bad cannon {text!r}")
+    return rank, "S" if rng == "S" else "L"
+
+
+def _load() -> dict[str, ShipCard]:
+    raw = (
+        resources.files("shipwreck.games.spanish_main")
+        .joinpath("data/ships.csv")
+        .read_text(encoding="utf-8")
+    )
+    out: dict[str, ShipCard] = {}
+    for row in csv.DictReader(io.StringIO(raw)):
+        if row["type"] != "Ship":
+            continue
+        sid = slug(row["name"])
+        if sid in out:
+            continue
+        masts = int(float(row["masts"]))
+        cannons = tuple(_cannon(c) for c in row["cannons"].split("-"))
+        if len(cannons) != masts:  # pragma: no cover - the data is checked by a test
+            raise ValueError(f"{row['name']}: {masts} masts but cannons {row['cannons']}")
+        out[sid] = ShipCard(
+            id=sid,
+            number=row["number"],
+            name=row["name"],
+            faction=row["faction"],
+            points=int(float(row["point_cost"])),
+            masts=masts,
+            cargo=int(float(row["cargo"])),
+            move=tuple(row["base_move"].split("+")),
+            cannons=cannons,
+            ability=row["ability"].strip(),
+        )
+    return out
+
+
+CARDS: dict[str, ShipCard] = _load()
+
+
+def offered(abilities: bool = False) -> dict[str, ShipCard]:
+    """The ships a fleet may be built from (SM-6; see the module docstring)."""
+    if not abilities:
+        return CARDS
+    return {k: c for k, c in CARDS.items() if not c.ability}
+
+
+PRESETS: dict[str, tuple[str, ...]] = {
+    "english": ("dover", "lord-walpole", "plantagenet"),
+    "spanish": ("el-picador", "el-leon", "el-tirador", "pescados-de-plata"),
+    "pirate": ("pandora", "greyhound", "longshanks", "carrion-crow"),
+    "plain": ("dover", "el-picador", "el-picador", "el-picador", "el-picador"),
+}
+"""Ready-made fleets of at most 30 points (SM-4). ``plain`` uses only ships with no ability."""
+DEFAULT_PRESETS = ("english", "spanish", "pirate", "english")
+"""Seat i takes DEFAULT_PRESETS[i] unless the table says otherwise."""
+
+
+def fleet_points(ids: list[str] | tuple[str, ...]) -> int:
+    return sum(CARDS[i].points for i in ids)

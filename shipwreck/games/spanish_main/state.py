@@ -1,0 +1,170 @@
+"""The whole truth of a Spanish Main game, coin values included.
+
+Only :mod:`.rules` changes it and only :func:`.view.view` shows any of it to a seat. Positions are
+floats rounded to 1e-6 after every move, so that a saved game is short and replays byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from shipwreck.engine.rng import Rng
+
+Step = Literal["turn", "after_move", "eliminate", "load", "board", "plunder", "end"]
+
+
+class Mast(msgspec.Struct):
+    rank: int
+    range: Literal["S", "L"]
+    up: bool = True
+    """False once eliminated (with its cannon)."""
+
+
+class Ship(msgspec.Struct):
+    id: str
+    card: str
+    name: str
+    owner: int
+    points: int
+    masts: list[Mast]
+    cargo_slots: int
+    move: list[str]
+    x: float
+    """The bow tip."""
+    y: float
+    heading: float
+    length: float
+    cargo: list[int] = msgspec.field(default_factory=list)
+    """Coin numbers aboard."""
+    crew: int = 0
+    docked: str | None = None
+    towing: str | None = None
+    towed_by: str | None = None
+
+    @property
+    def masts_up(self) -> int:
+        return sum(1 for m in self.masts if m.up)
+
+    @property
+    def derelict(self) -> bool:
+        """SM-11: no masts left."""
+        return not any(m.up for m in self.masts)
+
+    @property
+    def free_cargo(self) -> int:
+        return self.cargo_slots - len(self.cargo)
+
+
+class Island(msgspec.Struct):
+    id: str
+    x: float
+    y: float
+    r: float
+    home: int | None = None
+    """The seat whose home island this is, or None for a wild island."""
+    coins: list[int] = msgspec.field(default_factory=list)
+
+
+class Coin(msgspec.Struct):
+    value: int
+    known: list[int] = msgspec.field(default_factory=list)
+    """Seats that have seen its value (SM-30); everyone once unloaded."""
+    place: str = ""
+    """``island:ID``, ``ship:ID``, ``home:SEAT`` or ``lost``."""
+
+
+class Options(msgspec.Struct, forbid_unknown_fields=True):
+    points: int = 30
+    """SM-4: the fleet point limit."""
+    hit_rule: Literal["gte", "gt"] = "gte"
+    """SM-25: a cannon hits on d6 >= rank (``gte``) or d6 > rank (``gt``)."""
+    end: Literal["half", "all"] = "half"
+    """SM-40: end at more than half the gold (``half``), or once every coin is unloaded or lost."""
+    max_rounds: int = 40
+    """A safeguard the rules do not have: after this many rounds the game ends and is scored
+    (SM-41). 0 means no limit."""
+    abilities: bool = False
+    """SM-6: abilities are not implemented; on, only ships without one are offered."""
+    crew: int = 0
+    """SM-6: crew is off by default; >0 gives every ship that many plain crew (for SM-20 kill)."""
+    start: Literal["out", "in"] = "out"
+    """SM-4: ships start docked facing out (stern touching) or bow in (then they come about)."""
+    fleets: list[list[str]] | None = None
+    """Per seat: ship ids, or one preset name (``["english"]``)."""
+
+
+class Volley(msgspec.Struct):
+    """A shoot action being resolved cannon by cannon (SM-25)."""
+
+    ship: str
+    target: str
+    masts: list[int]
+    """0-based masts still to fire."""
+
+
+class Hit(msgspec.Struct):
+    """A mast to eliminate, waiting for the target's owner to choose which (SM-18, SM-25)."""
+
+    ship: str
+    why: str
+
+
+class RamState(msgspec.Struct):
+    """A ram and its boarding party (SM-18, SM-20)."""
+
+    ship: str
+    target: str
+    offer: int = 0
+    """0: the turn's player may board; 1: the target's owner may; 2: offers are over."""
+    take: str = ""
+    winner: str = ""
+    """The ship whose side won the boarding party, while it chooses (``plunder``)."""
+
+
+class AfterMove(msgspec.Struct):
+    """The free actions a move opened (SM-17, SM-18), until taken or passed."""
+
+    ship: str
+    rammed: bool = False
+    towed: bool = False
+    before: list[str] = msgspec.field(default_factory=list)
+    """Enemy ships the bow already touched before the move: no ram on those (SM-18)."""
+
+
+class SpanishMainState(msgspec.Struct):
+    seed: int
+    rng: Rng
+    seats: list[str]
+    width: float
+    height: float
+    islands: dict[str, Island]
+    ships: dict[str, Ship]
+    coins: list[Coin]
+    """Coin n is coins[n - 1]."""
+    options: Options
+    dice: list[int] = msgspec.field(default_factory=list)
+    """Forced dice (scenarios, tests): used before the RNG."""
+    gold: list[int] = msgspec.field(default_factory=list)
+    gold_total: int = 0
+    """SM-40: all gold dealt, announced at setup."""
+    turn: int = 0
+    round: int = 1
+    step: Step = "turn"
+    acted: list[str] = msgspec.field(default_factory=list)
+    began_docked: dict[str, str] = msgspec.field(default_factory=dict)
+    """Ship -> the island it was docked at when this turn began (SM-30)."""
+    after: AfterMove | None = None
+    volley: Volley | None = None
+    hit: Hit | None = None
+    ram: RamState | None = None
+    loading: str | None = None
+    """The ship that explored and is choosing what to load."""
+    sunk: list[str] = msgspec.field(default_factory=list)
+    contested: bool = True
+    """Did two or more players have a sailing ship at the start? Only then does the game end
+    when one is left (SM-40); a one-fleet scenario would otherwise be over before it began."""
+    over: bool = False
+    winners: list[int] = msgspec.field(default_factory=list)
+    end_reason: str = ""

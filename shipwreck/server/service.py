@@ -1,0 +1,135 @@
+"""``shipwreck serve``: the store, the lobby, the SSH listener and the table timers, wired.
+
+This is the only place that knows all the layers: the SSH side (:mod:`.ssh`) runs one
+:class:`~shipwreck.tui.app.ShipwreckApp` per session over the :class:`~shipwreck.runtime.Lobby`,
+which persists to the :class:`~shipwreck.store.Store`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from shipwreck.config import Config
+from shipwreck.runtime import Lobby
+from shipwreck.server.ssh import LIVE_APPS, LiveApps, SessionInfo, ensure_host_key, start_server
+from shipwreck.store import Store
+from shipwreck.tui.app import RefusedApp, ShipwreckApp
+
+log = logging.getLogger("shipwreck.server")
+
+TICK_SECONDS = 0.5
+
+
+class Service:
+    """One running server. ``await start()``, then ``await stop()`` (tests use both)."""
+
+    def __init__(self, config: Config, live: LiveApps | None = None) -> None:
+        self.config = config
+        self.live = live if live is not None else LIVE_APPS
+        self.store = Store(config.server.database)
+        timers = {k: int(v) for k, v in _fields(config.timers).items()}
+        self.lobby = Lobby(default_bot=config.bots.default, timers=timers)
+        self.restored = self.lobby.attach_store(self.store)
+        self.lobby.saved_bot = lambda player: self.store.bot(player, "autopilot")
+        self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.fingerprint = ""
+        self._ticker: asyncio.Task[None] | None = None
+
+    @property
+    def port(self) -> int:
+        assert self.acceptor is not None
+        return int(self.acceptor.get_port())
+
+    async def start(self) -> None:
+        s = self.config.server
+        self.fingerprint = ensure_host_key(s.host_key)
+        log.info("host key %s (%s)", s.host_key, self.fingerprint)
+        if self.restored:
+            log.info("restored %d unfinished tables from %s", self.restored, s.database)
+        self.acceptor = await start_server(
+            s.listen,
+            s.port,
+            s.host_key,
+            app_factory=self.app_for,
+            authorize=self.authorize,
+            live=self.live,
+            max_write_buffer=self.config.limits.write_buffer_bytes,
+        )
+        self._ticker = asyncio.create_task(self._tick_forever())
+        log.info("listening on %s:%d", s.listen, self.port)
+
+    async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        if self.acceptor is not None:
+            self.acceptor.close()
+            await self.acceptor.wait_closed()
+        await self.live.shutdown()
+        self.store.close()
+
+    def authorize(self, username: str, key: Any) -> bool:
+        """Any well-formed public key may try; who it belongs to is settled in :meth:`app_for`
+        (which runs only once the client has proved it holds the key)."""
+        return bool(username) and len(username) <= 32
+
+    def app_for(self, info: SessionInfo) -> Any:
+        name = info.username
+        if not _valid_name(name):
+            return RefusedApp(
+                f"'{name[:32]}' is not a name here: use letters, digits, - and _ "
+                "(up to 32), e.g. ssh ann@host"
+            )
+        who = self.store.identify(name, info.key_fingerprint, info.key.openssh)
+        if not who.ok:
+            log.info("refused %s with key %s: name taken", name, info.key_fingerprint)
+            return RefusedApp(who.message)
+        if who.registered_now:
+            log.info("registered %s with key %s", name, info.key_fingerprint)
+        return ShipwreckApp(self.lobby, name, info.key_fingerprint)
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                self.lobby.tick()
+            except Exception:  # a broken table must not stop the clock for the others
+                log.exception("table timer tick failed")
+
+
+def _valid_name(name: str) -> bool:
+    return 0 < len(name) <= 32 and all(c.isalnum() or c in "-_" for c in name) and name.isascii()
+
+
+def _fields(section: Any) -> dict[str, Any]:
+    return {f: getattr(section, f) for f in section.__struct_fields__}
+
+
+def setup_logging(log_file: str) -> None:
+    """Log to a file, or to stderr; never to stdout (Textual owns it while an app runs)."""
+    handler: logging.Handler = (
+        logging.FileHandler(log_file) if log_file else logging.StreamHandler()
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("shipwreck")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    root.propagate = False
+
+
+async def serve(config: Config) -> None:
+    """Run until interrupted."""
+    Path(config.server.database).parent.mkdir(parents=True, exist_ok=True)
+    service = Service(config)
+    await service.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await service.stop()

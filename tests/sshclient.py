@@ -1,0 +1,81 @@
+"""A real SSH client terminal for end-to-end tests: asyncssh with a PTY, drawn on pyte."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+
+import asyncssh
+import pyte
+
+TIMEOUT = 15.0
+_ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+class Terminal(asyncssh.SSHClientSession[bytes]):
+    """Everything received is drawn on a pyte screen, and kept as raw bytes."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.screen = pyte.Screen(width, height)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.closed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self.raw += data
+        self.stream.feed(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def plain_bytes(self) -> str:
+        """Every byte received, escape sequences removed: what could ever have been shown."""
+        return _ESCAPES.sub(b"", bytes(self.raw)).decode("utf-8", "replace")
+
+    async def wait_for(self, needle: str, timeout: float = TIMEOUT) -> None:
+        try:
+            async with asyncio.timeout(timeout):
+                while needle not in self.text():
+                    await asyncio.sleep(0.02)
+        except TimeoutError:
+            raise AssertionError(f"{needle!r} never appeared; screen:\n{self.text()}") from None
+
+
+@dataclass(eq=False)
+class Client:
+    conn: asyncssh.SSHClientConnection
+    chan: asyncssh.SSHClientChannel[bytes]
+    term: Terminal
+
+    def type(self, keys: str) -> None:
+        self.chan.write(keys.encode())
+
+    async def line(self, text: str) -> None:
+        self.type(text + "\r")
+        await asyncio.sleep(0.05)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+async def open_terminal(
+    port: int, username: str, key: asyncssh.SSHKey, size: tuple[int, int] = (120, 40)
+) -> Client:
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=username,
+        client_keys=[key],
+        known_hosts=None,
+        config=None,
+        agent_path=None,
+    )
+    term = Terminal(*size)
+    chan, _ = await conn.create_session(
+        lambda: term, term_type="xterm-256color", term_size=size, encoding=None
+    )
+    return Client(conn, chan, term)

@@ -1,0 +1,122 @@
+"""The product end to end: ``shipwreck serve`` on 127.0.0.1, real SSH clients with PTYs, a
+whole game of Lifeboat typed by two players who read their screens (drawn by pyte)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from shipwreck.config import Config
+from shipwreck.server.service import Service
+from shipwreck.server.ssh import LiveApps
+from sshclient import Client, open_terminal
+
+ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
+BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
+OTHER_KEY = asyncssh.generate_private_key("ssh-ed25519")
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[Service]:
+    config = Config()
+    config.server.listen = "127.0.0.1"
+    config.server.port = 0
+    config.server.database = str(tmp_path / "shipwreck.db")
+    config.server.host_key = str(tmp_path / "host_key")
+    svc = Service(config, live=LiveApps())
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()
+
+
+def choices_on_screen(client: Client) -> list[str]:
+    """The choices line as the player sees it."""
+    text = client.term.text()
+    m = re.search(r"choices:\s+(.*)", text)
+    if not m:
+        return []
+    return [c.strip() for c in m.group(1).split("|") if c.strip() and "…" not in c]
+
+
+async def test_sign_in_registers_the_key_and_shows_it(service: Service) -> None:
+    ann = await open_terminal(service.port, "ann", ANN_KEY)
+    await ann.term.wait_for("signed in as ann (SHA256:")
+    assert service.store.player("ann") is not None
+    ann.close()
+
+
+async def test_another_key_for_a_taken_name_is_refused_with_the_reason(service: Service) -> None:
+    ann = await open_terminal(service.port, "ann", ANN_KEY)
+    await ann.term.wait_for("signed in as ann")
+    ann.close()
+    thief = await open_terminal(service.port, "ann", OTHER_KEY)
+    await thief.term.wait_for("belongs to another key")
+    await asyncio.wait_for(thief.term.closed.wait(), 15)
+
+
+async def test_two_players_play_a_whole_game_over_ssh(service: Service) -> None:
+    ann = await open_terminal(service.port, "ann", ANN_KEY)
+    bob = await open_terminal(service.port, "bob", BOB_KEY)
+    await ann.term.wait_for("signed in as ann")
+    await bob.term.wait_for("signed in as bob")
+    await ann.line("new 6 free survivor loyal predator hoarder")
+    await ann.term.wait_for("table 1 · lifeboat · you are")
+    await bob.term.wait_for("H.BBBB")  # the lobby updates itself: ann's table, one free seat
+    await bob.line("join 1")
+    await bob.term.wait_for("table 1 · lifeboat · you are")
+
+    table = service.lobby.get(1)
+    assert table is not None
+    seats = {"ann": table.seat_of_player("ann"), "bob": table.seat_of_player("bob")}
+    pick = random.Random(4)
+    for _ in range(2000):
+        if table.over:
+            break
+        acted = False
+        for client in (ann, bob):
+            options = choices_on_screen(client)
+            if options:
+                before = len(table.commands)
+                await client.line(pick.choice(options))
+                for _ in range(25):  # wait until the server took it (or refused it)
+                    if len(table.commands) > before:
+                        break
+                    await asyncio.sleep(0.02)
+                acted = True
+        if not acted:
+            await asyncio.sleep(0.05)
+        assert_nothing_hidden_leaked(table, {ann: seats["ann"], bob: seats["bob"]})
+    assert table.over, "the game did not reach its end"
+    await ann.term.wait_for("land! final scores")
+    await bob.term.wait_for("land! final scores")
+    ann.close()
+    bob.close()
+
+
+def assert_nothing_hidden_leaked(table: object, clients: dict[Client, int | None]) -> None:
+    """No private event meant for another seat, and no other seat's friend/enemy, was ever
+    sent to a client before the end (checked on every byte received, escapes removed)."""
+    from shipwreck.runtime import Table
+
+    assert isinstance(table, Table)
+    if table.over:
+        return
+    for client, seat in clients.items():
+        seen = client.term.plain_bytes()
+        for e in table.events:
+            if e.to is not None and seat not in e.to and len(e.text) > 12:
+                # a whole log line: followed by padding, a box edge or the end of a line
+                line = re.escape(e.text) + r"(?:\s{2,}|\s*[│┃]|\s*$)"
+                assert not re.search(line, seen, re.M), f"seat {seat} received {e.text!r}"
+        for other, c in table.state.chars.items():
+            if table.state.players.index(other) == seat:
+                continue
+            assert f"{other}: friend {c.friend}, enemy {c.enemy}" not in seen
