@@ -15,6 +15,7 @@ import pytest
 from shipwreck.config import Config
 from shipwreck.server.service import Service
 from shipwreck.server.ssh import LiveApps
+
 from sshclient import Client, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
