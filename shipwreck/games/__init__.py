@@ -6,12 +6,16 @@ from typing import Any
 
 
 def get_ruleset(name: str) -> Any:
-    """The ruleset object for a game name (``lifeboat``)."""
+    """The ruleset object for a game name (``lifeboat``, ``spanish_main``)."""
     if name == "lifeboat":
         from shipwreck.games.lifeboat import RULES
 
         return RULES
-    raise KeyError(f"unknown game {name!r}; known games: lifeboat")
+    if name == "spanish_main":
+        from shipwreck.games.spanish_main import RULES as SM_RULES
+
+        return SM_RULES
+    raise KeyError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
 
 
-GAMES = ("lifeboat",)
+GAMES = ("lifeboat", "spanish_main")

@@ -1,4 +1,4 @@
-"""The geometry of the sea: capsule hulls, circular islands, swept motion (SM-1, SM-5, SM-12, SM-13).
+"""The sea's geometry: capsule hulls, round islands, swept motion (SM-1, SM-5, SM-12, SM-13).
 
 Conventions (all floats, units of the rules: ``S = 5.0``, ``L = 7.0``):
 

@@ -20,6 +20,7 @@ from typing import Any
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main import scoring
 from shipwreck.games.spanish_main.state import (
     AfterMove,
     Hit,
@@ -338,7 +339,8 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     obs = obstacles(state, s, skip)
     near = geo.near_obstacles(s.x, s.y, s.heading, length, obs)
     legs = move_legs(s)
-    orders = list(dict.fromkeys(itertools.permutations(legs)))
+    kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
+    orders = list(dict.fromkeys(itertools.permutations(kinds)))
     out: list[C.Command] = []
     for order in orders:
         first = order[0]
@@ -1188,20 +1190,14 @@ def _game_over(state: SpanishMainState, log: _Log, why: str) -> None:
     for c in state.coins:
         c.known = list(range(len(state.seats)))
     log.public("end", f"the game is over: {why}")
-    keys = {seat: (state.gold[seat], afloat_value(state, seat)) for seat in range(len(state.seats))}
-    best = max(keys.values())
-    state.winners = [seat for seat, k in keys.items() if k == best]
+    state.winners = scoring.winners(state)
     for seat in range(len(state.seats)):
         log.public(
             "score",
             f"{state.seats[seat]}: {state.gold[seat]} gold, ships afloat worth"
-            f" {keys[seat][1]} points",
+            f" {scoring.afloat_value(state, seat)} points",
         )
     log.public("winner", "winner: " + ", ".join(state.seats[s] for s in state.winners))
-
-
-def afloat_value(state: SpanishMainState, seat: int) -> int:
-    return sum(s.points for s in state.ships.values() if s.owner == seat)
 
 
 # --------------------------------------------------------------------------- the resolution loop

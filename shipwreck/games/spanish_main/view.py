@@ -1,0 +1,182 @@
+"""What one seat may know of a Spanish Main game: the one hidden-information filter (rules §6).
+
+Everyone sees the sea, the islands, the ships, their masts, cargo counts, coin numbers, gold at
+home and the public log. A coin's value is shown only to the seats that have seen it (its
+explorer, whoever carried it) — everyone once it is unloaded, and everyone when the game is over.
+Coin numbers are dealt after the values are shuffled, so they tell nothing.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from shipwreck.engine.core import Prompt, Seat
+from shipwreck.games.spanish_main import rules
+from shipwreck.games.spanish_main.commands import Command
+from shipwreck.games.spanish_main.state import SpanishMainState
+
+
+class CoinView(msgspec.Struct, frozen=True):
+    id: int
+    value: int | None
+    """None unless this seat has seen it."""
+
+
+class MastView(msgspec.Struct, frozen=True):
+    rank: int
+    range: str
+    up: bool
+
+
+class ShipView(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    card: str
+    owner: int
+    points: int
+    x: float
+    """The bow tip."""
+    y: float
+    heading: float
+    """Compass degrees: 0 north, 90 east."""
+    length: float
+    masts: tuple[MastView, ...]
+    """Bow -> stern."""
+    move: tuple[str, ...]
+    """The base move now (S while towing)."""
+    cargo_slots: int
+    cargo: tuple[CoinView, ...]
+    crew: int
+    docked: str | None
+    towing: str | None
+    towed_by: str | None
+    derelict: bool
+    pinned_by: str | None
+    acted: bool
+
+
+class IslandView(msgspec.Struct, frozen=True):
+    id: str
+    x: float
+    y: float
+    r: float
+    home: int | None
+    coins: tuple[CoinView, ...]
+
+
+class RamView(msgspec.Struct, frozen=True):
+    ship: str
+    target: str
+    winner: str | None
+
+
+class SpanishMainView(msgspec.Struct, frozen=True):
+    seat: Seat | None
+    me: str | None
+    seats: tuple[str, ...]
+    width: float
+    height: float
+    round: int
+    turn: int
+    """The seat whose turn it is."""
+    step: str
+    islands: tuple[IslandView, ...]
+    ships: tuple[ShipView, ...]
+    gold: tuple[int, ...]
+    """Gold unloaded at home, per seat."""
+    home_coins: tuple[tuple[int, ...], ...]
+    gold_total: int
+    coins_lost: int
+    prompts: tuple[Prompt, ...]
+    moved: str | None
+    """The ship whose move opened the free actions (``after_move``)."""
+    hit: str | None
+    """The ship whose owner picks a mast to lose (``eliminate``)."""
+    loading: str | None
+    ram: RamView | None
+    volley: tuple[str, str] | None
+    """(shooter, target) while a volley is being resolved."""
+    sunk: tuple[str, ...]
+    choices: tuple[Command, ...] = ()
+    """My legal answers to my open decision (empty if I have none)."""
+    free: tuple[Command, ...] = ()
+    over: bool = False
+    end_reason: str = ""
+    winners: tuple[int, ...] = ()
+    options: dict[str, object] = msgspec.field(default_factory=dict)
+
+
+def _coin(state: SpanishMainState, cid: int, seat: Seat | None) -> CoinView:
+    c = state.coins[cid - 1]
+    shown = state.over or (seat is not None and seat in c.known)
+    return CoinView(cid, c.value if shown else None)
+
+
+def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
+    """The game as ``seat`` (``None`` = a spectator) may see it."""
+    me = state.seats[seat] if seat is not None and 0 <= seat < len(state.seats) else None
+    if me is None:
+        seat = None
+    ships = tuple(
+        ShipView(
+            id=s.id,
+            name=s.name,
+            card=s.card,
+            owner=s.owner,
+            points=s.points,
+            x=s.x,
+            y=s.y,
+            heading=s.heading,
+            length=s.length,
+            masts=tuple(MastView(m.rank, m.range, m.up) for m in s.masts),
+            move=tuple(rules.move_legs(s)),
+            cargo_slots=s.cargo_slots,
+            cargo=tuple(_coin(state, c, seat) for c in s.cargo),
+            crew=s.crew,
+            docked=s.docked,
+            towing=s.towing,
+            towed_by=s.towed_by,
+            derelict=s.derelict,
+            pinned_by=(p.id if (p := rules.pinned_by(state, s)) is not None else None),
+            acted=s.id in state.acted,
+        )
+        for s in state.ships.values()
+    )
+    islands = tuple(
+        IslandView(i.id, i.x, i.y, i.r, i.home, tuple(_coin(state, c, seat) for c in i.coins))
+        for i in state.islands.values()
+    )
+    homes = tuple(
+        tuple(k + 1 for k, c in enumerate(state.coins) if c.place == f"home:{s}")
+        for s in range(len(state.seats))
+    )
+    ram = state.ram
+    return SpanishMainView(
+        seat=seat,
+        me=me,
+        seats=tuple(state.seats),
+        width=state.width,
+        height=state.height,
+        round=state.round,
+        turn=state.turn,
+        step=state.step,
+        islands=islands,
+        ships=ships,
+        gold=tuple(state.gold),
+        home_coins=homes,
+        gold_total=state.gold_total,
+        coins_lost=sum(1 for c in state.coins if c.place == "lost"),
+        prompts=tuple(rules.prompts(state)),
+        moved=state.after.ship if state.after is not None else None,
+        hit=state.hit.ship if state.hit is not None else None,
+        loading=state.loading,
+        ram=RamView(ram.ship, ram.target, ram.winner or None) if ram is not None else None,
+        volley=(state.volley.ship, state.volley.target) if state.volley is not None else None,
+        sunk=tuple(state.sunk),
+        choices=tuple(rules.choices(state, seat)) if seat is not None else (),
+        free=tuple(rules.free_actions(state, seat)) if seat is not None else (),
+        over=state.over,
+        end_reason=state.end_reason,
+        winners=tuple(state.winners),
+        options=msgspec.to_builtins(state.options),
+    )
