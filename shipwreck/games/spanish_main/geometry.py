@@ -196,6 +196,16 @@ class Sweep:
     heading: float = 0.0
 
 
+def away(g0: float, gh: float) -> bool:
+    """Is a motion that takes a gap from ``g0`` to ``gh`` over a short probe free to go on?
+    Away from the obstacle, or sliding along it (a straight run along a hull or an island never
+    comes back into it: the gap between convex shapes is convex in the distance run). A gap of
+    (almost) nothing must open up."""
+    if g0 < 1e-6:
+        return gh > g0 + 1e-7
+    return gh >= g0 - 1e-9
+
+
 def near_gap(ob: Obstacle) -> float:
     """Closer than this, a motion must be probed: it may go into ``ob`` at once."""
     return max(TOUCH, ob.margin * 1.5)
@@ -224,7 +234,7 @@ def start_block(
     seg1 = axis(px, py, ph, length)
     for ob in near:
         g0 = ob.gap(seg0)
-        if g0 <= near_gap(ob) and ob.gap(seg1) <= g0 + 1e-7:
+        if g0 <= near_gap(ob) and not away(g0, ob.gap(seg1)):
             return ob
     return None
 
@@ -276,8 +286,8 @@ def sweep(
         if g0 <= near_gap(ob):
             px, py, ph = _pose(kind, x, y, heading, sign, probe)
             gh = ob.gap(axis(px, py, ph, length))
-            if gh > g0 + 1e-7:  # moving away from it
-                later.append((ob, min(ob.margin, gh / 2)))
+            if away(g0, gh):
+                later.append((ob, min(ob.margin, min(g0, gh) / 2)))
             elif worst is None or g0 < worst[0]:
                 worst = (g0, ob)
             continue

@@ -455,11 +455,11 @@ def _can_move(state: SpanishMainState, s: Ship) -> str | None:
 
 
 def _explore_problem(state: SpanishMainState, s: Ship) -> str | None:
-    if s.id in state.acted:
-        return f"{s.id} has had her action this turn"
     began = state.began_docked.get(s.id)
     if began is None or s.docked != began:
         return f"{s.id} did not begin this turn docked at an island (SM-30)"
+    if s.id in state.acted:
+        return f"{s.id} has had her action this turn"
     isl = state.islands[began]
     if isl.home is not None:
         return f"{isl.id} is a home island, not a wild one (SM-30)"

@@ -164,6 +164,7 @@ def from_position(pos: Position) -> tuple[SpanishMainState, list[Event]]:
     )
     _check_positions(state)
     _tows(state, pos.ships or [])
+    _check_positions(state)
     for s in state.ships.values():
         s.docked = next(
             (
@@ -485,6 +486,7 @@ def _check_positions(state: SpanishMainState) -> None:
     """No hull may overlap an island, another hull, or the edge."""
     for s in state.ships.values():
         seg = rules._axis(s)
-        for ob in rules.obstacles(state, s, {s.id}):
+        tow = {s.towing} if s.towing else {s.towed_by} if s.towed_by else set()
+        for ob in rules.obstacles(state, s, {s.id} | tow):
             if ob.gap(seg) < -1e-6:
                 raise SetupError(f"ships: {s.id} overlaps {ob.id}")

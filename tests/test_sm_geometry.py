@@ -1,0 +1,218 @@
+"""Spanish Main geometry (SM-1, SM-5, SM-12, SM-13): distances, swept moves, and their properties.
+
+The properties run :func:`geometry.plan` on random scenes (islands, hulls, the sea's edge) with
+random legs and check what a player must be able to trust: a ship never ends a move overlapping
+anything, never passes through anything on the way (checked on a fine sampling of the path it
+actually sailed), and never turns or runs more than its legs allow.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shipwreck.games.spanish_main import geometry as geo
+
+W, H = 70.0, 56.0
+
+
+def test_compass_convention() -> None:
+    """SM-1: headings are compass degrees, 0 north (+y), 90 east (+x); a + turn is starboard."""
+    assert geo.unit(0) == pytest.approx((0.0, 1.0))
+    assert geo.unit(90) == pytest.approx((1.0, 0.0))
+    assert geo.bearing(0, 0, 1, 0) == pytest.approx(90.0)
+    assert geo.turn_between(350, 10) == pytest.approx(20.0)
+    assert geo.turn_between(10, 350) == pytest.approx(-20.0)
+    assert geo.norm_heading(-90) == pytest.approx(270.0)
+
+
+def test_hull_is_a_capsule() -> None:
+    """SM-5: length 2.5 + 1 per mast, radius 0.8; the axis runs between the caps' centres, and
+    masts sit from 30 % to 90 % of the length from the bow tip."""
+    assert geo.hull_length(4) == 6.5
+    ax, ay, bx, by = geo.axis(10.0, 10.0, 90.0, 6.5)
+    assert (ax, ay) == pytest.approx((9.2, 10.0))
+    assert (bx, by) == pytest.approx((10.0 - 5.7, 10.0))
+    assert geo.mast_point(10.0, 10.0, 90.0, 6.5, 0, 4) == pytest.approx((10.0 - 1.95, 10.0))
+    assert geo.mast_point(10.0, 10.0, 90.0, 6.5, 3, 4) == pytest.approx((10.0 - 5.85, 10.0))
+
+
+def _brute_segments(s1: geo.Segment, s2: geo.Segment) -> float:
+    best = math.inf
+    for i in range(201):
+        t = i / 200
+        px, py = s1[0] + t * (s1[2] - s1[0]), s1[1] + t * (s1[3] - s1[1])
+        best = min(best, geo.point_segment(px, py, s2)[0])
+    return best
+
+
+coord = st.floats(-20, 20, allow_nan=False)
+
+
+@settings(max_examples=300)
+@given(a=st.tuples(coord, coord, coord, coord), b=st.tuples(coord, coord, coord, coord))
+def test_segment_distance_matches_brute_force(a: geo.Segment, b: geo.Segment) -> None:
+    """The closed-form segment distance (used by every collision) agrees with sampling."""
+    d, _ = geo.segment_segment(a, b)
+    brute = _brute_segments(a, b)
+    assert d <= brute + 1e-7
+    seglen = math.hypot(a[2] - a[0], a[3] - a[1])
+    assert brute <= d + seglen / 200 + 1e-7
+
+
+def test_run_stops_at_first_touch_head_on() -> None:
+    """SM-13: a ship running at an island stops touching it (between CONTACT/2 and CONTACT)."""
+    isl = geo.island("isla", 30.0, 10.0, 5.0)
+    path = geo.plan(20.0, 10.0, 90.0, 4.5, 4.5, [(0.0, 7.0)], [isl])
+    assert path.hit is isl and path.legs[0].part == "bow"
+    assert 5.0 - geo.CONTACT <= path.legs[0].ran <= 5.0 - geo.CONTACT / 2
+    seg = geo.axis(path.x, path.y, path.heading, 4.5)
+    assert geo.CONTACT / 2 - 1e-9 <= isl.gap(seg) <= geo.CONTACT + 1e-9
+
+
+def test_touch_ends_the_whole_move() -> None:
+    """SM-13: once touched, the remaining legs are lost."""
+    isl = geo.island("isla", 30.0, 10.0, 5.0)
+    path = geo.plan(22.0, 10.0, 90.0, 4.5, 4.5, [(0.0, 5.0), (0.0, 7.0)], [isl])
+    assert len(path.legs) == 1 and path.hit is isl
+
+
+def test_pivot_sweeps_the_stern() -> None:
+    """SM-12: a pivot turns on the bow tip; the stern swinging into a ship stops the turn."""
+    other = geo.hull("other", 10.0, 4.0, 90.0, 4.5)  # a hull lying east-west, south-west of us
+    path = geo.plan(10.0, 10.0, 0.0, 6.5, 6.5, [(-90.0, 5.0)], [other])
+    assert path.hit is other and path.legs[0].ran == 0.0
+    assert -90.0 < path.legs[0].turned < 0.0
+    assert (path.x, path.y) == pytest.approx((10.0, 10.0))  # the bow tip did not move
+    assert path.legs[0].part == "stern"
+
+
+def test_moving_away_from_a_touch_is_free_and_into_it_blocked() -> None:
+    """SM-13: a ship touching an island may sail away from it; into it, it does not move."""
+    isl = geo.island("isla", 30.0, 10.0, 5.0)
+    x = 25.0 - 0.005  # bow tip 0.005 from the island's edge, heading east: docked bow-first
+    into = geo.plan(x, 10.0, 90.0, 4.5, 4.5, [(0.0, 5.0)], [isl])
+    assert into.legs[0].blocked and not into.moved
+    away_seg = geo.axis(x - 4.5 - 0.01, 10.0, 270.0, 4.5)  # same water, come about: bow west
+    assert isl.gap(away_seg) > -1e-9
+    away = geo.plan(x - 4.5, 10.0, 270.0, 4.5, 4.5, [(0.0, 5.0)], [isl])
+    assert away.hit is None and away.legs[0].ran == 5.0
+
+
+def test_edge_stops_a_move() -> None:
+    """SM-1: the sea's edge stops a move like an island."""
+    path = geo.plan(65.0, 10.0, 90.0, 4.5, 4.5, [(0.0, 7.0)], [geo.edge(W, H)])
+    assert path.hit is not None and path.hit.kind == geo.EDGE
+    assert W - geo.HULL_RADIUS - path.x <= geo.CONTACT + 1e-9
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@st.composite
+def scenes(draw: st.DrawFn) -> tuple[list[geo.Obstacle], tuple[float, float, float, float]]:
+    """A few islands and hulls that do not overlap, and a free ship (x, y, heading, length)."""
+    obs: list[geo.Obstacle] = [geo.edge(W, H)]
+    segs: list[geo.Segment] = []
+    for _ in range(draw(st.integers(0, 5))):
+        r = draw(st.floats(1.0, 6.0))
+        x, y = draw(st.floats(r, W - r)), draw(st.floats(r, H - r))
+        obs.append(geo.island(f"i{len(obs)}", x, y, r, draw(st.sampled_from([0.01, 0.1]))))
+    for _ in range(draw(st.integers(0, 4))):
+        x, y = draw(st.floats(0, W)), draw(st.floats(0, H))
+        h, ln = draw(st.floats(0, 360)), draw(st.sampled_from([3.5, 5.5, 7.5]))
+        seg = geo.axis(x, y, h, ln)
+        if all(o.gap(seg) >= 0 for o in obs):
+            obs.append(geo.hull(f"s{len(obs)}", x, y, h, ln))
+            segs.append(seg)
+    near = draw(st.booleans()) and len(obs) > 1  # start close to something, to hit it
+    for _ in range(50):
+        if near:
+            base = obs[draw(st.integers(1, len(obs) - 1))]
+            x, y = base.a + draw(st.floats(-10, 10)), base.b + draw(st.floats(-10, 10))
+        else:
+            x, y = draw(st.floats(0, W)), draw(st.floats(0, H))
+        h, ln = draw(st.floats(0, 360)), draw(st.sampled_from([3.5, 4.5, 6.5, 7.5, 13.0]))
+        seg = geo.axis(x, y, h, ln)
+        if all(o.gap(seg) >= 0 for o in obs):
+            return obs, (x, y, h, ln)
+    return [geo.edge(W, H)], (35.0, 28.0, 0.0, 4.5)
+
+
+legs_st = st.lists(
+    st.tuples(st.floats(-90, 90), st.sampled_from([0.0, 2.0, 5.0, 7.0])), min_size=1, max_size=2
+)
+
+
+def _sample_path(
+    start: tuple[float, float, float, float], path: geo.Path
+) -> list[tuple[float, float, float]]:
+    """Poses along what was actually sailed, every ~0.05 of hull travel."""
+    x, y, h, ln = start
+    out = [(x, y, h)]
+    for leg in path.legs:
+        n = max(1, int(abs(math.radians(leg.turned)) * ln / 0.05))
+        for i in range(1, n + 1):
+            out.append((x, y, h + leg.turned * i / n))
+        h += leg.turned
+        ux, uy = geo.unit(h)
+        n = max(1, int(leg.ran / 0.05))
+        for i in range(1, n + 1):
+            out.append((x + ux * leg.ran * i / n, y + uy * leg.ran * i / n, h))
+        x, y = x + ux * leg.ran, y + uy * leg.ran
+    return out
+
+
+@settings(max_examples=250, deadline=None)
+@given(scene=scenes(), legs=legs_st)
+def test_moves_never_overlap_or_pass_through(
+    scene: tuple[list[geo.Obstacle], tuple[float, float, float, float]],
+    legs: list[tuple[float, float]],
+) -> None:
+    """SM-13: the final hull overlaps nothing, and no pose along the sailed path does either
+    (within float noise); SM-12: no leg turns more than asked (at most 90°) or runs farther than
+    asked; a hit ends the move."""
+    obs, start = scene
+    x, y, h, ln = start
+    path = geo.plan(x, y, h, ln, ln, legs, obs)
+    assert len(path.legs) <= len(legs)
+    for want, got in zip(legs, path.legs, strict=False):
+        assert abs(got.turned) <= abs(want[0]) + 1e-9 <= 90 + 1e-9
+        assert got.turned == 0 or math.copysign(1, got.turned) == math.copysign(1, want[0])
+        assert 0.0 <= got.ran <= want[1] + 1e-9
+    for leg in path.legs[:-1]:
+        assert leg.hit is None
+    end = geo.axis(path.x, path.y, path.heading, ln)
+    for o in obs:
+        assert o.gap(end) >= -1e-6, f"ends overlapping {o.id}"
+    for px, py, ph in _sample_path(start, path):
+        seg = geo.axis(px, py, ph, ln)
+        for o in obs:
+            assert o.gap(seg) >= -1e-3, f"passes through {o.id}"
+    if path.hit is not None:
+        assert path.hit.gap(end) <= path.hit.margin + 1e-6
+
+
+@settings(max_examples=150, deadline=None)
+@given(scene=scenes(), legs=legs_st)
+def test_start_block_agrees_with_sweep(
+    scene: tuple[list[geo.Obstacle], tuple[float, float, float, float]],
+    legs: list[tuple[float, float]],
+) -> None:
+    """The cheap check behind legal() agrees with the full sweep: a first leg it calls blocked
+    does not move, and one it calls free does (if it asks to move at all)."""
+    obs, (x, y, h, ln) = scene
+    turn, dist = legs[0]
+    near = geo.near_obstacles(x, y, h, ln, obs)
+    if turn != 0:
+        blocked = geo.start_block("turn", x, y, h, ln, turn, near) is not None
+        sw, amount = geo.sweep("turn", x, y, h, ln, turn, obs), turn
+    else:
+        blocked = geo.start_block("run", x, y, h, ln, dist, near) is not None
+        sw, amount = geo.sweep("run", x, y, h, ln, dist, obs), dist
+    assert sw.blocked == blocked
+    if not blocked and abs(amount) > 1e-6:
+        assert sw.done != 0
