@@ -826,6 +826,8 @@ def _cmd_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
     log.public("tow", f"{s.id} takes {t.id} in tow{joined}")
     if t.cargo and was != s.owner:
         log.private("tow", f"{t.id} carries {_coin_text(state, t.cargo)}", s.owner)
+    if s.docked is not None:  # she docked with this move: her tow docks along (SM-17, SM-15)
+        _unload(state, log, t, state.islands[s.docked])
 
 
 def _cmd_break_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.BreakTow) -> None:
