@@ -8,6 +8,7 @@ import random
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -121,3 +122,39 @@ def assert_nothing_hidden_leaked(table: object, clients: dict[Client, int | None
             if table.state.players.index(other) == seat:
                 continue
             assert f"{other}: friend {c.friend}, enemy {c.enemy}" not in seen
+
+
+async def run(service: Service, user: str, key: asyncssh.SSHKey, command: str, data: str) -> Any:
+    async with asyncssh.connect(
+        "127.0.0.1",
+        service.port,
+        username=user,
+        client_keys=[key],
+        known_hosts=None,
+        config=None,
+        agent_path=None,
+    ) as conn:
+        return await conn.run(command, input=data)
+
+
+async def test_bot_check_and_save_over_ssh(service: Service) -> None:
+    good = 'bot "Mine" for lifeboat\non turn:\n    else -> row\n'
+    bad = 'bot "Mine" for lifeboat\non turn:\n    when me.wonds > 1 -> row\n'
+    ok = await run(service, "ann", ANN_KEY, "bot check", good)
+    assert ok.exit_status == 0 and "ok" in ok.stdout
+    wrong = await run(service, "ann", ANN_KEY, "bot check", bad)
+    assert wrong.exit_status == 1
+    assert "stdin:3:" in wrong.stdout and "did you mean 'wounds'" in wrong.stdout
+    saved = await run(service, "ann", ANN_KEY, "bot save autopilot", good)
+    assert saved.exit_status == 0 and "saved" in saved.stdout
+    assert service.store.bot("ann", "autopilot") == good
+    refused = await run(service, "ann", ANN_KEY, "bot save autopilot", bad)
+    assert refused.exit_status == 1 and service.store.bot("ann", "autopilot") == good
+
+
+async def test_other_commands_and_oversized_input_are_refused(service: Service) -> None:
+    shell = await run(service, "ann", ANN_KEY, "sh -c id", "")
+    assert shell.exit_status == 2 and "unknown command" in shell.stdout
+    huge = "#" * (service.config.limits.bot_script_bytes + 10)
+    big = await run(service, "ann", ANN_KEY, "bot check", huge)
+    assert big.exit_status == 1 and "larger than" in big.stderr

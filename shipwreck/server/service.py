@@ -60,6 +60,9 @@ class Service:
             authorize=self.authorize,
             live=self.live,
             max_write_buffer=self.config.limits.write_buffer_bytes,
+            exec_handler=self.run_command,
+            max_exec_input=self.config.limits.bot_script_bytes,
+            exec_wants_input=lambda command: command.split()[:1] == ["bot"],
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         log.info("listening on %s:%d", s.listen, self.port)
@@ -94,6 +97,35 @@ class Service:
         if who.registered_now:
             log.info("registered %s with key %s", name, info.key_fingerprint)
         return ShipwreckApp(self.lobby, name, info.key_fingerprint)
+
+    async def run_command(self, info: SessionInfo, command: str, text: str) -> tuple[str, int]:
+        """``ssh host bot check < mine.bot`` and ``ssh host bot save NAME < mine.bot``: the only
+        commands. Output is text for the client's terminal; the status is its exit code."""
+        from shipwreck.lang.bots.lint import check_source
+
+        words = command.split()
+        if words[:2] == ["bot", "check"] and len(words) == 2:
+            findings = check_source(text, "stdin")
+            errors = any(f.level == "error" for f in findings)
+            lines = [str(f) for f in findings] or ["stdin: ok"]
+            return "\n".join(lines) + "\n", 1 if errors else 0
+        if words[:2] == ["bot", "save"] and len(words) == 3:
+            name = words[2]
+            if not _valid_name(name):
+                return "bot save NAME: letters, digits, - and _ only\n", 2
+            who = self.store.identify(info.username, info.key_fingerprint, info.key.openssh)
+            if not who.ok:
+                return f"shipwreck: {who.message}\n", 1
+            findings = check_source(text, name)
+            if any(f.level == "error" for f in findings):
+                return "\n".join(str(f) for f in findings) + "\nnot saved\n", 1
+            self.store.save_bot(info.username, name, text)
+            use = " (your autopilot)" if name == "autopilot" else ""
+            return f"saved bot '{name}' for {info.username}{use}\n", 0
+        return (
+            "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE'\n",
+            2,
+        )
 
     async def _tick_forever(self) -> None:
         while True:

@@ -36,6 +36,8 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import inspect
 import io
 import itertools
@@ -305,6 +307,11 @@ class _Config:
     color_system: ColorChoice
     max_sessions_per_connection: int
     stop_timeout: float
+    exec_handler: ExecHandler | None = None
+    """Runs ``ssh host COMMAND < input``: (info, command, input) -> (output, exit status)."""
+    max_exec_input: int = 65536
+    exec_wants_input: Callable[[str], bool] = lambda _command: True
+    """Whether a command reads standard input (else it runs at once, without waiting for EOF)."""
 
 
 @dataclass(slots=True)
@@ -418,6 +425,9 @@ class _Server(asyncssh.SSHServer):
         return False
 
 
+ExecHandler = Callable[["SessionInfo", str, str], Awaitable[tuple[str, int]]]
+
+
 class _TUISession(asyncssh.SSHServerSession[str]):
     """One SSH session channel, running one Textual app."""
 
@@ -439,6 +449,8 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._closed = False
+        self._exec_input: list[str] | None = None
+        self._exec_size = 0
 
     # asyncssh callbacks -----------------------------------------------------------------------
 
@@ -468,8 +480,13 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         chan = self._chan
         assert chan is not None
         if self._command is not None:
-            log.info("%s: refused command %r", self._label, self._command)
-            self._refuse(NO_COMMANDS_MESSAGE, 2)
+            if self._config.exec_handler is None:
+                log.info("%s: refused command %r", self._label, self._command)
+                self._refuse(NO_COMMANDS_MESSAGE, 2)
+            elif self._config.exec_wants_input(self._command):
+                self._exec_input = []  # collect standard input until EOF, then run it
+            else:
+                self._task = asyncio.create_task(self._run_exec(""), name=f"exec {self._label}")
             return
         if self._term_type is None:
             log.info("%s: refused a session without a PTY", self._label)
@@ -489,6 +506,15 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         self._task = asyncio.create_task(self._run(info, self._io), name=f"shipwreck {self._label}")
 
     def data_received(self, data: str, datatype: asyncssh.DataType) -> None:
+        if self._exec_input is not None:
+            self._exec_size += len(data)
+            if self._exec_size > self._config.max_exec_input:
+                self._exec_input = None
+                limit = self._config.max_exec_input
+                self._refuse(f"shipwreck: the input is larger than {limit} bytes\r\n", 1)
+                return
+            self._exec_input.append(data)
+            return
         if self._io is not None:
             self._io.feed(data)
 
@@ -500,8 +526,25 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             self._io.resize(width, height)
 
     def eof_received(self) -> bool:
+        if self._exec_input is not None:
+            text, self._exec_input = "".join(self._exec_input), None
+            self._task = asyncio.create_task(self._run_exec(text), name=f"exec {self._label}")
+            return True  # keep the channel open for the answer
         self._request_stop("client sent EOF")
         return False
+
+    async def _run_exec(self, text: str) -> None:
+        handler, chan, command = self._config.exec_handler, self._chan, self._command
+        assert handler is not None and chan is not None and command is not None
+        try:
+            output, status = await handler(self._session_info(), command, text)
+        except Exception:  # a broken command ends this channel only
+            log.exception("%s: command %r failed", self._label, command)
+            output, status = "shipwreck: the command failed\n", 1
+        if not chan.is_closing():
+            with contextlib.suppress(OSError):
+                chan.write(output.replace("\n", "\r\n") if self._term_type else output)
+                chan.exit(status)
 
     def break_received(self, msec: int) -> bool:
         return False
@@ -620,7 +663,13 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             return
         log.debug("%s: stopping (%s)", self._label, reason)
         app.exit()
-        asyncio.get_running_loop().call_later(self._config.stop_timeout, _cancel_if_running, task)
+        # Neither the timer nor its context may keep the app alive once it has ended: a task
+        # keeps its context, where Textual's ``active_app`` holds the app and every widget, and
+        # a timer keeps the context it was made in (the app's own, on an output overflow).
+        timer = asyncio.get_running_loop().call_later(
+            self._config.stop_timeout, _cancel_if_running, task, context=contextvars.Context()
+        )
+        task.add_done_callback(lambda _task: timer.cancel())
 
 
 def _cancel_if_running(task: asyncio.Task[None]) -> None:
@@ -641,6 +690,9 @@ async def start_server(
     color_system: ColorChoice = "auto",
     max_sessions_per_connection: int = 4,
     stop_timeout: float = 5.0,
+    exec_handler: ExecHandler | None = None,
+    max_exec_input: int = 65536,
+    exec_wants_input: Callable[[str], bool] = lambda _command: True,
     login_timeout: float = 30.0,
     keepalive_interval: float = 30.0,
     keepalive_count_max: int = 3,
@@ -663,6 +715,9 @@ async def start_server(
         color_system=color_system,
         max_sessions_per_connection=max_sessions_per_connection,
         stop_timeout=stop_timeout,
+        exec_handler=exec_handler,
+        max_exec_input=max_exec_input,
+        exec_wants_input=exec_wants_input,
     )
     acceptor = await asyncssh.create_server(
         lambda: _Server(config),
