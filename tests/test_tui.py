@@ -150,7 +150,7 @@ async def test_lobby_updates_on_every_screen_without_refresh() -> None:
 def test_snapshot_lobby(snap_compare: Any) -> None:
     lobby, _ = lobby_with_table()
     lobby.say("bob", "anyone for a game?")
-    assert snap_compare(ShipwreckApp(lobby, "ann", "SHA256:snapshot"), terminal_size=SIZE)
+    assert snap_compare(ShipwreckApp(lobby, "bob", "SHA256:snapshot"), terminal_size=SIZE)
 
 
 def test_snapshot_table_two_seats_differ(snap_compare: Any) -> None:
@@ -189,3 +189,33 @@ def test_snapshot_end_screen(snap_compare: Any) -> None:
 def test_snapshot_too_small(snap_compare: Any) -> None:
     lobby, table = lobby_with_table()
     assert snap_compare(ShipwreckApp(lobby, "ann", open_table=table.id), terminal_size=(60, 20))
+
+
+async def test_coming_back_lands_in_your_seat_with_the_log() -> None:
+    lobby, table = lobby_with_table(humans=("ann", "bob"))  # bob keeps the game going
+    first = ShipwreckApp(lobby, "ann")
+    async with first.run_test(size=SIZE):
+        assert isinstance(first.screen, TableScreen)
+    assert table.seats[0].autopilot and not table.seats[0].connected
+    assert not table.over
+    again = ShipwreckApp(lobby, "ann")
+    async with again.run_test(size=SIZE):
+        screen = again.screen
+        assert isinstance(screen, TableScreen) and screen.seat == 0
+        shown = [str(line.text) for line in screen.query_one("#log").lines]  # type: ignore[attr-defined]
+        assert len(shown) >= len(table.log(0)) - 1
+
+
+async def test_a_second_session_takes_the_seat_and_the_first_only_watches() -> None:
+    lobby, table = lobby_with_table()
+    one, two = ShipwreckApp(lobby, "ann"), ShipwreckApp(lobby, "ann")
+    async with one.run_test(size=SIZE) as p1:
+        assert isinstance(one.screen, TableScreen) and one.screen.seat == 0
+        async with two.run_test(size=SIZE):
+            await p1.pause()
+            await p1.pause()
+            assert isinstance(two.screen, TableScreen) and two.screen.seat == 0
+            assert isinstance(one.screen, TableScreen) and one.screen.seat is None
+            before = list(table.commands)
+            await type_line(p1, "rest")
+            assert table.commands == before  # the watching session cannot play

@@ -47,6 +47,8 @@ class Lobby:
         self.timers = dict(timers or {})
         self.autopilot_after = autopilot_after
         self.clock = clock
+        self.controllers: dict[tuple[int, str], object] = {}
+        """(table, player) -> the session that plays that seat now: never two at once."""
         self.saved_bot: Callable[[str], str | None] = lambda _player: None
         """The source of a player's own saved autopilot script, if any (set by the server)."""
         self._rng = random.Random(seed)
@@ -134,6 +136,29 @@ class Lobby:
     def tick(self) -> int:
         """Time out overdue decisions at every table (the server calls this periodically)."""
         return sum(t.tick() for t in list(self.tables.values()) if not t.over)
+
+    def claim(self, table_id: int, player: str, session: object) -> object | None:
+        """``session`` now controls ``player``'s seat; returns the session it took it from."""
+        previous = self.controllers.get((table_id, player))
+        self.controllers[(table_id, player)] = session
+        return previous if previous is not session else None
+
+    def release(self, session: object) -> list[tuple[int, str]]:
+        """Forget every seat ``session`` controls; returns them."""
+        mine = [k for k, v in self.controllers.items() if v is session]
+        for k in mine:
+            del self.controllers[k]
+        return mine
+
+    def release_one(self, table_id: int, player: str, session: object) -> None:
+        if self.controllers.get((table_id, player)) is session:
+            del self.controllers[(table_id, player)]
+
+    def seats_of(self, player: str) -> list[Table]:
+        """Unfinished tables where ``player`` has a seat."""
+        return [
+            t for t in self.tables.values() if not t.over and t.seat_of_player(player) is not None
+        ]
 
     def get(self, table_id: int) -> Table | None:
         return self.tables.get(table_id)

@@ -8,12 +8,21 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
+from textual.message import Message
 from textual.widgets import Static
 
 from shipwreck.runtime import Lobby, Table
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+class SeatTakenOver(Message):
+    """Another session of the same player now controls this table's seat."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__()
+        self.table_id = table_id
 
 
 class ShipwreckApp(App[None]):
@@ -45,23 +54,35 @@ class ShipwreckApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen())
-        if self._open_first is not None:
-            table = self.lobby.get(self._open_first)
-            if table is not None:
-                self.open_table(table)
+        first = self.lobby.get(self._open_first) if self._open_first is not None else None
+        if first is None:  # coming back: land in the seat of an unfinished game
+            mine = self.lobby.seats_of(self.user)
+            first = mine[-1] if mine else None
+        if first is not None:
+            self.open_table(first)
         self._check_size()
 
     def open_table(self, table: Table, spectate: bool = False) -> None:
         seat = None if spectate else table.seat_of_player(self.user)
         if seat is not None:
+            previous = self.lobby.claim(table.id, self.user, self)
+            if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
+                previous.post_message(SeatTakenOver(table.id))
             table.set_connected(self.user, True)
         self.push_screen(TableScreen(table, seat))
 
+    def on_seat_taken_over(self, message: SeatTakenOver) -> None:
+        self.lobby.release_one(message.table_id, self.user, self)
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen) and screen.table.id == message.table_id:
+                screen.become_spectator("your other session took this seat; you are watching")
+
     def on_unmount(self) -> None:
-        """The session is over (quit or dropped): my seats go on autopilot."""
-        for table in self.lobby.tables.values():
-            if table.seat_of_player(self.user) is not None and not table.over:
-                table.set_connected(self.user, False)
+        """The session is over (quit or dropped): the seats it played go on autopilot."""
+        for table_id, player in self.lobby.release(self):
+            table = self.lobby.get(table_id)
+            if table is not None and not table.over:
+                table.set_connected(player, False)
 
     def on_resize(self, _event: Resize) -> None:
         self._check_size()

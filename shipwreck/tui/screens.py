@@ -296,6 +296,12 @@ class TableScreen(_Base):
     def action_lobby(self) -> None:
         self.app.pop_screen()
 
+    def become_spectator(self, why: str) -> None:
+        self.seat = None
+        self.query_one("#command", CommandLine).placeholder = self.placeholder()
+        self.refresh_all()
+        self.error(why, style="yellow")
+
 
 class EndScreen(ModalScreen[None]):
     """Every score broken down and everything revealed."""
