@@ -144,6 +144,55 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_game(source: str, db: str) -> object:
+    """A game file path, or a table id in the database."""
+    from shipwreck import replay
+    from shipwreck.store import Store
+
+    if source.isdigit() and not Path(source).exists():
+        if not Path(db).exists():
+            raise replay.ReplayError(f"no database at {db}; pass --db PATH")
+        return replay.export_table(Store(db), int(source))
+    return replay.read(source)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from shipwreck import replay
+
+    try:
+        gf = _open_game(str(args.table), args.db)
+    except replay.ReplayError as e:
+        print(f"shipwreck export: {e}", file=sys.stderr)
+        return 2
+    assert isinstance(gf, replay.GameFile)
+    out = args.output or f"table-{gf.table_id}.json"
+    replay.write(gf, out)
+    print(f"wrote {out}: {gf.game}, seed {gf.seed}, {len(gf.commands)} commands")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from shipwreck import replay
+    from shipwreck.tui.replay import ReplayApp
+
+    try:
+        gf = _open_game(args.source, args.db)
+        assert isinstance(gf, replay.GameFile)
+        final = replay.table_at(gf)
+    except replay.ReplayError as e:
+        print(f"shipwreck replay: {e}", file=sys.stderr)
+        return 2
+    if args.as_seat is not None and not final.over:
+        print(
+            "shipwreck replay: --as shows a seat's secrets, so only once the game is over",
+            file=sys.stderr,
+        )
+        return 2
+    seat = args.as_seat - 1 if args.as_seat is not None else None
+    ReplayApp(gf, seat).run()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shipwreck", description="Hidden-information sea games.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -165,6 +214,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host-key", default=None, help="host key file (made on first start)")
     serve.add_argument("--listen", default=None, help="address to listen on")
     serve.set_defaults(func=_cmd_serve)
+
+    export = sub.add_parser("export", help="write a table's game file (seed, seats, command log)")
+    export.add_argument("table", type=int)
+    export.add_argument("--db", default="shipwreck.db")
+    export.add_argument("-o", "--output", default="")
+    export.set_defaults(func=_cmd_export)
+
+    rep = sub.add_parser("replay", help="step through a game file or a table in the app")
+    rep.add_argument("source", help="a game file, or a table id in --db")
+    rep.add_argument("--db", default="shipwreck.db")
+    rep.add_argument("--as", dest="as_seat", type=int, default=None, help="seat N (1-6), once over")
+    rep.set_defaults(func=_cmd_replay)
 
     play = sub.add_parser("play", help="play Lifeboat in this terminal against bots")
     play.add_argument("--seats", type=int, default=6, choices=(4, 5, 6))

@@ -1,0 +1,73 @@
+"""Stepping through a game file in the app: as a spectator, or as one seat once it is over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+from textual.widgets import Input
+
+from shipwreck.replay import GameFile, table_at
+from shipwreck.runtime import Lobby
+from shipwreck.tui.app import ShipwreckApp
+from shipwreck.tui.screens import TableScreen
+
+
+class ReplayScreen(TableScreen):
+    BINDINGS = [
+        Binding("right,n", "step(1)", "next"),
+        Binding("left,p", "step(-1)", "back"),
+        Binding("pagedown", "step(20)", "+20", show=False),
+        Binding("pageup", "step(-20)", "-20", show=False),
+        Binding("end", "step(100000)", "end"),
+        Binding("home", "step(-100000)", "start"),
+        Binding("f1", "help", "help"),
+    ]
+
+    def __init__(self, gf: GameFile, seat: int | None) -> None:
+        self.gf = gf
+        self.step = len(gf.commands)
+        super().__init__(table_at(gf, self.step), seat)
+        self._ended = True  # no end screen until the replay reaches the end
+
+    def placeholder(self) -> str:
+        return "replay: → next, ← back, Home/End; or type 'go N', 'quit'"
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.step + delta)
+
+    def go(self, step: int) -> None:
+        self.step = max(0, min(len(self.gf.commands), step))
+        self.table = table_at(self.gf, self.step)
+        self._log_shown = self._chat_shown = 0
+        self.query_one("#log").clear()  # type: ignore[attr-defined]
+        self._ended = self.step < len(self.gf.commands)  # the end screen only at the end
+        self.refresh_all()
+        seat, text = self.gf.commands[self.step - 1] if self.step else (None, "the deal")
+        who = "timer" if seat == -1 else (self.table.seat_name(seat) if seat is not None else "")
+        self.error(f"step {self.step}/{len(self.gf.commands)}: {who} {text}", style="cyan")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.go(0)
+
+    def run_command(self, event: Input.Submitted) -> None:
+        word, _, rest = event.value.strip().partition(" ")
+        self.query_one("#command", Input).value = ""
+        if word == "go" and rest.strip().isdigit():
+            self.go(int(rest))
+        elif word == "quit":
+            self.app.exit()
+        else:
+            self.error("replay: 'go N', → / ← to step, 'quit'")
+
+
+class ReplayApp(ShipwreckApp):
+    def __init__(self, gf: GameFile, seat: int | None = None, **kwargs: Any) -> None:
+        super().__init__(Lobby(), "replay", **kwargs)
+        self.gf = gf
+        self.seat = seat
+
+    def on_mount(self) -> None:
+        self.push_screen(ReplayScreen(self.gf, self.seat))
+        self._check_size()
