@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.binding import Binding
+from textual.events import Mount
 from textual.widgets import Input
 
 from shipwreck.replay import GameFile, table_at
@@ -15,12 +16,12 @@ from shipwreck.tui.screens import TableScreen
 
 class ReplayScreen(TableScreen):
     BINDINGS = [
-        Binding("right,n", "step(1)", "next"),
-        Binding("left,p", "step(-1)", "back"),
-        Binding("pagedown", "step(20)", "+20", show=False),
-        Binding("pageup", "step(-20)", "-20", show=False),
-        Binding("end", "step(100000)", "end"),
-        Binding("home", "step(-100000)", "start"),
+        Binding("right", "step(1)", "next", priority=True),
+        Binding("left", "step(-1)", "back", priority=True),
+        Binding("pagedown", "step(20)", "+20", show=False, priority=True),
+        Binding("pageup", "step(-20)", "-20", show=False, priority=True),
+        Binding("end", "step(100000)", "end", priority=True),
+        Binding("home", "step(-100000)", "start", priority=True),
         Binding("f1", "help", "help"),
     ]
 
@@ -68,6 +69,7 @@ class ReplayApp(ShipwreckApp):
         self.gf = gf
         self.seat = seat
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: Mount) -> None:
+        event.prevent_default()  # not the lobby: Textual would also run ShipwreckApp.on_mount
         self.push_screen(ReplayScreen(self.gf, self.seat))
         self._check_size()
