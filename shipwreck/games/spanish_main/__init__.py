@@ -9,7 +9,53 @@
 - :mod:`.view` — the one hidden-information filter
 - :mod:`.scoring` — SM-41
 
-Seats are named ``red``, ``blue``, ``green``, ``gold`` in turn order.
+Seats are named ``red``, ``blue``, ``green``, ``gold`` in turn order; seat 0 starts.
+
+Flow. One seat is prompted at a time. ``turn``: the player gives each ship at most one action
+(``move``, ``move-toward``, ``move-dock``, ``come-about``, ``shoot``, ``explore``, ``repair``) and
+sends ``end-turn``; ``break-tow`` is a free action. A move may open ``after_move`` (``tow``,
+``ram`` or ``pass``); a ram may open ``eliminate`` for the target's owner, then ``board`` (the
+mover's player first, then the target's) and ``plunder`` for a defending winner; a hit opens
+``eliminate``; an explore opens ``load``. ``choices()`` lists a finite sample of moves (five
+headings per first leg, three per later one, toward every island and enemy, docks it can make);
+``apply`` takes any legal move.
+
+Choices made where the rules are silent or ambiguous (see also each module):
+
+- SM-19: the seed wins over the rules file: a ship is pinned while *her own* bow touches a
+  non-derelict enemy. "Ships cannot ram while pinned": a pinned ship cannot move, and a ram needs
+  a contact the move made (not one the bow had before it).
+- SM-4: "bows touching, facing out" cannot both hold for a straight hull: ships start facing out
+  with the stern touching (docked, ready to sail); ``options.start = "in"`` docks them bow first.
+- SM-12: every leg pivots on the bow tip (swept, so a swinging stern stops on what it touches),
+  then runs straight. Fewer legs than the base move are allowed. A move that would not move the
+  ship at all (it starts against something and goes into it) is refused with the reason;
+  sliding along what it touches is free.
+- SM-13/14: "touching" is a gap of at most 0.02; a move stops 0.005-0.01 short of contact. At an
+  enemy home it stops 0.05-0.1 short, so it does not touch (no dock, SM-14).
+- SM-16: come about keeps the ship docked and opens no ram or tow; a towing ship must break the
+  tow first. SM-17: the tow rides rigidly astern (the pair sweeps as one hull); a tow is offered
+  only if there is room astern; the derelict joins the fleet at once; repairing it casts it off.
+- SM-18: ramming a derelict has no mast to take but opens boarding. SM-20: the starter declares
+  ``kill`` or ``steal`` (only what is possible is offered); a defender that wins chooses in
+  ``plunder``. A boarding party nothing could come of is not offered.
+- SM-25: one target per shoot action (all cannons in range, or the masts named). Range is from
+  the mast to the target hull's nearest point; a cannon may fire if a straight line to one of six
+  points on the facing side of the target hull, within range, misses every island and every
+  other hull.
+- SM-30: explore may be taken by a derelict too; coin values seen stay known to that player.
+  Coins change hands (tow, steal) known to the new holder. SM-32: repair restores the bow-most
+  eliminated mast unless one is named.
+- SM-40: "all gold in play" is all gold dealt, announced at setup, so the end never depends on a
+  hidden value. The "one fleet left" end applies only when two fleets sailed at the start.
+  ``options.max_rounds`` (40, 0 = none) is a safeguard the rules do not have; random play nearly
+  always ends there.
+- SM-6: abilities are off and not implemented; every ship is offered as a plain hull (its ability
+  ignored). With ``options.abilities`` on, only ships without an ability are offered. Crew is a
+  bare count (``options.crew``, default 0): it matters only to a boarding party's ``kill``; no
+  crew transfers at docks.
+- Geometry is float, rounded to 1e-6 after each move so saved games are short and replay byte for
+  byte; islands sit on a jittered grid (SM-2's spacing leaves little room for chance placement).
 """
 
 from __future__ import annotations
