@@ -101,6 +101,9 @@ class SpanishMain:
 
     default = staticmethod(rules.default)
 
+    preview = staticmethod(rules.preview)
+    """Where a move would go and why it would stop, without making it (for the UI)."""
+
     def view(self, state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         return view(state, seat)
 

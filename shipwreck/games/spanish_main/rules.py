@@ -17,6 +17,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
@@ -623,32 +625,67 @@ def _refuse_still(s: Ship, path: geo.Path) -> None:
     )
 
 
-def _cmd_move(state: SpanishMainState, log: _Log, seat: int, cmd: C.Move) -> None:
+_Planned = tuple[Ship, geo.Path, list[str], list[float]]
+
+
+def _validate_move(
+    state: SpanishMainState, seat: int, cmd: C.Move | C.MoveToward | C.MoveDock
+) -> _Planned:
+    """Check a move and plan it, changing nothing: (ship, path, leg kinds, distances asked)."""
     _my_turn(state, seat, "move")
     s = _mine(state, seat, cmd.ship)
     why = _can_move(state, s)
     if why:
         raise IllegalCommand(why)
-    legs = _check_legs(s, cmd.legs)
-    path = _plan(state, s, legs)
-    _refuse_still(s, path)
-    _sail(state, log, s, path, [k for k, _, _ in cmd.legs], [d for _, d in legs])
+    if isinstance(cmd, C.Move):
+        legs = _check_legs(s, cmd.legs)
+        path = _plan(state, s, legs)
+        _refuse_still(s, path)
+        return s, path, [k for k, _, _ in cmd.legs], [d for _, d in legs]
+    if isinstance(cmd, C.MoveToward):
+        aim = _target_point(state, s, cmd.target)
+        path = _plan(state, s, _toward_legs(s), aim=aim)
+        _refuse_still(s, path)
+    else:
+        path = _plan_dock(state, s, _island(state, cmd.island))
+    return s, path, move_legs(s), [d for _, d in _toward_legs(s)]
+
+
+def _cmd_move(
+    state: SpanishMainState, log: _Log, seat: int, cmd: C.Move | C.MoveToward | C.MoveDock
+) -> None:
+    _sail(state, log, *_validate_move(state, seat, cmd))
+
+
+class MovePreview(msgspec.Struct, frozen=True):
+    """Where a move would take a ship, for a UI to draw before the player commits."""
+
+    x: float
+    y: float
+    heading: float
+    legs: tuple[tuple[float, float], ...]
+    """(degrees turned, distance run) per leg sailed."""
+    stop: str | None
+    """Why it stops early, e.g. "her bow touches isla-3 after 2.1 of leg 1"."""
+
+
+def preview(
+    state: SpanishMainState, seat: int, cmd: C.Move | C.MoveToward | C.MoveDock
+) -> MovePreview:
+    """The outcome of a move without making it; raises IllegalCommand exactly as ``apply``."""
+    _, path, _, _ = _validate_move(state, seat, cmd)
+    stop = None
+    if path.hit is not None:
+        leg = path.legs[-1]
+        what = "stops short of" if path.hit.margin == geo.STANDOFF else "touches"
+        stop = f"her {leg.part} {what} {path.hit.id} after {_fmt(leg.ran)} of leg {len(path.legs)}"
+    return MovePreview(
+        path.x, path.y, path.heading, tuple((leg.turned, leg.ran) for leg in path.legs), stop
+    )
 
 
 def _toward_legs(s: Ship) -> list[tuple[float, float]]:
     return [(0.0, geo.LEG_LENGTH[k]) for k in move_legs(s)]
-
-
-def _cmd_toward(state: SpanishMainState, log: _Log, seat: int, cmd: C.MoveToward) -> None:
-    _my_turn(state, seat, "move")
-    s = _mine(state, seat, cmd.ship)
-    why = _can_move(state, s)
-    if why:
-        raise IllegalCommand(why)
-    aim = _target_point(state, s, cmd.target)
-    path = _plan(state, s, _toward_legs(s), aim=aim)
-    _refuse_still(s, path)
-    _sail(state, log, s, path, move_legs(s), [d for _, d in _toward_legs(s)])
 
 
 def _target_point(state: SpanishMainState, s: Ship, target: str) -> tuple[float, float]:
@@ -681,16 +718,6 @@ def _plan_dock(state: SpanishMainState, s: Ship, isl: Island) -> geo.Path:
     raise IllegalCommand(
         f"{s.id} cannot reach {isl.id} this turn: she would stop {_fmt(short)} short"
     )
-
-
-def _cmd_dock(state: SpanishMainState, log: _Log, seat: int, cmd: C.MoveDock) -> None:
-    _my_turn(state, seat, "move")
-    s = _mine(state, seat, cmd.ship)
-    why = _can_move(state, s)
-    if why:
-        raise IllegalCommand(why)
-    path = _plan_dock(state, s, _island(state, cmd.island))
-    _sail(state, log, s, path, move_legs(s), [d for _, d in _toward_legs(s)])
 
 
 def _sail(
@@ -1267,8 +1294,8 @@ def _settle(state: SpanishMainState, log: _Log) -> None:
 
 _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Move: _cmd_move,
-    C.MoveToward: _cmd_toward,
-    C.MoveDock: _cmd_dock,
+    C.MoveToward: _cmd_move,
+    C.MoveDock: _cmd_move,
     C.ComeAbout: _cmd_come_about,
     C.Shoot: _cmd_shoot,
     C.Explore: _cmd_explore,
