@@ -158,3 +158,44 @@ async def test_other_commands_and_oversized_input_are_refused(service: Service) 
     huge = "#" * (service.config.limits.bot_script_bytes + 10)
     big = await run(service, "ann", ANN_KEY, "bot check", huge)
     assert big.exit_status == 1 and "larger than" in big.stderr
+
+
+async def test_sessions_per_key_are_limited(service: Service) -> None:
+    limit = service.config.limits.sessions_per_key
+    clients = [await open_terminal(service.port, "ann", ANN_KEY) for _ in range(limit)]
+    for c in clients:
+        await c.term.wait_for("signed in as ann")
+    extra = await open_terminal(service.port, "ann", ANN_KEY)
+    await extra.term.wait_for(f"this key already has {limit} sessions open")
+    clients[0].close()
+    await asyncio.sleep(0.5)
+    again = await open_terminal(service.port, "ann", ANN_KEY)
+    await again.term.wait_for("signed in as ann")
+    for c in [*clients[1:], extra, again]:
+        c.close()
+
+
+async def test_a_flood_of_commands_is_slowed_down(service: Service) -> None:
+    ann = await open_terminal(service.port, "ann", ANN_KEY)
+    await ann.term.wait_for("signed in as ann")
+    ann.type("say hi\r" * 40)
+    await ann.term.wait_for("slow down: at most")
+    assert len(service.lobby.chat) <= service.config.limits.commands_per_second + 1
+    ann.close()
+
+
+async def test_a_name_tried_with_wrong_keys_is_locked_for_a_while(service: Service) -> None:
+    from shipwreck.server.service import REFUSALS_BEFORE_LOCK
+
+    ann = await open_terminal(service.port, "ann", ANN_KEY)
+    await ann.term.wait_for("signed in as ann")
+    ann.close()
+    for _ in range(REFUSALS_BEFORE_LOCK):
+        thief = await open_terminal(service.port, "ann", OTHER_KEY)
+        await thief.term.wait_for("belongs to another key")
+        thief.close()
+    with pytest.raises(asyncssh.PermissionDenied):
+        await open_terminal(service.port, "ann", OTHER_KEY)
+    owner = await open_terminal(service.port, "ann", ANN_KEY)  # the owner is not locked out
+    await owner.term.wait_for("signed in as ann")
+    owner.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ from shipwreck.tui.app import RefusedApp, ShipwreckApp
 log = logging.getLogger("shipwreck.server")
 
 TICK_SECONDS = 0.5
+REFUSALS_BEFORE_LOCK = 5
+LOCK_SECONDS = 60.0
 
 
 class Service:
@@ -38,6 +41,9 @@ class Service:
         self.restored = self.lobby.attach_store(self.store)
         self.lobby.saved_bot = lambda player: self.store.bot(player, "autopilot")
         self.acceptor: asyncssh.SSHAcceptor | None = None
+        self._by_key: dict[str, int] = {}
+        self._by_address: dict[str, int] = {}
+        self._refused: dict[str, list[float]] = {}
         self.fingerprint = ""
         self._ticker: asyncio.Task[None] | None = None
 
@@ -80,8 +86,21 @@ class Service:
 
     def authorize(self, username: str, key: Any) -> bool:
         """Any well-formed public key may try; who it belongs to is settled in :meth:`app_for`
-        (which runs only once the client has proved it holds the key)."""
-        return bool(username) and len(username) <= 32
+        (which runs only once the client has proved it holds the key). A name that keeps being
+        tried with the wrong key is locked for a while against other keys (failed-auth back-off);
+        its owner's key still gets in."""
+        if not username or len(username) > 32:
+            return False
+        if self._refusals(username) < REFUSALS_BEFORE_LOCK:
+            return True
+        owner = self.store.player(username)
+        return owner is not None and owner.fingerprint == getattr(key, "fingerprint", None)
+
+    def _refusals(self, name: str) -> int:
+        now = time.monotonic()
+        recent = [t for t in self._refused.get(name, []) if now - t < LOCK_SECONDS]
+        self._refused[name] = recent
+        return len(recent)
 
     def app_for(self, info: SessionInfo) -> Any:
         name = info.username
@@ -93,10 +112,31 @@ class Service:
         who = self.store.identify(name, info.key_fingerprint, info.key.openssh)
         if not who.ok:
             log.info("refused %s with key %s: name taken", name, info.key_fingerprint)
+            self._refused.setdefault(name, []).append(time.monotonic())
             return RefusedApp(who.message)
         if who.registered_now:
             log.info("registered %s with key %s", name, info.key_fingerprint)
-        return ShipwreckApp(self.lobby, name, info.key_fingerprint)
+        limits = self.config.limits
+        key, address = info.key_fingerprint, info.peer[0]
+        if self._by_key.get(key, 0) >= limits.sessions_per_key:
+            return RefusedApp(f"this key already has {limits.sessions_per_key} sessions open")
+        if self._by_address.get(address, 0) >= limits.sessions_per_address:
+            return RefusedApp(f"{address} already has {limits.sessions_per_address} sessions open")
+        self._by_key[key] = self._by_key.get(key, 0) + 1
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+
+        def closed() -> None:
+            self._by_key[key] -= 1
+            self._by_address[address] -= 1
+
+        return ShipwreckApp(
+            self.lobby,
+            name,
+            key,
+            on_close=closed,
+            line_length=limits.line_length,
+            commands_per_second=limits.commands_per_second,
+        )
 
     async def run_command(self, info: SessionInfo, command: str, text: str) -> tuple[str, int]:
         """``ssh host bot check < mine.bot`` and ``ssh host bot save NAME < mine.bot``: the only

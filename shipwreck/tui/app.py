@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -40,6 +43,9 @@ class ShipwreckApp(App[None]):
         user: str,
         fingerprint: str = "",
         open_table: int | None = None,
+        on_close: Callable[[], None] | None = None,
+        line_length: int = 500,
+        commands_per_second: int = 10,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -47,6 +53,21 @@ class ShipwreckApp(App[None]):
         self.user = user
         self.fingerprint = fingerprint
         self._open_first = open_table
+        self._on_close = on_close
+        self.line_length = line_length
+        """The longest line the command input accepts."""
+        self.commands_per_second = commands_per_second
+        self._sent: deque[float] = deque()
+
+    def allow_command(self) -> bool:
+        """Rate limit: at most ``commands_per_second`` lines in any second of this session."""
+        now = time.monotonic()
+        while self._sent and now - self._sent[0] >= 1.0:
+            self._sent.popleft()
+        if len(self._sent) >= self.commands_per_second:
+            return False
+        self._sent.append(now)
+        return True
 
     def signed_in_line(self) -> str:
         key = f" ({self.fingerprint})" if self.fingerprint else ""
@@ -83,6 +104,9 @@ class ShipwreckApp(App[None]):
             table = self.lobby.get(table_id)
             if table is not None and not table.over:
                 table.set_connected(player, False)
+        if self._on_close is not None:
+            self._on_close()
+            self._on_close = None
 
     def on_resize(self, _event: Resize) -> None:
         self._check_size()

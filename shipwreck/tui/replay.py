@@ -69,7 +69,7 @@ class ReplayApp(ShipwreckApp):
         self.gf = gf
         self.seat = seat
 
-    def on_mount(self, event: Mount) -> None:
+    def on_mount(self, event: Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the lobby: Textual would also run ShipwreckApp.on_mount
         self.push_screen(ReplayScreen(self.gf, self.seat))
         self._check_size()

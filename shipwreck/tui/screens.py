@@ -46,6 +46,9 @@ class _Base(Screen[None]):
     def notify_change(self, _source: object) -> None:
         self.post_message(Changed())
 
+    def _max_line(self) -> int:
+        return int(getattr(self.app, "line_length", 500))
+
 
 class LobbyScreen(_Base):
     """Open and running tables, table creation, lobby chat."""
@@ -56,7 +59,9 @@ class LobbyScreen(_Base):
         yield Static(LOBBY_HELP, id="lobby-help")
         yield RichLog(id="lobby-chat", markup=False, wrap=True, max_lines=200)
         yield Static("", id="error")
-        yield CommandLine(placeholder="lobby command (try: new)", id="command")
+        yield CommandLine(
+            placeholder="lobby command (try: new)", id="command", max_length=self._max_line()
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -100,8 +105,11 @@ class LobbyScreen(_Base):
         cmd.remember(line)
         cmd.value = ""
         self.error("")
-        word, _, rest = line.partition(" ")
         app = self.shipwreck
+        if not app.allow_command():
+            self.error(f"slow down: at most {app.commands_per_second} commands a second")
+            return
+        word, _, rest = line.partition(" ")
         try:
             match word:
                 case "":
@@ -189,7 +197,12 @@ class TableScreen(_Base):
             yield RichLog(id="chat", markup=False, wrap=True, max_lines=200)
         yield Static(id="prompt")
         yield Static("", id="error")
-        yield CommandLine(completer=self.complete, placeholder=self.placeholder(), id="command")
+        yield CommandLine(
+            completer=self.complete,
+            placeholder=self.placeholder(),
+            id="command",
+            max_length=self._max_line(),
+        )
         yield Footer()
 
     def placeholder(self) -> str:
@@ -254,6 +267,10 @@ class TableScreen(_Base):
         cmd.remember(line)
         cmd.value = ""
         self.error("")
+        if not self.shipwreck.allow_command():
+            limit = self.shipwreck.commands_per_second
+            self.error(f"slow down: at most {limit} commands a second")
+            return
         word, _, rest = line.partition(" ")
         t = self.table
         if word == "":
