@@ -219,3 +219,19 @@ async def test_a_second_session_takes_the_seat_and_the_first_only_watches() -> N
             before = list(table.commands)
             await type_line(p1, "rest")
             assert table.commands == before  # the watching session cannot play
+
+
+async def test_the_table_shows_the_countdown_and_the_autopilot() -> None:
+    kinds = ("supply", "turn", "keep", "respond", "fight", "navigate", "thirst", "overboard")
+    lobby = Lobby(seed=1, timers=dict.fromkeys(kinds, 45))
+    seats = [SeatSpec("human"), SeatSpec("empty")] + [SeatSpec("bot", b) for b in BOTS[:4]]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=11)
+    assert table.sit(1, "bob") is None
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        table.set_connected("bob", False)
+        await pilot.pause()
+        shown = str(app.screen.query_one("#seats").render())
+        assert "bob (autopilot)" in shown
+        assert table.view(0).choices, "ann has a decision, so a timer runs for her"
+        assert "s to decide" in shown

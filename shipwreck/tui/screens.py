@@ -186,6 +186,7 @@ class TableScreen(_Base):
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
+        yield Static(id="seats")
         with Horizontal(id="top"):
             yield Static(id="boat")
             yield Static(id="me")
@@ -214,6 +215,30 @@ class TableScreen(_Base):
         self._unsub = self.table.subscribe(self.notify_change)
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()
+        self.set_interval(1.0, self.refresh_seats)  # the countdown
+
+    def refresh_seats(self) -> None:
+        """Who plays each seat (player, bot, autopilot, away) and my countdown."""
+        t = self.table
+        line = Text()
+        for i, s in enumerate(t.seats):
+            name = t.seat_name(i)
+            if s.kind == "human":
+                who = s.player or "?"
+                if s.autopilot:
+                    who += " (autopilot)"
+                elif not s.connected:
+                    who += " (away)"
+            elif s.kind == "bot":
+                who = f"bot {s.bot}"
+            else:
+                who = f"free seat (bot {s.bot})"
+            line.append(f"{name}: ", style="bold" if i == self.seat else "")
+            line.append(who + "   ", style="yellow" if s.autopilot else "")
+        left = t.deadline(self.seat)
+        if left is not None:
+            line.append(f"⏱ {int(left)} s to decide", style="bold red" if left < 10 else "bold")
+        self.query_one("#seats", Static).update(line)
 
     def on_unmount(self) -> None:
         self._unsub()
@@ -236,6 +261,7 @@ class TableScreen(_Base):
         self.query_one("#title", Static).update(
             Text(f"{t.name} · lifeboat · {me} · {self.shipwreck.signed_in_line()}", style="bold")
         )
+        self.refresh_seats()
         self.query_one("#boat", Static).update(R.boat(view))
         self.query_one("#me", Static).update(R.me_panel(view))
         fight = R.fight(view)
