@@ -202,6 +202,7 @@ async def test_coming_back_lands_in_your_seat_with_the_log() -> None:
     async with again.run_test(size=SIZE):
         screen = again.screen
         assert isinstance(screen, TableScreen) and screen.seat == 0
+        assert not table.seats[0].autopilot and table.seats[0].connected  # back on reconnect
         shown = [str(line.text) for line in screen.query_one("#log").lines]  # type: ignore[attr-defined]
         assert len(shown) >= len(table.log(0)) - 1
 

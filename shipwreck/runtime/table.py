@@ -17,14 +17,19 @@ from typing import Any, Literal
 
 import msgspec
 
-from shipwreck.botseat import bot_move
+from shipwreck.botseat import RandomPlayer, SeatBot, bot_move
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Seat, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotPlayer, BotScript, load_bot
 
 SeatKind = Literal["human", "bot", "empty"]
-"""``empty`` is a free seat: a stand-in bot plays it until a player sits down (LB-2)."""
+"""``empty`` is a free seat: a stand-in bot plays it until a player sits down (LB-2).
+
+Bot scripts are written for one game. A seat whose script is for another game (a free seat of a
+Spanish Main table gets the default ``random``, a Lifeboat script) is played by the engine-level
+:class:`~shipwreck.botseat.RandomPlayer` instead: a random legal answer, so such a table never
+stalls."""
 
 
 class SeatSpec(msgspec.Struct, frozen=True):
@@ -100,10 +105,10 @@ class Table:
             else SeatInfo(kind="bot" if s.kind == "bot" else "empty", bot=s.bot)
             for s in seats
         ]
-        self.bots: dict[Seat, BotPlayer] = {}
+        self.bots: dict[Seat, SeatBot] = {}
         for i, info in enumerate(self.seats):
             if info.kind != "human":  # free seats are played by a bot until someone sits down
-                self.bots[i] = BotPlayer(load_bot(info.bot or "random"), seed=seed * 100 + i)
+                self.bots[i] = self._player(load_bot(info.bot or "random"), i)
         self.chat: list[ChatLine] = []
         self.listeners: list[Listener] = []
         for seat, text in replay or ():  # a restored table: its log is the truth
@@ -136,6 +141,15 @@ class Table:
 
     def chat_for(self, seat: Seat | None) -> list[ChatLine]:
         return [c for c in self.chat if c.to is None or seat in (c.to, c.from_seat)]
+
+    def preview(self, seat: Seat, cmd: Any) -> Any:
+        """What ``cmd`` would do for ``seat`` now, without doing it, if the game can tell (a
+        Spanish Main move: where it ends and what stops it). ``None`` if the game has no
+        preview; raises :class:`IllegalCommand` when :meth:`submit` would refuse it."""
+        preview = getattr(self.rules, "preview", None)
+        if preview is None:
+            return None
+        return preview(self.state, seat, cmd)
 
     def seat_name(self, seat: Seat) -> str:
         return str(self.rules.seat_name(self.state, seat))
@@ -176,7 +190,7 @@ class Table:
         if seat is None:
             return
         self.seats[seat] = SeatInfo(kind="empty", bot="random")
-        self.bots[seat] = BotPlayer(load_bot("random"), seed=self.seed * 100 + seat)
+        self.bots[seat] = self._player(load_bot("random"), seat)
         self.deadlines.pop(seat, None)
         self._run_bots()
         self._arm_timers()
@@ -253,7 +267,9 @@ class Table:
         if not connected:
             self._autopilot(seat, True)
             self._run_bots()
-            self._arm_timers()
+        elif self.seats[seat].autopilot:  # back: the player has the seat again
+            self._autopilot(seat, False)
+        self._arm_timers()
         self._notify()
 
     def take_back(self, player: str) -> bool:
@@ -272,7 +288,7 @@ class Table:
         info.misses = 0
         if on and info.player is not None:
             script = self.autopilot_bot(info.player)
-            self.bots[seat] = BotPlayer(script, seed=self.seed * 100 + seat)
+            self.bots[seat] = self._player(script, seat)
             self.deadlines.pop(seat, None)
         elif not on:
             self.bots.pop(seat, None)
@@ -317,6 +333,14 @@ class Table:
         return unsubscribe
 
     # ------------------------------------------------------------------ inside
+
+    def _player(self, script: BotScript, seat: Seat) -> SeatBot:
+        """Who plays ``seat`` for the table: the script, if it is written for this game;
+        otherwise the engine's random player (no bot language for this game yet)."""
+        seed = self.seed * 100 + seat
+        if script.game != self.game:
+            return RandomPlayer(seed=seed)
+        return BotPlayer(script, seed=seed)
 
     def _accepted(self, seat: Seat, cmd: Any, events: list[Event]) -> None:
         text = format_command(cmd)
