@@ -5,10 +5,17 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from lark import Transformer
+from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
-from shipwreck.lang.errors import CommandSyntaxError, check_line, diagnose
+from shipwreck.lang.errors import (
+    BadValue,
+    CommandSyntaxError,
+    Names,
+    check_line,
+    check_names,
+    diagnose,
+)
 from shipwreck.lang.grammar import command_parser
 
 __all__ = ["CommandSyntaxError", "format_command", "parse_command"]
@@ -20,26 +27,50 @@ def _transformer(game: str) -> Transformer[Any, Any]:
         from shipwreck.lang.lifeboat import ToCommand
 
         return ToCommand()
+    if game == "spanish_main":
+        from shipwreck.lang.spanish_main import ToCommand as SpanishMainToCommand
+
+        return SpanishMainToCommand()
     raise KeyError(f"unknown game {game!r}")
 
 
-def parse_command(game: str, text: str) -> Any:
+def view_names(game: str, view: Any) -> Names | None:
+    """The ids in play that ``view`` shows, for the games whose commands name open ids."""
+    if game == "spanish_main" and view is not None:
+        from shipwreck.lang.spanish_main import view_names as sm_names
+
+        return sm_names(view)
+    return None
+
+
+def parse_command(game: str, text: str, view: Any = None) -> Any:
     """Parse one line of ``game``'s command language into its command struct.
 
     Anything that is not a command raises :class:`CommandSyntaxError`, and nothing else: one
     line with the column, what was expected there and, when a close correction parses, the
-    corrected line (:mod:`shipwreck.lang.errors`).
+    corrected line (:mod:`shipwreck.lang.errors`). With the seat's ``view`` (Spanish Main), an id
+    not in play is refused too, with the closest id in play.
     """
     line, offset = check_line(text)
+    names = view_names(game, view)
     try:
         tree = command_parser(game).parse(line)
     except UnexpectedInput as e:
-        raise diagnose(game, line, offset, e) from None
+        raise diagnose(game, line, offset, e, names) from None
+    if names:
+        tokens = tree.scan_values(lambda v: isinstance(v, Token))
+        wrong = check_names(game, tokens, line, offset, names)
+        if wrong is not None:
+            raise wrong
     try:
         return _transformer(game).transform(tree)
-    except VisitError as e:  # pragma: no cover - the grammar only admits valid shapes
-        why = " ".join(str(e.orig_exc).split())
-        raise CommandSyntaxError(
+    except VisitError as e:
+        if isinstance(e.orig_exc, BadValue):  # a number too large for a float
+            col = offset + e.orig_exc.index + 1
+            raise CommandSyntaxError(f"column {col}: {e.orig_exc}", col) from None
+        # The grammar only admits valid shapes: this is a bug, reported as a syntax error.
+        why = " ".join(str(e.orig_exc).split())  # pragma: no cover
+        raise CommandSyntaxError(  # pragma: no cover
             f"column {offset + 1}: cannot read this: {why}", offset + 1
         ) from None
 
@@ -47,8 +78,12 @@ def parse_command(game: str, text: str) -> Any:
 def format_command(cmd: Any) -> str:
     """The canonical text of a command (any game)."""
     from shipwreck.games.lifeboat.commands import Command as LifeboatCommand
+    from shipwreck.games.spanish_main.commands import Command as SpanishMainCommand
     from shipwreck.lang.lifeboat import format_lifeboat
+    from shipwreck.lang.spanish_main import format_spanish_main
 
     if isinstance(cmd, LifeboatCommand):
         return format_lifeboat(cmd)
+    if isinstance(cmd, SpanishMainCommand):
+        return format_spanish_main(cmd)
     raise TypeError(f"no format for {cmd!r}")

@@ -8,6 +8,11 @@ for any item in return (``offer water to kid for knife``), kept cards may come i
 (``keep 31 21``), a bare ``painting`` names any painting, and ``say`` is always open to the
 conscious.
 
+Spanish Main (``game="spanish_main"``, or a Spanish Main view): the engine lists a sample of
+moves (a few headings per leg); completion offers their words, and also, after any leg typed
+with a turn, the leg kinds the ship has left (``move dover S 30 `` -> ``S``). A load's coins may
+come in any order, and a repair may name a mast that is down.
+
 :func:`explain` and :func:`command_list` read the help table of :mod:`shipwreck.lang.help`.
 """
 
@@ -16,7 +21,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from itertools import permutations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shipwreck.lang.commands import format_command
 from shipwreck.lang.errors import MAX_LINE, Walker, split_words
@@ -28,9 +33,18 @@ if TYPE_CHECKING:
 _SEPARATORS = " \t"
 
 
-def complete(text: str, view: LifeboatView, game: str = "lifeboat") -> list[str]:
+def game_of(view: Any) -> str:
+    """The game a view is of."""
+    from shipwreck.games.spanish_main.view import SpanishMainView
+
+    return "spanish_main" if isinstance(view, SpanishMainView) else "lifeboat"
+
+
+def complete(text: str, view: Any, game: str | None = None) -> list[str]:
     """The words that may come next after ``text`` (or complete its last, unfinished word),
-    grammatical and legal for ``view``'s seat now; sorted, unique. [] if none."""
+    grammatical and legal for ``view``'s seat now; sorted, unique. [] if none. ``game``: by
+    default the game ``view`` is of."""
+    game = game or game_of(view)
     if len(text) > MAX_LINE:
         return []
     words = [w for _, w in split_words(text)]
@@ -43,18 +57,31 @@ def complete(text: str, view: LifeboatView, game: str = "lifeboat") -> list[str]
     if accepted & walker.vocab.text:
         return []
     n = len(words)
-    out: set[str] = set()
-    for line in legal_texts(view):
+    offered: set[str] = set()
+    for line in legal_texts(view, game):
         parts = line.split(" ")
         if len(parts) > n and parts[:n] == words:
-            word = parts[n]
-            if word.startswith(partial) and walker.vocab.kinds(word, accepted):
-                out.add(word)
-    return sorted(out)
+            offered.add(parts[n])
+    if game == "spanish_main":
+        from shipwreck.lang.spanish_main import move_words
+
+        offered |= move_words(view, words)
+    if game == "spanish_main" and partial in ("s", "l"):
+        partial = partial.upper()  # leg kinds are capitals
+    return sorted(w for w in offered if w.startswith(partial) and walker.vocab.kinds(w, accepted))
 
 
-def legal_texts(view: LifeboatView) -> Iterator[str]:
+def legal_texts(view: Any, game: str | None = None) -> Iterator[str]:
     """Every legal command text of ``view``'s seat now, as typed (with the variants above)."""
+    if (game or game_of(view)) == "spanish_main":
+        from shipwreck.lang.spanish_main import legal_texts as sm_legal_texts
+
+        yield from sm_legal_texts(view)
+        return
+    yield from _lifeboat_texts(view)
+
+
+def _lifeboat_texts(view: LifeboatView) -> Iterator[str]:
     from shipwreck.games.lifeboat import commands as C
     from shipwreck.games.lifeboat.cards import ITEM_KINDS, SUPPLY_COUNTS
 

@@ -16,6 +16,13 @@ the kinds the parser accepts at that point, and is offered only if the corrected
 The vocabulary is read from the grammar's terminals: keywords are their literal strings, and the
 game's names (characters, items, ...) are the ones that fully match a terminal's pattern. So a
 grammar change needs no change here, except for a new terminal's description in ``_TERMS``.
+
+Open terminals (Spanish Main's ship and island ids: any slug) match almost any word, so their
+pattern does not make a word "known"; what a typo there is corrected to are the names given for
+them: the ship list and the seeded islands' ids, or, with a view (``names``), the ids in play.
+With a view, :func:`check_names` also refuses a well-formed id that is not in play::
+
+    move dovr L 30   ->  column 6: unknown ship 'dovr'; did you mean 'move dover L 30'?
 """
 
 from __future__ import annotations
@@ -53,6 +60,15 @@ _REPAIR_BUDGET = 64
 """Steps of the search for a correction, at most (each unknown word branches ``_TRIES`` ways)."""
 
 
+class BadValue(ValueError):
+    """Raised by a game's transformer for a word the grammar takes but the command cannot hold
+    (a number too large for a float); ``index`` is its 0-based start in the stripped line."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 class CommandSyntaxError(ValueError):
     """A line that is not a command. The message is one line, with the column (1-based, in the
     text as typed; 0 when there is no line at all)."""
@@ -72,6 +88,9 @@ class _Term:
     what: str
     show: bool = True
     """List the terminal's words after ``what`` ("a character (lauren, stephen, ...)")."""
+    open: bool = False
+    """Its pattern stands for names not known in advance (ids): matching it does not make a
+    word known, and its words are listed only when a view gives them."""
 
 
 def _lifeboat_names() -> tuple[str, ...]:
@@ -80,8 +99,27 @@ def _lifeboat_names() -> tuple[str, ...]:
     return (*CHAR_IDS, *ITEM_KINDS, *SUPPLY_COUNTS, "hidden", "attacker", "defender", "none")
 
 
-# Per game: the names its grammar's patterns stand for, and how its named terminals read.
-_NAMES: dict[str, Callable[[], tuple[str, ...]]] = {"lifeboat": _lifeboat_names}
+def _spanish_main_names() -> tuple[str, ...]:
+    from shipwreck.games.spanish_main.setup import SEAT_NAMES
+
+    return (*SEAT_NAMES, "S", "L", "kill", "steal")
+
+
+def _spanish_main_term_names() -> dict[str, tuple[str, ...]]:
+    from shipwreck.lang.spanish_main import static_names
+
+    return static_names()
+
+
+# Per game: the names its grammar's patterns stand for (and, for open terminals, the names each
+# stands for), and how its named terminals read.
+_NAMES: dict[str, Callable[[], tuple[str, ...]]] = {
+    "lifeboat": _lifeboat_names,
+    "spanish_main": _spanish_main_names,
+}
+_TERM_NAMES: dict[str, Callable[[], dict[str, tuple[str, ...]]]] = {
+    "spanish_main": _spanish_main_term_names,
+}
 _TERMS: dict[str, dict[str, _Term]] = {
     "lifeboat": {
         "CHARACTER": _Term("a character"),
@@ -89,8 +127,21 @@ _TERMS: dict[str, dict[str, _Term]] = {
         "CARD": _Term("a card number 19-42", show=False),
         "SIDE": _Term("a side"),
         "TEXT": _Term("some text", show=False),
-    }
+    },
+    "spanish_main": {
+        "SHIP": _Term("a ship", show=False, open=True),
+        "ISLAND": _Term("an island", show=False, open=True),
+        "TARGET": _Term("a ship or island", show=False, open=True),
+        "SEAT": _Term("a seat"),
+        "LEG": _Term("a leg"),
+        "NUMBER": _Term("a number", show=False),
+        "INT": _Term("a number", show=False),
+        "TAKE": _Term("what to take"),
+    },
 }
+
+MAX_LISTED = 24
+"""At most this many names of an open terminal are listed in a message."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +157,10 @@ class Vocabulary:
     """Free-text terminals (``TEXT``): they take the rest of the line."""
     known: frozenset[str]
     """Every word listed in ``words``."""
+    closed: frozenset[str] = frozenset()
+    """The terminals whose pattern makes a word known (not free text, not open)."""
+    listed: frozenset[str] = frozenset()
+    """Open terminals whose words came from a view: listed in messages."""
 
     def kinds(self, word: str, accepted: Iterable[str]) -> list[str]:
         """The accepted terminals ``word`` is, sorted (``flare`` is ``FLARE`` or ``ITEM``)."""
@@ -117,9 +172,7 @@ class Vocabulary:
 
     def is_word(self, word: str) -> bool:
         """Is ``word`` a word of the language anywhere (a keyword, a name, a number)?"""
-        return word in self.known or any(
-            p.fullmatch(word) for t, p in self.patterns.items() if t not in self.text
-        )
+        return word in self.known or any(self.patterns[t].fullmatch(word) for t in self.closed)
 
     def candidates(self, accepted: Iterable[str]) -> list[str]:
         """The listed words of the accepted terminals (what a typo may be corrected to)."""
@@ -140,7 +193,10 @@ class Vocabulary:
                 end = True
             elif t in terms or len(self.words.get(t, ())) != 1:
                 term = terms.get(t, _Term(t.lower()))
-                shown = [w for w in self.words.get(t, ()) if ":" not in w] if term.show else []
+                show = term.show or t in self.listed
+                shown = [w for w in self.words.get(t, ()) if ":" not in w] if show else []
+                if len(shown) > MAX_LISTED:
+                    shown = [*shown[:MAX_LISTED], "..."]
                 classes.append(f"{term.what} ({', '.join(shown)})" if shown else term.what)
             else:
                 keywords.append(f"'{self.words[t][0]}'")
@@ -152,12 +208,32 @@ class Vocabulary:
         return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
+Names = dict[str, tuple[str, ...]]
+"""Open terminal -> the names in play (from a view), e.g. ``{"SHIP": ("dover", ...)}``."""
+
+
+def vocabulary(game: str, names: Names | None = None) -> Vocabulary:
+    """The vocabulary of ``game``'s grammar (``grammar/<game>.lark``), read once; with
+    ``names``, the open terminals' words are those names."""
+    base = _vocabulary(game)
+    if not names:
+        return base
+    words = dict(base.words)
+    for t, ws in names.items():
+        if t in words:
+            words[t] = tuple(w for w in ws if base.patterns[t].fullmatch(w))
+    known = frozenset(w for ws in words.values() for w in ws)
+    listed = frozenset(t for t in names if t in words)
+    return Vocabulary(game, base.patterns, words, base.text, known, base.closed, listed)
+
+
 @cache
-def vocabulary(game: str) -> Vocabulary:
-    """The vocabulary of ``game``'s grammar (``grammar/<game>.lark``), read once."""
+def _vocabulary(game: str) -> Vocabulary:
     parser = command_parser(game)
     ignored = set(parser.ignore_tokens)
     names = _NAMES[game]() if game in _NAMES else ()
+    term_names = _TERM_NAMES[game]() if game in _TERM_NAMES else {}
+    terms = _TERMS.get(game, {})
     patterns: dict[str, re.Pattern[str]] = {}
     words: dict[str, tuple[str, ...]] = {}
     text: set[str] = set()
@@ -169,11 +245,13 @@ def vocabulary(game: str) -> Vocabulary:
         if isinstance(term.pattern, PatternStr):
             words[term.name] = (term.pattern.value,)
         else:
-            words[term.name] = tuple(dict.fromkeys(n for n in names if pattern.fullmatch(n)))
+            given = term_names.get(term.name, names)
+            words[term.name] = tuple(dict.fromkeys(n for n in given if pattern.fullmatch(n)))
             if pattern.fullmatch("free text"):
                 text.add(term.name)
     known = frozenset(w for ws in words.values() for w in ws)
-    return Vocabulary(game, patterns, words, frozenset(text), known)
+    closed = frozenset(t for t in patterns if t not in text and not (t in terms and terms[t].open))
+    return Vocabulary(game, patterns, words, frozenset(text), known, closed)
 
 
 # --------------------------------------------------------------------------- walking the words
@@ -192,8 +270,8 @@ _ACCEPTS_MAX = 4096
 class Walker:
     """Lark's interactive LALR parser fed one word at a time (as the token the word is)."""
 
-    def __init__(self, game: str) -> None:
-        self.vocab = vocabulary(game)
+    def __init__(self, game: str, names: Names | None = None) -> None:
+        self.vocab = vocabulary(game, names)
         parser: Lark = command_parser(game)
         # The interactive parser's methods carry no annotations: keep it behind ``Any``.
         self._ip: Any = parser.parse_interactive("")
@@ -272,11 +350,13 @@ def check_line(text: str) -> tuple[str, int]:
     return line, offset
 
 
-def diagnose(game: str, line: str, offset: int, error: UnexpectedInput) -> CommandSyntaxError:
+def diagnose(
+    game: str, line: str, offset: int, error: UnexpectedInput, names: Names | None = None
+) -> CommandSyntaxError:
     """The one-line error for ``line`` (stripped, at ``offset`` in the text as typed), which Lark
-    refused with ``error``."""
+    refused with ``error``; ``names``: the ids in play, if known."""
     try:
-        return _diagnose(game, line, offset, error)
+        return _diagnose(game, line, offset, error, names)
     except Exception:  # noqa: BLE001 - an explanation must never crash the caller
         return _fallback(line, offset, error)
 
@@ -300,14 +380,16 @@ def _error_index(line: str, error: UnexpectedInput) -> int:
     return min(max(col - 1, 0), len(line)) if isinstance(col, int) else 0
 
 
-def _diagnose(game: str, line: str, offset: int, error: UnexpectedInput) -> CommandSyntaxError:
-    vocab = vocabulary(game)
+def _diagnose(
+    game: str, line: str, offset: int, error: UnexpectedInput, names: Names | None
+) -> CommandSyntaxError:
+    vocab = vocabulary(game, names)
     words = split_words(line)
     at = _error_index(line, error)
     # The culprit: the word holding Lark's error column, or an earlier one our word-by-word
     # walk cannot take (Lark's lexer reads glued words such as "kidd" as "kid" + "d").
     culprit = next((i for i, (s, w) in enumerate(words) if at < s + len(w)), len(words))
-    walker = Walker(game)
+    walker = Walker(game, names)
     for i, (start, word) in enumerate(words[:culprit]):
         if not walker.feed(word, line[start:]):
             culprit = i
@@ -327,7 +409,7 @@ def _diagnose(game: str, line: str, offset: int, error: UnexpectedInput) -> Comm
         )
     start, word = words[culprit]
     col = offset + start + 1
-    fixed = suggest(game, line)
+    fixed = suggest(game, line, names)
     if culprit == 0:  # the commands closest to it, or the corrected line if longer
         head = f"column {col}: unknown command {word[:40]!r}"
         if fixed is not None and len(words) > 1:
@@ -344,17 +426,18 @@ def _diagnose(game: str, line: str, offset: int, error: UnexpectedInput) -> Comm
         head = f"column {col}: unknown word {word[:40]!r}"
     if fixed is not None:
         return CommandSyntaxError(f"{head}; did you mean {fixed!r}?", col)
-    close = difflib.get_close_matches(word.lower(), vocab.candidates(accepted), 1, _CUTOFF)
+    close = _close(word, vocab.candidates(accepted), 1)
     hint = f" (did you mean {close[0]!r}?)" if close and close[0] != word else ""
     return CommandSyntaxError(f"{head}{hint}; expected {expected}{_usage(game, words)}", col)
 
 
-def suggest(game: str, line: str) -> str | None:
+def suggest(game: str, line: str, names: Names | None = None) -> str | None:
     """``line`` with each unknown word replaced by one of the closest words the grammar takes
     there, if that corrected line parses (and differs); else None. Known words are never
     replaced. The closest words are tried in order, a few per word, within a small budget."""
     words = split_words(line)
     budget = [_REPAIR_BUDGET]
+    vocab = vocabulary(game, names)
 
     def walk(walker: Walker, i: int, out: list[str]) -> list[str] | None:
         budget[0] -= 1
@@ -365,11 +448,9 @@ def suggest(game: str, line: str) -> str | None:
         start, word = words[i]
         if walker.feed(word, line[start:]):
             return walk(walker, i + 1, [*out, line[start:] if walker.text else word])
-        if vocabulary(game).is_word(word):
+        if vocab.is_word(word):
             return None
-        for close in difflib.get_close_matches(
-            word.lower(), vocabulary(game).candidates(walker.accepts()), _TRIES, _CUTOFF
-        ):
+        for close in _close(word, vocab.candidates(walker.accepts()), _TRIES):
             branch = walker.copy()
             if branch.feed(close):
                 found = walk(branch, i + 1, [*out, close])
@@ -377,11 +458,19 @@ def suggest(game: str, line: str) -> str | None:
                     return found
         return None
 
-    fixed_words = walk(Walker(game), 0, [])
+    fixed_words = walk(Walker(game, names), 0, [])
     if fixed_words is None:
         return None
     fixed = " ".join(fixed_words)
     return fixed if fixed != line and _parses(game, fixed) else None
+
+
+def _close(word: str, candidates: list[str], n: int) -> list[str]:
+    """The candidates closest to ``word``: those equal to it but for case first (``s``: ``S``),
+    then difflib's on the lowercased word."""
+    low = word.lower()
+    same = [c for c in candidates if c.lower() == low]
+    return list(dict.fromkeys(same + difflib.get_close_matches(low, candidates, n, _CUTOFF)))[:n]
 
 
 def _parses(game: str, line: str) -> bool:
@@ -403,3 +492,28 @@ def _usage(game: str, words: list[tuple[int, str]]) -> str:
 
     entry = help_table(game).get(words[0][1]) if words else None
     return f"; usage: {entry.usage}" if entry is not None else ""
+
+
+def check_names(
+    game: str, tokens: Iterable[Token], line: str, offset: int, names: Names
+) -> CommandSyntaxError | None:
+    """The error for a parsed line naming an id that is not in play (``names``), or None: the
+    column of the first such id, and the line with each replaced by the closest id in play, or
+    the ids it may be."""
+    vocab = vocabulary(game, names)
+    bad = [t for t in tokens if t.type in names and str(t) not in names[t.type]]
+    if not bad:
+        return None
+    first = bad[0]
+    col = offset + (first.start_pos or 0) + 1
+    noun = _TERMS.get(game, {}).get(first.type, _Term(first.type.lower())).what.split(" ", 1)[-1]
+    head = f"column {col}: unknown {noun} {str(first)[:40]!r}"
+    fixed, at = [], 0
+    for t in bad:
+        close = difflib.get_close_matches(str(t), names[t.type], 1, _CUTOFF)
+        if not close:
+            return CommandSyntaxError(f"{head}; expected {vocab.describe({first.type})}", col)
+        start = t.start_pos or 0
+        fixed += [line[at:start], close[0]]
+        at = start + len(str(t))
+    return CommandSyntaxError(f"{head}; did you mean {''.join([*fixed, line[at:]])!r}?", col)

@@ -13,13 +13,16 @@ from typing import NamedTuple
 
 class CommandHelp(NamedTuple):
     usage: str
-    """As typed, ``X`` a character, ``ITEM`` an item, ``CARD`` a card number; ``|`` between
-    forms, ``[...]`` optional."""
+    """As typed, ``X`` a character, ``ITEM`` an item, ``CARD`` a card number (Spanish Main:
+    ``SHIP``, ``ISLAND``, ``TARGET`` a ship or island, ``SEAT``, ``MAST``, ``COIN``, ``LEG``);
+    ``|`` between forms, ``[...]`` optional, ``...`` one or more."""
     description: str
     """One line, lowercase, no final full stop."""
     rule: str
-    """The rule ids (``LB-22, LB-24``) of docs/rules/lifeboat.md; empty if none."""
+    """The rule ids (``LB-22, LB-24``, ``SM-17``) of docs/rules/; empty if none."""
 
+
+_TIMER = "The table's timer (system seat only)"
 
 LIFEBOAT_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
     (
@@ -115,17 +118,102 @@ LIFEBOAT_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
         },
     ),
     (
-        "The table's timer (system seat only)",
+        _TIMER,
         {
             "timeout": CommandHelp("timeout X", "X's open decision takes its safe default", ""),
         },
     ),
 )
 
-_SYSTEM_SECTIONS = frozenset({"The table's timer (system seat only)"})
+SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
+    (
+        "On your turn (one action per ship, then end the turn; SM-10)",
+        {
+            "move": CommandHelp(
+                "move SHIP LEG... | move SHIP toward TARGET | move SHIP dock ISLAND",
+                "sail the legs of the base move, each 'S' or 'L', the turn in degrees (+ to"
+                " starboard, at most 90) and an optional distance: 'move dover L 30 S -15';"
+                " or every leg toward a ship or island; or until docked at an island",
+                "SM-12, SM-13, SM-14",
+            ),
+            "come": CommandHelp(
+                "come about SHIP",
+                "a docked ship turns in place, bow where the stern was (her action)",
+                "SM-16",
+            ),
+            "shoot": CommandHelp(
+                "shoot SHIP at SHIP [with MAST...]",
+                "fire every cannon in range and clear at an enemy ship, or only the masts named",
+                "SM-25",
+            ),
+            "explore": CommandHelp(
+                "explore SHIP",
+                "see the coins of the wild island she began the turn docked at, then 'load'",
+                "SM-30",
+            ),
+            "repair": CommandHelp(
+                "repair SHIP [mast MAST]",
+                "docked at home: restore one eliminated mast (the bow-most, or the one named)",
+                "SM-32",
+            ),
+            "end": CommandHelp("end turn", "end your turn", "SM-10"),
+        },
+    ),
+    (
+        "Answers",
+        {
+            "load": CommandHelp(
+                "load SHIP COIN... | load SHIP none",
+                "after exploring: the coins to take aboard, up to her free cargo",
+                "SM-30",
+            ),
+            "tow": CommandHelp(
+                "tow SHIP SHIP",
+                "after a move: take the derelict whose bow you touch in tow",
+                "SM-17",
+            ),
+            "ram": CommandHelp(
+                "ram SHIP SHIP", "after a move: ram the enemy ship your bow touches", "SM-18"
+            ),
+            "pass": CommandHelp(
+                "pass",
+                "no ram or tow after a move; no boarding party; take nothing",
+                "SM-17, SM-20",
+            ),
+            "board": CommandHelp(
+                "board kill | board steal",
+                "after a ram: start a boarding party and say what the winner takes; or, having"
+                " won one, take it",
+                "SM-20",
+            ),
+            "eliminate": CommandHelp(
+                "eliminate MAST", "your ship was hit: the mast it loses (1 = bow)", "SM-18, SM-25"
+            ),
+        },
+    ),
+    (
+        "Free actions (no prompt needed)",
+        {
+            "break": CommandHelp(
+                "break tow SHIP", "in your turn: let the tow go; the derelict stays yours", "SM-17"
+            ),
+        },
+    ),
+    (
+        _TIMER,
+        {
+            "timeout": CommandHelp(
+                "timeout SEAT", "the seat's open decision takes its safe default", ""
+            ),
+        },
+    ),
+)
+
+_SYSTEM_SECTIONS = frozenset({_TIMER})
 
 _TABLES: dict[str, tuple[tuple[str, dict[str, CommandHelp]], ...]] = {
     "lifeboat": LIFEBOAT_SECTIONS,
+    "spanish_main": SPANISH_MAIN_SECTIONS,
 }
 
 

@@ -1,0 +1,280 @@
+"""Spanish Main's command text: the Lark tree -> command structs, and structs -> canonical text.
+
+Numbers. A leg's heading change and distance are floats. The canonical text of a float is the
+shortest decimal that reads back as exactly the same float (Python's ``repr`` digits), written
+without an exponent and without a trailing ``.0``: ``30``, ``-15``, ``4.5``, ``0.1``,
+``0.30000000000000004``, ``0.00001``. ``-0.0`` is written ``0``. The parser reads a number with
+``float()``, which rounds correctly, so ``parse(format(c)) == c`` for every finite float, and the
+parser turns ``-0`` into ``0.0``. A number too large for a float (``inf``) is refused with its
+column; the formatter refuses NaN and infinities (no command holds them legally).
+
+A leg is ``KIND TURN [DISTANCE]``; a bare ``S`` is ``S 0`` (straight ahead, the whole leg), and
+the canonical text always writes the turn. ``load dover`` and ``load dover none`` both load
+nothing; the canonical text is ``load dover none``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from decimal import Decimal
+from itertools import permutations
+from typing import TYPE_CHECKING
+
+from lark import Token, Transformer, Tree
+
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.lang.errors import BadValue
+
+if TYPE_CHECKING:
+    from shipwreck.games.spanish_main.view import SpanishMainView
+
+_Child = Token | Tree[Token] | C.Leg | None
+
+
+def _number(tok: Token) -> float:
+    value = float(str(tok)) + 0.0  # ``+ 0.0`` turns -0.0 into 0.0
+    if not math.isfinite(value):
+        raise BadValue(f"the number {str(tok)[:40]!r} is too large", tok.start_pos or 0)
+    return value
+
+
+def _int(tok: _Child) -> int:
+    assert isinstance(tok, Token)
+    return int(str(tok))
+
+
+def _str(tok: _Child) -> str:
+    assert isinstance(tok, Token)
+    return str(tok)
+
+
+class ToCommand(Transformer[Token, C.Command]):
+    """Builds a command struct from a parse tree of ``grammar/spanish_main.lark``."""
+
+    def leg(self, a: list[Token | None]) -> C.Leg:
+        kind: C.LegKind = "S" if str(a[0]).upper() == "S" else "L"
+        turn = _number(a[1]) if a[1] is not None else 0.0
+        dist = _number(a[2]) if a[2] is not None else None
+        return (kind, turn, dist)
+
+    def move(self, a: list[_Child]) -> C.Command:
+        legs = tuple(leg for leg in a[1:] if isinstance(leg, tuple))
+        return C.Move(_str(a[0]), legs)
+
+    def toward(self, a: list[_Child]) -> C.Command:
+        return C.MoveToward(_str(a[0]), _str(a[1]))
+
+    def dock(self, a: list[_Child]) -> C.Command:
+        return C.MoveDock(_str(a[0]), _str(a[1]))
+
+    def come_about(self, a: list[_Child]) -> C.Command:
+        return C.ComeAbout(_str(a[0]))
+
+    def shoot(self, a: list[_Child]) -> C.Command:
+        masts = tuple(_int(t) for t in a[2:] if t is not None)
+        return C.Shoot(_str(a[0]), _str(a[1]), masts)
+
+    def explore(self, a: list[_Child]) -> C.Command:
+        return C.Explore(_str(a[0]))
+
+    def repair(self, a: list[_Child]) -> C.Command:
+        return C.Repair(_str(a[0]), _int(a[1]) if a[1] is not None else None)
+
+    def end_turn(self, _: list[_Child]) -> C.Command:
+        return C.EndTurn()
+
+    def load(self, a: list[_Child]) -> C.Command:
+        return C.Load(_str(a[0]), tuple(_int(t) for t in a[1:]))
+
+    def tow(self, a: list[_Child]) -> C.Command:
+        return C.Tow(_str(a[0]), _str(a[1]))
+
+    def ram(self, a: list[_Child]) -> C.Command:
+        return C.Ram(_str(a[0]), _str(a[1]))
+
+    def board(self, a: list[_Child]) -> C.Command:
+        return C.Board("kill" if _str(a[0]) == "kill" else "steal")
+
+    def pass_(self, _: list[_Child]) -> C.Command:
+        return C.Pass()
+
+    def eliminate(self, a: list[_Child]) -> C.Command:
+        return C.Eliminate(_int(a[0]))
+
+    def break_tow(self, a: list[_Child]) -> C.Command:
+        return C.BreakTow(_str(a[0]))
+
+    def timeout(self, a: list[_Child]) -> C.Command:
+        return C.Timeout(_str(a[0]))
+
+
+# ``pass`` is a Python keyword: Lark looks the rule up by name.
+setattr(ToCommand, "pass", ToCommand.pass_)
+
+
+def format_number(x: float) -> str:
+    """The canonical text of a float: the shortest decimal that reads back as ``x``, without an
+    exponent or a trailing ``.0`` (``30``, ``-15``, ``4.5``, ``0.00001``)."""
+    if not math.isfinite(x):
+        raise ValueError(f"no text for the number {x!r}")
+    if x == 0:
+        return "0"
+    text = format(Decimal(repr(float(x))), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_leg(leg: C.Leg) -> str:
+    kind, turn, dist = leg
+    text = f"{kind} {format_number(turn)}"
+    return text if dist is None else f"{text} {format_number(dist)}"
+
+
+def format_spanish_main(cmd: C.Command) -> str:
+    """The canonical text of a Spanish Main command."""
+    match cmd:
+        case C.Move(ship, legs):
+            return " ".join(["move", ship, *(format_leg(leg) for leg in legs)])
+        case C.MoveToward(ship, target):
+            return f"move {ship} toward {target}"
+        case C.MoveDock(ship, island):
+            return f"move {ship} dock {island}"
+        case C.ComeAbout(ship):
+            return f"come about {ship}"
+        case C.Shoot(ship, target, masts):
+            with_ = " with " + " ".join(map(str, masts)) if masts else ""
+            return f"shoot {ship} at {target}{with_}"
+        case C.Explore(ship):
+            return f"explore {ship}"
+        case C.Repair(ship, mast):
+            return f"repair {ship}" + (f" mast {mast}" if mast is not None else "")
+        case C.EndTurn():
+            return "end turn"
+        case C.Load(ship, coins):
+            return f"load {ship} " + (" ".join(map(str, coins)) if coins else "none")
+        case C.Tow(ship, target):
+            return f"tow {ship} {target}"
+        case C.Ram(ship, target):
+            return f"ram {ship} {target}"
+        case C.Board(take):
+            return f"board {take}"
+        case C.Pass():
+            return "pass"
+        case C.Eliminate(mast):
+            return f"eliminate {mast}"
+        case C.BreakTow(ship):
+            return f"break tow {ship}"
+        case C.Timeout(target):
+            return f"timeout {target}"
+    raise TypeError(f"not a Spanish Main command: {cmd!r}")
+
+
+# --------------------------------------------------------------------------- names and views
+
+
+def static_names() -> dict[str, tuple[str, ...]]:
+    """The names the grammar's open terminals stand for when no view is at hand: ship list ids
+    and the seeded sea's island ids (what a typo is corrected to)."""
+    from shipwreck.games.spanish_main.setup import GRID
+    from shipwreck.games.spanish_main.ships import CARDS
+
+    ships = tuple(CARDS)
+    most = max(cols * rows for cols, rows in GRID.values())
+    islands = tuple(f"isla-{k}" for k in range(1, most + 1))
+    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands}
+
+
+def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
+    """The ids in ``view``: every ship afloat (and sunk, which the engine explains), island."""
+    ships = tuple(dict.fromkeys([*(s.id for s in view.ships), *view.sunk]))
+    islands = tuple(i.id for i in view.islands)
+    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands}
+
+
+# --------------------------------------------------------------------------- completion
+
+
+_LEGS = frozenset({"S", "L"})
+MAX_ORDERS = 120
+"""At most this many orders of a load's coins are listed (5 coins: 120)."""
+
+
+def legal_texts(view: SpanishMainView) -> Iterator[str]:
+    """Every legal command text of ``view``'s seat now, with variants the engine does not list:
+    a load's coins in any order, a repair naming the mast."""
+    for cmd in (*view.choices, *view.free):
+        yield format_spanish_main(cmd)
+        if isinstance(cmd, C.Load) and len(cmd.coins) > 1:
+            for k, order in enumerate(permutations(cmd.coins)):
+                if k >= MAX_ORDERS:
+                    break
+                yield format_spanish_main(C.Load(cmd.ship, order))
+        elif isinstance(cmd, C.Repair) and cmd.mast is None:
+            ship = next((s for s in view.ships if s.id == cmd.ship), None)
+            if ship is not None:
+                for k, m in enumerate(ship.masts, 1):
+                    if not m.up:
+                        yield format_spanish_main(C.Repair(cmd.ship, k))
+
+
+def is_number(word: str) -> bool:
+    try:
+        return math.isfinite(float(word)) and word.lstrip("+-")[:1].isdigit()
+    except ValueError:
+        return False
+
+
+def move_words(view: SpanishMainView, words: list[str]) -> set[str]:
+    """After ``move SHIP`` and some legs typed, with any numbers: the leg kinds the ship has left
+    once a leg's turn is given, and the turns the engine's sample uses for a new leg's kind.
+
+    A move is legal once its first leg moves the ship at all, so once the first leg turns the way
+    a sampled one does, any further leg is legal; numbers are only offered from the sample."""
+    if len(words) < 2 or words[0] != "move":
+        return set()
+    samples = [c for c in view.choices if isinstance(c, C.Move) and c.ship == words[1]]
+    ship = next((s for s in view.ships if s.id == words[1]), None)
+    if not samples or ship is None:
+        return set()
+    legs: list[list[str]] = []
+    for w in words[2:]:
+        if w.upper() in _LEGS:
+            legs.append([w.upper()])
+        elif legs and len(legs[-1]) < 3 and is_number(w):
+            legs[-1].append(w)
+        else:
+            return set()
+    left = list(ship.move)
+    for leg in legs:
+        if leg[0] not in left:
+            return set()
+        left.remove(leg[0])
+    if not legs:
+        return {c.legs[0][0] for c in samples}
+    i, last = len(legs) - 1, legs[-1]
+    if len(last) == 1:
+        prefix = [leg[0] for leg in legs]
+        return {
+            format_number(c.legs[i][1])
+            for c in samples
+            if len(c.legs) > i and [k for k, _, _ in c.legs[: i + 1]] == prefix
+        }
+    if i == 0 and not _may_move(samples, last):
+        return set()  # this first leg may not move the ship at all: offer nothing more
+    return set(left)
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _may_move(samples: list[C.Move], leg: list[str]) -> bool:
+    """Does a first leg (kind, turn[, distance]) look like it moves the ship? The sample has a
+    first leg of that kind turning the same way (or straight on), so nothing is against the
+    ship that way; and straight on, the distance is not 0."""
+    turn = float(leg[1])
+    if turn == 0 and len(leg) == 3 and float(leg[2]) == 0:
+        return False
+    return any(c.legs[0][0] == leg[0] and _sign(c.legs[0][1]) == _sign(turn) for c in samples)
