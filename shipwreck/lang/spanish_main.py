@@ -1,12 +1,13 @@
 """Spanish Main's command text: the Lark tree -> command structs, and structs -> canonical text.
 
-Numbers. A leg's heading change and distance are floats. The canonical text of a float is the
-shortest decimal that reads back as exactly the same float (Python's ``repr`` digits), written
-without an exponent and without a trailing ``.0``: ``30``, ``-15``, ``4.5``, ``0.1``,
-``0.30000000000000004``, ``0.00001``. ``-0.0`` is written ``0``. The parser reads a number with
-``float()``, which rounds correctly, so ``parse(format(c)) == c`` for every finite float, and the
-parser turns ``-0`` into ``0.0``. A number too large for a float (``inf``) is refused with its
-column; the formatter refuses NaN and infinities (no command holds them legally).
+Numbers. A leg's heading change and distance are floats. The canonical text of a float is
+Python's ``repr`` of it, the shortest decimal that reads back as exactly the same float, without
+a trailing ``.0``: ``30``, ``-15``, ``4.5``, ``0.1``, ``0.30000000000000004``, ``1e-05``,
+``1e+16`` (``repr`` writes an exponent below 1e-4 and from 1e16 on). ``-0.0`` is written ``0``.
+The parser reads a number with ``float()``, which rounds correctly, so ``parse(format(c)) == c``
+for every finite float, and no number's text is longer than 24 characters. The parser turns
+``-0`` into ``0.0`` and refuses, with its column, a number too large for a float (``1e400``);
+the formatter refuses NaN and infinities (no command holds them legally).
 
 A leg is ``KIND TURN [DISTANCE]``; a bare ``S`` is ``S 0`` (straight ahead, the whole leg), and
 the canonical text always writes the turn. ``load dover`` and ``load dover none`` both load
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from decimal import Decimal
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -114,16 +114,13 @@ setattr(ToCommand, "pass", ToCommand.pass_)
 
 
 def format_number(x: float) -> str:
-    """The canonical text of a float: the shortest decimal that reads back as ``x``, without an
-    exponent or a trailing ``.0`` (``30``, ``-15``, ``4.5``, ``0.00001``)."""
-    if not math.isfinite(x):
+    """The canonical text of a float: its ``repr`` (the shortest decimal that reads back as
+    ``x``) without a trailing ``.0`` (``30``, ``-15``, ``4.5``, ``1e-05``); ``-0.0`` is ``0``."""
+    value = float(x) + 0.0  # ``+ 0.0`` turns -0.0 into 0.0
+    if not math.isfinite(value):
         raise ValueError(f"no text for the number {x!r}")
-    if x == 0:
-        return "0"
-    text = format(Decimal(repr(float(x))), "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
+    text = repr(value)
+    return text[:-2] if text.endswith(".0") else text
 
 
 def format_leg(leg: C.Leg) -> str:
