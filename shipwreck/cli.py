@@ -7,29 +7,39 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from shipwreck.games import GAMES
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:
-    from shipwreck.sim import format_summary, simulate
+    from shipwreck.sim import check_seats, default_seats, format_summary, simulate
 
     if args.games < 1:
         print("shipwreck sim: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.bots and args.game != "lifeboat":
+        print(f"shipwreck sim: bot scripts play Lifeboat only, not {args.game}", file=sys.stderr)
+        return 2
+    seats = args.seats or default_seats(args.game)
+    try:
+        check_seats(args.game, seats)
+    except ValueError as e:
+        print(f"shipwreck sim: {e}", file=sys.stderr)
         return 2
     if args.bots:
         from shipwreck.lang.bots import BotError
         from shipwreck.sim import format_bot_summary, simulate_bots
 
         try:
-            bots = simulate_bots(args.game, args.games, args.bots.split(","), args.seed, args.seats)
+            bots = simulate_bots(args.game, args.games, args.bots.split(","), args.seed, seats)
         except BotError as e:
             print(f"shipwreck sim: {e}", file=sys.stderr)
             return 2
         for line in format_bot_summary(bots):
             print(line)
         return 0
-    summary = simulate(args.game, args.games, args.seed, args.seats)
+    summary = simulate(args.game, args.games, args.seed, seats)
     for line in format_summary(summary, args.game):
         print(line)
     return 0
@@ -78,19 +88,44 @@ def _cmd_scenario_run(args: argparse.Namespace) -> int:
             print(line)
         print("--")
         s = result.summary
-        print(f"round {s['round']}, phase {s['phase']}, birds {s['birds']}, next: "
-              + (", ".join(s["next"]) or "-"))  # fmt: skip
-        for cid, c in s["characters"].items():
-            print(
-                f"{c['seat']}. {cid:<8} {c['state']:<11} wounds {c['wounds']}"
-                f"  hidden [{', '.join(c['hidden'])}]  revealed [{', '.join(c['revealed'])}]"
-            )
-        if "scores" in s:
-            print("scores: " + ", ".join(f"{k} {v}" for k, v in s["scores"].items()))
+        if sc.game == "spanish_main":
+            _print_spanish_main(s)
+        else:
+            print(f"round {s['round']}, phase {s['phase']}, birds {s['birds']}, next: "
+                  + (", ".join(s["next"]) or "-"))  # fmt: skip
+            for cid, c in s["characters"].items():
+                print(
+                    f"{c['seat']}. {cid:<8} {c['state']:<11} wounds {c['wounds']}"
+                    f"  hidden [{', '.join(c['hidden'])}]  revealed [{', '.join(c['revealed'])}]"
+                )
+            if "scores" in s:
+                print("scores: " + ", ".join(f"{k} {v}" for k, v in s["scores"].items()))
     if result.error:
         print(result.error, file=sys.stderr)
         return 2
     return 0
+
+
+def _print_spanish_main(s: dict[str, Any]) -> None:
+    """The final state of a Spanish Main scenario, one line per ship."""
+    print(
+        f"round {s['round']}, {s['turn']}'s turn, step {s['step']}, next: "
+        + (", ".join(s["next"]) or "-")
+    )
+    print("gold: " + ", ".join(f"{k} {v}" for k, v in s["gold"].items()))
+    for sid, c in s["ships"].items():
+        where = f"docked at {c['docked']}" if c["docked"] else "at sea"
+        extra = (" derelict" if c["derelict"] else "") + (
+            f" towing {c['towing']}" if c["towing"] else ""
+        )
+        print(
+            f"{sid:<18} {c['owner']:<5} ({c['x']:g}, {c['y']:g}) heading {c['heading']:g}"
+            f"  masts {c['masts']}  cargo {c['cargo']}  {where}{extra}"
+        )
+    if s["sunk"]:
+        print("sunk: " + ", ".join(s["sunk"]))
+    if s["over"]:
+        print(f"over ({s['end_reason']}): winners " + ", ".join(s["winners"]))
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -201,7 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--game", choices=GAMES, default="lifeboat")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--seats", type=int, default=6)
+    sim.add_argument(
+        "--seats",
+        type=int,
+        default=None,
+        help="seats per game (default: 6 Lifeboat, 2 Spanish Main)",
+    )
     sim.add_argument(
         "--bots", default="", help="comma-separated bot scripts, cycled over the seats"
     )

@@ -1,7 +1,10 @@
 """Scenario files: a fixed starting position plus a list of commands (docs/scenarios.md).
 
 A scenario shows one rule in ten lines of TOML; ``shipwreck scenario run FILE`` plays it, and the
-tests under ``tests/scenarios/`` check each one's ``[expect]`` table against the result.
+tests under ``tests/scenarios/`` check each one's ``[expect]`` table against the result. The
+position's keys are the game's ``Position`` (``rules.position_type``): Lifeboat's seats and hands,
+or Spanish Main's islands, ships and dice; a command line names its sender, a character
+(``lauren: row``) or a seat (``red: move dover L 30``), or ``system`` for the timer.
 """
 
 from __future__ import annotations
@@ -17,6 +20,11 @@ from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, parse_command
 
 _META_KEYS = ("game", "commands", "expect", "rule", "title", "xfail")
+_FORM = {
+    "lifeboat": "'CHARACTER: COMMAND', e.g. 'lauren: row'",
+    "spanish_main": "'SEAT: COMMAND', e.g. 'red: move dover S 0'",
+}
+"""How a command line is written, per game (who sends it, then the command)."""
 
 
 class ScenarioError(ValueError):
@@ -87,16 +95,18 @@ def run(scenario: Scenario) -> Result:
         who = who.strip()
         try:
             if not sep:
-                raise IllegalCommand(
-                    f"write 'CHARACTER: COMMAND', e.g. 'lauren: row' (got {line!r})"
-                )
+                form = _FORM.get(scenario.game, _FORM["lifeboat"])
+                raise IllegalCommand(f"write {form} (got {line!r})")
             if who == "system":
                 seat = SYSTEM
             else:
-                if who not in state.players:
-                    raise IllegalCommand(f"{who!r} is not at this table")
-                seat = rules.seat_of(state, who)
-            cmd = parse_command(scenario.game, text)
+                try:
+                    seat = rules.seat_of(state, who)
+                except ValueError:
+                    raise IllegalCommand(f"{who!r} is not at this table") from None
+            # The public view names the ships and islands in play (Spanish Main's ids).
+            view = rules.view(state, None) if scenario.game == "spanish_main" else None
+            cmd = parse_command(scenario.game, text, view)
             events += rules.apply(state, seat, cmd)
         except (IllegalCommand, CommandSyntaxError) as e:
             return Result(state, events, rules.summary(state), f"{who}: {e}", line)

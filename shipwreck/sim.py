@@ -14,6 +14,32 @@ from shipwreck.botseat import bot_move
 from shipwreck.games import get_ruleset
 from shipwreck.lang.bots import BotPlayer, load_bot
 
+DEFAULT_SEATS = {"lifeboat": 6, "spanish_main": 2}
+"""Seats per game when none are asked for: a full boat; Spanish Main's two-player sea (SM-1)."""
+
+
+def default_seats(game: str) -> int:
+    """The number of seats a simulated game of ``game`` has by default (else the game's most)."""
+    return DEFAULT_SEATS.get(game) or int(get_ruleset(game).max_seats)
+
+
+def check_seats(game: str, seats: int) -> None:
+    """ValueError unless ``game`` is played by ``seats`` seats."""
+    rules = get_ruleset(game)
+    lo, hi = int(rules.min_seats), int(rules.max_seats)
+    if not lo <= seats <= hi:
+        raise ValueError(f"{game} is played by {lo} to {hi} seats, not {seats}")
+
+
+def _winners(rules: Any, state: Any, by_name: dict[str, int]) -> list[str]:
+    """The game's own winners when it names them (Spanish Main breaks ties, SM-41), else the
+    best scores."""
+    named = rules.summary(state).get("winners")
+    if isinstance(named, list) and named:
+        return [str(w) for w in named]
+    best = max(by_name.values())
+    return [k for k, v in by_name.items() if v == best]
+
 
 class GameResult(msgspec.Struct):
     seed: int
@@ -23,14 +49,16 @@ class GameResult(msgspec.Struct):
     winners: list[str]
 
 
-def play_random(game: str, seed: int, seats: int = 6, max_commands: int = 100_000) -> GameResult:
+def play_random(
+    game: str, seed: int, seats: int | None = None, max_commands: int = 100_000
+) -> GameResult:
     """One whole game where every decision is a uniformly random legal answer.
 
     The engine's chance comes from ``seed`` through the state's RNG; the players' choices come
     from a separate ``random.Random(seed)``, so the game is reproducible from the seed alone.
     """
     rules = get_ruleset(game)
-    state, _ = rules.new_game(seed, seats)
+    state, _ = rules.new_game(seed, seats or default_seats(game))
     pick = random.Random(seed)
     n = 0
     while not rules.is_over(state):
@@ -44,13 +72,12 @@ def play_random(game: str, seed: int, seats: int = 6, max_commands: int = 100_00
         if n > max_commands:
             raise RuntimeError(f"game {seed} did not end within {max_commands} commands")
     by_name = {rules.seat_name(state, s): v for s, v in rules.scores(state).items()}
-    best = max(by_name.values())
     return GameResult(
         seed=seed,
         rounds=state.round,
         commands=n,
         scores=by_name,
-        winners=[k for k, v in by_name.items() if v == best],
+        winners=_winners(rules, state, by_name),
     )
 
 
@@ -153,11 +180,15 @@ class SimSummary(msgspec.Struct):
     mean_rounds: float
     mean_commands: float
     wins: dict[str, float]
-    """Wins per character; a shared win counts as a fraction."""
+    """Wins per character (Lifeboat) or seat; a shared win counts as a fraction."""
     mean_score: dict[str, float]
 
 
-def simulate(game: str, games: int, seed: int = 1, seats: int = 6) -> SimSummary:
+def simulate(game: str, games: int, seed: int = 1, seats: int | None = None) -> SimSummary:
+    """``games`` random games from seeds ``seed``, ``seed + 1``, ... (``seats``: by default
+    :func:`default_seats`)."""
+    seats = seats or default_seats(game)
+    check_seats(game, seats)
     start = time.perf_counter()
     results = [play_random(game, seed + i, seats) for i in range(games)]
     seconds = time.perf_counter() - start
@@ -187,7 +218,7 @@ def format_summary(s: SimSummary, game: str) -> list[str]:
         f"games: {s.games}",
         f"mean rounds: {s.mean_rounds:.2f}",
         f"mean commands: {s.mean_commands:.1f}",
-        "character   played-wins  mean-score",
+        f"{'character' if game == 'lifeboat' else 'seat':<11} played-wins  mean-score",
     ]
     for k in s.wins:
         lines.append(f"{k:<11} {s.wins[k]:>11.2f}  {s.mean_score[k]:>10.2f}")

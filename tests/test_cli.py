@@ -83,3 +83,105 @@ def test_scenario_bad_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["scenario", "run", str(f)]) == 2
     err = capsys.readouterr().err
     assert "unknown character 'nobody'" in err
+
+
+# --------------------------------------------------------------------------- Spanish Main
+
+
+def test_sim_spanish_main_defaults_to_two_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--game", "spanish_main", "--games", "3", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[:2] == ["game: spanish_main", "games: 3"]
+    assert lines[4] == "seat        played-wins  mean-score"
+    rows = [line.split() for line in lines[5:-1]]
+    assert [r[0] for r in rows] == ["blue", "red"]
+    assert sum(float(r[1]) for r in rows) == pytest.approx(3.0)  # shared wins are fractions
+    assert re.fullmatch(r"games=3 seconds=\d+\.\d+ games_per_s=\d+\.\d", lines[-1])
+
+
+def test_sim_spanish_main_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--game", "spanish_main", "--games", "1", "--seats", "3"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"\n{seat} " in out for seat in ("red", "blue", "green"))
+    assert "\ngold " not in out
+    assert main(["sim", "--game", "spanish_main", "--games", "1", "--seats", "6"]) == 2
+    assert "spanish_main is played by 2 to 4 seats, not 6" in capsys.readouterr().err
+    assert main(["sim", "--game", "spanish_main", "--games", "1", "--bots", "x.bot"]) == 2
+    assert "Lifeboat only" in capsys.readouterr().err
+    assert main(["sim", "--games", "1", "--seats", "3"]) == 2  # a boat takes 4 to 6
+
+
+SM_SCENARIO = """
+rule = "SM-15"
+game = "spanish_main"
+seed = 7
+commands = ["red: move dover S 0 S 0"]
+
+[[islands]]
+x = 10
+y = 28
+home = 0
+
+[[islands]]
+x = 60
+y = 28
+home = 1
+
+[[islands]]
+x = 35
+y = 45
+coins = [6, 6, 6]
+
+[[ships]]
+card = "dover"
+x = 22
+y = 28
+heading = 270
+cargo = [1, 4, 6]
+
+[[ships]]
+card = "albion"
+owner = 1
+x = 60
+y = 52
+heading = 90
+"""
+
+
+def test_scenario_run_spanish_main(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text(SM_SCENARIO)
+    assert main(["scenario", "run", str(f), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["gold"] == {"red": 11, "blue": 0} and out["next"] == ["red"]
+    assert out["ships"]["dover"]["docked"] == "isla-1" and out["ships"]["dover"]["cargo"] == 0
+    assert any("11 gold for red" in line for line in out["log"])
+    assert main(["scenario", "run", str(f)]) == 0
+    text = capsys.readouterr().out.split("--\n")[1].splitlines()
+    assert text[0] == "round 1, red's turn, step turn, next: red"
+    assert text[1] == "gold: red 11, blue 0"
+    assert " ".join(text[2].split()) == (
+        "dover red (15.005, 28) heading 270 masts 4 cargo 0 docked at isla-1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("red move dover S 0", "write 'SEAT: COMMAND', e.g. 'red: move dover S 0'"),
+        ("purple: end turn", "'purple' is not at this table"),
+        (
+            "red: move dovr S 0",
+            "red: column 7: unknown ship 'dovr'; did you mean 'move dover S 0'?",
+        ),
+        ("red: move dover X 0", "red: column 13: unknown word 'X'; expected 'dock', 'toward'"),
+        ("blue: end turn", "blue: you cannot end the turn now; waiting for red (turn)"),
+    ],
+)
+def test_scenario_spanish_main_refusals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, error: str
+) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text(SM_SCENARIO.replace("red: move dover S 0 S 0", line))
+    assert main(["scenario", "run", str(f), "--json"]) == 2
+    assert error in json.loads(capsys.readouterr().out)["error"]

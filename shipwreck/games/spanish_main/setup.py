@@ -9,6 +9,7 @@ seed the same way.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import msgspec
@@ -38,6 +39,15 @@ ISLAND_NEAR = 4 * geo.L
 """... and each within 4 L of another."""
 ISLAND_MARGIN = 2.0
 """An island keeps this much water between itself and the edge of the sea."""
+ID = re.compile(r"[a-z][a-z0-9-]*")
+"""What a ship or island id may be, so that commands can name it (grammar/spanish_main.lark)."""
+
+
+def _check_id(where: str, given: str) -> None:
+    if not ID.fullmatch(given):
+        raise SetupError(
+            f"{where}: {given!r} is not an id (a lowercase letter, then letters, digits or '-')"
+        )
 
 
 class SetupError(ValueError):
@@ -277,6 +287,7 @@ def _fixed_ships(given: list[ShipPosition], n: int, coins: list[Coin], opts: Opt
             raise SetupError(f"{where}.owner: a seat 0..{n - 1}")
         sid = sp.id or _unique(sp.card, taken)
         if sp.id is not None:
+            _check_id(f"{where}.id", sp.id)
             if sid in taken:
                 raise SetupError(f"{where}.id: {sid!r} is used twice")
             taken.add(sid)
@@ -419,6 +430,7 @@ def _fixed_islands(
     islands, coins = [], []
     for k, ip in enumerate(given):
         iid = ip.id or f"isla-{k + 1}"
+        _check_id(f"islands[{k}].id", iid)
         if ip.home is not None and not 0 <= ip.home < n:
             raise SetupError(f"islands[{k}].home: a seat 0..{n - 1}")
         if not (ip.r > 0 and ip.r <= ip.x <= width - ip.r and ip.r <= ip.y <= height - ip.r):
