@@ -1,7 +1,8 @@
-"""Action-language throughput: parse + format of legal Lifeboat commands, on one core.
+"""Action-language throughput: parse + format of legal commands, on one core.
 
     .venv/bin/python bench/lang.py
     .venv/bin/python bench/lang.py --games 50 --commands 100000 --repeat 5
+    .venv/bin/python bench/lang.py --game spanish_main --games 10
     .venv/bin/python bench/lang.py --profile 25   # cProfile of parse+format, top 25 by own time
 
 The corpus: the commands legal (``RULES.legal``) for the seats asked to decide, and one other
@@ -23,22 +24,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from shipwreck.games.lifeboat import RULES  # noqa: E402
+from shipwreck.games import get_ruleset  # noqa: E402
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command  # noqa: E402
+from shipwreck.sim import default_seats  # noqa: E402
 
-GAME = "lifeboat"
 
-
-def corpus(games: int, limit: int, seed: int) -> list[str]:
+def corpus(games: int, limit: int, seed: int, game: str = "lifeboat") -> list[str]:
     """Formatted legal commands over random games: at every position, those of the seats asked
     to decide and of one other seat; a random ``limit`` of them, in game order."""
+    RULES = get_ruleset(game)
+    n_seats = default_seats(game)
     rng = random.Random(seed)
     out: list[str] = []
     for g in range(games):
-        state, _ = RULES.new_game(seed + g, 6)
+        state, _ = RULES.new_game(seed + g, n_seats)
         while not RULES.is_over(state):
             waiting = [p for p in RULES.prompts(state) if p.blocking]
-            seats = {p.seat for p in waiting} | {rng.randrange(len(state.players))}
+            seats = {p.seat for p in waiting} | {rng.randrange(n_seats)}
             for seat in sorted(seats):
                 out.extend(format_command(c) for c in RULES.legal(state, seat))
             prompt = rng.choice(waiting)
@@ -75,6 +77,7 @@ def best_of(repeat: int, fn: Callable[[], object]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
+    ap.add_argument("--game", default="lifeboat", help="lifeboat or spanish_main")
     ap.add_argument("--games", type=int, default=30, help="random games for the corpus")
     ap.add_argument("--commands", type=int, default=50_000, help="corpus size, at most")
     ap.add_argument("--errors", type=int, default=5_000, help="misspelt lines timed")
@@ -83,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", type=int, metavar="N", default=0, help="cProfile; top N")
     args = ap.parse_args(argv)
 
-    lines = corpus(args.games, args.commands, args.seed)
+    GAME = args.game
+    lines = corpus(args.games, args.commands, args.seed, GAME)
     cmds = [parse_command(GAME, s) for s in lines]  # also warms the parser up
     bad = misspell(lines[: args.errors], args.seed)
     n = len(lines)

@@ -22,7 +22,8 @@ __all__ = ["CommandSyntaxError", "format_command", "parse_command"]
 
 
 @cache
-def _transformer(game: str) -> Transformer[Any, Any]:
+def transformer(game: str) -> Transformer[Any, Any]:
+    """The parse tree -> command struct transformer of ``game``."""
     if game == "lifeboat":
         from shipwreck.lang.lifeboat import ToCommand
 
@@ -63,7 +64,7 @@ def parse_command(game: str, text: str, view: Any = None) -> Any:
         if wrong is not None:
             raise wrong
     try:
-        return _transformer(game).transform(tree)
+        return transformer(game).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, BadValue):  # a number too large for a float
             col = offset + e.orig_exc.index + 1

@@ -66,9 +66,12 @@ def complete(text: str, view: Any, game: str | None = None) -> list[str]:
         from shipwreck.lang.spanish_main import move_words
 
         offered |= move_words(view, words)
-    if game == "spanish_main" and partial in ("s", "l"):
-        partial = partial.upper()  # leg kinds are capitals
-    return sorted(w for w in offered if w.startswith(partial) and walker.vocab.kinds(w, accepted))
+    leg = partial.upper() if game == "spanish_main" and partial in ("s", "l") else None
+    return sorted(
+        w
+        for w in offered
+        if (w.startswith(partial) or w == leg) and walker.vocab.kinds(w, accepted)
+    )
 
 
 def legal_texts(view: Any, game: str | None = None) -> Iterator[str]:

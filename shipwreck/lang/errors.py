@@ -35,7 +35,7 @@ from functools import cache
 from typing import Any
 
 from lark import Lark, Token
-from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 
 from shipwreck.lang.grammar import command_parser
@@ -474,9 +474,13 @@ def _close(word: str, candidates: list[str], n: int) -> list[str]:
 
 
 def _parses(game: str, line: str) -> bool:
+    """Is ``line`` a command: does it parse, and does the game's transformer take it (a number
+    too large for a float does not)?"""
+    from shipwreck.lang.commands import transformer
+
     try:
-        command_parser(game).parse(line)
-    except UnexpectedInput:
+        transformer(game).transform(command_parser(game).parse(line))
+    except (UnexpectedInput, VisitError):
         return False
     return True
 
