@@ -63,3 +63,14 @@ def test_scenario_files_name_their_game_and_rule() -> None:
         m = re.match(r"([a-z]+)-0*(\d+)-", path.name)
         assert m is not None and f"{m[1].upper()}-{m[2]}" == sc.rule, path.name
         assert (sc.game == "spanish_main") == sc.rule.startswith("SM-"), path.name
+
+
+def test_the_spanish_main_example_of_the_docs_plays() -> None:
+    """docs/scenarios.md's Spanish Main example is a scenario that meets its [expect]."""
+    import tomllib
+
+    docs = (Path(__file__).parents[1] / "docs" / "scenarios.md").read_text()
+    block = docs.split("## Spanish Main", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
+    sc = scenario.from_dict(tomllib.loads(block))
+    assert sc.game == "spanish_main" and sc.expect
+    assert scenario.check(scenario.run(sc), sc.expect) == []
