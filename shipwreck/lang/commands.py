@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
@@ -76,15 +77,29 @@ def parse_command(game: str, text: str, view: Any = None) -> Any:
         ) from None
 
 
-def format_command(cmd: Any) -> str:
-    """The canonical text of a command (any game)."""
+_FORMATTERS: dict[type, Callable[[Any], str]] = {}
+"""Command type -> its game's formatter, filled on first use."""
+
+
+def _formatter(cls: type) -> Callable[[Any], str] | None:
     from shipwreck.games.lifeboat.commands import Command as LifeboatCommand
     from shipwreck.games.spanish_main.commands import Command as SpanishMainCommand
     from shipwreck.lang.lifeboat import format_lifeboat
     from shipwreck.lang.spanish_main import format_spanish_main
 
-    if isinstance(cmd, LifeboatCommand):
-        return format_lifeboat(cmd)
-    if isinstance(cmd, SpanishMainCommand):
-        return format_spanish_main(cmd)
-    raise TypeError(f"no format for {cmd!r}")
+    if cls in get_args(LifeboatCommand):
+        return format_lifeboat
+    if cls in get_args(SpanishMainCommand):
+        return format_spanish_main
+    return None
+
+
+def format_command(cmd: Any) -> str:
+    """The canonical text of a command (any game)."""
+    fmt = _FORMATTERS.get(type(cmd))
+    if fmt is None:
+        fmt = _formatter(type(cmd))
+        if fmt is None:
+            raise TypeError(f"no format for {cmd!r}")
+        _FORMATTERS[type(cmd)] = fmt
+    return fmt(cmd)
