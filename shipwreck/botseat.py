@@ -3,19 +3,87 @@
 This is the one place a bot's decision meets the engine, for ``shipwreck sim`` now and for live
 tables later. A missing or refused command becomes the decision's safe default, and the bot's
 trace says why.
+
+Bot scripts are written for one game (``bot "Random" for lifeboat``). A seat of a game no
+script can play yet (Spanish Main) is played by a :class:`RandomPlayer`: a uniformly random
+legal answer from the seat's own view, with the same ``decide``/``refused``/``defaulted``/``trace``
+interface as a script's :class:`~shipwreck.lang.bots.BotPlayer`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections import deque
+from typing import Any, Protocol
 
 from shipwreck.engine.core import Event, IllegalCommand, Seat
 from shipwreck.lang import format_command
-from shipwreck.lang.bots import BotPlayer
+from shipwreck.lang.bots import Decision, TraceEntry
+
+
+class SeatBot(Protocol):
+    """What a table needs of whatever plays a seat for it."""
+
+    trace: deque[TraceEntry]
+
+    @property
+    def name(self) -> str: ...
+
+    def decide(self, view: Any, decision: str) -> Decision: ...
+
+    def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None: ...
+
+    def defaulted(self, decision: Decision, fallback: Any | None) -> None: ...
+
+
+def _text(cmd: Any | None) -> str | None:
+    """A command's canonical text for the trace (its struct's repr if the game has no
+    formatter yet)."""
+    if cmd is None:
+        return None
+    try:
+        return format_command(cmd)
+    except TypeError:
+        return repr(cmd)
+
+
+class RandomPlayer:
+    """Plays any game: a uniformly random pick among ``view.choices``, from its own seeded dice.
+
+    The stand-in for free seats, bot seats and autopilots of a game no bot script is written for
+    (only Lifeboat has a bot language today).
+    """
+
+    name = "random (engine)"
+
+    def __init__(self, seed: int = 0, trace: int = 500) -> None:
+        self.rng = random.Random(seed)
+        self.trace: deque[TraceEntry] = deque(maxlen=trace)
+
+    def decide(self, view: Any, decision: str) -> Decision:
+        entry = TraceEntry(int(getattr(view, "round", 0)), decision, None, None)
+        options = list(getattr(view, "choices", ()))
+        if not options:
+            entry.note = "nothing to choose from: safe default"
+            cmd = None
+        else:
+            cmd = self.rng.choice(options)
+            entry.rule = "random choice"
+            entry.command = _text(cmd)
+        d = Decision(cmd, entry)
+        self.trace.append(entry)
+        return d
+
+    def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None:
+        decision.entry.note = f"refused ({reason}): safe default"
+        decision.entry.command = _text(fallback)
+
+    def defaulted(self, decision: Decision, fallback: Any | None) -> None:
+        decision.entry.command = _text(fallback)
 
 
 def bot_move(
-    rules: Any, state: Any, seat: Seat, kind: str, bot: BotPlayer
+    rules: Any, state: Any, seat: Seat, kind: str, bot: SeatBot
 ) -> tuple[Any | None, list[Event]]:
     """Let ``bot`` answer ``seat``'s ``kind`` prompt; fall back to the safe default.
 
@@ -26,7 +94,7 @@ def bot_move(
     if cmd is not None and kind != "offer" and type(cmd) in rules.free_types:
         # a free action (say, drop, offer…) would leave the decision open: not an answer
         fallback = rules.default(state, seat)
-        bot.refused(decision, f"'{format_command(cmd)}' does not answer '{kind}'", fallback)
+        bot.refused(decision, f"'{_text(cmd)}' does not answer '{kind}'", fallback)
     elif cmd is not None:
         try:
             events: list[Event] = rules.apply(state, seat, cmd)

@@ -90,12 +90,22 @@ class ShipwreckApp(App[None]):
             if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
                 previous.post_message(SeatTakenOver(table.id))
             table.set_connected(self.user, True)
-        self.push_screen(TableScreen(table, seat))
+        if table.game == "spanish_main":
+            from shipwreck.tui.sea_screen import SpanishMainScreen
+
+            self.push_screen(SpanishMainScreen(table, seat))
+        else:
+            self.push_screen(TableScreen(table, seat))
 
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)
+        from shipwreck.tui.sea_screen import SpanishMainScreen
+
         for screen in self.screen_stack:
-            if isinstance(screen, TableScreen) and screen.table.id == message.table_id:
+            if (
+                isinstance(screen, TableScreen | SpanishMainScreen)
+                and screen.table.id == message.table_id
+            ):
                 screen.become_spectator("your other session took this seat; you are watching")
 
     def on_unmount(self) -> None:

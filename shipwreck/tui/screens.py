@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
 LOBBY_HELP = (
-    "new [4-6] [BOT|free …]  create a table (you sit first; default: 6 seats, 5 shipped bots)\n"
-    "join ID [SEAT]          take a free seat        watch ID      watch as a spectator\n"
-    "open ID                 back to your seat       say TEXT      lobby chat\n"
-    "help                    all commands            quit          leave the server"
+    "new [4-6] [BOT|free …]  a Lifeboat table (you sit first; default: 6 seats, 5 shipped bots)\n"
+    "new sm [2-4]            a Spanish Main table (other seats free: random stand-ins meanwhile)\n"
+    "join ID [SEAT]  take a free seat  watch ID  watch as a spectator  open ID  back to your seat\n"
+    "say TEXT        lobby chat        help      all commands          quit     leave the server"
 )
 
 
@@ -132,6 +132,17 @@ class LobbyScreen(_Base):
             self.error(str(e))
 
     def create(self, args: list[str]) -> None:
+        from shipwreck.tui import sea_screen
+
+        if args and args[0] in sea_screen.NAMES:
+            seats = sea_screen.lobby_seats(args[1:])
+            if isinstance(seats, str):
+                self.error(seats)
+                return
+            game = sea_screen.GAME
+            table = self.shipwreck.lobby.create_table(game, seats, creator=self.shipwreck.user)
+            self.shipwreck.open_table(table)
+            return
         n = 6
         if args and args[0].isdigit():
             n = int(args.pop(0))

@@ -1,0 +1,620 @@
+"""Rich renderables for a Spanish Main table, made from one seat's view and nothing else.
+
+Pure functions (view in, renderable out) so the screen stays thin and snapshots stay stable.
+
+The map is drawn in braille: every terminal cell holds 2 x 4 dots, and a cell is about twice as
+tall as it is wide, so the dots are square and one scale serves both axes. Each shape (island
+disc, home ring, hull capsule, move track, preview ghost) is rasterised dot by dot with the
+game's own geometry (:mod:`shipwreck.games.spanish_main.geometry`); a cell takes the colour of
+the highest layer that drew in it, and only that layer's dots, so a docked hull keeps its exact
+outline against its island. Text (island names, coins, ship codes, bow arrows) is laid on top.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from shipwreck.engine.core import Event
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis, point_segment
+from shipwreck.games.spanish_main.rules import MovePreview
+from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
+
+OWNER = ("#ff5f5f", "#5fafff", "#5fd75f", "#ffd75f")
+"""Seat colours, in seat order (red, blue, green, gold)."""
+OWNER_DIM = ("#a04848", "#3f6f99", "#3f8a3f", "#99873f")
+"""Home rings and derelicts' codes: the owner's colour, darker."""
+DERELICT = "#8a8a8a"
+SEA = "#0b2239"
+ISLAND = "#b89b64"
+ISLAND_TEXT = f"bold #20180a on {ISLAND}"
+GHOST = "#ffffff"
+TRACK = "#c8c8c8"
+ARROWS = "↑↗→↘↓↙←↖"
+
+_ISLAND, _RING, _TRACK, _SHIP, _GHOST = 1, 2, 3, 4, 5
+"""Map layers, lowest first."""
+_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+"""The braille dot bit for (row 0..3, column 0..1) of a cell."""
+
+PROMPT_TEXT = {
+    "turn": "your turn: one action per ship (move, come about, shoot, explore, repair),"
+    " then 'end turn'",
+    "after_move": "your ship's move is done: tow SHIP X, ram SHIP X, or pass",
+    "eliminate": "your ship is hit: eliminate N (the mast she loses, 1 = bow)",
+    "load": "you explored: load SHIP [coin…] (the coins to take aboard)",
+    "board": "after the ram: board kill, board steal, or pass",
+    "plunder": "your boarding party won: board kill, board steal, or pass",
+}
+
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("move SHIP LEG…", "the legs of her base move, each S or L: a turn (+ starboard), a run"),
+    ("move SHIP toward X", "each leg turns toward an island or ship and runs its length"),
+    ("move SHIP dock ISLAND", "as toward, refused unless she ends docked there"),
+    ("come about SHIP", "a docked ship turns in place, bow where the stern was"),
+    ("shoot SHIP at X [masts 2 3]", "her cannons in range (or the masts named) fire at X"),
+    ("explore SHIP", "see the coins at the island she began the turn docked at"),
+    ("load SHIP [coin…]", "after exploring: the coins to take aboard"),
+    ("repair SHIP [mast N]", "at home: restore one eliminated mast"),
+    ("tow SHIP X / ram SHIP X", "after a move: take a derelict in tow, ram an enemy"),
+    ("break tow SHIP", "let a tow go (a free action in your turn)"),
+    ("board kill / board steal", "start a boarding party after a ram, or plunder"),
+    ("eliminate N", "your hit ship loses mast N (1 = bow)"),
+    ("pass / end turn", "decline a free action / end your turn"),
+)
+"""The command forms, for the help screen (the action language's own table once it exists)."""
+
+
+def owner_colour(seat: int) -> str:
+    return OWNER[seat % len(OWNER)]
+
+
+def arrow(heading: float) -> str:
+    """The arrow nearest a compass heading."""
+    return ARROWS[round(heading / 45.0) % 8]
+
+
+def ship_codes(view: SpanishMainView) -> dict[str, str]:
+    """A short, unique code per ship for the map: the initials of a hyphenated id
+    (``el-picador`` → ``ep``), else its first two letters (``dover`` → ``do``)."""
+    codes: dict[str, str] = {}
+    used: set[str] = set()
+    for s in view.ships:
+        parts = [p for p in s.id.split("-") if p and not p.isdigit()]
+        base = "".join(p[0] for p in parts)[:3] if len(parts) > 1 else s.id[:2]
+        code, n = base, 2
+        while code in used:
+            code = f"{base}{n}"
+            n += 1
+        used.add(code)
+        codes[s.id] = code
+    return codes
+
+
+def coin_text(coin: CoinView) -> str:
+    return f"coin {coin.id} = {coin.value}" if coin.value is not None else f"coin {coin.id} = ?"
+
+
+# ------------------------------------------------------------------ the map
+
+
+class _Canvas:
+    """A braille raster over the sea: dots in layers, and text on top."""
+
+    def __init__(self, cols: int, rows: int, width: float, height: float) -> None:
+        self.cols, self.rows = cols, rows
+        self.w, self.h = cols * 2, rows * 4
+        self.sea_w, self.sea_h = width, height
+        self.scale = min(self.w / width, self.h / height)
+        self.ox = (self.w - width * self.scale) / 2
+        self.oy = (self.h - height * self.scale) / 2
+        n = cols * rows
+        self.layer = [0] * n
+        self.bits = [0] * n
+        self.style = [""] * n
+        self.text: dict[int, tuple[str, str]] = {}
+
+    def to_dot(self, x: float, y: float) -> tuple[float, float]:
+        return self.ox + x * self.scale, self.oy + (self.sea_h - y) * self.scale
+
+    def to_sea(self, px: float, py: float) -> tuple[float, float]:
+        return (px - self.ox) / self.scale, self.sea_h - (py - self.oy) / self.scale
+
+    def cell_of(self, x: float, y: float) -> tuple[int, int]:
+        px, py = self.to_dot(x, y)
+        return int(px // 2), int(py // 4)
+
+    def dot(self, px: int, py: int, layer: int, style: str) -> None:
+        if not (0 <= px < self.w and 0 <= py < self.h):
+            return
+        c = (py // 4) * self.cols + px // 2
+        bit = _BITS[py % 4][px % 2]
+        if layer > self.layer[c]:
+            self.layer[c], self.bits[c], self.style[c] = layer, bit, style
+        elif layer == self.layer[c]:
+            self.bits[c] |= bit
+
+    def fill(
+        self,
+        inside: Callable[[float, float], bool],
+        box_: tuple[float, float, float, float],
+        layer: int,
+        style: str,
+    ) -> None:
+        """Every dot whose centre is ``inside`` the shape, within the sea box (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = box_
+        px0, py0 = self.to_dot(x0, y1)
+        px1, py1 = self.to_dot(x1, y0)
+        for py in range(max(0, int(py0) - 1), min(self.h, int(py1) + 2)):
+            for px in range(max(0, int(px0) - 1), min(self.w, int(px1) + 2)):
+                if inside(*self.to_sea(px + 0.5, py + 0.5)):
+                    self.dot(px, py, layer, style)
+
+    def line(
+        self, a: tuple[float, float], b: tuple[float, float], layer: int, style: str, gap: int = 0
+    ) -> None:
+        """A line of dots from sea point ``a`` to ``b``; ``gap`` dots left out between each."""
+        (ax, ay), (bx, by) = self.to_dot(*a), self.to_dot(*b)
+        n = max(1, int(math.hypot(bx - ax, by - ay)))
+        for i in range(0, n + 1, gap + 1):
+            t = i / n
+            self.dot(int(ax + (bx - ax) * t), int(ay + (by - ay) * t), layer, style)
+
+    def free(self, col: int, row: int, n: int) -> bool:
+        if row < 0 or row >= self.rows or col < 0 or col + n > self.cols:
+            return False
+        cells = range(row * self.cols + col, row * self.cols + col + n)
+        return all(self.layer[c] == 0 and c not in self.text for c in cells)
+
+    def put(self, col: int, row: int, text: str, style: str) -> None:
+        for i, ch in enumerate(text):
+            if 0 <= row < self.rows and 0 <= col + i < self.cols:
+                self.text[row * self.cols + col + i] = (ch, style)
+
+    def in_sea(self, c: int) -> bool:
+        col, row = c % self.cols, c // self.cols
+        x, y = self.to_sea(col * 2 + 1, row * 4 + 2)
+        return 0 <= x <= self.sea_w and 0 <= y <= self.sea_h
+
+    def render(self) -> Text:
+        out = Text(no_wrap=True, overflow="crop")
+        for row in range(self.rows):
+            if row:
+                out.append("\n")
+            run, run_style = "", ""
+            for col in range(self.cols):
+                c = row * self.cols + col
+                bg = f" on {SEA}" if self.in_sea(c) else ""
+                if c in self.text:
+                    ch, style = self.text[c]
+                    if " on " not in style:
+                        style += bg
+                elif self.bits[c]:
+                    ch, style = chr(0x2800 + self.bits[c]), self.style[c] + bg
+                else:
+                    ch, style = " ", bg.strip()
+                if style != run_style and run:
+                    out.append(run, run_style or None)
+                    run = ""
+                run_style = style
+                run += ch
+            if run:
+                out.append(run, run_style or None)
+        return out
+
+
+def _capsule(seg: tuple[float, float, float, float], r: float) -> Callable[[float, float], bool]:
+    return lambda x, y: point_segment(x, y, seg)[0] <= r
+
+
+def _annulus(cx: float, cy: float, r0: float, r1: float) -> Callable[[float, float], bool]:
+    """A disc (``r0`` = 0) or a ring around (cx, cy)."""
+    return lambda x, y: r0 <= math.hypot(x - cx, y - cy) <= r1
+
+
+def _hull_box(
+    seg: tuple[float, float, float, float], r: float
+) -> tuple[float, float, float, float]:
+    ax, ay, bx, by = seg
+    return min(ax, bx) - r, min(ay, by) - r, max(ax, bx) + r, max(ay, by) + r
+
+
+def _draw_hull(
+    cv: _Canvas, x: float, y: float, heading: float, length: float, layer: int, style: str
+) -> tuple[int, int, int, int]:
+    """Fill one hull; returns its cell box (col0, row0, col1, row1)."""
+    seg = axis(x, y, heading, length)
+    bx = _hull_box(seg, HULL_RADIUS)
+    cv.fill(_capsule(seg, HULL_RADIUS), bx, layer, style)
+    c0, r1 = cv.cell_of(bx[0], bx[1])
+    c1, r0 = cv.cell_of(bx[2], bx[3])
+    return c0, r0, c1, r1
+
+
+def _bow_cell(cv: _Canvas, x: float, y: float, heading: float) -> tuple[int, int]:
+    """The cell of the bow: half a hull width back from the tip."""
+    rad = math.radians(heading)
+    return cv.cell_of(x - math.sin(rad) * HULL_RADIUS, y - math.cos(rad) * HULL_RADIUS)
+
+
+def _label_ship(cv: _Canvas, code: str, cells: tuple[int, int, int, int], style: str) -> None:
+    c0, r0, c1, r1 = cells
+    mid_r, mid_c, n = (r0 + r1) // 2, (c0 + c1) // 2, len(code)
+    for col, row in (
+        (c1 + 1, mid_r),
+        (c0 - n, mid_r),
+        (mid_c - n // 2, r0 - 1),
+        (mid_c - n // 2, r1 + 1),
+        (c1 + 1, r0 - 1),
+        (c0 - n, r1 + 1),
+        (c1 + 1, r1 + 1),
+        (c0 - n, r0 - 1),
+    ):
+        if cv.free(col, row, n):
+            cv.put(col, row, code, style)
+            return
+
+
+def track(ship: ShipView, preview: MovePreview) -> list[tuple[float, float]]:
+    """The bow tip's path for a previewed move: each leg pivots on the tip, then runs."""
+    x, y, h = ship.x, ship.y, ship.heading
+    points = [(x, y)]
+    for turned, ran in preview.legs:
+        h += turned
+        x += math.sin(math.radians(h)) * ran
+        y += math.cos(math.radians(h)) * ran
+        points.append((x, y))
+    return points
+
+
+def sea_map(
+    view: SpanishMainView,
+    cols: int,
+    rows: int,
+    preview: MovePreview | None = None,
+    ship: str | None = None,
+) -> Text:
+    """The sea in ``cols`` x ``rows`` cells (the last row is the legend): islands with names,
+    coins (values only where this seat knows them), home rings, hulls in owner colours with
+    their bow arrows and codes, and the ``preview`` of ``ship``'s move as a white ghost."""
+    cols, rows = max(cols, 10), max(rows, 3)
+    cv = _Canvas(cols, rows - 1, view.width, view.height)
+    for isl in view.islands:
+        r = isl.r
+        bx = (isl.x - r, isl.y - r, isl.x + r, isl.y + r)
+        cv.fill(_annulus(isl.x, isl.y, 0.0, r), bx, _ISLAND, ISLAND)
+        if isl.home is not None:
+            w = 0.9 / cv.scale
+            ring = (isl.x - r - w, isl.y - r - w, isl.x + r + w, isl.y + r + w)
+            style = OWNER_DIM[isl.home % len(OWNER_DIM)]
+            cv.fill(_annulus(isl.x, isl.y, r - w, r + w), ring, _RING, style)
+    moving = next((s for s in view.ships if s.id == ship), None) if preview else None
+    if moving is not None and preview is not None:
+        points = track(moving, preview)
+        for a, b in zip(points, points[1:], strict=False):
+            cv.line(a, b, _TRACK, TRACK, gap=1)
+    hulls: list[tuple[ShipView, tuple[int, int, int, int]]] = []
+    for s in view.ships:
+        colour = DERELICT if s.derelict else owner_colour(s.owner)
+        hulls.append((s, _draw_hull(cv, s.x, s.y, s.heading, s.length, _SHIP, colour)))
+    if moving is not None and preview is not None:
+        _draw_hull(cv, preview.x, preview.y, preview.heading, moving.length, _GHOST, GHOST)
+    # text: island names and coins first (they sit inside their discs), then bows, then codes
+    for isl in view.islands:
+        col, row = cv.cell_of(isl.x, isl.y)
+        cv.put(col - len(isl.id) // 2, row, isl.id, ISLAND_TEXT)
+        if isl.home is not None:
+            home = f"⌂{view.seats[isl.home]}"
+            cv.put(col - len(home) // 2, row + 1, home, f"bold {owner_colour(isl.home)} on {SEA}")
+        elif isl.coins:
+            coins = Text()
+            for coin in isl.coins:
+                coins.append(str(coin.value) if coin.value is not None else "●")
+            cv.put(col - len(coins) // 2, row + 1, coins.plain, f"bold #5a3d00 on {ISLAND}")
+    for s, _cells in hulls:
+        col, row = _bow_cell(cv, s.x, s.y, s.heading)
+        colour = DERELICT if s.derelict else owner_colour(s.owner)
+        cv.put(col, row, arrow(s.heading), f"bold {colour}")
+    if moving is not None and preview is not None:
+        col, row = _bow_cell(cv, preview.x, preview.y, preview.heading)
+        cv.put(col, row, arrow(preview.heading), f"bold {GHOST}")
+    codes = ship_codes(view)
+    for s, cells in hulls:
+        colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
+        _label_ship(cv, codes[s.id], cells, f"bold {colour}")
+    out = cv.render()
+    out.append("\n")
+    out.append_text(legend(cv.scale))
+    return out
+
+
+def _bar(dots: int) -> str:
+    """A horizontal braille bar ``dots`` dots long."""
+    return "⠒" * (dots // 2) + ("⠂" if dots % 2 else "")
+
+
+def legend(scale: float) -> Text:
+    """The compass and the two leg lengths at the map's scale (``scale`` dots per unit)."""
+    t = Text(" N↑  ", style="bold")
+    for kind in ("S", "L"):
+        t.append(f"{kind} ", style="bold")
+        t.append(_bar(round(LEG_LENGTH[kind] * scale)), style=TRACK)
+        t.append("  ")
+    t.append("⌂ home  ● coin  ", style="dim")
+    t.append("ghost", style=f"bold {GHOST}")
+    t.append(" = preview", style="dim")
+    return t
+
+
+# ------------------------------------------------------------------ panels
+
+
+def title(view: SpanishMainView, table_name: str, signed_in: str) -> Text:
+    t = Text(f"{table_name} · spanish main · ", style="bold")
+    if view.me is not None and view.seat is not None:
+        t.append("you are ", style="bold")
+        t.append(view.me, style=f"bold {owner_colour(view.seat)}")
+    else:
+        t.append("spectator", style="bold")
+    t.append(f" · round {view.round} · ", style="bold")
+    if view.over:
+        t.append("game over", style="bold")
+    else:
+        turn = view.seats[view.turn]
+        t.append(f"{turn}'s turn", style=f"bold {owner_colour(view.turn)}")
+    t.append(f" · {signed_in}", style="bold")
+    return t
+
+
+def _masts(s: ShipView) -> Text:
+    t = Text()
+    ranks = {m.rank for m in s.masts}
+    if len(ranks) == 1:
+        t.append(f"{next(iter(ranks))}:", style="dim")
+    for m in s.masts:
+        label = m.range if len(ranks) == 1 else f"{m.rank}{m.range}"
+        t.append(label if m.up else "x", style="green" if m.up else "dim red")
+    return t
+
+
+def status(s: ShipView) -> str:
+    """Where a ship is, in a few words: docked, towing, towed, derelict, pinned."""
+    if s.towed_by:
+        return f"towed by {s.towed_by}"
+    parts = []
+    if s.derelict:
+        parts.append("derelict")
+    if s.docked:
+        parts.append(f"at {s.docked}")
+    if s.towing:
+        parts.append(f"tows {s.towing}")
+    if s.pinned_by:
+        parts.append(f"pinned by {s.pinned_by}")
+    return ", ".join(parts) or "at sea"
+
+
+def fleet(view: SpanishMainView) -> RenderableType:
+    """Every ship: code and bow arrow, masts (cannon ranges, x = eliminated), cargo, the move
+    left this turn and where she is."""
+    t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
+    t.add_column("", no_wrap=True, width=5)
+    t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=12)
+    t.add_column("masts", no_wrap=True)
+    t.add_column("hold", no_wrap=True, justify="right")
+    t.add_column("move", no_wrap=True)
+    t.add_column("where", no_wrap=True, overflow="ellipsis", ratio=1)
+    codes = ship_codes(view)
+    mine_first = sorted(view.ships, key=lambda s: (s.owner != view.seat, s.owner))
+    for s in mine_first:
+        colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
+        mine = view.seat is not None and s.owner == view.seat
+        if s.acted:
+            move = Text("done", style="dim")
+        elif s.derelict or s.towed_by:
+            move = Text("-", style="dim")
+        else:
+            move = Text("+".join(s.move), style="bold" if mine else "")
+        t.add_row(
+            Text(f"{arrow(s.heading)} {codes[s.id]}", style=f"bold {colour}"),
+            Text(s.id, style=colour),
+            _masts(s),
+            f"{len(s.cargo)}/{s.cargo_slots}",
+            move,
+            status(s),
+        )
+    parts: list[RenderableType] = [t]
+    if view.sunk:
+        parts.append(Text("sunk: " + ", ".join(view.sunk), style="dim"))
+    return Group(*parts)
+
+
+def seats(view: SpanishMainView, players: Sequence[str]) -> RenderableType:
+    """Each seat: who plays it (``players``, from the table), gold at home, ships afloat."""
+    t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
+    t.add_column("seat", no_wrap=True)
+    t.add_column("player", no_wrap=True, overflow="ellipsis", ratio=1)
+    t.add_column("gold", no_wrap=True, justify="right")
+    t.add_column("afloat", no_wrap=True, justify="right")
+    for i, name in enumerate(view.seats):
+        afloat = [s for s in view.ships if s.owner == i]
+        who = Text(players[i] if i < len(players) else "")
+        if i == view.seat:
+            who.append(" (you)", style="bold")
+        t.add_row(
+            Text(name, style=f"bold {owner_colour(i)}"),
+            who,
+            Text(str(view.gold[i]), style="bold yellow"),
+            f"{len(afloat)} ships, {sum(s.points for s in afloat)} pts",
+        )
+    return t
+
+
+def treasure(view: SpanishMainView) -> RenderableType:
+    """The coin values this seat has seen (hidden from the others), and the gold in play."""
+    t = Text()
+    if view.seat is None:
+        t.append("spectators see no hidden coin value", style="dim")
+    else:
+        known: list[tuple[str, list[CoinView]]] = []
+        for isl in view.islands:
+            seen = [c for c in isl.coins if c.value is not None]
+            if seen:
+                known.append((isl.id, seen))
+        for s in view.ships:
+            seen = [c for c in s.cargo if c.value is not None]
+            if seen:
+                known.append((f"aboard {s.id}", seen))
+        t.append("coins you know", style="bold")
+        t.append(" (hidden from the others)", style="dim")
+        if not known:
+            t.append("\n  none yet: explore an island to see its coins", style="dim")
+        for where, coins in known:
+            t.append(f"\n  {where}: ")
+            t.append(", ".join(f"#{c.id}={c.value}" for c in coins), style="bold yellow")
+    t.append(f"\n{view.gold_total} gold dealt in coins; {view.coins_lost} lost", style="dim")
+    return t
+
+
+def describe(cmd: C.Command) -> str:
+    """A command's text: the action language's canonical form, or a close stand-in while that
+    language has no Spanish Main formatter."""
+    from shipwreck.lang import format_command
+
+    try:
+        return format_command(cmd)
+    except (TypeError, KeyError):
+        pass
+    match cmd:
+        case C.Move(ship, legs):
+            parts = [f"{k} {t:g}" + (f" {d:g}" if d is not None else "") for k, t, d in legs]
+            return f"move {ship} " + " ".join(parts)
+        case C.MoveToward(ship, target):
+            return f"move {ship} toward {target}"
+        case C.MoveDock(ship, island):
+            return f"move {ship} dock {island}"
+        case C.ComeAbout(ship):
+            return f"come about {ship}"
+        case C.Shoot(ship, target, masts):
+            return f"shoot {ship} at {target}" + (
+                " masts " + " ".join(map(str, masts)) if masts else ""
+            )
+        case C.Explore(ship):
+            return f"explore {ship}"
+        case C.Load(ship, coins):
+            return f"load {ship} " + " ".join(map(str, coins)) if coins else f"load {ship}"
+        case C.Repair(ship, mast):
+            return f"repair {ship}" + (f" mast {mast}" if mast is not None else "")
+        case C.Tow(ship, target):
+            return f"tow {ship} {target}"
+        case C.Ram(ship, target):
+            return f"ram {ship} {target}"
+        case C.Board(take):
+            return f"board {take}"
+        case C.Eliminate(mast):
+            return f"eliminate {mast}"
+        case C.BreakTow(ship):
+            return f"break tow {ship}"
+        case C.EndTurn():
+            return "end turn"
+        case C.Pass():
+            return "pass"
+        case _:
+            return type(cmd).__name__.lower()
+
+
+def _by_action(choices: Iterable[C.Command]) -> dict[str, list[str]]:
+    """My turn's actions, grouped: which ships may move, come about, explore, repair; which
+    may shoot or dock where."""
+    out: dict[str, list[str]] = {}
+    for c in choices:
+        match c:
+            case C.Move(ship) | C.MoveToward(ship):
+                what, who = "move", ship
+            case C.MoveDock(ship, island):
+                what, who = "dock", f"{ship}→{island}"
+            case C.Shoot(ship, target):
+                what, who = "shoot", f"{ship}→{target}"
+            case C.ComeAbout(ship):
+                what, who = "come about", ship
+            case C.Explore(ship):
+                what, who = "explore", ship
+            case C.Repair(ship):
+                what, who = "repair", ship
+            case _:
+                continue
+        ships = out.setdefault(what, [])
+        if who not in ships:
+            ships.append(who)
+    return out
+
+
+def prompt(view: SpanishMainView) -> Text:
+    """What I must decide now, and my legal choices (grouped by action in a turn): two lines."""
+    mine = [p for p in view.prompts if p.seat == view.seat and p.blocking]
+    if view.over:
+        return Text(f"the game is over: {view.end_reason}", style="bold")
+    if view.seat is None or not mine:
+        waiting = sorted({view.seats[p.seat] for p in view.prompts if p.blocking})
+        who = ", ".join(waiting) if waiting else "the table"
+        return Text(f"waiting for {who}", style="dim")
+    kind = mine[0].kind
+    t = Text(no_wrap=True, overflow="ellipsis")
+    t.append(PROMPT_TEXT.get(kind, kind) + "\n", style="bold cyan")
+    if kind == "turn":
+        acts = _by_action(view.choices)
+        parts = [f"{what}: {', '.join(ships)}" for what, ships in acts.items()]
+        parts += [f"free: {describe(c)}" for c in view.free]
+        t.append(" · ".join(parts) or "every ship has acted: end turn")
+        return t
+    choices = [describe(c) for c in view.choices]
+    t.append("choices: ", style="bold")
+    t.append(" | ".join(choices[:16]) + (" …" if len(choices) > 16 else ""))
+    return t
+
+
+_DICE = re.compile(r"d6 = \d+")
+_OUTCOME = re.compile(r"\b(hits|hit|misses|miss|no effect|sinks|wins|derelict)\b")
+
+
+def log_line(event: Event) -> Text:
+    """One log event: dice (with what they were rolled for: it is in the text) stand out;
+    lines only this seat may read are marked."""
+    t = Text()
+    if event.to is not None:
+        t.append("(secret) ", style="magenta")
+    style = {"turn": "bold", "end": "bold", "winner": "bold yellow", "setup": "dim"}.get(
+        event.kind, ""
+    )
+    body = Text(event.text, style=style)
+    if event.to is not None:
+        body.stylize("magenta")
+    body.highlight_regex(_DICE, "bold yellow")
+    body.highlight_regex(_OUTCOME, "bold")
+    t.append_text(body)
+    return t
+
+
+def final(view: SpanishMainView) -> RenderableType:
+    """The end: gold at home, ships still afloat, winners, every coin now revealed."""
+    t = Table(title=f"the game is over: {view.end_reason}", expand=True)
+    for col in ("seat", "gold at home", "ships afloat (points)", "coins at home"):
+        t.add_column(col)
+    for i, name in enumerate(view.seats):
+        label = Text(name, style=f"bold {owner_colour(i)}")
+        if i in view.winners:
+            label.append(" ★ winner", style="bold yellow")
+        afloat = [s for s in view.ships if s.owner == i]
+        points = sum(s.points for s in afloat)
+        t.add_row(
+            label,
+            str(view.gold[i]),
+            f"{len(afloat)} ({points})",
+            ", ".join(f"#{c}" for c in view.home_coins[i]) or "-",
+        )
+    return t

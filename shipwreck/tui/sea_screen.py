@@ -1,0 +1,369 @@
+"""The Spanish Main table: the sea map, the fleets, my coins, the log, the prompt.
+
+Typed lines go through :meth:`Table.submit_text`, like Lifeboat's. While a line is being typed,
+the screen tries to read it as a command; if it is a move, the table's :meth:`Table.preview`
+says where it would end and the map draws that as a white ghost with its track, before anything
+is sent. :meth:`SpanishMainScreen.show_preview` does the same for a command struct (tests, and
+tools that have a struct rather than a line).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, RichLog, Static
+
+from shipwreck.engine.core import IllegalCommand
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.rules import MovePreview
+from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.runtime import SeatSpec, Table
+from shipwreck.tui import render_spanish_main as R
+from shipwreck.tui.screens import Changed, _Base
+from shipwreck.tui.widgets import CommandLine
+
+GAME = "spanish_main"
+NAMES = ("sm", "spanish_main", "spanish-main")
+"""What ``new`` in the lobby accepts as this game's name."""
+MOVES = (C.Move, C.MoveToward, C.MoveDock)
+
+
+def lobby_seats(args: list[str]) -> list[SeatSpec] | str:
+    """The seats of ``new sm [2-4] [free …]``: the creator first, then free seats, which a
+    random stand-in plays until someone joins. Returns why not, as a string, if it cannot be.
+
+    Bot scripts are written for Lifeboat only, so there is no bot to name here yet: ``random``
+    and ``free`` are both a free seat with the engine's random player.
+    """
+    n = 2
+    if args and args[0].isdigit():
+        n = int(args.pop(0))
+    if not 2 <= n <= 4:
+        return "Spanish Main is for 2 to 4 seats: new sm 2, new sm 3 or new sm 4"
+    for b in args:
+        if b not in ("free", "random"):
+            return (
+                f"no bot {b!r} for Spanish Main: bot scripts play Lifeboat only; the other"
+                " seats are free (a random stand-in plays them until someone joins)"
+            )
+    return [SeatSpec("human")] + [SeatSpec("empty") for _ in range(n - 1)]
+
+
+class SeaMap(Widget):
+    """The map, drawn for whatever size the widget has (see :func:`R.sea_map`)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.view: SpanishMainView | None = None
+        self.preview: MovePreview | None = None
+        self.ship: str | None = None
+
+    def show(
+        self, view: SpanishMainView, preview: MovePreview | None = None, ship: str | None = None
+    ) -> None:
+        self.view, self.preview, self.ship = view, preview, ship
+        self.refresh()
+
+    def render(self) -> Text:
+        if self.view is None:
+            return Text("")
+        size = self.content_size
+        return R.sea_map(self.view, size.width, size.height, self.preview, self.ship)
+
+
+class SpanishMainScreen(_Base):
+    """One Spanish Main table, as one seat (or a spectator) sees it."""
+
+    CSS_PATH = "sea_screen.tcss"
+    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
+
+    def __init__(self, table: Table, seat: int | None) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+        self._ended = False
+        self._log_shown = 0
+        self._chat_shown = 0
+        self._ghost: Any | None = None
+        """The move command being previewed, if any."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="sea-main"):
+            yield SeaMap(id="sea")
+            with Vertical(id="sea-side"):
+                yield Static(id="seats")
+                yield Static(id="fleet")
+                yield Static(id="treasure")
+                log = RichLog(id="log", markup=False, wrap=True, max_lines=500, min_width=20)
+                log.border_title = "log and chat"
+                yield log
+        yield Static(id="prompt")
+        yield Static("", id="error")
+        yield CommandLine(
+            completer=self.complete,
+            placeholder=self.placeholder(),
+            id="command",
+            max_length=self._max_line(),
+        )
+        yield Footer()
+
+    def placeholder(self) -> str:
+        if self.seat is None:
+            return "watching: 'lobby' to go back, 'help' for commands"
+        return "command: a move shows where it ends before Enter ('help', 'tell X TEXT', 'lobby')"
+
+    def on_mount(self) -> None:
+        self._unsub = self.table.subscribe(self.notify_change)
+        self.refresh_all()
+        self.query_one("#command", CommandLine).focus()
+
+    def on_unmount(self) -> None:
+        self._unsub()
+
+    def on_changed(self, _msg: Changed) -> None:
+        self.refresh_all()
+
+    @property
+    def view(self) -> SpanishMainView:
+        view = self.table.view(self.seat)
+        assert isinstance(view, SpanishMainView)
+        return view
+
+    def refresh_all(self) -> None:
+        t, seat = self.table, self.seat
+        view = self.view
+        self.query_one("#title", Static).update(
+            R.title(view, t.name, self.shipwreck.signed_in_line())
+        )
+        self.query_one("#seats", Static).update(R.seats(view, self.players()))
+        self.query_one("#fleet", Static).update(R.fleet(view))
+        self.query_one("#treasure", Static).update(R.treasure(view))
+        self.query_one("#prompt", Static).update(R.prompt(view))
+        self._draw(view)
+        events = t.log(seat)  # only what this seat may read; new lines are appended
+        log = self.query_one("#log", RichLog)
+        for e in events[max(self._log_shown, len(events) - 200) :]:
+            log.write(R.log_line(e))
+        self._log_shown = len(events)
+        lines = t.chat_for(seat)  # the table chat shares the log, in its own colour
+        for c in lines[max(self._chat_shown, len(lines) - 100) :]:
+            to = f" → {t.seat_name(c.to)}" if c.to is not None else ""
+            log.write(Text(f"{c.sender}{to}: {c.text}", style="cyan"))
+        self._chat_shown = len(lines)
+        if view.over and not self._ended:
+            self._ended = True
+            self.app.push_screen(SeaEndScreen(view))
+
+    def players(self) -> list[str]:
+        """Who plays each seat: a player (away, on autopilot), or a free seat's stand-in."""
+        out = []
+        for s in self.table.seats:
+            if s.kind == "human":
+                who = s.player or "?"
+                if s.autopilot:
+                    who += " (autopilot)"
+                elif not s.connected:
+                    who += " (away)"
+            else:
+                who = "free: random stand-in" if s.kind == "empty" else "bot: random"
+            out.append(who)
+        return out
+
+    # ------------------------------------------------------------------ the move preview
+
+    def _draw(self, view: SpanishMainView) -> None:
+        """The map, with the ghost of the move being typed if it is still possible."""
+        sea = self.query_one("#sea", SeaMap)
+        cmd = self._ghost
+        if cmd is None or self.seat is None:
+            sea.show(view)
+            return
+        try:
+            preview = self.table.preview(self.seat, cmd)
+        except IllegalCommand as e:
+            sea.show(view)
+            self.error(f"preview: {e}", style="yellow")
+            return
+        if not isinstance(preview, MovePreview):
+            sea.show(view)
+            return
+        sea.show(view, preview, cmd.ship)
+        where = f"{cmd.ship} would end with her bow at ({preview.x:.1f}, {preview.y:.1f})"
+        where += f" heading {preview.heading:.0f}°"
+        if preview.stop:
+            where += f"; {preview.stop}"
+        self.error(f"preview: {where}", style="white")
+
+    def show_preview(self, cmd: Any | None) -> None:
+        """Draw where ``cmd`` (a move struct) would take its ship; ``None`` clears the ghost."""
+        self._ghost = cmd if isinstance(cmd, MOVES) else None
+        if self._ghost is None:
+            self.error("")
+        self._draw(self.view)
+
+    @on(Input.Changed, "#command")
+    def typing(self, event: Input.Changed) -> None:
+        """Preview a move as it is typed (once the line reads as one)."""
+        if self.seat is None:
+            return
+        from shipwreck.lang import parse_command
+
+        cmd: Any = None
+        text = event.value.strip()
+        if text.startswith("move"):
+            try:
+                cmd = parse_command(GAME, text)
+            except Exception:  # not (yet) a command, or no grammar for this game yet
+                cmd = None
+        if cmd is not None or self._ghost is not None:
+            self.show_preview(cmd)
+
+    def complete(self, text: str) -> list[str]:
+        """The next words of the legal commands that start with what is typed."""
+        view = self.view
+        if self.seat is None:
+            return []
+        words = text.split(" ")
+        done, partial = words[:-1], words[-1]
+        out: set[str] = set()
+        for cmd in (*view.choices, *view.free):
+            parts = R.describe(cmd).split(" ")
+            n = len(done)
+            if len(parts) > n and parts[:n] == done and parts[n].startswith(partial):
+                out.add(parts[n])
+        options = sorted(out)
+        if len(options) > 1:
+            self.error("  ".join(options[:30]), style="cyan")
+        return options
+
+    # ------------------------------------------------------------------ commands
+
+    def error(self, text: str, style: str = "red") -> None:
+        self.query_one("#error", Static).update(Text(text, style=style))
+
+    @on(Input.Submitted, "#command")
+    def run_command(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        cmd = self.query_one("#command", CommandLine)
+        cmd.remember(line)
+        cmd.value = ""
+        self._ghost = None
+        self.error("")
+        if not self.shipwreck.allow_command():
+            limit = self.shipwreck.commands_per_second
+            self.error(f"slow down: at most {limit} commands a second")
+            return
+        word, _, rest = line.partition(" ")
+        t = self.table
+        if word == "":
+            return
+        if word == "help":
+            self.action_help()
+        elif word == "lobby":
+            self.action_lobby()
+        elif word == "leave":
+            t.leave(self.shipwreck.user)
+            self.action_lobby()
+        elif word == "quit":
+            self.app.exit()
+        elif word in ("tell", "whisper", "chat"):
+            self.chat(word, rest)
+        elif self.seat is None:
+            self.error("spectators cannot play; 'lobby' to go back")
+        else:
+            result = t.submit_text(self.seat, line)
+            if not result.ok:
+                self.error(result.message)
+        self._draw(self.view)
+
+    def chat(self, word: str, rest: str) -> None:
+        t = self.table
+        to = None
+        if word != "chat":
+            name, _, rest = rest.partition(" ")
+            seats = [s for s in range(len(t.seats)) if t.seat_name(s) == name]
+            if not seats:
+                self.error(f"tell whom? e.g. 'tell blue truce?' (not {name!r})")
+                return
+            to = seats[0]
+        problem = t.say(self.shipwreck.user, rest, self.seat, to)
+        if problem:
+            self.error(problem)
+
+    def action_help(self) -> None:
+        self.app.push_screen(SeaHelpScreen())
+
+    def action_lobby(self) -> None:
+        self.app.pop_screen()
+
+    def become_spectator(self, why: str) -> None:
+        self.seat = None
+        self._ghost = None
+        self.query_one("#command", CommandLine).placeholder = self.placeholder()
+        self.refresh_all()
+        self.error(why, style="yellow")
+
+
+def commands() -> list[tuple[str, str]]:
+    """The action language's help table for this game, or the screen's own short list."""
+    from shipwreck.lang.complete import command_list
+
+    try:
+        return list(command_list(GAME))
+    except Exception:  # no Spanish Main help in the action language yet
+        return list(R.COMMANDS)
+
+
+class SeaEndScreen(ModalScreen[None]):
+    """Gold, ships afloat and winners; every coin value is revealed on the map behind."""
+
+    CSS_PATH = "sea_screen.tcss"
+    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+
+    def __init__(self, view: SpanishMainView) -> None:
+        super().__init__()
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sea-end"):
+            yield Static(R.final(self.view))
+            yield Static("press Enter to close", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
+class SeaHelpScreen(ModalScreen[None]):
+    """Every Spanish Main command."""
+
+    CSS_PATH = "sea_screen.tcss"
+    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+
+    def compose(self) -> ComposeResult:
+        t = RichTable(title="Spanish Main commands", expand=True)
+        t.add_column("command", style="bold cyan", no_wrap=True)
+        t.add_column("what it does")
+        for usage, description in commands():
+            t.add_row(usage, description)
+        t.add_row("tell X TEXT", "whisper to one seat (table chat)")
+        t.add_row("chat TEXT", "talk to the whole table without it entering the game log")
+        t.add_row("lobby / leave", "back to the lobby (keeping / giving up your seat)")
+        with VerticalScroll(id="sea-help"):
+            yield Static(t)
+            yield Static(
+                "a move you type is drawn as a white ghost on the map before you press Enter;"
+                " press Escape to close",
+                classes="hint",
+            )
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,300 @@
+"""The Spanish Main table screen, driven with Textual's pilot: flows and snapshots (fixed seeds
+and sizes). Commands go in as structs through the table API (``table.submit``) wherever the
+test is about the screen, not the command language; one test types a move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import RichLog
+
+from shipwreck.botseat import RandomPlayer
+from shipwreck.games.spanish_main.commands import (
+    Command,
+    EndTurn,
+    Explore,
+    Load,
+    Move,
+    MoveDock,
+    MoveToward,
+    Pass,
+)
+from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.tui import ShipwreckApp
+from shipwreck.tui import render_spanish_main as R
+from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.sea_screen import SeaEndScreen, SeaHelpScreen, SeaMap, SpanishMainScreen
+
+SIZE = (120, 40)
+SEED = 3
+PLAN = {0: ("plantagenet", "isla-1"), 1: ("el-tirador", "isla-5")}
+"""Seed 3: a ship of each fleet and where it heads (plantagenet docks at isla-2 on her way to
+isla-1); each explores where she docks, a different wild island each."""
+
+
+def two_humans(seed: int = SEED) -> tuple[Lobby, Table]:
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("empty")]
+    table = lobby.create_table("spanish_main", seats, creator="ann", seed=seed)
+    assert table.sit(1, "bob") is None
+    return lobby, table
+
+
+def sm_view(table: Table, seat: int | None) -> SpanishMainView:
+    view = table.view(seat)
+    assert isinstance(view, SpanishMainView)
+    return view
+
+
+def ok(table: Table, seat: int, cmd: Command) -> None:
+    result = table.submit(seat, cmd)
+    assert result.ok, f"{cmd}: {result.message}"
+
+
+def turn_toward(table: Table, seat: int, ship: str, island: str) -> bool:
+    """One turn of ``seat``: explore and load all she can if ``ship`` may explore where she is
+    docked, else sail toward ``island`` (docking when she can). Returns whether she explored."""
+    view = sm_view(table, seat)
+    explored = False
+    if Explore(ship) in view.choices:
+        ok(table, seat, Explore(ship))
+        loads = [c for c in sm_view(table, seat).choices if isinstance(c, Load)]
+        ok(table, seat, max(loads, key=lambda c: len(c.coins)))
+        explored = True
+    elif not any(s.id == ship and s.docked == island for s in view.ships):
+        dock = MoveDock(ship, island)
+        ok(table, seat, dock if dock in view.choices else MoveToward(ship, island))
+        while sm_view(table, seat).step == "after_move":
+            ok(table, seat, Pass())
+    ok(table, seat, EndTurn())
+    return explored
+
+
+def both_explored(table: Table) -> None:
+    """Play until each seat has explored a different island; it is then blue's turn, so red's
+    session closing (its seat on autopilot) changes nothing before blue's screen is taken."""
+    done = {0: False, 1: False}
+    for _ in range(10):
+        for seat in (0, 1):
+            if done[0] and done[1] and seat == 0:
+                ok(table, 0, EndTurn())
+                return
+            if done[seat]:
+                ok(table, seat, EndTurn())
+            else:
+                done[seat] = turn_toward(table, seat, *PLAN[seat])
+    raise AssertionError("the fleets never explored")
+
+
+def map_text(app: ShipwreckApp) -> str:
+    return str(app.screen.query_one("#sea", SeaMap).render())
+
+
+async def type_line(pilot: Pilot[Any], line: str, enter: bool = True) -> None:
+    await pilot.press(*line, *(["enter"] if enter else []))
+    await pilot.pause()
+
+
+# ------------------------------------------------------------------ flows
+
+
+async def test_new_sm_from_the_lobby_shows_the_sea() -> None:
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann", "SHA256:test")
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, LobbyScreen)
+        await type_line(pilot, "new sm 2")
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        table = screen.table
+        assert table.game == "spanish_main" and screen.seat == 0
+        assert [s.kind for s in table.seats] == ["human", "empty"]
+        assert isinstance(table.bots[1], RandomPlayer)  # no bot script plays this game yet
+        view = sm_view(table, 0)
+        shown = map_text(app)
+        for isl in view.islands:
+            assert isl.id in shown
+        assert "⌂red" in shown and "⌂blue" in shown
+        codes = R.ship_codes(view)
+        assert all(codes[s.id] in shown for s in view.ships)
+        assert "spanish main" in str(screen.query_one("#title").render())
+        assert "your turn" in str(screen.query_one("#prompt").render())
+
+
+async def test_new_sm_refuses_what_it_cannot_seat() -> None:
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "new sm 5")
+        assert "2 to 4 seats" in str(app.screen.query_one("#error").render())
+        await type_line(pilot, "new sm 2 survivor")
+        assert "Lifeboat only" in str(app.screen.query_one("#error").render())
+        assert not lobby.tables
+        await type_line(pilot, "new spanish_main 3 free")
+        assert isinstance(app.screen, SpanishMainScreen)
+        assert len(app.screen.table.seats) == 3
+
+
+async def test_end_turn_through_the_table_updates_the_screen() -> None:
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "new sm 2")
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        table = screen.table
+        assert "round 1" in str(screen.query_one("#title").render())
+        ok(table, 0, EndTurn())  # blue's random stand-in plays its turn at once
+        await pilot.pause()
+        view = sm_view(table, 0)
+        assert view.round == 2 and view.turn == 0
+        assert "round 2" in str(screen.query_one("#title").render())
+        shown = [line.text for line in screen.query_one("#log", RichLog).lines]
+        assert any("red ends the turn" in line for line in shown)
+        assert any("blue ends the turn" in line for line in shown)
+        assert table.bots[1].trace, "the stand-in keeps a trace like a bot script"
+
+
+async def test_a_move_preview_draws_the_ghost_and_changes_nothing() -> None:
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        cmd = MoveToward(*PLAN[0])
+        before, commands = map_text(app), list(table.commands)
+        screen.show_preview(cmd)
+        await pilot.pause()
+        sea = screen.query_one("#sea", SeaMap)
+        assert sea.preview is not None and sea.ship == PLAN[0][0]
+        assert map_text(app) != before
+        assert "preview: plantagenet would end" in str(screen.query_one("#error").render())
+        assert table.commands == commands
+        preview = sea.preview
+        ok(table, 0, cmd)  # the move goes where the preview said
+        ship = next(s for s in sm_view(table, 0).ships if s.id == PLAN[0][0])
+        assert (ship.x, ship.y) == pytest.approx((preview.x, preview.y))
+        await pilot.pause()
+        assert "had her action" in str(screen.query_one("#error").render())  # no ghost now
+        screen.show_preview(None)
+        assert screen.query_one("#sea", SeaMap).preview is None
+
+
+async def test_an_illegal_preview_says_why() -> None:
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE):
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        screen.show_preview(Move("el-tirador", (("L", 0.0, None),)))  # not ann's ship
+        assert screen.query_one("#sea", SeaMap).preview is None
+        assert "preview:" in str(screen.query_one("#error").render())
+
+
+async def test_a_typed_move_is_previewed_before_it_is_sent() -> None:
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        ship, island = PLAN[0]
+        await type_line(pilot, f"move {ship} toward {island}", enter=False)
+        assert screen.query_one("#sea", SeaMap).preview is not None
+        assert not table.commands
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(table.commands) == 1
+        assert screen.query_one("#sea", SeaMap).preview is None
+
+
+async def test_each_seat_sees_only_its_own_coin_values() -> None:
+    lobby, table = two_humans()
+    both_explored(table)
+    ann, bob = sm_view(table, 0), sm_view(table, 1)
+    shown_ann, shown_bob = str(R.treasure(ann)), str(R.treasure(bob))
+    assert "aboard plantagenet" in shown_ann and "aboard plantagenet" not in shown_bob
+    assert "aboard el-tirador" in shown_bob and "aboard el-tirador" not in shown_ann
+    spectator = str(R.treasure(sm_view(table, None)))
+    assert "spectators see no hidden coin value" in spectator
+
+
+def test_the_map_fills_its_cells_and_shows_only_my_coin_values() -> None:
+    lobby, table = two_humans()
+    ship, island = PLAN[0]
+    for _ in range(10):  # red sails until she may explore, then looks (the load is open)
+        if Explore(ship) in sm_view(table, 0).choices:
+            ok(table, 0, Explore(ship))
+            break
+        turn_toward(table, 0, ship, island)
+        ok(table, 1, EndTurn())
+    else:
+        raise AssertionError("red never explored")
+    red, blue = sm_view(table, 0), sm_view(table, 1)
+    docked = next(s.docked for s in red.ships if s.id == ship)
+    isl = next(i for i in red.islands if i.id == docked)
+    values = "".join(str(c.value) for c in isl.coins)
+    for view, coins in ((red, values), (blue, "●" * len(isl.coins))):
+        lines = R.sea_map(view, 70, 30).plain.split("\n")
+        assert len(lines) == 30 and all(len(line) == 70 for line in lines[:-1])
+        assert any(coins in line for line in lines)
+    assert not any(values in line for line in R.sea_map(blue, 70, 30).plain.split("\n"))
+
+
+async def test_help_lists_the_commands_and_the_end_shows_the_winner() -> None:
+    lobby = Lobby(seed=1)
+    table = lobby.create_table("spanish_main", [SeatSpec("human"), SeatSpec("empty")], "ann", 5)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, SeaHelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, SpanishMainScreen)
+        for _ in range(300):
+            if table.over:
+                break
+            ok(table, 0, sm_view(table, 0).choices[-1])
+        await pilot.pause()
+        assert isinstance(app.screen, SeaEndScreen)
+        assert app.screen.view.winners
+        console = Console(width=100, record=True)
+        console.print(R.final(app.screen.view))
+        assert "winner" in console.export_text()
+
+
+def test_random_stand_ins_play_a_whole_game() -> None:
+    """A human who only ends turns, against three random stand-ins: the table never stalls."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human")] + [SeatSpec("empty") for _ in range(3)]
+    table = lobby.create_table("spanish_main", seats, creator="ann", seed=5)
+    for _ in range(200):
+        if table.over:
+            break
+        ok(table, 0, sm_view(table, 0).choices[-1])  # end turn, pass, the last mast…
+    assert table.over
+    assert all(isinstance(table.bots[s], RandomPlayer) for s in (1, 2, 3))
+
+
+def test_a_game_without_preview_previews_nothing() -> None:
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human")] + [SeatSpec("bot", "random") for _ in range(3)]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=1)
+    assert table.preview(0, None) is None
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def test_snapshot_sea_two_seats_differ(snap_compare: Any) -> None:
+    """The same moment seen by red (ann) and blue (bob): each knows the coins it explored."""
+    lobby, table = two_humans()
+    both_explored(table)
+    commands = list(table.commands)
+    ann = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+    bob = ShipwreckApp(lobby, "bob", "SHA256:bob", open_table=table.id)
+    assert snap_compare(ann, terminal_size=SIZE)
+    assert table.commands == commands
+    assert snap_compare(bob, terminal_size=SIZE)
