@@ -1,0 +1,67 @@
+"""Spanish Main end to end over real SSH: a player creates a two-seat table in the lobby and
+plays it to the end against the stand-in bot, reading the screen (pyte) and typing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from shipwreck.config import Config
+from shipwreck.lang import format_command
+from shipwreck.server.service import Service
+from shipwreck.server.ssh import LiveApps
+
+from sshclient import open_terminal
+
+KEY = asyncssh.generate_private_key("ssh-ed25519")
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[Service]:
+    config = Config()
+    config.server.port = 0
+    config.server.database = str(tmp_path / "shipwreck.db")
+    config.server.host_key = str(tmp_path / "host_key")
+    svc = Service(config, live=LiveApps())
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()
+
+
+async def test_a_spanish_main_game_over_ssh(service: Service) -> None:
+    ann = await open_terminal(service.port, "ann", KEY)
+    await ann.term.wait_for("signed in as ann")
+    await ann.line("new sm 2")
+    await ann.term.wait_for("spanish")
+    table = service.lobby.get(1)
+    assert table is not None and table.game == "spanish_main"
+    seat = table.seat_of_player("ann")
+    assert seat is not None
+    for _ in range(600):
+        if table.over:
+            break
+        view = table.view(seat)
+        if not view.choices:
+            await asyncio.sleep(0.02)
+            continue
+        before = len(table.commands)
+        kinds = {p.kind for p in view.prompts if p.seat == seat}
+        # end my turns at once; take the first offered answer to anything else
+        line = "end turn" if "turn" in kinds else None
+        if line is None:
+            line = format_command(view.choices[0])
+        await ann.line(line)
+        for _ in range(100):
+            if len(table.commands) > before or table.over:
+                break
+            await asyncio.sleep(0.02)
+        assert len(table.commands) > before or table.over, f"'{line}' was not taken"
+    assert table.over, "the game did not end"
+    await ann.term.wait_for("the game is over")
+    ann.close()
