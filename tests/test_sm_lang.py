@@ -666,3 +666,31 @@ def test_the_system_seat_sends_timeouts() -> None:
     state = start()
     RULES.apply(state, SYSTEM, parse("timeout red"))
     assert RULES.prompts(state)[0].seat == BLUE
+
+
+def test_a_bot_grammar_can_widen_the_names() -> None:
+    """The names are rules (``?ship``, ``?number`` ...), as in grammar/lifeboat.lark, so a bot
+    grammar may %override them to take expressions while importing the commands as they are."""
+    from lark import Lark
+
+    from shipwreck.resources import grammar_dir
+
+    grammar = r"""
+        start: command
+        %import .spanish_main (command, ship, target, number, mast, leg)
+        %import .spanish_main (SHIP, TARGET, NUMBER, INT, LEG)
+        %override ?ship: SHIP | "(" NAME ")"
+        %override ?target: TARGET | "(" NAME ")"
+        %override ?number: NUMBER | "(" NAME ")"
+        %override ?mast: INT | "(" NAME ")"
+        NAME: /[a-z_]+/
+        %import .base (WS)
+        %ignore WS
+    """
+    bot = Lark(grammar, parser="lalr", import_paths=[str(grammar_dir())])
+    tree = bot.parse("move (mine) L (turn) 4.5 S -15")
+    assert [str(t) for t in tree.scan_values(lambda v: v is not None)] == [
+        "mine", "L", "turn", "4.5", "S", "-15"
+    ]  # fmt: skip
+    bot.parse("shoot dover at (enemy) with (m) 2")
+    bot.parse("move dover toward (x)")
