@@ -18,9 +18,6 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("shipwreck sim: --games must be at least 1", file=sys.stderr)
         return 2
-    if args.bots and args.game != "lifeboat":
-        print(f"shipwreck sim: bot scripts play Lifeboat only, not {args.game}", file=sys.stderr)
-        return 2
     seats = args.seats or default_seats(args.game)
     try:
         check_seats(args.game, seats)

@@ -12,7 +12,7 @@ import msgspec
 
 from shipwreck.botseat import bot_move
 from shipwreck.games import get_ruleset
-from shipwreck.lang.bots import BotPlayer, load_bot
+from shipwreck.lang.bots import BotError, BotPlayer, load_bot
 
 DEFAULT_SEATS = {"lifeboat": 6, "spanish_main": 2}
 """Seats per game when none are asked for: a full boat; Spanish Main's two-player sea (SM-1)."""
@@ -108,7 +108,11 @@ def play_bots(
         rounds=state.round,
         commands=n,
         scores=by_name,
-        winners=[k for k, v in by_name.items() if v == best],
+        winners=(
+            [k for k, v in by_name.items() if v == best]
+            if game == "lifeboat"
+            else _winners(rules, state, by_name)
+        ),
     )
     return result, {s: rules.seat_name(state, s) for s in range(seats)}
 
@@ -132,6 +136,9 @@ def simulate_bots(
 ) -> BotSummary:
     """``games`` games; seat i runs ``bot_files[i % len(bot_files)]``. Win rates per script."""
     scripts = [load_bot(f) for f in bot_files]
+    for f, script in zip(bot_files, scripts, strict=True):
+        if script.game != game:
+            raise BotError(f"{f}: this script plays {script.game}, not {game}")
     labels = [Path(f).stem for f in bot_files]
     seat_label = [labels[i % len(labels)] for i in range(seats)]
     wins: dict[str, float] = dict.fromkeys(labels, 0.0)

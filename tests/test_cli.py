@@ -106,8 +106,8 @@ def test_sim_spanish_main_seats(capsys: pytest.CaptureFixture[str]) -> None:
     assert "\ngold " not in out
     assert main(["sim", "--game", "spanish_main", "--games", "1", "--seats", "6"]) == 2
     assert "spanish_main is played by 2 to 4 seats, not 6" in capsys.readouterr().err
-    assert main(["sim", "--game", "spanish_main", "--games", "1", "--bots", "x.bot"]) == 2
-    assert "Lifeboat only" in capsys.readouterr().err
+    assert main(["sim", "--game", "spanish_main", "--games", "1", "--bots", "random"]) == 2
+    assert "plays lifeboat, not spanish_main" in capsys.readouterr().err
     assert main(["sim", "--games", "1", "--seats", "3"]) == 2  # a boat takes 4 to 6
 
 

@@ -1,4 +1,7 @@
-"""Bot scripts: text -> parse tree (grammar/lifeboat_bot.lark) -> closures (script.py).
+"""Bot scripts: text -> parse tree (grammar/GAME_bot.lark) -> closures (script.py).
+
+The header names the game (``bot "X" for spanish_main``); it picks the grammar, the command
+builder and the environment (``lifeboat_env``, ``spanish_main_env``) of everything after it.
 
 The evaluator is here too: each ``_expr`` case returns the closure that computes that node.
 """
@@ -6,14 +9,18 @@ The evaluator is here too: each ``_expr`` case returns the closure that computes
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from shipwreck.lang.bots import lifeboat_env as env
+from shipwreck.lang import lifeboat as lifeboat_lang
+from shipwreck.lang import spanish_main as spanish_main_lang
+from shipwreck.lang.bots import lifeboat_env, spanish_main_env
 from shipwreck.lang.bots.script import (
     Action,
     BotError,
@@ -24,13 +31,32 @@ from shipwreck.lang.bots.script import (
     Handler,
     Rule,
 )
-from shipwreck.lang.lifeboat import ToCommand
 from shipwreck.resources import grammar_dir
 
 MAX_SOURCE = 256 * 1024
 """A bot script larger than this is refused before parsing (bytes of text)."""
 MAX_DEPTH = 200
 """Deepest nesting of expressions a script may use."""
+
+
+ENVS: dict[str, ModuleType] = {"lifeboat": lifeboat_env, "spanish_main": spanish_main_env}
+"""Each game a script may be written for, and what its guards can read."""
+_BUILDERS: dict[str, Callable[[], Any]] = {
+    "lifeboat": lifeboat_lang.ToCommand,
+    "spanish_main": spanish_main_lang.ToCommand,
+}
+_HEADER = re.compile(r'\A(?:[\t ]*(?:#[^\n]*)?\r?\n)*[\t ]*bot\s+"[^"\n]*"\s+for\s+([a-z_]+)')
+
+
+def game_of(source: str) -> str:
+    """The game a script's header names, if it is one bots play; else ``lifeboat`` (whose
+    parser then says what is wrong)."""
+    m = _HEADER.match(source)
+    return m.group(1) if m is not None and m.group(1) in ENVS else "lifeboat"
+
+
+def env_for(game: str) -> ModuleType:
+    return ENVS.get(game, lifeboat_env)
 
 
 @cache
@@ -63,13 +89,14 @@ def parse_tree(source: str, path: str = "<bot>") -> Tree[Token]:
         depth += (ch == "(") - (ch == ")")
         if depth > MAX_DEPTH:
             raise BotError(f"{path}:{line}:{col}: expressions nest deeper than {MAX_DEPTH} levels")
+    game = game_of(text)
     try:
-        return bot_parser().parse(text)
+        return bot_parser(game).parse(text)
     except UnexpectedInput as e:
-        raise BotError(_syntax_message(e, text, path)) from None
+        raise BotError(_syntax_message(e, text, path, game)) from None
 
 
-def _syntax_message(e: UnexpectedInput, text: str, path: str) -> str:
+def _syntax_message(e: UnexpectedInput, text: str, path: str, game: str = "lifeboat") -> str:
     line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
     if isinstance(e, UnexpectedEOF):
         lines = text.splitlines() or [""]
@@ -82,7 +109,7 @@ def _syntax_message(e: UnexpectedInput, text: str, path: str) -> str:
         pos = e.pos_in_stream or 0
         got = repr(text[pos]) if 0 <= pos < len(text) else "?"
     expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or [])
-    words = [_describe(x) for x in expected]
+    words = [_describe(x, game) for x in expected]
     hint = _hint(text, line)
     want = ", ".join(dict.fromkeys(w for w in words if w))[:160]
     msg = f"{path}:{line}:{col}: unexpected {got}" + (f"; expected {want}" if want else "")
@@ -111,13 +138,28 @@ _TERMINAL_WORDS = {
 }
 
 
-def _describe(terminal: str) -> str:
+_SM_WORDS = {
+    "REF": "ship/target/home",
+    "SHIP": "a ship",
+    "ISLAND": "an island",
+    "TARGET": "a ship or an island",
+    "LEGNUM": "a number",
+    "INT": "a number",
+    "LEG": "S or L",
+    "TAKE": "kill or steal",
+    "SEAT": "a seat",
+}
+
+
+def _describe(terminal: str, game: str = "lifeboat") -> str:
     """A terminal's name as a reader would say it: '->' for an anonymous one."""
     plain = terminal.rsplit("__", 1)[-1]
+    if game == "spanish_main" and plain in _SM_WORDS:
+        return _SM_WORDS[plain]
     if plain in _TERMINAL_WORDS:
         return _TERMINAL_WORDS[plain]
     try:
-        pattern = bot_parser().get_terminal(terminal).pattern
+        pattern = bot_parser(game).get_terminal(terminal).pattern
     except KeyError:
         return plain.lower()
     return f"'{pattern.value}'" if pattern.type == "str" else plain.lower()
@@ -197,7 +239,9 @@ class _Compiler:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.to_command = ToCommand()
+        self.game = "lifeboat"
+        self.env: ModuleType = lifeboat_env
+        self.to_command: Any = lifeboat_lang.ToCommand()
 
     def error(self, node: Tree[Token] | Token, message: str) -> BotError:
         line, col = _pos(node)
@@ -208,8 +252,12 @@ class _Compiler:
         assert isinstance(header, Tree)
         name_tok, game_tok = header.children
         game = str(game_tok)
-        if game != "lifeboat":
-            raise self.error(game_tok, f"unknown game {game!r}; bots here play: lifeboat")
+        if game not in ENVS:
+            known = ", ".join(ENVS)
+            raise self.error(game_tok, f"unknown game {game!r}; bots here play: {known}")
+        self.game, self.env = game, ENVS[game]
+        self.to_command = _BUILDERS[game]()
+        env = self.env
         out: dict[str, Handler] = {}
         for h in handlers:
             assert isinstance(h, Tree)
@@ -218,7 +266,7 @@ class _Compiler:
             if kind not in env.DECISIONS:
                 known = ", ".join(env.DECISIONS)
                 raise self.error(
-                    kind_tok, f"'{kind}' is not a decision in lifeboat; handlers: {known}"
+                    kind_tok, f"'{kind}' is not a decision in {game}; handlers: {known}"
                 )
             if kind in out:
                 raise self.error(kind_tok, f"a second 'on {kind}:' handler; merge them into one")
@@ -250,14 +298,87 @@ class _Compiler:
             return _random_choice
         if node.data == "keep_where":
             return self.keep_where(node.children[0])
+        if node.data == "load_where":
+            return self.load_where(node.children[0], node.children[1])
         rule = str(node.data).rsplit("__", 1)[-1]
         method = getattr(self.to_command, "pass" if rule == "pass" else rule, None)
         if method is None:
             raise self.error(node, f"'{rule}' is not a command")
+        if self.game != "lifeboat":
+            return self.sm_action(method, node)
         parts = [self.word(c) for c in node.children]
 
         def build(ctx: Context) -> Any:
             return method([p(ctx) for p in parts])
+
+        return build
+
+    def sm_action(self, method: Callable[[list[Any]], Any], node: Tree[Token]) -> Action:
+        """A Spanish Main command: its words become tokens (its builder reads tokens), a
+        leg is built from its own words, and an expression naming a list gives one word each."""
+        parts = [self.sm_part(c) for c in node.children]
+
+        def build(ctx: Context) -> Any:
+            args: list[Any] = []
+            for p in parts:
+                v = p(ctx)
+                if isinstance(v, list):
+                    args.extend(v)
+                else:
+                    args.append(v)
+            return method(args)
+
+        return build
+
+    def sm_part(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
+        if isinstance(child, Tree) and str(child.data).rsplit("__", 1)[-1] == "leg":
+            words = [self.sm_word(c) for c in child.children]
+            leg = self.to_command.leg
+
+            def build_leg(ctx: Context) -> Any:
+                return leg([w(ctx) for w in words])
+
+            return build_leg
+        return self.sm_word(child)
+
+    def sm_word(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
+        if child is None:
+            return lambda ctx: None
+        env = self.env
+        if isinstance(child, Token):
+            if child.type == "REF":
+                name = str(child)
+                return lambda ctx: Token("REF", env.word_for(ctx.names.get(name)))
+            tok = Token(child.type.rsplit("__", 1)[-1], str(child))
+            return lambda ctx: tok
+        value = self.expr(child, 0)
+
+        def run(ctx: Context) -> Any:
+            v = value(ctx)
+            if isinstance(v, list | tuple):
+                return [Token("WORD", env.word_for(x)) for x in v]
+            return Token("WORD", env.word_for(v))
+
+        return run
+
+    def load_where(self, ship_node: Tree[Token] | Token, guard_node: Tree[Token] | Token) -> Action:
+        """``load SHIP where GUARD``: the coins at the island for which the guard holds (the
+        coin is named ``coin``), most valuable known first, as many as the ship has room for."""
+        ship = self.sm_word(ship_node)
+        guard = self.expr(guard_node, 0)
+
+        def build(ctx: Context) -> Any:
+            kept: list[Any] = []
+            for coin in ctx.names["coins"]:
+                ctx.names["coin"] = coin
+                if guard(ctx):
+                    kept.append(coin)
+            ctx.names.pop("coin", None)
+            kept.sort(key=lambda c: -(c.value if c.value is not None else 0))
+            loading = ctx.names.get("ship")
+            room = len(kept) if loading is None else loading.s.cargo_slots - len(loading.s.cargo)
+            words = [Token("INT", str(c.id)) for c in kept[: max(0, room)]]
+            return self.to_command.load([ship(ctx), *words])
 
         return build
 
@@ -268,11 +389,11 @@ class _Compiler:
         if isinstance(child, Token):
             if child.type == "REF":
                 name = str(child)
-                return lambda ctx: env.word_for(ctx.names.get(name))
+                return lambda ctx: lifeboat_env.word_for(ctx.names.get(name))
             literal = str(child)
             return lambda ctx: literal
         value = self.expr(child, 0)
-        return lambda ctx: env.word_for(value(ctx))
+        return lambda ctx: lifeboat_env.word_for(value(ctx))
 
     def keep_where(self, guard_node: Tree[Token] | Token) -> Action:
         guard = self.expr(guard_node, 0)
@@ -294,7 +415,7 @@ class _Compiler:
         if depth > MAX_DEPTH:
             raise self.error(node, f"expressions nest deeper than {MAX_DEPTH} levels")
         if isinstance(node, Token):  # a bare REF or literal inside parentheses
-            if node.type in ("CHARACTER", "ITEM", "REF", "CARD"):
+            if node.type in ("CHARACTER", "ITEM", "REF", "CARD", "SHIP", "ISLAND", "TARGET"):
                 name = str(node)
                 return (lambda ctx: int(name)) if node.type == "CARD" else _lookup(name)
             raise self.error(node, f"unexpected {node!r}")
@@ -361,6 +482,7 @@ class _Compiler:
         return acc
 
     def attr(self, obj: Expr, name: str, node: Tree[Token]) -> Expr:
+        env = self.env
         if name not in env.ALL_ATTRS:
             raise self.error(node, f"unknown attribute '.{name}'")
         wrap = name in env.CHARACTER_FIELDS
@@ -378,6 +500,7 @@ class _Compiler:
         return run
 
     def call(self, name: str, args: list[Expr], node: Tree[Token]) -> Expr:
+        env = self.env
         fn = env.FUNCTIONS.get(name)
         if fn is None:
             raise self.error(

@@ -30,6 +30,9 @@ from shipwreck.games.lifeboat.view import (
 )
 from shipwreck.lang.bots.script import BotRuntimeError, Context
 
+GAME = "lifeboat"
+VIEW = LifeboatView
+
 DECISIONS: dict[str, str] = {
     "supply": "pick one card of the supply offer: `take ITEM`",
     "turn": "your action: row, swap, rob, use, fire flare, rest",

@@ -7,11 +7,12 @@ always does. Warnings: handlers with no ``else`` (they may fall back to the safe
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import msgspec
 from lark import Token, Tree
 
-from shipwreck.lang.bots import lifeboat_env as env
-from shipwreck.lang.bots.compile import MAX_DEPTH, load_source, parse_tree
+from shipwreck.lang.bots.compile import MAX_DEPTH, env_for, load_source, parse_tree
 from shipwreck.lang.bots.script import BotError
 
 
@@ -37,11 +38,12 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     except BotError as e:
         return [_from_error(str(e), path)]
     findings: list[Finding] = []
+    env = env_for(_game(tree))
     try:
-        _names(tree, path, findings)
+        _names(tree, path, findings, env)
     except RecursionError:
         return [Finding(path, 1, 1, "error", f"expressions nest deeper than {MAX_DEPTH} levels")]
-    _reachability(tree, path, findings)
+    _reachability(tree, path, findings, env, _game(tree))
     if not any(f.level == "error" for f in findings):
         try:
             load_source(source, path)
@@ -49,6 +51,13 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
             findings.append(_from_error(str(e), path))
     findings.sort(key=lambda f: (f.line, f.column))
     return findings
+
+
+def _game(tree: Tree[Token]) -> str:
+    header = tree.children[0]
+    if isinstance(header, Tree) and len(header.children) == 2:
+        return str(header.children[1])
+    return "lifeboat"
 
 
 def _from_error(message: str, path: str) -> Finding:
@@ -66,7 +75,7 @@ def _pos(node: Tree[Token] | Token) -> tuple[int, int]:
     return getattr(node.meta, "line", 1) or 1, getattr(node.meta, "column", 1) or 1
 
 
-def _names(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+def _names(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) -> None:
     """Unknown names, attributes and functions, with pick variables in scope."""
 
     def visit(node: Tree[Token] | Token | None, bound: frozenset[str]) -> None:
@@ -80,6 +89,10 @@ def _names(tree: Tree[Token], path: str, out: list[Finding]) -> None:
             return
         if node.data == "keep_where":
             visit(node.children[0], bound | {"card"})
+            return
+        if node.data == "load_where":
+            visit(node.children[0], bound)
+            visit(node.children[1], bound | {"coin"})
             return
         if node.data == "name":
             name = str(node.children[0])
@@ -112,7 +125,9 @@ def _close(word: str, known: frozenset[str] | set[str]) -> str:
     return f"; did you mean '{match[0]}'?" if match else ""
 
 
-def _reachability(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+def _reachability(
+    tree: Tree[Token], path: str, out: list[Finding], env: ModuleType, game: str
+) -> None:
     """Handlers for unknown decisions; rules after one that always fires."""
     seen: set[str] = set()
     for handler in tree.children[1:]:
@@ -129,7 +144,7 @@ def _reachability(tree: Tree[Token], path: str, out: list[Finding]) -> None:
                     line,
                     col,
                     "error",
-                    f"lifeboat has no '{kind}' decision; handlers: {known}",
+                    f"{game} has no '{kind}' decision; handlers: {known}",
                 )
             )
         if kind in seen:

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from shipwreck.lang.bots.lifeboat_env import names_for
+from shipwreck.lang.bots.compile import env_for
 from shipwreck.lang.bots.script import BotRuntimeError, BotScript, Context, OverBudget
 from shipwreck.lang.commands import format_command
 
@@ -59,7 +59,11 @@ class BotPlayer:
         if handler is None:
             entry.note = f"no 'on {decision}:' handler: safe default"
             return self._done(Decision(None, entry))
-        ctx = Context(names_for(view, decision), view, self.rng, self.budget)
+        env = env_for(self.script.game)
+        if not isinstance(view, env.VIEW):
+            entry.note = f"a {self.script.game} script cannot read this game: safe default"
+            return self._done(Decision(None, entry))
+        ctx = Context(env.names_for(view, decision), view, self.rng, self.budget)
         for rule in handler.rules:
             entry.rule = self.script.where(rule.line)
             try:

@@ -1,0 +1,416 @@
+"""What a Spanish Main bot can read: names, attributes and functions, all made from its own view.
+
+Everything here reads a :class:`~shipwreck.games.spanish_main.view.SpanishMainView` and nothing
+else, so a script cannot see what its seat may not (rules §6): a coin's value is ``none`` unless
+this seat has seen it. docs/bots.md ("Spanish Main") lists every entry; the tables below are the
+single source the evaluator, the linter and the docs test agree on.
+
+Numbers a script computes with are whole: positions, headings and distances are rounded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main.view import CoinView, IslandView, ShipView, SpanishMainView
+from shipwreck.lang.bots.script import BotRuntimeError, Context
+
+GAME = "spanish_main"
+VIEW = SpanishMainView
+
+DECISIONS: dict[str, str] = {
+    "turn": "your turn: one action per ship (move, shoot, explore, repair), then `end turn`",
+    "after_move": "a ship has moved: `ram SHIP TARGET`, `tow SHIP TARGET` or `pass`",
+    "eliminate": "one of your ships is hit: `eliminate MAST` (1 = bow)",
+    "load": "after an explore: `load SHIP N…`, `load SHIP none` or `load SHIP where GUARD`",
+    "board": "after a ram: `board kill`, `board steal` or `pass`",
+    "plunder": "you won a boarding party: `board kill`, `board steal` or `pass`",
+}
+
+
+class Ship:
+    """A ship as a script sees it, relative to the deciding seat."""
+
+    __slots__ = ("s", "view")
+
+    def __init__(self, s: ShipView, view: SpanishMainView) -> None:
+        self.s = s
+        self.view = view
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Ship):
+            return self.s.id == other.s.id
+        return isinstance(other, str) and other == self.s.id
+
+    def __hash__(self) -> int:
+        return hash(self.s.id)
+
+    def __repr__(self) -> str:
+        return self.s.id
+
+
+class Island:
+    """An island as a script sees it, relative to the deciding seat."""
+
+    __slots__ = ("i", "view")
+
+    def __init__(self, i: IslandView, view: SpanishMainView) -> None:
+        self.i = i
+        self.view = view
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Island):
+            return self.i.id == other.i.id
+        return isinstance(other, str) and other == self.i.id
+
+    def __hash__(self) -> int:
+        return hash(self.i.id)
+
+    def __repr__(self) -> str:
+        return self.i.id
+
+
+def _centre(s: ShipView) -> tuple[float, float]:
+    ax, ay, bx, by = geo.axis(s.x, s.y, s.heading, s.length)
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def _known(coins: tuple[CoinView, ...]) -> int:
+    return sum(c.value or 0 for c in coins)
+
+
+def _island_of(sh: Ship, iid: str | None) -> Island | None:
+    for i in sh.view.islands:
+        if i.id == iid:
+            return Island(i, sh.view)
+    return None
+
+
+def _ship_of(sh: Ship, sid: str | None) -> Ship | None:
+    for s in sh.view.ships:
+        if s.id == sid:
+            return Ship(s, sh.view)
+    return None
+
+
+def _masts_up(h: Ship) -> int:
+    return sum(1 for m in h.s.masts if m.up)
+
+
+SHIP_ATTRS: dict[str, Callable[[Ship], Any]] = {
+    "id": lambda h: h.s.id,
+    "name": lambda h: h.s.name,
+    "owner": lambda h: h.s.owner,
+    "mine": lambda h: h.view.seat is not None and h.s.owner == h.view.seat,
+    "points": lambda h: h.s.points,
+    "masts": lambda h: len(h.s.masts),
+    "masts_up": _masts_up,
+    "cannons": _masts_up,
+    "damaged": lambda h: any(not m.up for m in h.s.masts),
+    "cargo": lambda h: list(h.s.cargo),
+    "cargo_slots": lambda h: h.s.cargo_slots,
+    "cargo_used": lambda h: len(h.s.cargo),
+    "cargo_free": lambda h: max(0, h.s.cargo_slots - len(h.s.cargo)),
+    "laden": lambda h: bool(h.s.cargo),
+    "value": lambda h: _known(h.s.cargo),
+    "unknown": lambda h: sum(1 for c in h.s.cargo if c.value is None),
+    "crew": lambda h: h.s.crew,
+    "docked": lambda h: h.s.docked is not None,
+    "at": lambda h: _island_of(h, h.s.docked),
+    "towing": lambda h: _ship_of(h, h.s.towing),
+    "derelict": lambda h: h.s.derelict,
+    "pinned": lambda h: h.s.pinned_by is not None,
+    "acted": lambda h: h.s.acted,
+    "x": lambda h: round(h.s.x),
+    "y": lambda h: round(h.s.y),
+    "heading": lambda h: round(h.s.heading) % 360,
+}
+ISLAND_ATTRS: dict[str, Callable[[Island], Any]] = {
+    "id": lambda i: i.i.id,
+    "home": lambda i: i.i.home is not None,
+    "mine": lambda i: i.view.seat is not None and i.i.home == i.view.seat,
+    "wild": lambda i: i.i.home is None,
+    "owner": lambda i: i.i.home,
+    "coins": lambda i: len(i.i.coins),
+    "treasure": lambda i: list(i.i.coins),
+    "x": lambda i: round(i.i.x),
+    "y": lambda i: round(i.i.y),
+    "r": lambda i: round(i.i.r),
+}
+COIN_ATTRS: dict[str, Callable[[CoinView], Any]] = {
+    "id": lambda c: c.id,
+    "value": lambda c: c.value,
+    "known": lambda c: c.value is not None,
+}
+ATTRS: dict[type, dict[str, Callable[[Any], Any]]] = {
+    Ship: SHIP_ATTRS,
+    Island: ISLAND_ATTRS,
+    CoinView: COIN_ATTRS,
+}
+ALL_ATTRS = frozenset(a for table in ATTRS.values() for a in table)
+CHARACTER_FIELDS: frozenset[str] = frozenset()
+"""No attribute names things by id here: ships and islands are already objects."""
+
+
+def _point(x: Any) -> tuple[float, float, float]:
+    """A place to measure from: (x, y, radius)."""
+    if isinstance(x, Ship):
+        cx, cy = _centre(x.s)
+        return cx, cy, 0.0
+    if isinstance(x, Island):
+        return x.i.x, x.i.y, x.i.r
+    raise BotRuntimeError("distance() needs ships or islands")
+
+
+def _distance(a: Any, b: Any) -> float:
+    if isinstance(a, Ship) and isinstance(b, Ship):
+        sa = geo.axis(a.s.x, a.s.y, a.s.heading, a.s.length)
+        sb = geo.axis(b.s.x, b.s.y, b.s.heading, b.s.length)
+        return max(0.0, geo.segment_segment(sa, sb)[0] - 2 * geo.HULL_RADIUS)
+    ax, ay, ar = _point(a)
+    bx, by, br = _point(b)
+    return max(0.0, math.hypot(ax - bx, ay - by) - ar - br)
+
+
+def _fn_distance(ctx: Context, a: Any, b: Any) -> int:
+    return round(_distance(a, b))
+
+
+def _fn_in_range(ctx: Context, ship: Any, target: Any) -> bool:
+    """Could any cannon of ``ship`` reach ``target`` (range only; the line of fire may be
+    blocked: ``can_shoot`` says whether the engine would take the shot)."""
+    if not isinstance(ship, Ship) or not isinstance(target, Ship):
+        raise BotRuntimeError("in_range() needs two ships")
+    s, t = ship.s, target.s
+    seg = geo.axis(t.x, t.y, t.heading, t.length)
+    n = len(s.masts)
+    for i, m in enumerate(s.masts):
+        if m.up:
+            px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, n)
+            if geo.hull_distance(px, py, seg) <= geo.LEG_LENGTH[m.range] + 1e-9:
+                return True
+    return False
+
+
+def _fn_nearest(ctx: Context, xs: Any, to: Any) -> Any:
+    if not isinstance(xs, list):
+        raise BotRuntimeError("nearest() needs a list")
+    best: Any = None
+    best_d = math.inf
+    for x in xs:
+        ctx.tick()
+        d = _distance(x, to)
+        if d < best_d:
+            best, best_d = x, d
+    return best
+
+
+def _id(x: Any) -> str:
+    if isinstance(x, Ship):
+        return x.s.id
+    if isinstance(x, Island):
+        return x.i.id
+    raise BotRuntimeError("this names no ship or island")
+
+
+def _can(ctx: Context, test: Callable[[Any], bool]) -> bool:
+    return any(test(c) for c in ctx.view.choices)
+
+
+def _fn_can_move(ctx: Context, ship: Any) -> bool:
+    sid = _id(ship)
+    return _can(ctx, lambda c: isinstance(c, C.Move | C.MoveToward) and c.ship == sid)
+
+
+def _fn_can_toward(ctx: Context, ship: Any, target: Any) -> bool:
+    sid, tid = _id(ship), _id(target)
+    return _can(ctx, lambda c: isinstance(c, C.MoveToward) and c.ship == sid and c.target == tid)
+
+
+def _fn_can_dock(ctx: Context, ship: Any, island: Any) -> bool:
+    sid, iid = _id(ship), _id(island)
+    return _can(ctx, lambda c: isinstance(c, C.MoveDock) and c.ship == sid and c.island == iid)
+
+
+def _fn_can_shoot(ctx: Context, ship: Any, target: Any) -> bool:
+    sid, tid = _id(ship), _id(target)
+    return _can(ctx, lambda c: isinstance(c, C.Shoot) and c.ship == sid and c.target == tid)
+
+
+def _fn_can_explore(ctx: Context, ship: Any) -> bool:
+    sid = _id(ship)
+    return _can(ctx, lambda c: isinstance(c, C.Explore) and c.ship == sid)
+
+
+def _fn_can_repair(ctx: Context, ship: Any) -> bool:
+    sid = _id(ship)
+    return _can(ctx, lambda c: isinstance(c, C.Repair) and c.ship == sid)
+
+
+def _fn_chance(ctx: Context, p: Any) -> bool:
+    if not isinstance(p, int) or isinstance(p, bool):
+        raise BotRuntimeError("chance() needs a percentage, e.g. chance(30%)")
+    return bool(ctx.rng.random() * 100 < p)
+
+
+def _fn_value(ctx: Context, x: Any) -> int:
+    if isinstance(x, Ship):
+        return _known(x.s.cargo)
+    if isinstance(x, CoinView):
+        return x.value or 0
+    if isinstance(x, list):
+        return sum(_fn_value(ctx, y) for y in x)
+    raise BotRuntimeError("value() needs a ship, a coin or a list of them")
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "distance": _fn_distance,
+    "in_range": _fn_in_range,
+    "nearest": _fn_nearest,
+    "can_move": _fn_can_move,
+    "can_toward": _fn_can_toward,
+    "can_dock": _fn_can_dock,
+    "can_shoot": _fn_can_shoot,
+    "can_explore": _fn_can_explore,
+    "can_repair": _fn_can_repair,
+    "value": _fn_value,
+    "chance": _fn_chance,
+    "len": lambda ctx, xs: len(xs),
+    "min": lambda ctx, *xs: min(xs),
+    "max": lambda ctx, *xs: max(xs),
+    "abs": lambda ctx, x: abs(x),
+}
+FUNCTION_HELP: dict[str, str] = {
+    "distance": "distance(A, B): the gap between two ships or islands (hull to hull, shore)",
+    "in_range": "in_range(SHIP, TARGET): could any of SHIP's cannons reach TARGET?",
+    "nearest": "nearest(LIST, TO): the element of LIST nearest TO (none if empty)",
+    "can_move": "can_move(SHIP): may SHIP move now?",
+    "can_toward": "can_toward(SHIP, TARGET): may SHIP move toward TARGET now?",
+    "can_dock": "can_dock(SHIP, ISLAND): can SHIP dock at ISLAND with this move?",
+    "can_shoot": "can_shoot(SHIP, TARGET): would SHIP's cannons fire at TARGET now?",
+    "can_explore": "can_explore(SHIP): may SHIP explore where she is docked?",
+    "can_repair": "can_repair(SHIP): may SHIP repair a mast at home now?",
+    "value": "value(X): the known value of a ship's cargo, a coin, or a list of them",
+    "chance": "chance(30%): true 30% of the time (the bot's own seeded dice)",
+    "len": "len(LIST): how many",
+    "min": "min(A, B, …)",
+    "max": "max(A, B, …)",
+    "abs": "abs(N)",
+}
+
+NAME_HELP: dict[str, str] = {
+    "seat": "my seat number (0 = the first)",
+    "ship": "the ship this decision is about (in `turn`: my first ship that can still act)",
+    "target": "the other ship of the ram (in `board`, `plunder`), or none",
+    "home": "my home island",
+    "ships": "every ship at sea",
+    "my_ships": "my ships",
+    "enemy_ships": "the other seats' ships",
+    "ready": "my ships that can still act this turn (in `turn`)",
+    "islands": "every island",
+    "wild": "the wild islands that still hold coins",
+    "coins": "the coins at the island (in `load`)",
+    "rams": "the enemy ships `ship` may ram now (in `after_move`)",
+    "tows": "the derelicts `ship` may take in tow now (in `after_move`)",
+    "takes": "what a boarding party may take: 'kill', 'steal' (in `board`, `plunder`)",
+    "gold": "the gold I have unloaded at home",
+    "enemy_gold": "the most gold another seat has unloaded",
+    "gold_total": "all the gold in the game",
+    "cargo_value": "the known value of the coins my ships carry",
+    "round": "the round number",
+    "decision": "the decision being taken ('turn', 'load', …)",
+    "true": "true",
+    "false": "false",
+    "none": "nothing",
+}
+NAMES = frozenset(NAME_HELP)
+
+
+def _concerned(view: SpanishMainView, decision: str) -> tuple[str | None, str | None]:
+    """The ship the decision is about and the other ship (a ram's), by id."""
+    seat = view.seat
+    if decision == "after_move":
+        return view.moved, None
+    if decision == "eliminate":
+        return view.hit, None
+    if decision == "load":
+        return view.loading, None
+    if decision in ("board", "plunder") and view.ram is not None:
+        r = view.ram
+        owners = {s.id: s.owner for s in view.ships}
+        mine_id = r.winner if decision == "plunder" and r.winner else None
+        if mine_id is None:
+            mine_id = r.ship if owners.get(r.ship) == seat else r.target
+        other = r.target if mine_id == r.ship else r.ship
+        return mine_id, other
+    if decision == "turn":
+        movers = {getattr(c, "ship", None) for c in view.choices}
+        for s in view.ships:
+            if s.owner == seat and not s.acted and s.id in movers:
+                return s.id, None
+    return None, None
+
+
+def names_for(view: SpanishMainView, decision: str) -> dict[str, Any]:
+    """The names a guard can read, for one decision of one seat."""
+    seat = view.seat
+    ships = [Ship(s, view) for s in view.ships]
+    by_id = {s.s.id: s for s in ships}
+    islands = [Island(i, view) for i in view.islands]
+    mine = [s for s in ships if seat is not None and s.s.owner == seat]
+    movers = {getattr(c, "ship", None) for c in view.choices} if decision == "turn" else set()
+    ship_id, other_id = _concerned(view, decision)
+    ship = by_id.get(ship_id or "")
+    coins: list[CoinView] = []
+    if decision == "load" and ship is not None:
+        at = next((i for i in view.islands if i.id == ship.s.docked), None)
+        coins = list(at.coins) if at is not None else []
+    gold = list(view.gold)
+    return {
+        "seat": seat,
+        "ship": ship,
+        "target": by_id.get(other_id or ""),
+        "home": next((i for i in islands if seat is not None and i.i.home == seat), None),
+        "ships": ships,
+        "my_ships": mine,
+        "enemy_ships": [s for s in ships if s.s.owner != seat],
+        "ready": [s for s in mine if not s.s.acted and s.s.id in movers],
+        "islands": islands,
+        "wild": [i for i in islands if i.i.home is None and i.i.coins],
+        "coins": coins,
+        "rams": [by_id[c.target] for c in view.choices if isinstance(c, C.Ram)],
+        "tows": [by_id[c.target] for c in view.choices if isinstance(c, C.Tow)],
+        "takes": [c.take for c in view.choices if isinstance(c, C.Board)],
+        "gold": gold[seat] if seat is not None and seat < len(gold) else 0,
+        "enemy_gold": max((g for k, g in enumerate(gold) if k != seat), default=0),
+        "gold_total": view.gold_total,
+        "cargo_value": sum(_known(s.s.cargo) for s in mine),
+        "round": view.round,
+        "decision": decision,
+        "true": True,
+        "false": False,
+        "none": None,
+    }
+
+
+def as_character(value: Any, ctx: Context) -> Any:
+    """Nothing to turn into an object here (kept for the evaluator's one interface)."""
+    return value
+
+
+def word_for(value: Any) -> str:
+    """The word a value stands for inside a command (a ship's or island's id, a coin's
+    number)."""
+    if isinstance(value, Ship):
+        return value.s.id
+    if isinstance(value, Island):
+        return value.i.id
+    if isinstance(value, CoinView):
+        return str(value.id)
+    if isinstance(value, bool) or value is None:
+        raise BotRuntimeError("this names nothing here" if value is None else "not a name")
+    return str(value)
