@@ -28,6 +28,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.sea_screen import SeaEndScreen, SeaHelpScreen, SeaMap, SpanishMainScreen
+from shipwreck.tui.widgets import CommandLine
 
 SIZE = (120, 40)
 SEED = 3
@@ -209,6 +210,15 @@ async def test_a_typed_move_is_previewed_before_it_is_sent() -> None:
         await pilot.pause()
         assert len(table.commands) == 1
         assert screen.query_one("#sea", SeaMap).preview is None
+
+
+async def test_tab_completes_my_ships() -> None:
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "move pl", enter=False)
+        await pilot.press("tab")
+        assert app.screen.query_one("#command", CommandLine).value == "move plantagenet "
 
 
 async def test_each_seat_sees_only_its_own_coin_values() -> None:

@@ -228,10 +228,22 @@ class SpanishMainScreen(_Base):
             self.show_preview(cmd)
 
     def complete(self, text: str) -> list[str]:
-        """The next words of the legal commands that start with what is typed."""
+        """The next words, grammatical and legal now (the action language's completion; the
+        words of the legal commands' texts if it cannot)."""
+        from shipwreck.lang.complete import complete
+
         view = self.view
         if self.seat is None:
             return []
+        try:
+            options = complete(text, view, game=GAME)
+        except Exception:  # a language without completion for this game
+            options = self._complete_from_choices(view, text)
+        if len(options) > 1:
+            self.error("  ".join(options[:30]), style="cyan")
+        return options
+
+    def _complete_from_choices(self, view: SpanishMainView, text: str) -> list[str]:
         words = text.split(" ")
         done, partial = words[:-1], words[-1]
         out: set[str] = set()
@@ -240,10 +252,7 @@ class SpanishMainScreen(_Base):
             n = len(done)
             if len(parts) > n and parts[:n] == done and parts[n].startswith(partial):
                 out.add(parts[n])
-        options = sorted(out)
-        if len(options) > 1:
-            self.error("  ".join(options[:30]), style="cyan")
-        return options
+        return sorted(out)
 
     # ------------------------------------------------------------------ commands
 
