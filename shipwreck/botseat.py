@@ -4,10 +4,11 @@ This is the one place a bot's decision meets the engine, for ``shipwreck sim`` n
 tables later. A missing or refused command becomes the decision's safe default, and the bot's
 trace says why.
 
-Bot scripts are written for one game (``bot "Random" for lifeboat``). A seat of a game no
-script can play yet (Spanish Main) is played by a :class:`RandomPlayer`: a uniformly random
-legal answer from the seat's own view, with the same ``decide``/``refused``/``defaulted``/``trace``
-interface as a script's :class:`~shipwreck.lang.bots.BotPlayer`.
+Bot scripts are written for one game (``bot "Random" for lifeboat``). A seat whose script is
+for another game (a free seat's default stand-in, ``random``, is a Lifeboat script) is played by
+a :class:`RandomPlayer`: a uniformly random legal answer from the seat's own view, with the same
+``decide``/``refused``/``defaulted``/``trace`` interface as a script's
+:class:`~shipwreck.lang.bots.BotPlayer`.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ def _text(cmd: Any | None) -> str | None:
 class RandomPlayer:
     """Plays any game: a uniformly random pick among ``view.choices``, from its own seeded dice.
 
-    The stand-in for free seats, bot seats and autopilots of a game no bot script is written for
-    (only Lifeboat has a bot language today).
+    The stand-in for a free seat, bot seat or autopilot whose script is written for another game
+    than the table's (a Spanish Main table's free seats get the default ``random``).
     """
 
     name = "random (engine)"

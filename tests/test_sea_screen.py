@@ -23,6 +23,7 @@ from shipwreck.games.spanish_main.commands import (
     Pass,
 )
 from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang.bots import BotPlayer
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R
@@ -133,8 +134,17 @@ async def test_new_sm_refuses_what_it_cannot_seat() -> None:
         await type_line(pilot, "new sm 5")
         assert "2 to 4 seats" in str(app.screen.query_one("#error").render())
         await type_line(pilot, "new sm 2 survivor")
-        assert "Lifeboat only" in str(app.screen.query_one("#error").render())
+        assert "plays lifeboat" in str(app.screen.query_one("#error").render())
+        await type_line(pilot, "new sm 2 ../bots/sm_random.bot")
+        assert "bot names are" in str(app.screen.query_one("#error").render())
         assert not lobby.tables
+        await type_line(pilot, "new sm 3 sm_hauler")
+        assert isinstance(app.screen, SpanishMainScreen)
+        table = app.screen.table
+        assert [(s.kind, s.bot) for s in table.seats[1:]] == [("bot", "sm_hauler")] * 2
+        assert all(isinstance(table.bots[s], BotPlayer) for s in (1, 2))
+        app.screen.action_lobby()
+        await pilot.pause()
         await type_line(pilot, "new spanish_main 3 free")
         assert isinstance(app.screen, SpanishMainScreen)
         assert len(app.screen.table.seats) == 3

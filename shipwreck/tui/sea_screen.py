@@ -9,6 +9,7 @@ tools that have a struct rather than a line).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.table import Table as RichTable
@@ -34,27 +35,37 @@ GAME = "spanish_main"
 NAMES = ("sm", "spanish_main", "spanish-main")
 """What ``new`` in the lobby accepts as this game's name."""
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
+SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
 
 
 def lobby_seats(args: list[str]) -> list[SeatSpec] | str:
-    """The seats of ``new sm [2-4] [free …]``: the creator first, then free seats, which a
-    random stand-in plays until someone joins. Returns why not, as a string, if it cannot be.
+    """The seats of ``new sm [2-4] [BOT|free …]``: the creator first, then the bots named (in
+    turn, as for Lifeboat) or, by default, free seats, which the engine's random player plays
+    until someone joins. ``random`` means ``sm_random``. Returns why not, as a string."""
+    from shipwreck.lang.bots import BotError, load_bot
 
-    Bot scripts are written for Lifeboat only, so there is no bot to name here yet: ``random``
-    and ``free`` are both a free seat with the engine's random player.
-    """
     n = 2
     if args and args[0].isdigit():
         n = int(args.pop(0))
     if not 2 <= n <= 4:
         return "Spanish Main is for 2 to 4 seats: new sm 2, new sm 3 or new sm 4"
-    for b in args:
-        if b not in ("free", "random"):
-            return (
-                f"no bot {b!r} for Spanish Main: bot scripts play Lifeboat only; the other"
-                " seats are free (a random stand-in plays them until someone joins)"
-            )
-    return [SeatSpec("human")] + [SeatSpec("empty") for _ in range(n - 1)]
+    names = ["sm_random" if b == "random" else b for b in args] or ["free"]
+    for b in names:
+        if b == "free":
+            continue
+        if not re.fullmatch(r"[a-z0-9_]{1,40}", b):
+            return f"bot names are shipped bots' names (e.g. {SHIPPED_BOTS}), not {b!r}"
+        try:
+            game = load_bot(b).game
+        except BotError:
+            return f"there is no bot {b!r}; Spanish Main bots: {SHIPPED_BOTS}, or free"
+        if game != GAME:
+            return f"bot {b!r} plays {game}, not Spanish Main; try {SHIPPED_BOTS}, or free"
+    seats = [SeatSpec("human")]
+    for i in range(n - 1):
+        b = names[i % len(names)]
+        seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
+    return seats
 
 
 class SeaMap(Widget):
@@ -173,8 +184,10 @@ class SpanishMainScreen(_Base):
                     who += " (autopilot)"
                 elif not s.connected:
                     who += " (away)"
+            elif s.kind == "empty":
+                who = "free seat (random stand-in)"
             else:
-                who = "free: random stand-in" if s.kind == "empty" else "bot: random"
+                who = f"bot {s.bot}"
             out.append(who)
         return out
 
