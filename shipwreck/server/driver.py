@@ -278,8 +278,10 @@ class SSHDriver(Driver):
             self._tick_handle = self._loop.call_later(_TICK_SLACK * 5, self._on_tick)
 
     def process_message(self, message: Message) -> None:
-        # The window size comes from SSH window-change requests, not from in-band reports.
-        if isinstance(message, InBandWindowResize):
+        # The window size comes from SSH window-change requests, never from the input: the
+        # parser turns an in-band resize report (ESC [48;H;W;…t) into a Resize event whether or
+        # not mode 2048 was requested, so any client could type one for a 99999×99999 screen.
+        if isinstance(message, (InBandWindowResize, events.Resize)):
             return
         super().process_message(message)
 
