@@ -84,6 +84,16 @@ NO_COMMANDS_MESSAGE = "shipwreck: commands are not available here; connect witho
 CRASH_MESSAGE = "\r\nshipwreck: the game hit an internal error; this session has ended.\r\n"
 BUSY_MESSAGE = "shipwreck: could not start a session; please try again later.\r\n"
 
+MAX_TERMINAL_SIZE = (500, 200)
+"""The largest screen drawn, (columns, rows). A client may claim any size up to 2**32-1 in a PTY
+request or a window change; drawn as claimed, 65535×65535 would take the whole server's memory.
+A bigger terminal gets the app drawn at this size in its top-left corner."""
+
+
+def _clamp_size(width: int, height: int) -> tuple[int, int]:
+    max_width, max_height = MAX_TERMINAL_SIZE
+    return min(width, max_width), min(height, max_height)
+
 
 @dataclass(frozen=True, slots=True)
 class ClientKey:
@@ -462,7 +472,7 @@ class _TUISession(asyncssh.SSHServerSession[str]):
     ) -> bool:
         self._term_type = term_type or "xterm"
         width, height = term_size[0], term_size[1]
-        self._size = (width if width > 0 else 80, height if height > 0 else 24)
+        self._size = _clamp_size(width if width > 0 else 80, height if height > 0 else 24)
         return True
 
     def shell_requested(self) -> bool:
@@ -521,9 +531,9 @@ class _TUISession(asyncssh.SSHServerSession[str]):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width <= 0 or height <= 0:
             return
-        self._size = (width, height)
+        self._size = _clamp_size(width, height)
         if self._io is not None:
-            self._io.resize(width, height)
+            self._io.resize(*self._size)
 
     def eof_received(self) -> bool:
         if self._exec_input is not None:
