@@ -68,7 +68,7 @@ class Service:
             max_write_buffer=self.config.limits.write_buffer_bytes,
             exec_handler=self.run_command,
             max_exec_input=self.config.limits.bot_script_bytes,
-            exec_wants_input=lambda command: command.split()[:1] == ["bot"],
+            exec_wants_input=_reads_script,
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         log.info("listening on %s:%d", s.listen, self.port)
@@ -174,6 +174,13 @@ class Service:
                 self.lobby.tick()
             except Exception:  # a broken table must not stop the clock for the others
                 log.exception("table timer tick failed")
+
+
+def _reads_script(command: str) -> bool:
+    """Only ``bot check`` and ``bot save NAME`` read a script from standard input; any other
+    command is answered at once instead of waiting for an EOF that ``ssh host bot`` never sends."""
+    words = command.split()
+    return words == ["bot", "check"] or (words[:2] == ["bot", "save"] and len(words) == 3)
 
 
 def _valid_name(name: str) -> bool:
