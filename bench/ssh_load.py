@@ -1,0 +1,706 @@
+"""Load on the real SSH server: N players over loopback, seated six to a table, playing.
+
+    .venv/bin/python bench/ssh_load.py --sessions 50
+    .venv/bin/python bench/ssh_load.py --sessions 100 --seconds 40
+    .venv/bin/python bench/ssh_load.py --sessions 50 --profile 30   # server under cProfile
+
+``shipwreck serve`` runs as a subprocess on a temporary database and host key; its RSS and CPU
+time come from ``/proc/PID``. N asyncssh clients, each with its own key and a 120×40 PTY whose
+output is drawn by pyte, sign in; the first of every six types ``new 6 free free free free free``
+and the other five ``join ID``. Then, for ``--seconds``, every player reads its own screen and
+types one of the "choices:" it shows (after a 0.3-1 s think), and at every table one player after
+another types ``say TOKEN`` (a game command that adds a public log line) about once a second: the
+latency is the time from its Enter to each other player at the table having TOKEN on its pyte
+screen.
+
+A client types a line, waits until it is drawn in its command box, presses Enter and waits until
+the box is empty again before typing anything else — so no two lines share a packet (see the
+type-ahead test in tests/test_server_leaks.py).
+
+The server runs with its decision timers off (players still waiting for the rest of their
+table to sit down would otherwise be timed out onto the autopilot) and a little instrumentation
+patched in by this script (the app itself is unchanged): when each Enter arrives
+(``SessionIO.feed``), when each ``say`` is applied (``Table.submit_text``), when each session's
+output carrying its token is handed to the channel (``SSHDriver.flush``), how late a 50 ms timer
+runs (event-loop lag) and how long each full (generation 2) garbage collection takes. That splits
+the latency into Enter → applied (input queued behind other sessions' work), applied → written to
+each session (the fan-out: every session at the table re-renders) and written → on the client's
+screen (transport, and this process's own pyte parsing: a saturated client inflates it).
+
+Printed: server RSS idle, with N seated, after play, after all left, and after a second wave of N
+sign-ins (a leak would keep growing); server CPU for sign-in, seating and play; the server's load
+once seated with nobody typing; unit costs (one keystroke echoed, one table change seen by its
+six players, with that idle load subtracted); the latencies (p50/p95/max); event-loop lag and
+garbage-collection pauses; this process's CPU use. ``--profile K`` runs the server under cProfile
+and prints its top K functions by own and cumulative time, and shipwreck's own among them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import pstats
+import random
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (120, 40)
+TICK = os.sysconf("SC_CLK_TCK")
+CHOICES = re.compile(r"choices:\s+(.*)")
+TABLE_TITLE = re.compile(r"table (\d+) · lifeboat · you are")
+SEATED_PLACEHOLDER = "command (Tab completes;"
+LOBBY_PLACEHOLDER = "lobby command (try: new)"
+BOX_EMPTY = (SEATED_PLACEHOLDER, LOBBY_PLACEHOLDER, "watching:")
+TOKEN = r"q\d{3}k\d{4}z"
+
+
+def token_for(table_id: int, n: int) -> str:
+    return f"q{table_id:03d}k{n:04d}z"
+
+
+# The server process ---------------------------------------------------------------------------
+
+# Every client comes from 127.0.0.1; decision timers are off, so that players still waiting for
+# the others to be seated are not timed out and handed to the autopilot (which would add table
+# changes nobody typed).
+SERVER_CONFIG = """\
+[limits]
+sessions_per_address = 100000
+
+[timers]
+turn = 0
+respond = 0
+fight = 0
+navigate = 0
+thirst = 0
+supply = 0
+overboard = 0
+keep = 0
+offer = 0
+"""
+
+# Runs ``shipwreck serve`` with timestamps patched in (see the module docstring).
+SERVER_BOOTSTRAP = r"""
+import asyncio, atexit, gc, json, re, sys, time
+out, profile, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+from shipwreck.runtime.table import Table
+from shipwreck.server import driver, service
+
+TOKEN = re.compile(r"%(token)s")
+times = {"enter": {}, "submit": {}, "flush": {}, "lag": [], "gc": []}
+
+gc_start = [0.0]
+def gc_timer(phase, info):
+    if info["generation"] == 2:
+        if phase == "start":
+            gc_start[0] = time.perf_counter()
+        else:
+            times["gc"].append(time.perf_counter() - gc_start[0])
+gc.callbacks.append(gc_timer)
+
+submit_text = Table.submit_text
+def timed_submit_text(self, seat, text):
+    m = TOKEN.search(text)
+    if m:
+        times["submit"][m.group(0)] = [time.monotonic(), self.seats[seat].player]
+    return submit_text(self, seat, text)
+Table.submit_text = timed_submit_text
+
+feed = driver.SessionIO.feed
+def timed_feed(self, data):
+    if "\r" in data:
+        times["enter"].setdefault(self.label, []).append(time.monotonic())
+    return feed(self, data)
+driver.SessionIO.feed = timed_feed
+
+flush = driver.SSHDriver.flush
+def timed_flush(self):
+    if self._buffer:
+        now = time.monotonic()
+        for token in set(TOKEN.findall("".join(self._buffer))):
+            times["flush"].setdefault(token, {}).setdefault(self._io.label, now)
+    return flush(self)
+driver.SSHDriver.flush = timed_flush
+
+async def lag_monitor():
+    while True:
+        t = time.monotonic()
+        await asyncio.sleep(0.05)
+        times["lag"].append(time.monotonic() - t - 0.05)
+
+start = service.Service.start
+async def timed_start(self):
+    await start(self)
+    self._lag_monitor = asyncio.create_task(lag_monitor())
+service.Service.start = timed_start
+
+def dump():
+    with open(out, "w") as f:
+        json.dump(times, f)
+atexit.register(dump)
+if profile:
+    import cProfile
+    prof = cProfile.Profile()
+    atexit.register(lambda: (prof.disable(), prof.dump_stats(profile)))
+    prof.enable()
+from shipwreck.cli import main
+sys.exit(main(["serve", *args]))
+"""
+
+
+@dataclass
+class Server:
+    proc: asyncio.subprocess.Process
+    port: int
+    times_file: Path
+    lines: list[str] = field(default_factory=list)
+    drain: asyncio.Task[None] | None = None
+
+    def rss_mib(self) -> float:
+        """Resident set size (VmRSS) of the server process."""
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far."""
+        stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        fields = stat[stat.rindex(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / TICK  # utime and stime (fields 14, 15)
+
+
+async def start_server(workdir: Path, profile: Path | None) -> Server:
+    times_file = workdir / "server_times.json"
+    config = workdir / "server.toml"  # every client comes from 127.0.0.1
+    config.write_text(SERVER_CONFIG)
+    argv = [sys.executable, "-c", SERVER_BOOTSTRAP % {"token": TOKEN}]
+    argv += [str(times_file), str(profile or "")]
+    argv += ["--config", str(config), "--listen", "127.0.0.1", "--port", "0"]
+    argv += ["--db", str(workdir / "bench.db"), "--host-key", str(workdir / "host_key")]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = await asyncio.create_subprocess_exec(
+        *argv, cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    lines: list[str] = []
+    async with asyncio.timeout(60):
+        while True:
+            raw = await proc.stderr.readline()
+            if not raw:
+                raise RuntimeError("the server exited:\n" + "".join(lines))
+            line = raw.decode(errors="replace")
+            lines.append(line)
+            if m := re.search(r"listening on [\d.]+:(\d+)", line):
+                server = Server(proc, int(m.group(1)), times_file, lines)
+                break
+    server.drain = asyncio.create_task(_drain(proc.stderr, lines))
+    return server
+
+
+async def _drain(stream: asyncio.StreamReader, lines: list[str]) -> None:
+    while raw := await stream.readline():
+        lines.append(raw.decode(errors="replace"))
+
+
+async def stop_server(server: Server) -> int:
+    server.proc.send_signal(signal.SIGINT)
+    try:
+        async with asyncio.timeout(120):
+            return await server.proc.wait()
+    except TimeoutError:
+        server.proc.kill()
+        return await server.proc.wait()
+
+
+# A player's terminal --------------------------------------------------------------------------
+
+
+class Terminal(asyncssh.SSHClientSession[bytes]):
+    """A PTY drawn by pyte. Tokens being watched for are timed as soon as a packet shows them."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(*SIZE)
+        self.stream = pyte.ByteStream(self.screen)
+        self.changed = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.watching: dict[str, float | None] = {}
+        self.bytes = 0
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self.bytes += len(data)
+        self.stream.feed(data)
+        if any(seen is None for seen in self.watching.values()):
+            now = time.monotonic()
+            text = self.text()
+            for token, seen in self.watching.items():
+                if seen is None and token in text:
+                    self.watching[token] = now
+        self.changed.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self.changed.set()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def until(self, test: str | re.Pattern[str], timeout: float) -> re.Match[str] | None:
+        """Wait until the screen shows ``test``; the regex match (or None for a plain string)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                self.changed.clear()
+                text = self.text()
+                if isinstance(test, str):
+                    if test in text:
+                        return None
+                elif m := test.search(text):
+                    return m
+                if self.closed.is_set():
+                    raise ConnectionError("the session ended")
+                await self.changed.wait()
+
+    async def until_box(self, ok: str | tuple[str, ...], exact: bool = False) -> None:
+        """Wait until the command box shows ``ok`` (exactly, or as a prefix)."""
+        while True:
+            self.changed.clear()
+            box = self.command_box()
+            if box == ok if exact else box.startswith(ok):
+                return
+            if self.closed.is_set():
+                raise ConnectionError("the session ended")
+            await self.changed.wait()
+
+    def command_box(self) -> str:
+        """The text in the command line (the row between its ▔ and ▁ borders)."""
+        for line in self.screen.display:
+            if line.startswith("▊ ") and "▔" not in line and "▁" not in line:
+                return line.strip("▊▎ ")
+        return ""
+
+
+@dataclass(eq=False)
+class Player:
+    name: str
+    conn: asyncssh.SSHClientConnection
+    chan: asyncssh.SSHClientChannel[bytes]
+    term: Terminal
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def line(self, text: str, timeout: float = 30.0) -> float:
+        """Type ``text``, see it in the command box, press Enter, wait until the box is empty
+        again (the app took the line). Returns the time Enter was sent."""
+        async with self.lock, asyncio.timeout(timeout):
+            await self.term.until_box(BOX_EMPTY)
+            self.chan.write(text.encode())
+            await self.term.until_box(text, exact=True)
+            sent = time.monotonic()
+            self.chan.write(b"\r")
+            await self.term.until_box(BOX_EMPTY)
+            return sent
+
+    def choices(self) -> list[str]:
+        m = CHOICES.search(self.term.text())
+        if not m:
+            return []
+        options = [c.strip() for c in m.group(1).split("|")]
+        if len(options) > 1:
+            options.pop()  # the line may wrap: its last option may be cut short
+        return [c for c in options if c and "…" not in c]
+
+
+async def connect(port: int, name: str, key: asyncssh.SSHKey) -> Player:
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=name, client_keys=[key],
+        known_hosts=None, config=None, agent_path=None,
+    )  # fmt: skip
+    term = Terminal()
+    chan, _ = await conn.create_session(
+        lambda: term, term_type="xterm-256color", term_size=SIZE, encoding=None
+    )
+    player = Player(name, conn, chan, term)
+    await term.until(f"signed in as {name}", 120)
+    return player
+
+
+async def connect_all(port: int, names: list[str], concurrency: int) -> list[Player]:
+    """Sign in, a few at a time (each is a key exchange on both sides)."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(name: str) -> Player:
+        async with gate:
+            return await connect(port, name, asyncssh.generate_private_key("ssh-ed25519"))
+
+    return list(await asyncio.gather(*(one(name) for name in names)))
+
+
+async def close_all(players: list[Player]) -> None:
+    for p in players:
+        p.conn.close()
+    await asyncio.gather(*(p.conn.wait_closed() for p in players), return_exceptions=True)
+
+
+# The run --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Say:
+    table_id: int
+    token: str
+    actor: str
+    sent: float
+    seen: dict[str, float | None]
+    """Each other player's name → when its screen showed the token (None: not in time)."""
+
+
+@dataclass
+class Stats:
+    says: list[Say] = field(default_factory=list)
+    plays: int = 0
+    finished_tables: int = 0
+
+
+async def seat(group: list[Player]) -> int:
+    """The first player opens a table for the group; the others join it. Returns its id."""
+    host = group[0]
+    await host.line("new 6 free free free free free", timeout=120)
+    m = await host.term.until(TABLE_TITLE, 120)
+    assert m is not None
+    table_id = int(m.group(1))
+    for p in group[1:]:
+        await p.line(f"join {table_id}", timeout=120)
+        await p.term.until(TABLE_TITLE, 120)
+    return table_id
+
+
+async def say(table_id: int, n: int, actor: Player, others: list[Player], wait: float) -> Say:
+    """``actor`` says a fresh token; wait until every other player saw it (or ``wait`` s)."""
+    token = token_for(table_id, n)
+    for p in others:
+        p.term.watching[token] = None
+    try:
+        sent = await actor.line(f"say {token}", timeout=30)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and any(p.term.watching[token] is None for p in others):
+            await asyncio.sleep(0.05)
+    finally:
+        seen = {p.name: p.term.watching.pop(token, None) for p in others}
+    return Say(table_id, token, actor.name, sent, seen)
+
+
+async def play(player: Player, stop: asyncio.Event, rng: random.Random, stats: Stats) -> None:
+    """Read the screen, think a little, type one of the choices; until ``stop``."""
+    while not stop.is_set():
+        await asyncio.sleep(rng.uniform(0.3, 1.0))
+        options = player.choices()
+        if options and not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await player.line(rng.choice(options), timeout=30)
+                stats.plays += 1
+
+
+async def chatter(
+    table_id: int, group: list[Player], stop: asyncio.Event, stats: Stats, first: int
+) -> None:
+    """One player after another says a token, about once a second, until ``stop``."""
+    n = first
+    while not stop.is_set() and len(group) > 1:
+        actor = group[n % len(group)]
+        if "the boat has reached land" in actor.term.text():
+            stats.finished_tables += 1
+            return
+        n += 1
+        with contextlib.suppress(TimeoutError):
+            stats.says.append(await say(table_id, n, actor, [p for p in group if p != actor], 15))
+        await asyncio.sleep(1.0)
+
+
+@dataclass
+class Idle:
+    waited: float
+    """Seconds until the server's CPU use settled."""
+    load: float
+    """Its CPU use then, in cores (0.0: idle; more: work nobody asked for, e.g. timers)."""
+    sent: float
+    """Bytes a second the clients received meanwhile."""
+
+
+async def settle(server: Server, players: list[Player], limit: float = 300.0) -> Idle:
+    """Wait until the server's CPU use, in one-second windows, is under 3% of a core or steady
+    (three windows within 15% of each other: work that does not go away, like a timer)."""
+    start = time.monotonic()
+    loads: list[float] = []
+    sent: list[int] = []
+    while time.monotonic() - start < limit:
+        cpu, received = server.cpu_seconds(), sum(p.term.bytes for p in players)
+        await asyncio.sleep(1.0)
+        loads.append(server.cpu_seconds() - cpu)
+        sent.append(sum(p.term.bytes for p in players) - received)
+        last = loads[-3:]
+        if loads[-1] < 0.03 or (
+            len(last) == 3 and max(last) - min(last) <= 0.15 * max(sum(last) / 3, 0.1)
+        ):
+            break
+    return Idle(time.monotonic() - start, sum(loads[-3:]) / len(loads[-3:]), sum(sent[-3:]) / 3)
+
+
+async def unit_costs(
+    server: Server, group: list[Player], table_id: int, idle: Idle
+) -> dict[str, float]:
+    """Server CPU for one keystroke echoed and for one table change (the settled background load
+    subtracted)."""
+    host, others = group[0], group[1:]
+    cpu, t = server.cpu_seconds(), time.monotonic()
+    typed = ""
+    for ch in "abcdefghijklmnop":
+        typed += ch
+        host.chan.write(ch.encode())
+        await host.term.until_box(typed, exact=True)
+    for _ in typed:
+        typed = typed[:-1]
+        host.chan.write(b"\x7f")
+        await host.term.until_box(typed or BOX_EMPTY, exact=bool(typed))
+    per_key = (server.cpu_seconds() - cpu - idle.load * (time.monotonic() - t)) / 32
+    changes = 5
+    cpu, t = server.cpu_seconds(), time.monotonic()
+    for n in range(changes):
+        await say(table_id, 9000 + n, host, others, 30)
+    per_change = (server.cpu_seconds() - cpu - idle.load * (time.monotonic() - t)) / changes
+    per_change_only = per_change - len(f"say {token_for(table_id, 9000)}") * per_key
+    return {"key": per_key, "change": per_change_only, "seated": len(group)}
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def ms(values: Iterable[float]) -> str:
+    v = list(values)
+    if not v:
+        return "no samples"
+    return (
+        f"p50 {pct(v, 0.5) * 1000:6.0f} ms   p95 {pct(v, 0.95) * 1000:6.0f} ms   "
+        f"max {max(v) * 1000:6.0f} ms   (n={len(v)})"
+    )
+
+
+def split_latency(says: list[Say], times: dict[str, Any], labels: dict[str, str]) -> list[str]:
+    """Per say and observer: Enter → applied → written by the server → seen by the client."""
+    queued: list[float] = []
+    fanout: list[float] = []
+    fanout_last: list[float] = []
+    delivery: list[float] = []
+    for s in says:
+        submit = times["submit"].get(s.token)
+        if submit is None:
+            continue
+        applied = submit[0]
+        enters = [t for t in times["enter"].get(labels.get(s.actor, ""), []) if t <= applied]
+        if enters:
+            queued.append(applied - enters[-1])
+        flushes = times["flush"].get(s.token, {})
+        written = []
+        for name, seen in s.seen.items():
+            at = flushes.get(labels.get(name, ""))
+            if at is None:
+                continue
+            written.append(at - applied)
+            if seen is not None:
+                delivery.append(seen - at)
+        fanout += written
+        if written and len(written) == len(s.seen):
+            fanout_last.append(max(written))
+    return [
+        f"  Enter arrives → command applied:        {ms(queued)}",
+        f"  applied → written to each other player: {ms(fanout)}",
+        f"  applied → written to the last of them:  {ms(fanout_last)}",
+        f"  written → on the client's pyte screen:  {ms(delivery)}",
+    ]
+
+
+def session_labels(lines: list[str]) -> dict[str, str]:
+    """Player name → the server's session label, from its log ("session 7 (p003): started")."""
+    labels: dict[str, str] = {}
+    for line in lines:
+        if m := re.search(r"(session \d+ \((\w+)\)): started", line):
+            labels[m.group(2)] = m.group(1)
+    return labels
+
+
+async def run(args: argparse.Namespace) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="shipwreck-ssh-load-"))
+    profile = workdir / "server.prof" if args.profile else None
+    server = await start_server(workdir, profile)
+    print(f"server pid {server.proc.pid} on 127.0.0.1:{server.port} ({workdir})")
+    try:
+        await measure(args, server)
+    finally:
+        if server.proc.returncode is None:  # the run failed: do not leave the server behind
+            server.proc.kill()
+            await server.proc.wait()
+    if profile is not None:
+        show_profile(profile, args.profile)
+    if not args.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def measure(args: argparse.Namespace, server: Server) -> None:
+    n = args.sessions
+    rng = random.Random(args.seed)
+    await asyncio.sleep(1.0)  # let the idle server settle before measuring it
+    rss_idle, cpu0 = server.rss_mib(), server.cpu_seconds()
+
+    t = time.monotonic()
+    players = await connect_all(server.port, [f"p{i:03d}" for i in range(n)], args.concurrency)
+    t_connect = time.monotonic() - t
+    cpu1 = server.cpu_seconds()
+
+    t = time.monotonic()
+    groups = [players[i : i + 6] for i in range(0, n, 6)]
+    table_ids = await asyncio.gather(*(seat(g) for g in groups))
+    t_seat = time.monotonic() - t
+    cpu2 = server.cpu_seconds()
+    idle = await settle(server, players)
+    cpu_drain = server.cpu_seconds() - cpu2
+    rss_seated = server.rss_mib()
+    print(
+        f"{n} signed in in {t_connect:.1f} s; {len(groups)} tables seated in {t_seat:.1f} s, "
+        f"then {idle.waited:.0f} s until the server's load settled"
+    )
+
+    full = next(i for i, g in enumerate(groups) if len(g) == max(len(g) for g in groups))
+    unit = await unit_costs(server, groups[full], table_ids[full], idle)
+
+    stats = Stats()
+    stop = asyncio.Event()
+    me = time.process_time()
+    cpu3 = server.cpu_seconds()
+    tasks = [
+        asyncio.create_task(play(p, stop, random.Random(rng.random()), stats)) for p in players
+    ]
+    tasks += [
+        asyncio.create_task(chatter(tid, g, stop, stats, 0))
+        for tid, g in zip(table_ids, groups, strict=True)
+    ]
+    t = time.monotonic()
+    await asyncio.sleep(args.seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    t_play = time.monotonic() - t
+    cpu4 = server.cpu_seconds()
+    me = time.process_time() - me
+    rss_played = server.rss_mib()
+    received = sum(p.term.bytes for p in players)
+    labels = session_labels(server.lines)
+
+    await close_all(players)
+    await asyncio.sleep(2.0)
+    rss_left = server.rss_mib()
+    again = await connect_all(server.port, [f"w{i:03d}" for i in range(n)], args.concurrency)
+    await close_all(again)
+    await asyncio.sleep(2.0)
+    rss_again = server.rss_mib()
+    cpu_total = server.cpu_seconds() - cpu0
+    code = await stop_server(server)
+    times = json.loads(server.times_file.read_text())
+
+    per = (rss_seated - rss_idle) / n
+    says = stats.says
+    each = [seen - s.sent for s in says for seen in s.seen.values() if seen is not None]
+    last = [
+        max(seen for seen in s.seen.values() if seen is not None) - s.sent
+        for s in says
+        if s.seen and all(seen is not None for seen in s.seen.values())
+    ]
+    unseen = sum(1 for s in says if any(seen is None for seen in s.seen.values()))
+    commands = stats.plays + len(says)
+    lag = times["lag"]
+    print()
+    print(f"sessions {n} at {len(groups)} tables; played {t_play:.1f} s")
+    print(
+        f"server RSS: idle {rss_idle:.1f} MiB; {n} seated {rss_seated:.1f} MiB "
+        f"(+{per * 1024:.0f} KiB per session); after play {rss_played:.1f} MiB; "
+        f"all left {rss_left:.1f} MiB; after {n} more signed in and left {rss_again:.1f} MiB"
+    )
+    print(
+        f"server CPU: sign-in {cpu1 - cpu0:.1f} s ({(cpu1 - cpu0) / n * 1000:.0f} ms each), "
+        f"seating {cpu2 - cpu1:.1f} s (+{cpu_drain:.1f} s until settled), "
+        f"play {cpu4 - cpu3:.1f} s "
+        f"({(cpu4 - cpu3) / t_play * 100:.0f}% of one core), total {cpu_total:.1f} s"
+    )
+    print(
+        f"seated and idle (nobody typing): the server uses {idle.load * 100:.0f}% of one core "
+        f"and sends {idle.sent / 1024:.0f} KiB/s"
+    )
+    print(
+        f"unit costs (idle load subtracted, {n} sessions): {unit['key'] * 1000:.0f} ms CPU "
+        f"to echo one keystroke; {unit['change'] * 1000:.0f} ms CPU for one change at a table of "
+        f"{unit['seated']:.0f} ({unit['change'] / n * 1000:.1f} ms per session on the server)"
+    )
+    print(
+        f"play: {stats.plays} choices + {len(says)} says = {commands} commands "
+        f"({commands / t_play:.1f}/s, {(cpu4 - cpu3) / max(commands, 1) * 1000:.0f} ms server "
+        f"CPU each with the typing); {unseen} says not seen by everyone within 15 s; "
+        f"{stats.finished_tables} games over"
+    )
+    print(f"latency, say → each other player's screen: {ms(each)}")
+    print(f"latency, say → the last player at the table: {ms(last)}")
+    print(*split_latency(says, times, labels), sep="\n")
+    print(f"server event loop lag (50 ms timer): {ms(lag)}")
+    pauses = times["gc"]
+    print(
+        f"server full (gen 2) garbage collections: {len(pauses)}, "
+        f"{sum(pauses):.1f} s in all, longest {max(pauses, default=0) * 1000:.0f} ms"
+    )
+    print(
+        f"client (this process): {me:.1f} s CPU in play ({me / t_play * 100:.0f}% of one core), "
+        f"{received / 1e6:.1f} MB received; server exit status {code}"
+    )
+
+
+def show_profile(path: Path, top: int) -> None:
+    if not path.exists():
+        print(f"no profile at {path}")
+        return
+    print(f"\nserver profile ({path}), top {top} by own time:")
+    pstats.Stats(str(path)).strip_dirs().sort_stats("tottime").print_stats(top)
+    print(f"server profile, top {top} by cumulative time:")
+    pstats.Stats(str(path)).strip_dirs().sort_stats("cumulative").print_stats(top)
+    print("server profile, shipwreck's own functions by cumulative time:")
+    stats = pstats.Stats(str(path)).sort_stats("cumulative")
+    stats.print_stats(r"shipwreck/(tui|runtime|server|games|botseat|lang)", top)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--sessions", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=30.0, help="how long they play")
+    ap.add_argument("--concurrency", type=int, default=8, help="sign-ins at a time")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", type=int, default=0, metavar="K", help="cProfile the server")
+    ap.add_argument("--keep", action="store_true", help="keep the server's files (db, profile)")
+    args = ap.parse_args()
+    if args.sessions < 2:
+        ap.error("--sessions must be at least 2")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
