@@ -87,6 +87,7 @@ async def test_two_players_play_a_whole_game_over_ssh(service: Service) -> None:
             options = choices_on_screen(client)
             if options:
                 before = len(table.commands)
+                await asyncio.sleep(0.12)  # a person: under the server's 10 commands a second
                 await client.line(pick.choice(options))
                 for _ in range(25):  # wait until the server took it (or refused it)
                     if len(table.commands) > before:

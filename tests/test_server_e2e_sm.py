@@ -56,12 +56,14 @@ async def test_a_spanish_main_game_over_ssh(service: Service) -> None:
         line = "end turn" if "turn" in kinds else None
         if line is None:
             line = format_command(view.choices[0])
+        await asyncio.sleep(0.12)  # a person: under the server's 10 commands a second
         await ann.line(line)
-        for _ in range(100):
+        for _ in range(500):
             if len(table.commands) > before or table.over:
                 break
             await asyncio.sleep(0.02)
-        assert len(table.commands) > before or table.over, f"'{line}' was not taken"
+        taken = len(table.commands) > before or table.over
+        assert taken, f"'{line}' was not taken; screen:\n{ann.term.text()}"
     assert table.over, "the game did not end"
     await ann.term.wait_for("the game is over")
     ann.close()

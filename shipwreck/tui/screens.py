@@ -79,7 +79,13 @@ class LobbyScreen(_Base):
     def on_changed(self, _msg: Changed) -> None:
         self.refresh_all()
 
+    def on_screen_suspend(self) -> None:
+        """Covered by a table: stop following the lobby (it would repaint every change)."""
+        self._unsub()
+
     def on_screen_resume(self) -> None:
+        self._unsub()
+        self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
 
     def refresh_all(self) -> None:
@@ -194,6 +200,7 @@ class TableScreen(_Base):
         self._ended = False
         self._log_shown = 0
         self._chat_shown = 0
+        self._seats_text = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -249,7 +256,9 @@ class TableScreen(_Base):
         left = t.deadline(self.seat)
         if left is not None:
             line.append(f"⏱ {int(left)} s to decide", style="bold red" if left < 10 else "bold")
-        self.query_one("#seats", Static).update(line)
+        if line.plain != self._seats_text:  # the 1 s countdown repaints only what changed
+            self._seats_text = line.plain
+            self.query_one("#seats", Static).update(line)
 
     def on_unmount(self) -> None:
         self._unsub()
