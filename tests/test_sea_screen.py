@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog
 
 from shipwreck.botseat import RandomPlayer
 from shipwreck.games.spanish_main.commands import (
@@ -29,7 +28,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.sea_screen import SeaEndScreen, SeaHelpScreen, SeaMap, SpanishMainScreen
-from shipwreck.tui.widgets import CommandLine
+from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZE = (120, 40)
 SEED = 3
@@ -164,7 +163,7 @@ async def test_end_turn_through_the_table_updates_the_screen() -> None:
         view = sm_view(table, 0)
         assert view.round == 2 and view.turn == 0
         assert "round 2" in str(screen.query_one("#title").render())
-        shown = [line.text for line in screen.query_one("#log", RichLog).lines]
+        shown = [line.plain for line in screen.query_one("#log", EventLog).texts]
         assert any("red ends the turn" in line for line in shown)
         assert any("blue ends the turn" in line for line in shown)
         assert table.bots[1].trace, "the stand-in keeps a trace like a bot script"

@@ -11,6 +11,7 @@ from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
+from shipwreck.tui.widgets import EventLog
 
 SIZE = (120, 40)
 BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
@@ -140,8 +141,8 @@ async def test_lobby_updates_on_every_screen_without_refresh() -> None:
     async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
         await type_line(pa, "say hello from ann")
         await pb.pause()
-        chat = b.screen.query_one("#lobby-chat")
-        assert any("hello from ann" in str(line.text) for line in chat.lines)  # type: ignore[attr-defined]
+        chat = b.screen.query_one("#lobby-chat", EventLog)
+        assert any("hello from ann" in line.plain for line in chat.texts)
 
 
 # ------------------------------------------------------------------ snapshots
@@ -203,7 +204,7 @@ async def test_coming_back_lands_in_your_seat_with_the_log() -> None:
         screen = again.screen
         assert isinstance(screen, TableScreen) and screen.seat == 0
         assert not table.seats[0].autopilot and table.seats[0].connected  # back on reconnect
-        shown = [str(line.text) for line in screen.query_one("#log").lines]  # type: ignore[attr-defined]
+        shown = [line.plain for line in screen.query_one("#log", EventLog).texts]
         assert len(shown) >= len(table.log(0)) - 1
 
 

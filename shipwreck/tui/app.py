@@ -12,6 +12,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Static
 
 from shipwreck.runtime import Lobby, Table
@@ -74,14 +75,19 @@ class ShipwreckApp(App[None]):
         return f"signed in as {self.user}{key}"
 
     def on_mount(self) -> None:
-        self.push_screen(LobbyScreen())
         first = self.lobby.get(self._open_first) if self._open_first is not None else None
         if first is None:  # coming back: land in the seat of an unfinished game
             mine = self.lobby.seats_of(self.user)
             first = mine[-1] if mine else None
         if first is not None:
             self.open_table(first)
+        else:
+            self.push_screen(LobbyScreen())
         self._check_size()
+
+    def show_lobby(self) -> None:
+        """Back to the lobby from a table (see :meth:`open_table`)."""
+        self.switch_screen(LobbyScreen())
 
     def open_table(self, table: Table, spectate: bool = False) -> None:
         seat = None if spectate else table.seat_of_player(self.user)
@@ -90,12 +96,19 @@ class ShipwreckApp(App[None]):
             if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
                 previous.post_message(SeatTakenOver(table.id))
             table.set_connected(self.user, True)
+        screen: Screen[None]
         if table.game == "spanish_main":
             from shipwreck.tui.sea_screen import SpanishMainScreen
 
-            self.push_screen(SpanishMainScreen(table, seat))
+            screen = SpanishMainScreen(table, seat)
         else:
-            self.push_screen(TableScreen(table, seat))
+            screen = TableScreen(table, seat)
+        # The table takes the lobby's place rather than covering it: a covered lobby would
+        # still hold its widgets and rendered lines (memory for every seated session).
+        if isinstance(self.screen, LobbyScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
 
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)

@@ -12,6 +12,7 @@ from shipwreck.replay import GameFile, table_at
 from shipwreck.runtime import Lobby
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.screens import TableScreen
+from shipwreck.tui.widgets import EventLog
 
 
 class ReplayScreen(TableScreen):
@@ -40,16 +41,16 @@ class ReplayScreen(TableScreen):
     def go(self, step: int) -> None:
         self.step = max(0, min(len(self.gf.commands), step))
         self.table = table_at(self.gf, self.step)
-        self._log_shown = self._chat_shown = 0
-        self.query_one("#log").clear()  # type: ignore[attr-defined]
+        self._log_shown, self._chat_last = 0, None
+        self.query_one("#log", EventLog).clear()
+        self.query_one("#chat", EventLog).clear()
         self._ended = self.step < len(self.gf.commands)  # the end screen only at the end
         self.refresh_all()
         seat, text = self.gf.commands[self.step - 1] if self.step else (None, "the deal")
         who = "timer" if seat == -1 else (self.table.seat_name(seat) if seat is not None else "")
         self.error(f"step {self.step}/{len(self.gf.commands)}: {who} {text}", style="cyan")
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # Textual runs the base classes' on_mount after this one
         self.go(0)
 
     def run_command(self, event: Input.Submitted) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -10,17 +10,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Input, Static
 
 from shipwreck.lang.complete import command_list, complete
-from shipwreck.runtime import SeatSpec, Table, TableCreateError
+from shipwreck.runtime import SeatSpec, TableCreateError
+from shipwreck.runtime.lobby import LobbyChat
 from shipwreck.tui import render_lifeboat as R
-from shipwreck.tui.widgets import CommandLine
-
-if TYPE_CHECKING:
-    from shipwreck.tui.app import ShipwreckApp
+from shipwreck.tui.base import AppScreen, Changed, SeatScreen
+from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
 LOBBY_HELP = (
@@ -31,33 +29,18 @@ LOBBY_HELP = (
 )
 
 
-class Changed(Message):
-    """The lobby or a table changed (posted by their listeners, from any session)."""
-
-
-class _Base(Screen[None]):
-    @property
-    def shipwreck(self) -> ShipwreckApp:
-        from shipwreck.tui.app import ShipwreckApp
-
-        assert isinstance(self.app, ShipwreckApp)
-        return self.app
-
-    def notify_change(self, _source: object) -> None:
-        self.post_message(Changed())
-
-    def _max_line(self) -> int:
-        return int(getattr(self.app, "line_length", 500))
-
-
-class LobbyScreen(_Base):
+class LobbyScreen(AppScreen):
     """Open and running tables, table creation, lobby chat."""
+
+    _chat_last: LobbyChat | None = None
+    _rows: list[tuple[str, ...]] | None = None
+    _repaint_due = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="who")
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static(LOBBY_HELP, id="lobby-help")
-        yield RichLog(id="lobby-chat", markup=False, wrap=True, max_lines=200)
+        yield EventLog(id="lobby-chat", max_lines=200)
         yield Static("", id="error")
         yield CommandLine(
             placeholder="lobby command (try: new)", id="command", max_length=self._max_line()
@@ -77,10 +60,12 @@ class LobbyScreen(_Base):
         self._unsub()
 
     def on_changed(self, _msg: Changed) -> None:
-        self.refresh_all()
+        if not self._repaint_due:  # every table's every change reaches the lobby: coalesce
+            self._repaint_due = True
+            self.call_later(self.refresh_all)
 
     def on_screen_suspend(self) -> None:
-        """Covered by a table: stop following the lobby (it would repaint every change)."""
+        """Covered (by help): stop following the lobby (it would repaint every change)."""
         self._unsub()
 
     def on_screen_resume(self) -> None:
@@ -89,17 +74,25 @@ class LobbyScreen(_Base):
         self.refresh_all()
 
     def refresh_all(self) -> None:
+        self._repaint_due = False
         lobby = self.shipwreck.lobby
-        dt = self.query_one("#tables", DataTable)
-        dt.clear()
+        rows: list[tuple[str, ...]] = []
         for t in lobby.tables.values():
             status = "over" if t.over else ("open" if t.free_seats() else "running")
             players = ", ".join(s.player for s in t.seats if s.player) or "-"
-            dt.add_row(str(t.id), t.game, t.summary(), str(t.state.round), status, players)
-        log = self.query_one("#lobby-chat", RichLog)
-        log.clear()
-        for line in lobby.chat[-50:]:
+            rows.append((str(t.id), t.game, t.summary(), str(t.state.round), status, players))
+        if rows != self._rows:  # most changes are moves inside a game: no row changes
+            self._rows = rows
+            dt = self.query_one("#tables", DataTable)
+            dt.clear()
+            for row in rows:
+                dt.add_row(*row)
+        log = self.query_one("#lobby-chat", EventLog)
+        lines = new_since(lobby.chat, self._chat_last)
+        for line in lines[-50:]:
             log.write(Text(f"{line.sender}: {line.text}"))
+        if lines:
+            self._chat_last = lines[-1]
 
     def error(self, text: str) -> None:
         self.query_one("#error", Static).update(Text(text, style="red"))
@@ -188,19 +181,11 @@ class LobbyScreen(_Base):
         app.open_table(table, spectate=how == "watch")
 
 
-class TableScreen(_Base):
+class TableScreen(SeatScreen):
     """One Lifeboat table, as one seat (or a spectator) sees it."""
 
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
-
-    def __init__(self, table: Table, seat: int | None) -> None:
-        super().__init__()
-        self.table = table
-        self.seat = seat
-        self._ended = False
-        self._log_shown = 0
-        self._chat_shown = 0
-        self._seats_text = ""
+    TELL_EXAMPLE = "tell kid let us team up"
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -212,8 +197,8 @@ class TableScreen(_Base):
             yield Static(id="nav")
             yield Static(id="fight")
         with Horizontal(id="bottom"):
-            yield RichLog(id="log", markup=False, wrap=True, max_lines=500)
-            yield RichLog(id="chat", markup=False, wrap=True, max_lines=200)
+            yield EventLog(id="log", max_lines=500)
+            yield EventLog(id="chat", max_lines=200)
         yield Static(id="prompt")
         yield Static("", id="error")
         yield CommandLine(
@@ -229,10 +214,7 @@ class TableScreen(_Base):
             return "watching: 'lobby' to go back, 'help' for commands"
         return "command (Tab completes; 'help', 'tell X TEXT', 'lobby', 'leave')"
 
-    def on_mount(self) -> None:
-        self._unsub = self.table.subscribe(self.notify_change)
-        self.refresh_all()
-        self.query_one("#command", CommandLine).focus()
+    def on_mount(self) -> None:  # Textual runs SeatScreen.on_mount after this one
         self.set_interval(1.0, self.refresh_seats)  # the countdown
 
     def refresh_seats(self) -> None:
@@ -256,114 +238,38 @@ class TableScreen(_Base):
         left = t.deadline(self.seat)
         if left is not None:
             line.append(f"⏱ {int(left)} s to decide", style="bold red" if left < 10 else "bold")
-        if line.plain != self._seats_text:  # the 1 s countdown repaints only what changed
-            self._seats_text = line.plain
-            self.query_one("#seats", Static).update(line)
-
-    def on_unmount(self) -> None:
-        self._unsub()
-
-    def on_changed(self, _msg: Changed) -> None:
-        self.refresh_all()
+        self.show("seats", line, lambda: line)  # the 1 s countdown repaints only on change
 
     def complete(self, text: str) -> list[str]:
         if self.seat is None:
             return []
         options = complete(text, self.table.view(self.seat))
         if len(options) > 1:
-            self.query_one("#error", Static).update(Text("  ".join(options), style="cyan"))
+            self.error("  ".join(options), style="cyan")
         return options
 
-    def refresh_all(self) -> None:
-        t, seat = self.table, self.seat
-        view: Any = t.view(seat)
+    def paint(self, view: Any) -> None:
         me = f"you are {view.me}" if view.me else "spectator"
-        self.query_one("#title", Static).update(
-            Text(f"{t.name} · lifeboat · {me} · {self.shipwreck.signed_in_line()}", style="bold")
-        )
+        title = f"{self.table.name} · lifeboat · {me} · {self.shipwreck.signed_in_line()}"
+        self.show("title", title, lambda: Text(title, style="bold"))
         self.refresh_seats()
-        self.query_one("#boat", Static).update(R.boat(view))
-        self.query_one("#me", Static).update(R.me_panel(view))
-        fight = R.fight(view)
-        self.query_one("#fight", Static).update(fight if fight is not None else "")
-        self.query_one("#nav", Static).update(R.navigation(view))
-        self.query_one("#prompt", Static).update(R.prompt(view))
-        events = t.log(seat)  # only what this seat may read; new lines are appended
-        log = self.query_one("#log", RichLog)
-        for e in events[max(self._log_shown, len(events) - 200) :]:
-            log.write(Text(e.text))
-        self._log_shown = len(events)
-        lines = t.chat_for(seat)
-        chat = self.query_one("#chat", RichLog)
-        for c in lines[max(self._chat_shown, len(lines) - 100) :]:
-            to = f" → {t.seat_name(c.to)}" if c.to is not None else ""
-            chat.write(Text(f"{c.sender}{to}: {c.text}"))
-        self._chat_shown = len(lines)
-        if view.phase == "over" and not self._ended:
-            self._ended = True
-            self.app.push_screen(EndScreen(view))
+        people = (view.characters, view.actor, view.navigator, view.me)
+        self.show("boat", people, lambda: R.boat(view))
+        self.show("me", people, lambda: R.me_panel(view))
+        self.show("fight", (view.fight, view.characters), lambda: R.fight(view) or "")
+        nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
+        self.show("nav", (nav, view.supply_offer, people), lambda: R.navigation(view))
+        ask = (view.prompts, view.phase, view.request, view.choices, people)
+        self.show("prompt", ask, lambda: R.prompt(view))
 
-    def error(self, text: str, style: str = "red") -> None:
-        self.query_one("#error", Static).update(Text(text, style=style))
+    def chat_log(self) -> EventLog:
+        return self.query_one("#chat", EventLog)
 
-    @on(Input.Submitted, "#command")
-    def run_command(self, event: Input.Submitted) -> None:
-        line = event.value.strip()
-        cmd = self.query_one("#command", CommandLine)
-        cmd.remember(line)
-        cmd.value = ""
-        self.error("")
-        if not self.shipwreck.allow_command():
-            limit = self.shipwreck.commands_per_second
-            self.error(f"slow down: at most {limit} commands a second")
-            return
-        word, _, rest = line.partition(" ")
-        t = self.table
-        if word == "":
-            return
-        if word == "help":
-            self.app.push_screen(HelpScreen())
-        elif word == "lobby":
-            self.action_lobby()
-        elif word == "leave":
-            t.leave(self.shipwreck.user)
-            self.action_lobby()
-        elif word == "quit":
-            self.app.exit()
-        elif word in ("tell", "whisper", "chat"):
-            self.chat(word, rest)
-        elif self.seat is None:
-            self.error("spectators cannot play; 'lobby' to go back")
-        else:
-            result = t.submit_text(self.seat, line)
-            if not result.ok:
-                self.error(result.message)
+    def end_screen(self, view: Any) -> ModalScreen[None]:
+        return EndScreen(view)
 
-    def chat(self, word: str, rest: str) -> None:
-        t = self.table
-        to = None
-        if word != "chat":
-            name, _, rest = rest.partition(" ")
-            seats = [s for s in range(len(t.seats)) if t.seat_name(s) == name]
-            if not seats:
-                self.error(f"tell whom? e.g. 'tell kid let us team up' (not {name!r})")
-                return
-            to = seats[0]
-        problem = t.say(self.shipwreck.user, rest, self.seat, to)
-        if problem:
-            self.error(problem)
-
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
-
-    def action_lobby(self) -> None:
-        self.app.pop_screen()
-
-    def become_spectator(self, why: str) -> None:
-        self.seat = None
-        self.query_one("#command", CommandLine).placeholder = self.placeholder()
-        self.refresh_all()
-        self.error(why, style="yellow")
+    def help_screen(self) -> ModalScreen[None]:
+        return HelpScreen()
 
 
 class EndScreen(ModalScreen[None]):

@@ -20,16 +20,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Footer, Input, Static
 
-from shipwreck.engine.core import IllegalCommand
+from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.tui import render_spanish_main as R
-from shipwreck.tui.screens import Changed, _Base
-from shipwreck.tui.widgets import CommandLine
+from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.widgets import CommandLine, EventLog
 
 GAME = "spanish_main"
 NAMES = ("sm", "spanish_main", "spanish-main")
@@ -90,19 +90,17 @@ class SeaMap(Widget):
         return R.sea_map(self.view, size.width, size.height, self.preview, self.ship)
 
 
-class SpanishMainScreen(_Base):
+class SpanishMainScreen(SeatScreen):
     """One Spanish Main table, as one seat (or a spectator) sees it."""
 
     CSS_PATH = "sea_screen.tcss"
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
 
+    TELL_EXAMPLE = "tell blue truce?"
+    chat_style = "cyan"  # the table chat shares the log, in its own colour
+
     def __init__(self, table: Table, seat: int | None) -> None:
-        super().__init__()
-        self.table = table
-        self.seat = seat
-        self._ended = False
-        self._log_shown = 0
-        self._chat_shown = 0
+        super().__init__(table, seat)
         self._ghost: Any | None = None
         """The move command being previewed, if any."""
 
@@ -114,7 +112,7 @@ class SpanishMainScreen(_Base):
                 yield Static(id="seats")
                 yield Static(id="fleet")
                 yield Static(id="treasure")
-                log = RichLog(id="log", markup=False, wrap=True, max_lines=500, min_width=20)
+                log = EventLog(id="log", max_lines=500)
                 log.border_title = "log and chat"
                 yield log
         yield Static(id="prompt")
@@ -132,47 +130,36 @@ class SpanishMainScreen(_Base):
             return "watching: 'lobby' to go back, 'help' for commands"
         return "command: a move shows where it ends before Enter ('help', 'tell X TEXT', 'lobby')"
 
-    def on_mount(self) -> None:
-        self._unsub = self.table.subscribe(self.notify_change)
-        self.refresh_all()
-        self.query_one("#command", CommandLine).focus()
-
-    def on_unmount(self) -> None:
-        self._unsub()
-
-    def on_changed(self, _msg: Changed) -> None:
-        self.refresh_all()
-
     @property
     def view(self) -> SpanishMainView:
         view = self.table.view(self.seat)
         assert isinstance(view, SpanishMainView)
         return view
 
-    def refresh_all(self) -> None:
-        t, seat = self.table, self.seat
-        view = self.view
-        self.query_one("#title", Static).update(
-            R.title(view, t.name, self.shipwreck.signed_in_line())
+    def paint(self, view: SpanishMainView) -> None:
+        signed_in = self.shipwreck.signed_in_line()
+        top = (view.seat, view.round, view.turn, view.over)
+        self.show("title", top, lambda: R.title(view, self.table.name, signed_in))
+        players = self.players()
+        ships = (view.seat, view.ships, view.sunk)
+        self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
+        self.show("fleet", ships, lambda: R.fleet(view))
+        self.show(
+            "treasure",
+            (ships, view.islands, view.gold_total, view.coins_lost),
+            lambda: R.treasure(view),
         )
-        self.query_one("#seats", Static).update(R.seats(view, self.players()))
-        self.query_one("#fleet", Static).update(R.fleet(view))
-        self.query_one("#treasure", Static).update(R.treasure(view))
-        self.query_one("#prompt", Static).update(R.prompt(view))
+        self.show("prompt", view, lambda: R.prompt(view))
         self._draw(view)
-        events = t.log(seat)  # only what this seat may read; new lines are appended
-        log = self.query_one("#log", RichLog)
-        for e in events[max(self._log_shown, len(events) - 200) :]:
-            log.write(R.log_line(e))
-        self._log_shown = len(events)
-        lines = t.chat_for(seat)  # the table chat shares the log, in its own colour
-        for c in lines[max(self._chat_shown, len(lines) - 100) :]:
-            to = f" → {t.seat_name(c.to)}" if c.to is not None else ""
-            log.write(Text(f"{c.sender}{to}: {c.text}", style="cyan"))
-        self._chat_shown = len(lines)
-        if view.over and not self._ended:
-            self._ended = True
-            self.app.push_screen(SeaEndScreen(view))
+
+    def event_line(self, event: Event) -> Text:
+        return R.log_line(event)
+
+    def end_screen(self, view: SpanishMainView) -> ModalScreen[None]:
+        return SeaEndScreen(view)
+
+    def help_screen(self) -> ModalScreen[None]:
+        return SeaHelpScreen()
 
     def players(self) -> list[str]:
         """Who plays each seat: a player (away, on autopilot), or a free seat's stand-in."""
@@ -269,70 +256,13 @@ class SpanishMainScreen(_Base):
 
     # ------------------------------------------------------------------ commands
 
-    def error(self, text: str, style: str = "red") -> None:
-        self.query_one("#error", Static).update(Text(text, style=style))
-
-    @on(Input.Submitted, "#command")
-    def run_command(self, event: Input.Submitted) -> None:
-        line = event.value.strip()
-        cmd = self.query_one("#command", CommandLine)
-        cmd.remember(line)
-        cmd.value = ""
+    def after_command(self) -> None:
         self._ghost = None
-        self.error("")
-        if not self.shipwreck.allow_command():
-            limit = self.shipwreck.commands_per_second
-            self.error(f"slow down: at most {limit} commands a second")
-            return
-        word, _, rest = line.partition(" ")
-        t = self.table
-        if word == "":
-            return
-        if word == "help":
-            self.action_help()
-        elif word == "lobby":
-            self.action_lobby()
-        elif word == "leave":
-            t.leave(self.shipwreck.user)
-            self.action_lobby()
-        elif word == "quit":
-            self.app.exit()
-        elif word in ("tell", "whisper", "chat"):
-            self.chat(word, rest)
-        elif self.seat is None:
-            self.error("spectators cannot play; 'lobby' to go back")
-        else:
-            result = t.submit_text(self.seat, line)
-            if not result.ok:
-                self.error(result.message)
         self._draw(self.view)
 
-    def chat(self, word: str, rest: str) -> None:
-        t = self.table
-        to = None
-        if word != "chat":
-            name, _, rest = rest.partition(" ")
-            seats = [s for s in range(len(t.seats)) if t.seat_name(s) == name]
-            if not seats:
-                self.error(f"tell whom? e.g. 'tell blue truce?' (not {name!r})")
-                return
-            to = seats[0]
-        problem = t.say(self.shipwreck.user, rest, self.seat, to)
-        if problem:
-            self.error(problem)
-
-    def action_help(self) -> None:
-        self.app.push_screen(SeaHelpScreen())
-
-    def action_lobby(self) -> None:
-        self.app.pop_screen()
-
     def become_spectator(self, why: str) -> None:
-        self.seat = None
         self._ghost = None
-        self.query_one("#command", CommandLine).placeholder = self.placeholder()
-        self.refresh_all()
-        self.error(why, style="yellow")
+        super().become_spectator(why)
 
 
 def commands() -> list[tuple[str, str]]:

@@ -1,11 +1,20 @@
-"""Widgets shared by the screens: the command line (Tab completion, history)."""
+"""Widgets shared by the screens: the command line (Tab completion, history) and the log."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
+from rich.text import Text
 from textual.binding import Binding
+from textual.events import Resize
+from textual.geometry import Size
+from textual.reactive import Reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widgets import Input
+
+T = TypeVar("T")
 
 
 class CommandLine(Input):
@@ -65,3 +74,94 @@ def _common_prefix(words: list[str]) -> str:
     while i < min(len(first), len(last)) and first[i] == last[i]:
         i += 1
     return first[:i]
+
+
+class EventLog(ScrollView):
+    """A log of styled lines (game events, chat): wrapped to its width, drawn only where seen.
+
+    Why not ``RichLog``: it keeps every line as a rendered ``Strip`` (each with seven caches:
+    about a third of a seated session's memory), and each line written lays out the whole
+    screen again. Here a line is kept as its ``Text``, rendered only while it is on screen,
+    and growth repaints only this widget (the scrollbar is always shown, so the width of the
+    text never changes with the number of lines).
+    """
+
+    DEFAULT_CSS = """
+    EventLog {
+        overflow-y: scroll;
+        overflow-x: hidden;
+    }
+    """
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def __init__(self, max_lines: int = 500, **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.max_lines = max_lines
+        self._texts: list[Text] = []
+        """What was written, to wrap again when the width changes."""
+        self._lines: list[Text] = []
+        """The texts wrapped to ``_width``, one per row."""
+        self._width = 0
+
+    @property
+    def texts(self) -> list[Text]:
+        """The lines written (the last ``max_lines``), oldest first."""
+        return self._texts
+
+    def write(self, text: Text | str) -> EventLog:
+        line = text if isinstance(text, Text) else Text(text)
+        self._texts.append(line)
+        if len(self._texts) > self.max_lines:
+            del self._texts[: -self.max_lines]
+            self._rewrap()
+        elif self._width:
+            self._lines.extend(self._wrap(line))
+        self._grown()
+        return self
+
+    def clear(self) -> EventLog:
+        self._texts.clear()
+        self._lines.clear()
+        self._grown()
+        return self
+
+    def _wrap(self, text: Text) -> list[Text]:
+        return list(text.wrap(self.app.console, self._width))
+
+    def _rewrap(self) -> None:
+        self._lines = [row for t in self._texts for row in self._wrap(t)] if self._width else []
+
+    def _grown(self) -> None:
+        """New rows (or new widths): show the last ones, as a log does."""
+        self.virtual_size = Size(self._width, len(self._lines))
+        if self.is_mounted:
+            self._scroll_update(self.virtual_size)
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
+
+    def on_resize(self, _event: Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width != self._width and width > 0:
+            self._width = width
+            self._rewrap()
+        self._grown()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        style = self.rich_style
+        row = self.scroll_offset.y + y
+        if row >= len(self._lines):
+            return Strip.blank(width, style)
+        text = self._lines[row].copy()
+        text.stylize_before(style)
+        strip = Strip(text.render(self.app.console), text.cell_len)
+        return strip.crop_extend(0, width, style)
+
+
+def new_since(items: list[T], last: T | None) -> list[T]:
+    """The items after ``last`` (compared by identity) in a list that may drop its oldest:
+    what a screen has not shown yet of a chat it follows."""
+    for i in range(len(items) - 1, -1, -1):
+        if items[i] is last:
+            return items[i + 1 :]
+    return items

@@ -1,0 +1,212 @@
+"""What every screen shares, and what every game's table screen shares.
+
+A table screen repaints when its table changes. Dozens of sessions share one process, so a
+change must cost each of them as little as possible; three rules keep it cheap:
+
+* **Coalesce.** Changes arriving together (a bot's moves, a timer) repaint once: the first
+  :class:`Changed` schedules one repaint after the messages already queued.
+* **Only what changed.** :meth:`SeatScreen.show` keeps a key per panel (the part of the view
+  the panel draws) and updates the panel only when its key differs.
+* **No layout when the size stays.** A panel whose height is fixed in the CSS, and a log that
+  grows inside its box, repaint in place; re-arranging the whole screen costs ten times more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import on
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Static
+
+from shipwreck.engine.core import Event
+from shipwreck.runtime import ChatLine, Table
+from shipwreck.tui.widgets import CommandLine, EventLog, new_since
+
+if TYPE_CHECKING:
+    from shipwreck.tui.app import ShipwreckApp
+
+
+class Changed(Message):
+    """The lobby or a table changed (posted by their listeners, from any session)."""
+
+
+class AppScreen(Screen[None]):
+    """A screen of :class:`ShipwreckApp`, told of changes by the lobby or a table."""
+
+    @property
+    def shipwreck(self) -> ShipwreckApp:
+        from shipwreck.tui.app import ShipwreckApp
+
+        assert isinstance(self.app, ShipwreckApp)
+        return self.app
+
+    def notify_change(self, _source: object) -> None:
+        self.post_message(Changed())
+
+    def _max_line(self) -> int:
+        return int(getattr(self.app, "line_length", 500))
+
+
+class SeatScreen(AppScreen):
+    """One table as one seat (or a spectator) sees it: what Lifeboat's and Spanish Main's
+    table screens share — following the table, typed lines, chat, leaving."""
+
+    TELL_EXAMPLE = "tell X hello"
+    """An example for the error line when ``tell`` names nobody."""
+
+    def __init__(self, table: Table, seat: int | None) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+        self._ended = False
+        self._log_shown = 0
+        self._chat_last: ChatLine | None = None
+        self._keys: dict[str, object] = {}
+        self._repaint_due = False
+
+    # ------------------------------------------------------------------ for each game
+
+    def paint(self, view: Any) -> None:
+        """Update the panels from ``view`` (with :meth:`show`)."""
+        raise NotImplementedError
+
+    def event_line(self, event: Event) -> Text:
+        return Text(event.text)
+
+    def chat_log(self) -> EventLog:
+        """Where table chat goes."""
+        return self.query_one("#log", EventLog)
+
+    def end_screen(self, view: Any) -> ModalScreen[None]:
+        raise NotImplementedError
+
+    def help_screen(self) -> ModalScreen[None]:
+        raise NotImplementedError
+
+    def after_command(self) -> None:
+        """Called after every typed line."""
+
+    def placeholder(self) -> str:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ following the table
+
+    def on_mount(self) -> None:
+        self._unsub = self.table.subscribe(self.notify_change)
+        self.refresh_all()
+        self.query_one("#command", CommandLine).focus()
+
+    def on_unmount(self) -> None:
+        self._unsub()
+
+    def on_changed(self, _msg: Changed) -> None:
+        if not self._repaint_due:  # later changes already queued share this repaint
+            self._repaint_due = True
+            self.call_later(self._repaint)
+
+    def _repaint(self) -> None:
+        self._repaint_due = False
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        t, seat = self.table, self.seat
+        view = t.view(seat)
+        self.paint(view)
+        events = t.log(seat)  # only what this seat may read; new lines are appended
+        if len(events) > self._log_shown:
+            log = self.query_one("#log", EventLog)
+            for e in events[max(self._log_shown, len(events) - 200) :]:
+                log.write(self.event_line(e))
+            self._log_shown = len(events)
+        lines = new_since(t.chat_for(seat), self._chat_last)
+        if lines:
+            chat = self.chat_log()
+            for c in lines[-100:]:
+                to = f" → {t.seat_name(c.to)}" if c.to is not None else ""
+                chat.write(Text(f"{c.sender}{to}: {c.text}", style=self.chat_style))
+            self._chat_last = lines[-1]
+        if t.over and not self._ended:
+            self._ended = True
+            self.app.push_screen(self.end_screen(view))
+
+    chat_style = ""
+
+    def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
+        """Update panel ``#wid`` with ``render()`` unless ``key`` (what it draws) is unchanged.
+        Keys are compared with ``==``: tuples of the view's own parts work."""
+        if wid in self._keys and self._keys[wid] == key:
+            return
+        self._keys[wid] = key
+        panel = self.query_one(f"#{wid}", Static)
+        height = panel.styles.height
+        panel.update(render(), layout=height is None or height.is_auto)
+
+    # ------------------------------------------------------------------ typed lines
+
+    def error(self, text: str, style: str = "red") -> None:
+        self.show("error", (text, style), lambda: Text(text, style=style))
+
+    @on(Input.Submitted, "#command")
+    def run_command(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        cmd = self.query_one("#command", CommandLine)
+        cmd.remember(line)
+        cmd.value = ""
+        self.error("")
+        if not self.shipwreck.allow_command():
+            limit = self.shipwreck.commands_per_second
+            self.error(f"slow down: at most {limit} commands a second")
+            return
+        word, _, rest = line.partition(" ")
+        t = self.table
+        if word == "":
+            return
+        if word == "help":
+            self.action_help()
+        elif word == "lobby":
+            self.action_lobby()
+        elif word == "leave":
+            t.leave(self.shipwreck.user)
+            self.action_lobby()
+        elif word == "quit":
+            self.app.exit()
+        elif word in ("tell", "whisper", "chat"):
+            self.chat(word, rest)
+        elif self.seat is None:
+            self.error("spectators cannot play; 'lobby' to go back")
+        else:
+            result = t.submit_text(self.seat, line)
+            if not result.ok:
+                self.error(result.message)
+        self.after_command()
+
+    def chat(self, word: str, rest: str) -> None:
+        t = self.table
+        to = None
+        if word != "chat":
+            name, _, rest = rest.partition(" ")
+            seats = [s for s in range(len(t.seats)) if t.seat_name(s) == name]
+            if not seats:
+                self.error(f"tell whom? e.g. '{self.TELL_EXAMPLE}' (not {name!r})")
+                return
+            to = seats[0]
+        problem = t.say(self.shipwreck.user, rest, self.seat, to)
+        if problem:
+            self.error(problem)
+
+    def action_help(self) -> None:
+        self.app.push_screen(self.help_screen())
+
+    def action_lobby(self) -> None:
+        self.shipwreck.show_lobby()
+
+    def become_spectator(self, why: str) -> None:
+        self.seat = None
+        self.query_one("#command", CommandLine).placeholder = self.placeholder()
+        self.refresh_all()
+        self.error(why, style="yellow")
