@@ -628,7 +628,8 @@ def test_random_action_is_a_legal_choice_from_the_bot_seed() -> None:
 def test_names_for_and_decide_take_only_a_view() -> None:
     assert list(inspect.signature(env.names_for).parameters) == ["view", "decision"]
     assert list(inspect.signature(BotPlayer.decide).parameters) == ["self", "view", "decision"]
-    assert set(Context.__slots__) == {"budget", "names", "rng", "steps", "view"}
+    # memo: what the environment works out from the view once per decision (a preview sea)
+    assert set(Context.__slots__) == {"budget", "memo", "names", "rng", "steps", "view"}
 
 
 STATE_TYPES = (LifeboatState, S.Character, S.Request, S.Fight, S.TradeOffer)
