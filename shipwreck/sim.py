@@ -47,6 +47,8 @@ class GameResult(msgspec.Struct):
     commands: int
     scores: dict[str, int]
     winners: list[str]
+    end_reason: str = ""
+    """Why the game ended, when the game says (Spanish Main: SM-40 or the round limit)."""
 
 
 def play_random(
@@ -113,6 +115,7 @@ def play_bots(
             if game == "lifeboat"
             else _winners(rules, state, by_name)
         ),
+        end_reason=str(rules.summary(state).get("end_reason", "")),
     )
     return result, {s: rules.seat_name(state, s) for s in range(seats)}
 
@@ -129,33 +132,48 @@ class BotSummary(msgspec.Struct):
     games: int
     seconds: float
     standings: list[BotStanding]
+    seat_wins: list[float] = msgspec.field(default_factory=list)
+    """Wins per seat, first seat first, whoever sat there (a shared win counts as a fraction)."""
+    ends: dict[str, int] = msgspec.field(default_factory=dict)
+    """How many games ended for each reason the game gives (none for Lifeboat)."""
+
+
+def seat_bots(game: int, seats: int, scripts: int) -> list[int]:
+    """Which script plays each seat in game ``game``: the scripts rotate one seat a game, so
+    each takes every seat in turn (with two scripts and two seats, they alternate)."""
+    return [(s + game) % scripts for s in range(seats)]
 
 
 def simulate_bots(
     game: str, games: int, bot_files: list[str], seed: int = 1, seats: int = 6
 ) -> BotSummary:
-    """``games`` games; seat i runs ``bot_files[i % len(bot_files)]``. Win rates per script."""
+    """``games`` games from seeds ``seed``, ``seed + 1``, …; in game g seat s runs
+    ``bot_files[(s + g) % len(bot_files)]`` (:func:`seat_bots`), so no script keeps the first
+    seat. Win rates per script, wins per seat, and why the games ended."""
     scripts = [load_bot(f) for f in bot_files]
     for f, script in zip(bot_files, scripts, strict=True):
         if script.game != game:
             raise BotError(f"{f}: this script plays {script.game}, not {game}")
     labels = [Path(f).stem for f in bot_files]
-    seat_label = [labels[i % len(labels)] for i in range(seats)]
     wins: dict[str, float] = dict.fromkeys(labels, 0.0)
     score: dict[str, float] = dict.fromkeys(labels, 0.0)
     played: dict[str, int] = dict.fromkeys(labels, 0)
+    seat_wins = [0.0] * seats
+    ends: Counter[str] = Counter()
     start = time.perf_counter()
     for g in range(games):
-        players = [
-            BotPlayer(scripts[i % len(scripts)], seed=(seed + g) * 1000 + i) for i in range(seats)
-        ]
+        order = seat_bots(g, seats, len(scripts))
+        players = [BotPlayer(scripts[order[i]], seed=(seed + g) * 1000 + i) for i in range(seats)]
         result, chars = play_bots(game, seed + g, players, seats)
+        if result.end_reason:
+            ends[result.end_reason] += 1
         for s in range(seats):
-            label, char = seat_label[s], chars[s]
+            label, char = labels[order[s]], chars[s]
             played[label] += 1
             score[label] += result.scores[char]
             if char in result.winners:
                 wins[label] += 1 / len(result.winners)
+                seat_wins[s] += 1 / len(result.winners)
     seconds = time.perf_counter() - start
     standings = [
         BotStanding(
@@ -168,7 +186,13 @@ def simulate_bots(
         for label in dict.fromkeys(labels)  # a script listed twice is one row
     ]
     standings.sort(key=lambda s: -s.win_rate)
-    return BotSummary(games, seconds, standings)
+    return BotSummary(
+        games,
+        seconds,
+        standings,
+        seat_wins=[round(w, 2) for w in seat_wins],
+        ends=dict(ends.most_common()),
+    )
 
 
 def format_bot_summary(s: BotSummary) -> list[str]:
@@ -177,6 +201,10 @@ def format_bot_summary(s: BotSummary) -> list[str]:
     for b in s.standings:
         row = f"{b.bot:<14} {b.seat_games:>10} {b.wins:>6.1f} {b.win_rate:>8.1%}"
         lines.append(f"{row} {b.mean_score:>11.2f}")
+    if s.seat_wins:
+        lines.append("wins by seat (first seat first): " + " ".join(f"{w:g}" for w in s.seat_wins))
+    for why, n in s.ends.items():
+        lines.append(f"ended {n:>5}: {why}")
     lines.append(f"games={s.games} seconds={s.seconds:.3f} games_per_s={rate:.1f}")
     return lines
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from shipwreck.lang.bots import BotPlayer, load_source
 from shipwreck.lang.bots import lifeboat_env as env
-from shipwreck.sim import play_bots
+from shipwreck.sim import default_seats, play_bots
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS_MD = (ROOT / "docs" / "bots.md").read_text()
@@ -32,5 +32,9 @@ def test_docs_and_readme_bots_load_and_play() -> None:
     assert len(blocks) >= 3
     for source in blocks:
         script = load_source(source, "<docs>")
-        result, _ = play_bots("lifeboat", 5, [BotPlayer(script, seed=i) for i in range(6)])
+        seats = default_seats(script.game)
+        players = [BotPlayer(script, seed=i) for i in range(seats)]
+        result, _ = play_bots(script.game, 5, players, seats)
         assert result.scores
+        for bp in players:  # every decision the example handles, it answers itself
+            assert not [e for e in bp.trace if e.note and e.decision in script.handlers]

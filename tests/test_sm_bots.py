@@ -1,18 +1,30 @@
-"""Spanish Main bot scripts: the shipped bots lint clean and decide sensibly; the raider beats
-random play; every Spanish Main name is documented."""
+"""Spanish Main bot scripts: the shipped bots lint clean, decide sensibly and answer every
+decision themselves; the hauler and the raider beat random play with seats rotating; games
+between sensible bots end by SM-40, not the round limit; no script reads a coin value its seat
+has not seen; every Spanish Main name is documented."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+from test_spanish_main import known_to, scramble
+
+from shipwreck.botseat import bot_move
 from shipwreck.cli import main
+from shipwreck.engine.core import Prompt
 from shipwreck.games.spanish_main import RULES
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.state import SpanishMainState
+from shipwreck.games.spanish_main.view import CoinView, SpanishMainView, sea
 from shipwreck.lang.bots import BotPlayer, load_bot, load_source
 from shipwreck.lang.bots import spanish_main_env as env
 from shipwreck.lang.bots.lint import check_source
+from shipwreck.lang.bots.script import Context
 from shipwreck.resources import bots_dir
-from shipwreck.sim import play_bots
+from shipwreck.sim import BotSummary, seat_bots, simulate_bots
 
 ROOT = Path(__file__).resolve().parents[1]
 SM_BOTS = sorted(bots_dir().glob("sm_*.bot"))
@@ -46,12 +58,58 @@ def test_first_turn_decisions() -> None:
     view = RULES.view(state, 0)
     hauler = BotPlayer(load_bot("sm_hauler"), seed=1)
     d = hauler.decide(view, "turn")
-    assert isinstance(d.command, C.MoveDock | C.MoveToward), d.entry
     names = env.names_for(view, "turn")
     assert names["ship"] is not None and names["ship"].s.owner == 0
-    assert d.command.ship == names["ship"].s.id
-    target = d.command.island if isinstance(d.command, C.MoveDock) else d.command.target
-    assert target in {i.i.id for i in names["wild"]}
+    assert d.command in view.choices and d.command.ship == names["ship"].s.id, d.entry
+    assert isinstance(d.command, C.Move | C.MoveToward | C.MoveDock | C.ComeAbout)
+
+
+def _ctx(view: SpanishMainView, decision: str = "turn") -> Context:
+    return Context(env.names_for(view, decision), view, random.Random(0), 10**6)
+
+
+def test_move_to_is_the_offered_move_that_ends_nearest() -> None:
+    """``move SHIP to TARGET`` plays one of the ship's moves on offer, the one whose previewed
+    end is nearest the target; ``reach`` says how near; a literal id works as well as a name."""
+    state, _ = RULES.new_game(5, 2)
+    view = RULES.view(state, 0)
+    ctx = _ctx(view)
+    ship = ctx.names["ship"]
+    for target in [*ctx.names["islands"], *ctx.names["enemy_ships"]]:
+        best, gap = env.best_move(ctx, ship, target)
+        assert best in view.choices and best.ship == ship.s.id
+        ends = []
+        for c in view.choices:
+            if isinstance(c, env._MOVES) and c.ship == ship.s.id:
+                end = env._end(ctx, c)
+                assert end is not None
+                ends.append(env._gap(end[0], target))
+        assert gap >= min(ends) - 1e-9 or gap == -1.0  # docking there beats any gap
+        assert env.FUNCTIONS["reach"](ctx, ship, target) == max(0, round(gap))
+    far = max(ctx.names["wild"], key=lambda i: env._distance(ship, i))
+    src = f'bot "X" for spanish_main\non turn:\n    else -> move ship to {far.i.id}\n'
+    d = BotPlayer(load_source(src)).decide(view, "turn")
+    assert d.command == env.best_move(_ctx(view), ship, far)[0] and not d.entry.note
+
+
+def test_move_to_docks_when_it_can() -> None:
+    """Whenever a ship may dock at an island this turn (``move SHIP dock ISLAND`` is on offer),
+    ``move SHIP to ISLAND`` docks her there (SM-14)."""
+    docks = 0
+    for players, state, p in _play(["sm_hauler", "sm_random"], 2, 600):
+        if p is None or p.kind != "turn" or players[p.seat].name != "SM Hauler":
+            continue
+        view = RULES.view(state, p.seat)
+        ctx = _ctx(view)
+        for c in view.choices:
+            if isinstance(c, C.MoveDock):
+                ship = next(s for s in ctx.names["my_ships"] if s.s.id == c.ship)
+                island = next(i for i in ctx.names["islands"] if i.i.id == c.island)
+                best, gap = env.best_move(ctx, ship, island)
+                end = env._end(ctx, best)
+                assert gap == -1.0 and end is not None and end[1] == c.island, (c, best)
+                docks += 1
+    assert docks > 10
 
 
 def test_expressions_in_command_words() -> None:
@@ -77,23 +135,116 @@ def test_lifeboat_view_gives_sm_script_the_default() -> None:
     assert d.command is None and "cannot read" in d.entry.note
 
 
-def _wins(bot: str, games: int) -> float:
-    """Two-seat games against sm_random, seats alternating."""
-    me, rnd = load_bot(bot), load_bot("sm_random")
-    won = 0.0
-    for g in range(games):
-        flip = g % 2
-        bots = [BotPlayer(me, seed=g * 10), BotPlayer(rnd, seed=g * 10 + 1)]
-        if flip:
-            bots.reverse()
-        result, seats = play_bots("spanish_main", 100 + g, bots, 2)
-        if seats[flip] in result.winners:
-            won += 1 / len(result.winners)
-    return won / games
+def _versus(a: str, b: str, games: int, seed: int) -> BotSummary:
+    """Two-seat games, seats rotating (sim.seat_bots): each script is red in every other game."""
+    return simulate_bots("spanish_main", games, [a, b], seed=seed, seats=2)
+
+
+def test_seats_rotate() -> None:
+    assert [seat_bots(g, 2, 2) for g in range(3)] == [[0, 1], [1, 0], [0, 1]]
+    assert [seat_bots(g, 6, 5)[0] for g in range(6)] == [0, 1, 2, 3, 4, 0]
+    s = _versus("sm_random", "sm_random", 2, 1)
+    assert [b.seat_games for b in s.standings] == [4]  # one script listed twice: one row
+    assert sum(s.seat_wins) == 2
+
+
+def test_hauler_beats_random() -> None:
+    """Measured: 200 of 200 (`shipwreck sim --game spanish_main --games 200 --seed 1000 --bots
+    sm_hauler,sm_random`), 6 of them at the round limit; here 12 of 12, each bot red in six."""
+    s = _versus("sm_hauler", "sm_random", 12, 100)
+    by = {b.bot: b for b in s.standings}
+    assert by["sm_hauler"].seat_games == 12
+    assert by["sm_hauler"].wins >= 11
+    assert by["sm_hauler"].mean_score >= 12
+    # sensible play ends the game by SM-40, not by the 40-round limit
+    assert sum(n for why, n in s.ends.items() if "rounds have been played" in why) <= 2
 
 
 def test_raider_beats_random() -> None:
-    assert _wins("sm_raider", 40) >= 0.75
+    """Measured: 200 of 200 at seeds 1000-1199 (12 at the round limit); here 12 of 12."""
+    s = _versus("sm_raider", "sm_random", 12, 200)
+    by = {b.bot: b for b in s.standings}
+    assert by["sm_raider"].wins >= 11
+    assert sum(n for why, n in s.ends.items() if "rounds have been played" in why) <= 2
+
+
+def _play(
+    bots: list[str], games: int, seed: int
+) -> Iterator[tuple[list[BotPlayer], SpanishMainState, Prompt | None]]:
+    """Whole two-seat games between shipped bots, seats rotating: the players, the state and
+    the prompt before each decision (the state is live: read it, do not change it), then the
+    players and the final state with no prompt."""
+    scripts = [load_bot(b) for b in bots]
+    for g in range(games):
+        order = seat_bots(g, 2, len(scripts))
+        players = [BotPlayer(scripts[order[i]], seed=g * 10 + i, trace=10_000) for i in range(2)]
+        state, _ = RULES.new_game(seed + g, 2)
+        while not state.over:
+            (p,) = RULES.prompts(state)
+            yield players, state, p
+            bot_move(RULES, state, p.seat, p.kind, players[p.seat])
+        yield players, state, None
+
+
+def test_shipped_bots_answer_every_decision_themselves() -> None:
+    """The hauler and the raider have a handler for every Spanish Main decision, and in whole
+    games against each other and random play no decision of theirs falls back to the safe
+    default (no handler, no rule, a failing guard, a refused command)."""
+    for name in ("sm_hauler", "sm_raider", "sm_random"):
+        assert set(load_bot(name).handlers) == set(env.DECISIONS), name
+    seen: dict[str, set[str]] = {}
+    for players, _, p in [
+        *_play(["sm_hauler", "sm_raider"], 6, 300),
+        *_play(["sm_raider", "sm_random"], 4, 400),
+    ]:
+        for bp in players if p is None else ():
+            if bp.name == "SM Random":
+                continue
+            for e in bp.trace:
+                assert not e.note and e.rule is not None and e.command, (bp.name, e)
+                seen.setdefault(bp.name, set()).add(e.decision)
+    assert seen["SM Hauler"] >= {"turn", "load", "eliminate"}
+    assert seen["SM Raider"] >= {"turn", "load", "eliminate", "after_move", "board"}
+
+
+def _values(x: Any, depth: int = 0) -> Iterator[CoinView]:
+    """Every coin reachable from a name a script can read (ships' cargo, islands' treasure)."""
+    if isinstance(x, CoinView):
+        yield x
+    elif isinstance(x, list) and depth < 2:
+        for y in x:
+            yield from _values(y, depth + 1)
+    elif isinstance(x, env.Ship | env.Island):
+        for attr in ("cargo", "treasure"):
+            if attr in env.ATTRS[type(x)]:
+                yield from _values(env.ATTRS[type(x)][attr](x), depth + 1)
+
+
+def test_scripts_see_no_hidden_coin_value() -> None:
+    """Rules §6: every coin a script can reach through its names has a value only if its seat
+    has seen it; the sea ``move SHIP to`` plans in holds no coin at all; and redrawing every
+    value the seat has not seen changes no decision of the shipped bots."""
+    rng = random.Random(7)
+    checked = 0
+    for _, state, p in _play(["sm_raider", "sm_hauler"], 2, 11):
+        if p is None:
+            continue
+        view = RULES.view(state, p.seat)
+        known = known_to(state, p.seat)
+        names = env.names_for(view, p.kind)
+        for coin in (c for v in names.values() for c in _values(v)):
+            assert (coin.value is not None) == (coin.id in known), coin
+        public = sea(view)
+        assert not public.coins and not any(s.cargo for s in public.ships.values())
+        assert not any(i.coins for i in public.islands.values())
+        if rng.random() < 0.3:
+            other = RULES.view(scramble(state, known, rng), p.seat)
+            for bot in ("sm_hauler", "sm_raider"):
+                a = BotPlayer(load_bot(bot), seed=3).decide(view, p.kind)
+                b = BotPlayer(load_bot(bot), seed=3).decide(other, p.kind)
+                assert a.command == b.command
+            checked += 1
+    assert checked > 20
 
 
 def test_sim_cli_spanish_main_bots(capsys: object) -> None:

@@ -667,6 +667,10 @@ class MovePreview(msgspec.Struct, frozen=True):
     """(degrees turned, distance run) per leg sailed."""
     stop: str | None
     """Why it stops early, e.g. "her bow touches isla-3 after 2.1 of leg 1"."""
+    touches: str | None = None
+    """The id of the island or ship that stops her (or "the edge of the sea"), if any."""
+    part: str = ""
+    """Which part of her touches it: bow, stern, port side, starboard side, tow."""
 
 
 def preview(
@@ -680,7 +684,13 @@ def preview(
         what = "stops short of" if path.hit.margin == geo.STANDOFF else "touches"
         stop = f"her {leg.part} {what} {path.hit.id} after {_fmt(leg.ran)} of leg {len(path.legs)}"
     return MovePreview(
-        path.x, path.y, path.heading, tuple((leg.turned, leg.ran) for leg in path.legs), stop
+        path.x,
+        path.y,
+        path.heading,
+        tuple((leg.turned, leg.ran) for leg in path.legs),
+        stop,
+        path.hit.id if path.hit is not None else None,
+        path.legs[-1].part if path.hit is not None else "",
     )
 
 
@@ -797,6 +807,13 @@ def _unload(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
     )
 
 
+def come_about_pose(s: Ship) -> tuple[float, float, float]:
+    """SM-16: where a ship's bow tip ends when she comes about (x, y, heading)."""
+    ux, uy = geo.unit(s.heading)
+    x, y = round(s.x - s.length * ux, 6), round(s.y - s.length * uy, 6)
+    return x, y, geo.norm_heading(round(s.heading + 180.0, 6))
+
+
 def _cmd_come_about(state: SpanishMainState, log: _Log, seat: int, cmd: C.ComeAbout) -> None:
     """SM-16: the hull is a capsule, so coming about takes exactly the same water."""
     _my_turn(state, seat, "come about")
@@ -808,9 +825,7 @@ def _cmd_come_about(state: SpanishMainState, log: _Log, seat: int, cmd: C.ComeAb
         raise IllegalCommand(f"{s.id} is not docked: only a docked ship comes about (SM-16)")
     if s.towing:
         raise IllegalCommand(f"{s.id} is towing {s.towing}: break the tow first")
-    ux, uy = geo.unit(s.heading)
-    s.x, s.y = round(s.x - s.length * ux, 6), round(s.y - s.length * uy, 6)
-    s.heading = geo.norm_heading(round(s.heading + 180.0, 6))
+    s.x, s.y, s.heading = come_about_pose(s)
     state.acted.append(s.id)
     log.public("come-about", f"{s.id} comes about at {s.docked}")
 

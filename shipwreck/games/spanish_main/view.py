@@ -11,9 +11,17 @@ from __future__ import annotations
 import msgspec
 
 from shipwreck.engine.core import Prompt, Seat
+from shipwreck.engine.rng import Rng
 from shipwreck.games.spanish_main import rules
 from shipwreck.games.spanish_main.commands import Command
-from shipwreck.games.spanish_main.state import SpanishMainState
+from shipwreck.games.spanish_main.state import (
+    Island,
+    Mast,
+    Options,
+    Ship,
+    SpanishMainState,
+    Step,
+)
 
 
 class CoinView(msgspec.Struct, frozen=True):
@@ -179,4 +187,51 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         end_reason=state.end_reason,
         winners=tuple(state.winners),
         options=msgspec.to_builtins(state.options),
+    )
+
+
+def sea(v: SpanishMainView) -> SpanishMainState:
+    """The public sea of a view as a state without treasure or dice: enough to preview a move
+    (where she would end, what would stop her) from what the seat may see, and nothing more.
+
+    No coin is in it (cargo and islands are empty), so nothing computed from it can depend on a
+    value the seat has not seen."""
+    ships = {
+        s.id: Ship(
+            id=s.id,
+            card=s.card,
+            name=s.name,
+            owner=s.owner,
+            points=s.points,
+            masts=[Mast(m.rank, "S" if m.range == "S" else "L", m.up) for m in s.masts],
+            cargo_slots=s.cargo_slots,
+            move=list(s.move),
+            x=s.x,
+            y=s.y,
+            heading=s.heading,
+            length=s.length,
+            crew=s.crew,
+            docked=s.docked,
+            towing=s.towing,
+            towed_by=s.towed_by,
+        )
+        for s in v.ships
+    }
+    return SpanishMainState(
+        seed=0,
+        rng=Rng(0),
+        seats=list(v.seats),
+        width=v.width,
+        height=v.height,
+        islands={i.id: Island(i.id, i.x, i.y, i.r, i.home) for i in v.islands},
+        ships=ships,
+        coins=[],
+        options=msgspec.convert(v.options, Options),
+        gold=list(v.gold),
+        turn=v.turn,
+        round=v.round,
+        step=msgspec.convert(v.step, Step),
+        acted=[s.id for s in v.ships if s.acted],
+        sunk=list(v.sunk),
+        over=v.over,
     )

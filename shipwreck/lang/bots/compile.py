@@ -300,6 +300,8 @@ class _Compiler:
             return self.keep_where(node.children[0])
         if node.data == "load_where":
             return self.load_where(node.children[0], node.children[1])
+        if node.data == "move_to":
+            return self.move_to(node.children[0], node.children[1])
         rule = str(node.data).rsplit("__", 1)[-1]
         method = getattr(self.to_command, "pass" if rule == "pass" else rule, None)
         if method is None:
@@ -381,6 +383,23 @@ class _Compiler:
             return self.to_command.load([ship(ctx), *words])
 
         return build
+
+    def move_to(self, ship_node: Tree[Token] | Token, target_node: Tree[Token] | Token) -> Action:
+        """``move SHIP to TARGET``: the ship's move on offer that leaves her nearest the target
+        (spanish_main_env.best_move); none if she cannot move."""
+        ship, target = self.sm_value(ship_node), self.sm_value(target_node)
+        best_move = self.env.best_move
+
+        def build(ctx: Context) -> Any:
+            return best_move(ctx, ship(ctx), target(ctx))[0]
+
+        return build
+
+    def sm_value(self, node: Tree[Token] | Token) -> Expr:
+        """A ship or island word as a value: a name (``ship``), an id (``isla-2``) or ``(expr)``."""
+        if isinstance(node, Token) and node.type.rsplit("__", 1)[-1] in ("SHIP", "TARGET"):
+            return self.env.by_id(str(node))  # type: ignore[no-any-return]
+        return self.expr(node, 0)
 
     def word(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
         """One argument of a command: a literal word, a name like ``me``, or ``(expr)``."""

@@ -28,7 +28,7 @@ class BotRuntimeError(Exception):
 class Context:
     """What one decision evaluates against: names from the seat's view, a step budget, dice."""
 
-    __slots__ = ("budget", "names", "rng", "steps", "view")
+    __slots__ = ("budget", "memo", "names", "rng", "steps", "view")
 
     def __init__(self, names: dict[str, Any], view: Any, rng: Any, budget: int) -> None:
         self.names = names
@@ -36,9 +36,11 @@ class Context:
         self.rng = rng
         self.budget = budget
         self.steps = 0
+        self.memo: dict[Any, Any] = {}
+        """What a game's environment worked out once for this decision (e.g. previewed moves)."""
 
-    def tick(self) -> None:
-        self.steps += 1
+    def tick(self, steps: int = 1) -> None:
+        self.steps += steps
         if self.steps > self.budget:
             raise OverBudget(f"over the budget of {self.budget} steps")
 

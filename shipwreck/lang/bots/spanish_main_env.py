@@ -14,9 +14,19 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from shipwreck.engine.core import IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main.view import CoinView, IslandView, ShipView, SpanishMainView
+from shipwreck.games.spanish_main import rules
+from shipwreck.games.spanish_main.state import SpanishMainState
+from shipwreck.games.spanish_main.view import (
+    CoinView,
+    IslandView,
+    MastView,
+    ShipView,
+    SpanishMainView,
+    sea,
+)
 from shipwreck.lang.bots.script import BotRuntimeError, Context
 
 GAME = "spanish_main"
@@ -74,6 +84,19 @@ class Island:
         return self.i.id
 
 
+class Mast:
+    """One mast of a ship, numbered from the bow as ``eliminate`` and ``shoot … with`` take it."""
+
+    __slots__ = ("m", "number")
+
+    def __init__(self, m: MastView, number: int) -> None:
+        self.m = m
+        self.number = number
+
+    def __repr__(self) -> str:
+        return str(self.number)
+
+
 def _centre(s: ShipView) -> tuple[float, float]:
     ax, ay, bx, by = geo.axis(s.x, s.y, s.heading, s.length)
     return (ax + bx) / 2, (ay + by) / 2
@@ -111,6 +134,7 @@ SHIP_ATTRS: dict[str, Callable[[Ship], Any]] = {
     "masts_up": _masts_up,
     "cannons": _masts_up,
     "damaged": lambda h: any(not m.up for m in h.s.masts),
+    "rig": lambda h: [Mast(m, k) for k, m in enumerate(h.s.masts, 1)],
     "cargo": lambda h: list(h.s.cargo),
     "cargo_slots": lambda h: h.s.cargo_slots,
     "cargo_used": lambda h: len(h.s.cargo),
@@ -146,10 +170,17 @@ COIN_ATTRS: dict[str, Callable[[CoinView], Any]] = {
     "value": lambda c: c.value,
     "known": lambda c: c.value is not None,
 }
+MAST_ATTRS: dict[str, Callable[[Mast], Any]] = {
+    "number": lambda m: m.number,
+    "rank": lambda m: m.m.rank,
+    "range": lambda m: m.m.range,
+    "up": lambda m: m.m.up,
+}
 ATTRS: dict[type, dict[str, Callable[[Any], Any]]] = {
     Ship: SHIP_ATTRS,
     Island: ISLAND_ATTRS,
     CoinView: COIN_ATTRS,
+    Mast: MAST_ATTRS,
 }
 ALL_ATTRS = frozenset(a for table in ATTRS.values() for a in table)
 CHARACTER_FIELDS: frozenset[str] = frozenset()
@@ -209,6 +240,18 @@ def _fn_nearest(ctx: Context, xs: Any, to: Any) -> Any:
     return best
 
 
+def by_id(sid: str) -> Callable[[Context], Any]:
+    """A ship or island written by its id in a script (``move ship to isla-2``)."""
+
+    def run(ctx: Context) -> Any:
+        for x in (*ctx.names["ships"], *ctx.names["islands"]):
+            if _id(x) == sid:
+                return x
+        raise BotRuntimeError(f"there is no ship or island '{sid}'")
+
+    return run
+
+
 def _id(x: Any) -> str:
     if isinstance(x, Ship):
         return x.s.id
@@ -223,7 +266,7 @@ def _can(ctx: Context, test: Callable[[Any], bool]) -> bool:
 
 def _fn_can_move(ctx: Context, ship: Any) -> bool:
     sid = _id(ship)
-    return _can(ctx, lambda c: isinstance(c, C.Move | C.MoveToward) and c.ship == sid)
+    return _can(ctx, lambda c: isinstance(c, _MOVES) and c.ship == sid)
 
 
 def _fn_can_toward(ctx: Context, ship: Any, target: Any) -> bool:
@@ -249,6 +292,100 @@ def _fn_can_explore(ctx: Context, ship: Any) -> bool:
 def _fn_can_repair(ctx: Context, ship: Any) -> bool:
     sid = _id(ship)
     return _can(ctx, lambda c: isinstance(c, C.Repair) and c.ship == sid)
+
+
+_MOVES = (C.Move, C.MoveToward, C.MoveDock, C.ComeAbout)
+_EDGE_ID = geo.edge(0.0, 0.0).id
+AGROUND = 3.0
+"""What ending against something other than the target counts as, in distance: she will have
+to come about or turn off it first."""
+TRAPPED = 20.0
+"""What ending with her bow against the sea's edge or another ship counts as: pivoting on the bow
+tip only swings her into it, so she may never get off (a docked ship can come about; these
+cannot)."""
+PREVIEW_STEPS = 20
+"""What previewing one move costs of a decision's step budget: it sweeps the hull against
+everything at sea, so a decision previews at most a couple of hundred moves."""
+STAY = 1.5
+"""What coming about counts as, in distance: it takes the same water, so it wins only where
+every move would leave her farther away (then she turns to face open sea)."""
+
+
+def _sea(ctx: Context) -> SpanishMainState:
+    """The public sea of this decision's view (built once per decision)."""
+    got = ctx.memo.get("sea")
+    if got is None:
+        got = ctx.memo["sea"] = sea(ctx.view)
+    assert isinstance(got, SpanishMainState)
+    return got
+
+
+def _end(ctx: Context, cmd: Any) -> tuple[geo.Segment, str | None, bool] | None:
+    """Where a move leaves the ship's hull, what stops her and whether it is her bow that touches
+    it (None: the move is refused)."""
+    state = _sea(ctx)
+    s = state.ships[cmd.ship]
+    if isinstance(cmd, C.ComeAbout):
+        x, y, h = rules.come_about_pose(s)
+        return geo.axis(x, y, h, s.length), None, False
+    try:
+        pv = rules.preview(state, ctx.view.seat, cmd)
+    except IllegalCommand:  # pragma: no cover - the choices are legal moves
+        return None
+    return geo.axis(pv.x, pv.y, pv.heading, s.length), pv.touches, pv.part == "bow"
+
+
+def _gap(hull: geo.Segment, target: Ship | Island) -> float:
+    """From a hull (its axis) to an island's shore or another ship's hull."""
+    if isinstance(target, Island):
+        i = target.i
+        return max(0.0, geo.point_segment(i.x, i.y, hull)[0] - geo.HULL_RADIUS - i.r)
+    t = target.s
+    other = geo.axis(t.x, t.y, t.heading, t.length)
+    return max(0.0, geo.segment_segment(hull, other)[0] - 2 * geo.HULL_RADIUS)
+
+
+def best_move(ctx: Context, ship: Any, target: Any) -> tuple[Any, float]:
+    """``move SHIP to TARGET``: among the ship's moves on offer (those ``random`` picks from:
+    sampled legs, toward, dock, come about), the one that leaves her nearest ``target`` (hull to
+    shore or hull). Docking there beats everything; stopping against anything else counts
+    ``AGROUND`` more, coming about ``STAY`` more. The first such move in the offer's order, and
+    its gap (-1: she docks there); (None, inf) if she cannot move. Only the public sea is looked
+    at: where the ships and islands are."""
+    if not isinstance(ship, Ship) or not isinstance(target, Ship | Island):
+        raise BotRuntimeError("move SHIP to TARGET needs a ship and a ship or an island")
+    key = ("to", ship.s.id, _id(target))
+    got = ctx.memo.get(key)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    best: Any = None
+    best_gap = math.inf
+    for cmd in ctx.view.choices:
+        if not isinstance(cmd, _MOVES) or cmd.ship != ship.s.id:
+            continue
+        ctx.tick(PREVIEW_STEPS)
+        end = _end(ctx, cmd)
+        if end is None:  # pragma: no cover
+            continue
+        hull, touch, bow = end
+        if touch is not None and touch == key[2] and isinstance(target, Island):
+            gap = -1.0
+        else:
+            gap = _gap(hull, target)
+            if touch is not None and touch != key[2]:
+                trap = bow and (touch == _EDGE_ID or touch in _sea(ctx).ships)
+                gap += TRAPPED if trap else AGROUND
+            gap += STAY if isinstance(cmd, C.ComeAbout) else 0.0
+        if gap < best_gap:
+            best, best_gap = cmd, gap
+    ctx.memo[key] = (best, best_gap)
+    return best, best_gap
+
+
+def _fn_reach(ctx: Context, ship: Any, target: Any) -> int | None:
+    """How near ``move SHIP to TARGET`` leaves her (0: touching or docked), or none."""
+    cmd, gap = best_move(ctx, ship, target)
+    return None if cmd is None else max(0, round(gap))
 
 
 def _fn_chance(ctx: Context, p: Any) -> bool:
@@ -277,6 +414,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "can_shoot": _fn_can_shoot,
     "can_explore": _fn_can_explore,
     "can_repair": _fn_can_repair,
+    "reach": _fn_reach,
     "value": _fn_value,
     "chance": _fn_chance,
     "len": lambda ctx, xs: len(xs),
@@ -288,12 +426,14 @@ FUNCTION_HELP: dict[str, str] = {
     "distance": "distance(A, B): the gap between two ships or islands (hull to hull, shore)",
     "in_range": "in_range(SHIP, TARGET): could any of SHIP's cannons reach TARGET?",
     "nearest": "nearest(LIST, TO): the element of LIST nearest TO (none if empty)",
-    "can_move": "can_move(SHIP): may SHIP move now?",
+    "can_move": "can_move(SHIP): may SHIP move (or come about) now?",
     "can_toward": "can_toward(SHIP, TARGET): may SHIP move toward TARGET now?",
     "can_dock": "can_dock(SHIP, ISLAND): can SHIP dock at ISLAND with this move?",
     "can_shoot": "can_shoot(SHIP, TARGET): would SHIP's cannons fire at TARGET now?",
     "can_explore": "can_explore(SHIP): may SHIP explore where she is docked?",
     "can_repair": "can_repair(SHIP): may SHIP repair a mast at home now?",
+    "reach": "reach(SHIP, TARGET): how near `move SHIP to TARGET` leaves her bow (0: touching"
+    " or docked), or none if she cannot move",
     "value": "value(X): the known value of a ship's cargo, a coin, or a list of them",
     "chance": "chance(30%): true 30% of the time (the bot's own seeded dice)",
     "len": "len(LIST): how many",
@@ -411,6 +551,8 @@ def word_for(value: Any) -> str:
         return value.i.id
     if isinstance(value, CoinView):
         return str(value.id)
+    if isinstance(value, Mast):
+        return str(value.number)
     if isinstance(value, bool) or value is None:
         raise BotRuntimeError("this names nothing here" if value is None else "not a name")
     return str(value)
