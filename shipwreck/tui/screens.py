@@ -107,9 +107,6 @@ class LobbyScreen(_Base):
     @on(Input.Submitted, "#command")
     def run_command(self, event: Input.Submitted) -> None:
         line = event.value.strip()
-        cmd = self.query_one("#command", CommandLine)
-        cmd.remember(line)
-        cmd.value = ""
         self.error("")
         app = self.shipwreck
         if not app.allow_command():
@@ -309,9 +306,6 @@ class TableScreen(_Base):
     @on(Input.Submitted, "#command")
     def run_command(self, event: Input.Submitted) -> None:
         line = event.value.strip()
-        cmd = self.query_one("#command", CommandLine)
-        cmd.remember(line)
-        cmd.value = ""
         self.error("")
         if not self.shipwreck.allow_command():
             limit = self.shipwreck.commands_per_second

@@ -275,9 +275,6 @@ class SpanishMainScreen(_Base):
     @on(Input.Submitted, "#command")
     def run_command(self, event: Input.Submitted) -> None:
         line = event.value.strip()
-        cmd = self.query_one("#command", CommandLine)
-        cmd.remember(line)
-        cmd.value = ""
         self._ghost = None
         self.error("")
         if not self.shipwreck.allow_command():
