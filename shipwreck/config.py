@@ -24,6 +24,8 @@ class LimitsSection(msgspec.Struct, forbid_unknown_fields=True):
     commands_per_second: int = 10
     bot_script_bytes: int = 65536
     write_buffer_bytes: int = 1048576
+    keys_per_turn: int = 32
+    paste_length: int = 65536
 
 
 class BotsSection(msgspec.Struct, forbid_unknown_fields=True):

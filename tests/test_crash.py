@@ -1,19 +1,22 @@
 """The crash test: ``kill -9`` the real server in the middle of a game, start it again on the same
 database, and the game goes on exactly where its command log says it was.
 
-``shipwreck serve`` runs as a subprocess (its own cwd, database, host key and a free port). ann
-signs in over real SSH (a pyte terminal), types ``new`` for a table with five bots, and plays by
-reading the ``choices:`` line and typing one of them. Along the way the test reads the committed
-command log straight from the SQLite file. Then it types one more choice and, as soon as ann's
-screen shows its effect, kills the server with SIGKILL. Checked:
+``shipwreck serve`` runs as a subprocess (its own cwd, database, host key and a free port; it
+imports this checkout's ``shipwreck``). Two players sign in over real SSH (pyte terminals): ann
+types ``new 6 free …`` for a table with one free seat and four bots, and bob joins it. They play
+by reading the ``choices:`` line and typing one of them; at every step the test replays the
+committed command log straight from the SQLite file, and whoever must act there must see exactly
+those choices on screen. Then one of them types one more choice and, as soon as that player's
+screen shows its effect, the server is killed with SIGKILL. Checked:
 
 * nothing accepted was lost: every log the test read while playing is a prefix of the log on disk
-  after the kill, the command whose effect ann saw is in it, and every line of her log panel is
-  an event the log replays to;
+  after the kill, the command whose effect was seen is in it, and every line of each player's log
+  panel is an event the log replays to;
 * the server's rebuild (``Lobby.attach_store``) of the killed game equals the game replayed from
-  that log (``shipwreck.replay``), byte for byte;
-* after the restart ann lands in her seat ("you are …", the same choices), the log is unchanged,
-  and she plays on to the end of the game, every command committed.
+  that log (``shipwreck.replay``), byte for byte, and still has bob in the seat he joined;
+* after the restart both reconnect and land in their seats ("you are …", the same choices), the
+  log is unchanged (the game continues from the last acknowledged command), and they play on to
+  the end of the game, every command committed.
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
@@ -38,22 +43,25 @@ import msgspec
 import pytest
 
 from shipwreck.lang import format_command
-from shipwreck.replay import export_table, table_at
+from shipwreck.replay import FORMAT, GameFile, export_table, table_at
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.store import Store
 
 from sshclient import Client, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
+BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
 AT_TABLE = "· lifeboat · you are"
 IN_LOBBY = "new [4-6]"  # the lobby's help, shown only there
-BEFORE_KILL = 8
-"""Commands ann plays before the one the server is killed under."""
-MAX_COMMANDS = 400
-"""Bound on ann's commands for the rest of the game (a game takes far fewer)."""
+BOTS = ["survivor", "loyal", "predator", "hoarder"]
+BEFORE_KILL = 10
+"""Commands ann and bob play (together) before the one the server is killed under."""
+MAX_COMMANDS = 600
+"""Bound on their commands for the rest of the game (a game takes far fewer)."""
 ACCEPTED_WITHIN = 10.0
-"""Seconds for a typed choice to reach the log on disk."""
+"""Seconds for a typed choice to reach the log on disk (and for choices to be shown)."""
 SERVER_UP_WITHIN = 20.0
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 # The server process -----------------------------------------------------------------------------
@@ -87,9 +95,11 @@ class Server:
         command = [sys.executable, "-m", "shipwreck.cli", "serve", "--port", str(self.port)]
         command += ["--db", str(self.db), "--host-key", str(self.home / "host_key")]
         command += ["--listen", "127.0.0.1"]
+        env = os.environ.copy()  # this checkout's shipwreck, whatever is installed
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHECKOUT), env.get("PYTHONPATH")]))
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(
-                command, cwd=self.home, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy()
+                command, cwd=self.home, stdout=log, stderr=subprocess.STDOUT, env=env
             )
         deadline = time.monotonic() + SERVER_UP_WITHIN
         while "listening on" not in self.log():
@@ -135,17 +145,36 @@ def read_log(db: Path, table_id: int) -> list[tuple[int, str]]:
     return [(int(seat), str(text)) for seat, text in rows]
 
 
-def read_table(db: Path, table_id: int | None = None) -> tuple[int, list[SeatSpec], bool]:
-    """A table (the newest by default): its id, its seats as created, and whether it is over."""
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    seed: int
+    seats: list[SeatSpec]
+    over: bool
+
+
+def read_table(db: Path, table_id: int | None = None) -> TableRow:
+    """A table (the newest by default) as the database has it."""
     where = "WHERE id = ?" if table_id is not None else "ORDER BY id DESC LIMIT 1"
     args = (table_id,) if table_id is not None else ()
     with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as conn:
-        row = conn.execute(f"SELECT id, seats, over FROM tables {where}", args).fetchone()
-    return int(row[0]), msgspec.json.decode(row[1], type=list[SeatSpec]), bool(row[2])
+        row = conn.execute(f"SELECT id, seed, seats, over FROM tables {where}", args).fetchone()
+    seats = msgspec.json.decode(row[2], type=list[SeatSpec])
+    return TableRow(int(row[0]), int(row[1]), seats, bool(row[3]))
 
 
 def is_over(db: Path, table_id: int) -> bool:
-    return read_table(db, table_id)[2]
+    return read_table(db, table_id).over
+
+
+def on_disk(db: Path, table_id: int) -> Table:
+    """The game as its committed log replays (read by another process while the server runs)."""
+    row = read_table(db, table_id)
+    return table_at(GameFile(FORMAT, "lifeboat", row.id, row.seed, row.seats, read_log(db, row.id)))
+
+
+def must_act(table: Table, seat: int) -> bool:
+    return any(p.seat == seat and p.blocking for p in table.rules.prompts(table.state))
 
 
 def snapshot(db: Path, into: Path) -> Path:
@@ -159,7 +188,7 @@ def snapshot(db: Path, into: Path) -> Path:
 
 
 def choices_on_screen(client: Client) -> list[str]:
-    """The choices ann can see, without a last one that the line may have cut."""
+    """The choices a player can see, without a last one that the line may have cut."""
     m = re.search(r"choices:\s+(.*)", client.term.text())
     if not m:
         return []
@@ -173,7 +202,7 @@ _SCROLLBAR = " ▁▂▃▄▅▆▇█▔▕▎▏▐▌"
 
 
 def log_panel(client: Client) -> list[str]:
-    """The lines of ann's game-log panel (the box left of the chat box)."""
+    """The lines of a player's game-log panel (the box left of the chat box)."""
     lines = []
     for line in client.term.screen.display:
         if line.startswith("│") and "││" in line:
@@ -187,67 +216,116 @@ def squeeze(text: str) -> str:
     return " ".join(text.split())
 
 
-async def wait_until(predicate: object, timeout: float, what: str, client: Client) -> None:
-    assert callable(predicate)
+async def wait_until(
+    predicate: Callable[[], object], timeout: float, what: str, *clients: Client
+) -> None:
     try:
         async with asyncio.timeout(timeout):
             while not predicate():
                 await asyncio.sleep(0.02)
     except TimeoutError:
-        raise AssertionError(f"{what}; screen:\n{client.term.text()}") from None
+        screens = "\n\n".join(c.term.text() for c in clients)
+        raise AssertionError(f"{what}; screens:\n{screens}") from None
 
 
-async def panel_changes(client: Client, panel: list[str], timeout: float) -> None:
-    """Wait for ann's log panel to show something new (the effect of what she typed)."""
+@dataclass
+class Player:
+    name: str
+    key: asyncssh.SSHKey
+    client: Client
+    seat: int = -1
+
+    async def connect(self, port: int) -> None:
+        self.client = await open_terminal(port, self.name, self.key)
+
+
+async def panel_changes(player: Player, panel: list[str], timeout: float) -> None:
+    """Wait for the player's log panel to show something new (the effect of a command)."""
+    client = player.client
     await wait_until(lambda: log_panel(client) != panel, timeout, "no effect shown", client)
 
 
-async def my_turn(client: Client, db: Path, table_id: int) -> list[str] | None:
-    """ann's choices once she has some; ``None`` if the game ended instead."""
+async def shows(player: Player, expected: list[str]) -> list[str]:
+    """Wait until the player's screen offers the choices the log on disk gives the seat."""
+
+    def agrees() -> bool:
+        on_screen = choices_on_screen(player.client)
+        return bool(on_screen) and on_screen == expected[: len(on_screen)]
+
     await wait_until(
-        lambda: choices_on_screen(client) or is_over(db, table_id),
-        ACCEPTED_WITHIN,
-        "ann has no choices and the game is not over",
-        client,
+        agrees, ACCEPTED_WITHIN, f"{player.name} never saw {expected[:6]}", player.client
     )
-    await asyncio.sleep(0.05)  # let a redraw in progress finish
-    return None if is_over(db, table_id) else choices_on_screen(client)
+    return choices_on_screen(player.client)
+
+
+async def next_to_act(players: list[Player], db: Path, table_id: int) -> Table:
+    """The game on disk once a player must act (the bots' answers to the last command are
+    committed one by one after it), or once it is over."""
+    state: list[Table] = []
+
+    def ready() -> bool:
+        table = on_disk(db, table_id)
+        state[:] = [table]
+        return table.over or any(must_act(table, p.seat) for p in players)
+
+    await wait_until(ready, ACCEPTED_WITHIN, "nobody must act", *(p.client for p in players))
+    return state[0]
+
+
+async def type_choice(
+    players: list[Player], db: Path, table_id: int, pick: random.Random
+) -> tuple[Player, str, list[str]] | None:
+    """The log on disk says who must act: that player (one of them, at random, if both must)
+    must see those choices on screen, and types one of them. Returns who typed what, and that
+    player's log panel from before; ``None`` if the game is over."""
+    table = await next_to_act(players, db, table_id)
+    if table.over:
+        return None
+    player = pick.choice([p for p in players if must_act(table, p.seat)])
+    expected = [format_command(c) for c in table.view(player.seat).choices]
+    choice = pick.choice(await shows(player, expected))
+    panel = log_panel(player.client)
+    player.client.type(choice + "\r")
+    return player, choice, panel
 
 
 async def play_one(
-    client: Client, db: Path, table_id: int, seat: int, pick: random.Random
+    players: list[Player], db: Path, table_id: int, pick: random.Random
 ) -> str | None:
-    """Type one of ann's choices and wait until it is in the log on disk and its effect on her
-    screen; ``None`` if the game ended before she had one."""
-    choices = await my_turn(client, db, table_id)
-    if not choices:
-        return None
+    """One command by whoever must act, waited for in the log on disk and on the screen."""
     before = len(read_log(db, table_id))
-    choice = pick.choice(choices)
-    panel = log_panel(client)
-    client.type(choice + "\r")
+    typed = await type_choice(players, db, table_id, pick)
+    if typed is None:
+        return None
+    player, choice, panel = typed
 
     def committed() -> bool:
-        return (seat, choice) in read_log(db, table_id)[before:]
+        return (player.seat, choice) in read_log(db, table_id)[before:]
 
-    await wait_until(committed, ACCEPTED_WITHIN, f"{choice!r} never reached the log", client)
-    # Its effect reaches ann's screen after the commit; wait for that before reading choices.
+    await wait_until(committed, ACCEPTED_WITHIN, f"{choice!r} never reached the log", player.client)
+    # Its effect reaches the screen after the commit; wait for that before reading choices.
     with contextlib.suppress(AssertionError):
-        await panel_changes(client, panel, 2.0)
+        await panel_changes(player, panel, 2.0)
     return choice
 
 
-async def new_game(client: Client, db: Path) -> tuple[int, int]:
-    """From the lobby: ``new`` (a table with five bots). Returns the table and ann's seat."""
-    await client.line("new")
-    await client.term.wait_for(AT_TABLE)
-    table_id, seats, _over = read_table(db)
-    assert [s.kind for s in seats].count("bot") == 5
-    return table_id, next(i for i, s in enumerate(seats) if s.player == "ann")
+async def new_game(ann: Player, bob: Player, db: Path) -> int:
+    """From the lobby: ann makes a table with a free seat and four bots, bob joins it."""
+    await ann.client.line("new 6 free " + " ".join(BOTS))
+    await ann.client.term.wait_for(AT_TABLE)
+    row = read_table(db)
+    assert [s.kind for s in row.seats] == ["human", "empty"] + ["bot"] * 4
+    await bob.client.line(f"join {row.id}")
+    await bob.client.term.wait_for(AT_TABLE)
+    seats = read_table(db, row.id).seats
+    ann.seat = next(i for i, s in enumerate(seats) if s.player == "ann")
+    bob.seat = next(i for i, s in enumerate(seats) if s.player == "bob")
+    return row.id
 
 
-async def back_to_lobby(client: Client) -> None:
+async def back_to_lobby(player: Player) -> None:
     """After a game that ended before the test was done with it: close the scores, leave."""
+    client = player.client
     await client.term.wait_for("land! final scores")
     client.type("\r")
     await wait_until(lambda: "land! final scores" not in client.term.text(), 5, "scores", client)
@@ -269,85 +347,101 @@ def rebuilt(db: Path) -> Table:
 async def test_kill_9_mid_game_then_restart_loses_nothing(server: Server, tmp_path: Path) -> None:
     pick = random.Random(20)
     await server.start()
-    ann = await open_terminal(server.port, "ann", ANN_KEY)
-    await ann.term.wait_for("signed in as ann")
+    ann = Player("ann", ANN_KEY, await open_terminal(server.port, "ann", ANN_KEY))
+    bob = Player("bob", BOB_KEY, await open_terminal(server.port, "bob", BOB_KEY))
+    players = [ann, bob]
+    for p in players:
+        await p.client.term.wait_for(f"signed in as {p.name}")
     games = 0
-    while True:  # a game may end before the kill (ann's character can die): then another
+    while True:  # a game may end before the kill: then another
         games += 1
         assert games <= 3, "three games ended before the server could be killed mid-game"
-        table_id, seat = await new_game(ann, server.db)
+        table_id = await new_game(ann, bob, server.db)
 
         # Play, reading the log on disk after every command.
         seen_logs: list[list[tuple[int, str]]] = []
         for _ in range(BEFORE_KILL):
-            if await play_one(ann, server.db, table_id, seat, pick) is None:
+            if await play_one(players, server.db, table_id, pick) is None:
                 break
             seen_logs.append(read_log(server.db, table_id))
-        choices = await my_turn(ann, server.db, table_id)
-        if len(seen_logs) < BEFORE_KILL or not choices:
-            await back_to_lobby(ann)
-            continue
-
-        # One more, and SIGKILL the moment ann's screen shows its effect.
-        last = pick.choice(choices)
         before = len(read_log(server.db, table_id))
-        panel = log_panel(ann)
-        ann.type(last + "\r")
-        await panel_changes(ann, panel, ACCEPTED_WITHIN)
+        typed = None
+        if len(seen_logs) == BEFORE_KILL:
+            # One more, and SIGKILL the moment its player's screen shows its effect.
+            typed = await type_choice(players, server.db, table_id, pick)
+        if typed is None:
+            for p in players:
+                await back_to_lobby(p)
+            continue
+        last_player, last, panel = typed
+        await panel_changes(last_player, panel, ACCEPTED_WITHIN)
         server.kill()
-        panel_at_kill = log_panel(ann)
-        await asyncio.wait_for(ann.term.closed.wait(), 10)
-        ann.close()
+        panels_at_kill = {p.name: log_panel(p.client) for p in players}
+        for p in players:
+            await asyncio.wait_for(p.client.term.closed.wait(), 10)
+            p.client.close()
 
         # What the killed server left on disk: nothing accepted is lost.
         snap = snapshot(server.db, tmp_path / f"after-kill-{games}")
         log = Store(snap).commands(table_id)
         for seen in seen_logs:
             assert log[: len(seen)] == seen, "a committed command was lost or rewritten"
-        assert (seat, last) in log[before:], f"ann saw the effect of {last!r}; the log lost it"
+        assert (last_player.seat, last) in log[before:], (
+            f"{last_player.name} saw the effect of {last!r}; the log lost it"
+        )
 
-        # The log replays, and everything ann's log panel showed is in that game.
+        # The log replays, and everything each player's log panel showed is in that game.
         replayed = table_at(export_table(Store(snap), table_id))
-        events = squeeze(" ".join(e.text for e in replayed.log(seat)))
-        shown = squeeze(" ".join(panel_at_kill))
-        assert shown and shown in events, f"ann saw events the log does not hold:\n{shown}"
+        for p in players:
+            events = squeeze(" ".join(e.text for e in replayed.log(p.seat)))
+            shown = squeeze(" ".join(panels_at_kill[p.name]))
+            assert shown and shown in events, f"{p.name} saw events the log does not hold:\n{shown}"
 
         await server.start()
-        ann = await open_terminal(server.port, "ann", ANN_KEY)
+        for p in players:
+            await p.connect(server.port)
         if not replayed.over:
             break
         # The killed command ended the game: nothing to restore. Another game.
-        await ann.term.wait_for(IN_LOBBY)
+        for p in players:
+            await p.client.term.wait_for(IN_LOBBY)
 
-    # The server's own rebuild of the killed game is the replayed game, byte for byte.
+    # The server's own rebuild of the killed game is the replayed game, byte for byte, with bob
+    # still in the seat he joined (not the free seat's stand-in bot).
     restored = rebuilt(snapshot(server.db, tmp_path / "rebuild"))
     assert restored.commands == log, "the rebuild moved on by itself"
     assert msgspec.json.encode(restored.state) == msgspec.json.encode(replayed.state)
+    assert [restored.seats[p.seat].player for p in players] == ["ann", "bob"]
     assert "restored 1 unfinished tables" in server.log()
 
-    # After the restart ann lands in her seat, where the log says she is.
-    view = restored.view(seat)
-    await ann.term.wait_for(f"{AT_TABLE} {view.me}")
-    expected = [format_command(c) for c in view.choices]
-    await wait_until(lambda: choices_on_screen(ann), ACCEPTED_WITHIN, "no choices after", ann)
-    on_screen = choices_on_screen(ann)
-    assert on_screen == expected[: len(on_screen)], (on_screen, expected)
+    # After the restart both land in their seats, where the log says they are, and whoever must
+    # act sees the same choices as before the kill.
+    for p in players:
+        view = restored.view(p.seat)
+        await p.client.term.wait_for(f"{AT_TABLE} {view.me}")
+        if must_act(restored, p.seat):
+            await shows(p, [format_command(c) for c in view.choices])
+        elif not restored.over:
+            await p.client.term.wait_for("waiting for")
     assert read_log(server.db, table_id) == log, "the restarted server changed the log"
 
-    # And plays on to the end.
+    # And they play on from exactly there to the end.
     played = 0
-    while await play_one(ann, server.db, table_id, seat, pick) is not None:
+    while await play_one(players, server.db, table_id, pick) is not None:
         played += 1
         assert played < MAX_COMMANDS, "the game did not end"
-    await ann.term.wait_for("land! final scores")
+    for p in players:
+        await p.client.term.wait_for("land! final scores")
     final = read_log(server.db, table_id)
     assert final[: len(log)] == log
     assert table_at(export_table(Store(snapshot(server.db, tmp_path / "end")), table_id)).over
-    ann.close()
+    mine = Counter(seat for seat, _text in final)
+    for p in players:
+        p.client.close()
     out = sys.__stdout__
     if out is not None:
         out.write(
-            f"\n[crash] game {games}: killed after {len(log)} commands ({BEFORE_KILL + 1} of "
-            f"ann's), rebuilt equal to the replay; {played} more of ann's to the end "
-            f"({len(final)} commands in all)\n"
+            f"\n[crash] game {games}: killed after {len(log)} commands ({BEFORE_KILL + 1} of ann's "
+            f"and bob's), rebuilt equal to the replay; {played} more of theirs to the end "
+            f"({len(final)} commands in all: ann {mine[ann.seat]}, bob {mine[bob.seat]})\n"
         )

@@ -314,18 +314,28 @@ async def test_a_client_that_stops_reading_is_dropped_without_slowing_the_table(
         await service.stop()
 
 
-@pytest.mark.xfail(
-    reason="type-ahead: Enter reaches Input's 'submit' binding only after bubbling to the app, "
-    "so keys that arrive with it land in the line before it is submitted (shipwreck/tui)",
-    strict=False,
-)
 async def test_lines_typed_ahead_keep_their_boundaries(service: Service) -> None:
+    """A fast typist's lines arrive in one packet: each is its own command, and editing keys
+    (Backspace, Ctrl+U) apply where they were typed, not after the keys that followed them."""
     ann = await signed_in(service.port, "ann", KEYS[0])
     await ann.line("new")
     await ann.term.wait_for(at_table(1))
-    ann.type("say first1\rsay second2\r")  # two lines in one packet, as a fast typist's
-    await ann.term.wait_for("second2")
-    assert "first1say" not in ann.term.text()
+    table = service.lobby.tables[1]
+
+    async def said(count: int) -> list[str]:
+        """ann's table chat once it has ``count`` lines (or more)."""
+        async with asyncio.timeout(TIMEOUT):
+            while len(lines := [c.text for c in table.chat if c.sender == "ann"]) < count:
+                await asyncio.sleep(0.02)
+        return lines
+
+    ann.type("chat first1\rchat second2\r")  # two lines in one packet
+    assert await said(2) == ["first1", "second2"]
+    # Ctrl+U erases "chat oops", Backspace the "x"; then a fourth line right behind.
+    ann.type("chat oops\x15chat third3x\x7f\rchat fourth4\r")
+    assert await said(4) == ["first1", "second2", "third3", "fourth4"]
+    await ann.term.wait_for("ann: fourth4")
+    assert "first1chat" not in ann.term.text()
     ann.close()
 
 

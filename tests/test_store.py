@@ -69,3 +69,31 @@ def test_a_lobby_rebuilds_unfinished_tables_from_the_log(tmp_path: Path) -> None
     assert msgspec.json.encode(restored.state) == before
     assert restored.seats[0].player == "ann"
     assert again.create_table("lifeboat", seats, creator="bob").id == table.id + 1
+
+
+def test_a_rebuild_seats_players_where_they_sat_down_or_left(tmp_path: Path) -> None:
+    """A join (or a leave) is committed too: a rebuild seats bob where he sat down, rather than
+    letting the free seat's stand-in bot play on for him."""
+    from shipwreck.runtime import Lobby, SeatSpec
+
+    lobby = Lobby(seed=5)
+    lobby.attach_store(Store(tmp_path / "s.db"))
+    seats = [SeatSpec("human"), SeatSpec("empty")] + [SeatSpec("bot", "loyal")] * 2
+    joined = lobby.create_table("lifeboat", seats, creator="ann")
+    assert joined.sit(1, "bob") is None
+    left = lobby.create_table("lifeboat", seats, creator="cat")
+    assert left.sit(1, "dan") is None
+    left.leave("dan")
+    logs = {t.id: list(t.commands) for t in (joined, left)}
+
+    again = Lobby(seed=6)
+    assert again.attach_store(Store(tmp_path / "s.db")) == 2
+    for table in (joined, left):
+        restored = again.get(table.id)
+        assert restored is not None
+        assert restored.seat_specs() == table.seat_specs()
+        assert restored.commands == logs[table.id], "the rebuild moved on by itself"
+    restored = again.get(joined.id)
+    assert restored is not None and restored.seat_of_player("bob") == 1
+    vacated = again.get(left.id)
+    assert vacated is not None and vacated.free_seats() == [1]

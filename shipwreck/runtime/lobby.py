@@ -92,6 +92,11 @@ class Lobby:
             if table.over:
                 self.store.finish(table.id)
 
+    def _persist_seats(self, table: Table) -> None:
+        """A player sat down or left: a rebuild must seat them as they are now."""
+        if self.store is not None:
+            self.store.set_seats(table.id, msgspec.json.encode(table.seat_specs()).decode())
+
     def attach_store(self, store: Store) -> int:
         """Persist to ``store`` from now on, and rebuild every unfinished table from its log.
         Returns how many tables were restored."""
@@ -117,6 +122,7 @@ class Lobby:
     def _table_options(self) -> dict[str, Any]:
         return {
             "on_command": self._persist,
+            "on_seats": self._persist_seats,
             "timers": self.timers,
             "autopilot_after": self.autopilot_after,
             "autopilot_bot": self._autopilot_script,

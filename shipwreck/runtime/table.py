@@ -84,6 +84,7 @@ class Table:
         name: str = "",
         table_id: int | None = None,
         on_command: Callable[[Table, Seat, str], None] | None = None,
+        on_seats: Callable[[Table], None] | None = None,
         replay: list[tuple[Seat, str]] | None = None,
         timers: dict[str, int] | None = None,
         autopilot_after: int = 2,
@@ -117,6 +118,9 @@ class Table:
             self.events.extend(events)
         self.on_command = on_command
         """Called with each accepted command before anyone sees its effect (persistence)."""
+        self.on_seats = on_seats
+        """Called when a player sits down or leaves, before anyone sees it (persistence: a
+        rebuilt table seats its players where they sat, see `seat_specs`)."""
         self.timers = dict(timers or {})
         """Seconds a human has for each kind of decision; 0 or missing = no timer."""
         self.autopilot_after = autopilot_after
@@ -160,6 +164,15 @@ class Table:
                 return i
         return None
 
+    def seat_specs(self) -> list[SeatSpec]:
+        """Who sits where now, as a table would be created with it."""
+        return [
+            SeatSpec("human", player=s.player)
+            if s.kind == "human"
+            else SeatSpec(s.kind, s.bot or "random")
+            for s in self.seats
+        ]
+
     def free_seats(self) -> list[Seat]:
         return [i for i, s in enumerate(self.seats) if s.kind == "empty"]
 
@@ -179,6 +192,8 @@ class Table:
             return f"seat {seat + 1} is taken"
         self.seats[seat] = SeatInfo(kind="human", player=player, connected=True)
         self.bots.pop(seat, None)
+        if self.on_seats is not None:
+            self.on_seats(self)
         self._run_bots()
         self._arm_timers()
         self._notify()
@@ -192,6 +207,8 @@ class Table:
         self.seats[seat] = SeatInfo(kind="empty", bot="random")
         self.bots[seat] = self._player(load_bot("random"), seat)
         self.deadlines.pop(seat, None)
+        if self.on_seats is not None:
+            self.on_seats(self)
         self._run_bots()
         self._arm_timers()
         self._notify()

@@ -14,8 +14,23 @@ What the driver does, compared with Textual's ``LinuxDriver``:
   reading lets the channel's buffer grow; past ``SessionIO.max_write_buffer`` bytes the session
   is dropped (``SessionIO.on_overflow``), so one stalled client never holds the server's memory;
 * input arrives from asyncssh as text and goes through Textual's ``XTermParser`` on the event
-  loop (no input thread); the parser's ``tick()`` runs ~0.1 s after the last input so a lone Esc
-  becomes an ``escape`` key;
+  loop (no input thread); ~0.1 s after the last input a pending escape sequence is given up on,
+  so a lone Esc becomes an ``escape`` key;
+* a session's input is handed to its app a turn at a time: at most ``SessionIO.input_batch``
+  events (keys, mouse reports, pastes), then the driver waits until the app has taken them in
+  before it parses and posts more. Textual's message loops do not yield to the event loop while
+  their queues hold messages, so 30,000 keys posted at once would run back to back and stall
+  every other session on the server; a turn at a time, everybody's input interleaves. Unparsed
+  input waits in the `SessionIO`; past ``SessionIO.max_input_backlog`` characters the channel
+  stops being read (``pause_reading``), and SSH flow control makes the client wait;
+* bracketed pastes are cut out of the input before the parser sees it: a paste is one
+  ``Paste`` event whose text has every control character removed (pasted text never acts as
+  keys: Textual's parser would replay an escape sequence inside a paste as keys, Ctrl+C
+  included), at most ``SessionIO.max_paste`` characters of it are kept, and a paste whose end
+  marker does not come within `PASTE_IDLE_TIMEOUT` seconds of the last input ends there (a
+  stray ``ESC [200~`` would otherwise leave the session deaf);
+* a key the parser cannot decode (a kitty-protocol key beyond U+10FFFF, a malformed field) is
+  ignored; should the parser raise anyway, that one session is ended and logged;
 * the size comes from the PTY request and later window-change requests (`SSHDriver.resize`);
   in-band resize reports (mode 2048) are not requested;
 * no signal handlers, threads, ``termios`` calls, or ``sys.stdin``/``sys.stdout`` access;
@@ -33,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
@@ -44,6 +60,7 @@ from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
+from textual.keys import Keys
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
@@ -51,7 +68,11 @@ if TYPE_CHECKING:
     from textual.app import App
 
 __all__ = [
+    "DEFAULT_INPUT_BATCH",
+    "DEFAULT_MAX_INPUT_BACKLOG",
+    "DEFAULT_MAX_PASTE",
     "DEFAULT_MAX_WRITE_BUFFER",
+    "PASTE_IDLE_TIMEOUT",
     "SSHDriver",
     "SessionChannel",
     "SessionIO",
@@ -64,11 +85,41 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_WRITE_BUFFER = 1 << 20
 """Bytes of unsent output a channel may hold before its session is dropped (1 MiB)."""
 
-_MAX_PENDING_INPUT = 64 * 1024
-"""Characters of input kept while the app is still starting; the rest is dropped."""
+DEFAULT_INPUT_BATCH = 32
+"""Input events (keys, mouse reports, pastes) a session's app is handed per turn."""
+
+DEFAULT_MAX_INPUT_BACKLOG = 16 * 1024
+"""Characters of unparsed input a session holds before its channel stops being read (SSH flow
+control then holds the rest at the client). Also what is kept while the app is starting."""
+
+DEFAULT_MAX_PASTE = 64 * 1024
+"""Characters kept of one bracketed paste; the rest of it is dropped."""
+
+PASTE_IDLE_TIMEOUT = 1.0
+"""Seconds without input after which a bracketed paste with no end marker ends anyway."""
 
 _TICK_SLACK = 0.01
-"""Seconds added to Textual's escape delay before ticking the parser."""
+"""Seconds added to Textual's escape delay before giving up on a pending escape sequence."""
+
+_PARSE_SLICE = 256
+"""Characters of key input parsed at a time (Textual's parser costs about a microsecond each)."""
+
+_PARSE_PER_TURN = 2048
+"""Characters of key input parsed per turn at most, however few events they make."""
+
+_PASTE_SLICE = 16 * 1024
+"""Characters of a paste's text taken at a time (scanned for the end marker, not parsed)."""
+
+_PASTE_PER_TURN = 64 * 1024
+"""Characters of paste text taken per turn at most."""
+
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+
+# Every C0 and C1 control and DEL, but the line feed (line breaks become "\n" first).
+_PASTE_CONTROLS: dict[int, None] = dict.fromkeys(
+    c for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c != 0x0A
+)
 
 # https://sw.kovidgoyal.net/kitty/keyboard-protocol/#progressive-enhancement, as LinuxDriver.
 _KITTY_DISAMBIGUATE_ESCAPE_CODES = 0b00001
@@ -88,12 +139,19 @@ class SessionChannel(Protocol):
 
     def is_closing(self) -> bool: ...
 
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
 
 class SessionIO:
     """One session's terminal: where output goes, where input and size changes come from.
 
     The SSH session owns it: it calls `feed` with input, `resize` on window changes and `close`
-    when the channel goes away. The driver attaches itself while the app runs.
+    when the channel goes away. The driver attaches itself while the app runs and takes the
+    input from here a turn at a time (`take_input`); input that has not been taken yet (also
+    while the app is starting) waits here, and past ``max_input_backlog`` characters the channel
+    stops being read until the driver has caught up.
     """
 
     def __init__(
@@ -106,6 +164,9 @@ class SessionIO:
         max_write_buffer: int = DEFAULT_MAX_WRITE_BUFFER,
         on_overflow: Callable[[], None] | None = None,
         label: str = "session",
+        input_batch: int = DEFAULT_INPUT_BATCH,
+        max_input_backlog: int = DEFAULT_MAX_INPUT_BACKLOG,
+        max_paste: int = DEFAULT_MAX_PASTE,
     ) -> None:
         self.channel = channel
         self.size = size
@@ -114,12 +175,20 @@ class SessionIO:
         self.max_write_buffer = max_write_buffer
         self.on_overflow = on_overflow
         self.label = label
+        self.input_batch = max(1, input_batch)
+        """Input events handed to the app per turn."""
+        self.max_input_backlog = max(1, max_input_backlog)
+        self.max_paste = max(0, max_paste)
         self.closed = False
         self.overflowed = False
         self.bytes_sent = 0
+        self.reading_paused = False
+        self.read_pauses = 0
+        """How many times reading the channel was paused for a backlog of input."""
         self._driver: SSHDriver | None = None
-        self._pending: list[str] = []
-        self._pending_chars = 0
+        self._input: deque[str] = deque()
+        self._input_offset = 0  # characters of ``_input[0]`` already taken
+        self._input_chars = 0
 
     # Called by the SSH session ---------------------------------------------------------------
 
@@ -127,15 +196,16 @@ class SessionIO:
         """Input from the client."""
         if self.closed or not data:
             return
+        self._input.append(data)
+        self._input_chars += len(data)
+        if self._input_chars > self.max_input_backlog and not self.reading_paused:
+            self.reading_paused = True
+            self.read_pauses += 1
+            log.debug("%s: %d characters of input waiting; pausing", self.label, self._input_chars)
+            self.channel.pause_reading()
         driver = self._driver
-        if driver is not None and driver.accepting_input:
-            driver.feed(data)
-            return
-        if self._pending_chars + len(data) > _MAX_PENDING_INPUT:
-            log.debug("%s: dropping %d characters of early input", self.label, len(data))
-            return
-        self._pending.append(data)
-        self._pending_chars += len(data)
+        if driver is not None:
+            driver.input_arrived()
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""
@@ -146,8 +216,9 @@ class SessionIO:
     def close(self) -> None:
         """The channel is gone (or being dropped): discard further output and input."""
         self.closed = True
-        self._pending.clear()
-        self._pending_chars = 0
+        self._input.clear()
+        self._input_offset = 0
+        self._input_chars = 0
 
     # Called by the driver ----------------------------------------------------------------------
 
@@ -158,11 +229,33 @@ class SessionIO:
         if self._driver is driver:
             self._driver = None
 
-    def take_pending_input(self) -> str:
-        data = "".join(self._pending)
-        self._pending.clear()
-        self._pending_chars = 0
-        return data
+    @property
+    def pending_input(self) -> int:
+        """Characters of input not taken by the driver yet."""
+        return self._input_chars
+
+    def take_input(self, limit: int) -> str:
+        """Up to ``limit`` characters of the input, oldest first; resumes reading the channel
+        once the backlog is down to half its limit."""
+        parts: list[str] = []
+        taken = 0
+        while self._input and taken < limit:
+            head, offset = self._input[0], self._input_offset
+            piece = head[offset : offset + limit - taken]
+            parts.append(piece)
+            taken += len(piece)
+            if offset + len(piece) >= len(head):
+                self._input.popleft()
+                self._input_offset = 0
+            else:
+                self._input_offset = offset + len(piece)
+        self._input_chars -= taken
+        if self.reading_paused and self._input_chars <= self.max_input_backlog // 2:
+            self.reading_paused = False
+            if not self.closed and not self.channel.is_closing():
+                # asyncssh delivers what it buffered meanwhile right here, through `feed`.
+                self.channel.resume_reading()
+        return "".join(parts)
 
     def send(self, data: str) -> None:
         """Write to the channel; drop the session if the client has stopped reading."""
@@ -205,6 +298,116 @@ def session_io_for(app: App[Any]) -> SessionIO | None:
     return _SESSION_IO.get(app)
 
 
+def clean_paste(text: str) -> str:
+    """Pasted text as it may be inserted: line breaks as ``"\\n"``, tabs as spaces, and no
+    other control character (ESC, Ctrl+C, NUL, DEL, C1 controls ...) left to act as a key."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    return text.translate(_PASTE_CONTROLS)
+
+
+def _partial_marker(data: str, marker: str) -> int:
+    """How many characters at the end of ``data`` could begin ``marker`` (a shorter prefix)."""
+    for size in range(min(len(marker) - 1, len(data)), 0, -1):
+        if data.endswith(marker[:size]):
+            return size
+    return 0
+
+
+class _PasteSplitter:
+    """Cuts bracketed pastes (``ESC [200~`` ... ``ESC [201~``) out of a session's input.
+
+    `split` returns the input in order as pieces: ``(False, keys)`` for the parser and
+    ``(True, text)`` for each paste that ended, its text cleaned (`clean_paste`) and at most
+    ``max_paste`` characters long. A marker split across two pieces of input is found: a possible
+    start of one at the end of the input is held back until more input comes (or `release`).
+    """
+
+    def __init__(self, max_paste: int) -> None:
+        self.max_paste = max_paste
+        self.in_paste = False
+        self.held = ""
+        self.dropped = 0
+        """Characters dropped from the paste in progress (beyond ``max_paste``)."""
+        self._paste: list[str] = []
+        self._paste_chars = 0
+
+    def split(self, data: str) -> list[tuple[bool, str]]:
+        data, self.held = self.held + data, ""
+        pieces: list[tuple[bool, str]] = []
+        while data:
+            marker = PASTE_END if self.in_paste else PASTE_START
+            at = data.find(marker)
+            if at < 0:
+                keep = _partial_marker(data, marker)
+                if keep:
+                    data, self.held = data[:-keep], data[-keep:]
+                if self.in_paste:
+                    self._add(data)
+                elif data:
+                    pieces.append((False, data))
+                break
+            if self.in_paste:
+                self._add(data[:at])
+                pieces.append((True, self.end_paste()))
+            else:
+                if at:
+                    pieces.append((False, data[:at]))
+                self.in_paste = True
+            data = data[at + len(marker) :]
+        return pieces
+
+    def release(self) -> str:
+        """The held-back keys (no more input came: they were not the start of a paste)."""
+        held, self.held = ("", self.held) if self.in_paste else (self.held, "")
+        return held
+
+    def end_paste(self) -> str:
+        """End the paste in progress (its end marker came, or never will); its cleaned text."""
+        if self.held:
+            self._add(self.held)
+            self.held = ""
+        text = clean_paste("".join(self._paste).replace(PASTE_START, ""))
+        self._paste.clear()
+        self._paste_chars = 0
+        self.in_paste = False
+        return text
+
+    def _add(self, text: str) -> None:
+        room = self.max_paste - self._paste_chars
+        if len(text) > room:
+            self.dropped += len(text) - max(room, 0)
+            text = text[: max(room, 0)]
+        if text:
+            self._paste.append(text)
+            self._paste_chars += len(text)
+
+
+class _Parser(XTermParser):
+    """Textual's parser, minus two ways a client's input made it raise (which ends the parser,
+    and so the session, for good): a kitty-protocol key it cannot decode is ignored
+    (``ESC [9999999u``: ``chr()`` beyond U+10FFFF; ``ESC [97;5:3u``: a malformed field), and an
+    in-band resize report no longer switches mouse reports to pixels (a zero pixel size in it
+    made every later mouse report divide by zero)."""
+
+    @property
+    def mouse_pixels(self) -> bool:
+        """Never: pixel mouse coordinates (mode 1016) are not asked for. The parser turns it on
+        when it reads an in-band resize report, which any client may type, and then divides
+        by the pixel size that report claimed (zero, say)."""
+        return False
+
+    @mouse_pixels.setter
+    def mouse_pixels(self, value: bool) -> None:
+        pass
+
+    # The base method is wrapped in ``functools.lru_cache``; this override is a plain method.
+    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
+        try:
+            return super()._parse_extended_key(sequence)
+        except (ValueError, OverflowError):
+            return [events.Key(Keys.Ignore, sequence)]
+
+
 class SSHDriver(Driver):
     """Textual driver for one SSH session (see the module docstring)."""
 
@@ -225,7 +428,14 @@ class SSHDriver(Driver):
             self._size = io.size
         self._buffer: list[str] = []
         # debug=True would make the parser append to ./keys.log: never on a server.
-        self._parser = XTermParser(debug=False)
+        self._parser = _Parser(debug=False)
+        self._pastes = _PasteSplitter(io.max_paste)
+        self._events: deque[Message] = deque()
+        """Parsed input not yet handed to the app."""
+        self._pump_handle: asyncio.Handle | None = None
+        self._pumping = False
+        self._app_busy = False
+        """A batch was handed to the app, and the app has not taken it in yet."""
         self._tick_handle: asyncio.TimerHandle | None = None
         self._accepting_input = False
 
@@ -247,35 +457,128 @@ class SSHDriver(Driver):
 
     # Input ------------------------------------------------------------------------------------
 
-    def feed(self, data: str) -> None:
-        """Parse input from the client and post the resulting events to the app."""
+    def input_arrived(self) -> None:
+        """The `SessionIO` has new input (it takes it from there a turn at a time)."""
+        if self._accepting_input:
+            self._kick()
+
+    def _kick(self) -> None:
+        if self._pump_handle is None and not (
+            self._pumping or self._app_busy or not self._accepting_input
+        ):
+            self._pump_handle = self._loop.call_soon(self._pump)
+
+    def _pump(self) -> None:
+        """One turn: hand the app up to ``input_batch`` events, parsing input as needed."""
+        self._pump_handle = None
         if not self._accepting_input:
             return
+        self._pumping = True  # (taking input may resume reading, and asyncssh then feeds more)
         try:
-            for message in self._parser.feed(data):
-                self.process_message(message)
+            self._take_turn()
         except Exception:  # a parser bug must not take the server down
-            log.exception("%s: input parser failed; dropping the session", self._io.label)
-            self._app.exit(return_code=1)
+            self._parser_failed()
             return
-        self._schedule_tick()
+        finally:
+            self._pumping = False
+        if self._events or self._io.pending_input:
+            # More than a turn's worth: the app takes this batch in first, and every other
+            # session gets its turn meanwhile. The callback runs once the app has dispatched it.
+            self._app_busy = self._app.call_later(self._app_took_batch)
+        else:
+            self._schedule_tick()
+
+    def _take_turn(self) -> None:
+        batch = self._io.input_batch
+        sent = parsed = pasted = 0
+        while sent < batch:
+            if self._events:
+                self.process_message(self._events.popleft())
+                sent += 1
+                continue
+            if self._pastes.in_paste:
+                if pasted >= _PASTE_PER_TURN:
+                    break
+                data = self._io.take_input(_PASTE_SLICE)
+                pasted += len(data)
+            else:
+                if parsed >= _PARSE_PER_TURN:
+                    break
+                data = self._io.take_input(_PARSE_SLICE)
+                parsed += len(data)
+            if not data:
+                break
+            self._parse(self._pastes.split(data))
+
+    def _app_took_batch(self) -> None:
+        self._app_busy = False
+        self._kick()
+
+    def _parse(self, pieces: list[tuple[bool, str]]) -> None:
+        for is_paste, text in pieces:
+            if is_paste:
+                # Whatever escape sequence was begun before the paste is over (keeps the order).
+                self._expire_escape()
+                if self._pastes.dropped:
+                    log.info(
+                        "%s: a paste of more than %d characters was cut",
+                        self._io.label,
+                        self._pastes.max_paste,
+                    )
+                    self._pastes.dropped = 0
+                self._events.append(events.Paste(text))
+            elif text:  # (feeding the parser "" would tell it the input has ended)
+                self._events.extend(self._parser.feed(text))
+
+    def _expire_escape(self) -> None:
+        """Give up on the escape sequence the parser is in the middle of, as if the escape delay
+        had passed (a lone Esc becomes ``escape``, a broken sequence its keys)."""
+        # Textual's parser keeps the deadline of the sequence it is in the middle of in
+        # ``_timeout_time`` (None when it is not), and `tick` acts once that has passed.
+        parser = self._parser
+        if parser._timeout_time is not None:
+            parser._timeout_time = 0.0
+            self._events.extend(parser.tick())
+
+    def _parser_failed(self) -> None:
+        log.exception("%s: input parser failed; dropping the session", self._io.label)
+        self.disable_input()
+        self._app.exit(return_code=1)
 
     def _schedule_tick(self) -> None:
+        """All input is in: in ~0.1 s give up on a pending escape sequence; in
+        `PASTE_IDLE_TIMEOUT` end a paste whose end marker has not come."""
         if self._tick_handle is not None:
             self._tick_handle.cancel()
-        self._tick_handle = self._loop.call_later(
-            constants.ESCAPE_DELAY + _TICK_SLACK, self._on_tick
-        )
+            self._tick_handle = None
+        if self._pastes.in_paste:
+            delay = PASTE_IDLE_TIMEOUT
+        elif self._pastes.held or self._parser._timeout_time is not None:
+            delay = constants.ESCAPE_DELAY + _TICK_SLACK
+        else:
+            return
+        self._tick_handle = self._loop.call_later(delay, self._on_tick)
 
     def _on_tick(self) -> None:
         self._tick_handle = None
-        if not self._accepting_input:
+        busy = self._events or self._io.pending_input or self._pump_handle or self._app_busy
+        if not self._accepting_input or busy:
+            return  # more input came: the turn that takes the last of it schedules a tick
+        try:
+            if self._pastes.in_paste:
+                log.info(
+                    "%s: a bracketed paste had no end after %.1f s without input; ended it",
+                    self._io.label,
+                    PASTE_IDLE_TIMEOUT,
+                )
+                self._parse([(True, self._pastes.end_paste())])
+            else:
+                self._parse([(False, self._pastes.release())])
+                self._expire_escape()
+        except Exception:
+            self._parser_failed()
             return
-        for message in self._parser.tick():
-            self.process_message(message)
-        # The parser's clock may not have reached its deadline yet; try again shortly.
-        if getattr(self._parser, "_timeout_time", None) is not None:
-            self._tick_handle = self._loop.call_later(_TICK_SLACK * 5, self._on_tick)
+        self._kick()
 
     def process_message(self, message: Message) -> None:
         # The window size comes from SSH window-change requests, never from the input: the
@@ -344,17 +647,13 @@ class SSHDriver(Driver):
         self.flush()
 
         self._accepting_input = True
-        pending = self._io.take_pending_input()
-        if pending:
-            self.feed(pending)
+        self._kick()  # keys typed while the app was starting
 
     def disable_input(self) -> None:
         if not self._accepting_input:
             return
         self._accepting_input = False
-        if self._tick_handle is not None:
-            self._tick_handle.cancel()
-            self._tick_handle = None
+        self._cancel_input_timers()
         self._disable_mouse_support()
 
     def stop_application_mode(self) -> None:
@@ -368,11 +667,16 @@ class SSHDriver(Driver):
         write("\x1b[?1004l")  # FocusIn/FocusOut off
         self.flush()
 
+    def _cancel_input_timers(self) -> None:
+        for handle in (self._tick_handle, self._pump_handle):
+            if handle is not None:
+                handle.cancel()
+        self._tick_handle = self._pump_handle = None
+        self._events.clear()
+
     def close(self) -> None:
         self._accepting_input = False
-        if self._tick_handle is not None:
-            self._tick_handle.cancel()
-            self._tick_handle = None
+        self._cancel_input_timers()
         self.flush()
         self._io.detach(self)
         # End the parser's generator, as LinuxDriver does when its input thread stops. Besides

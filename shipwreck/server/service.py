@@ -70,6 +70,8 @@ class Service:
             exec_handler=self.run_command,
             max_exec_input=self.config.limits.bot_script_bytes,
             exec_wants_input=_reads_script,
+            input_batch=self.config.limits.keys_per_turn,
+            max_paste=self.config.limits.paste_length,
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         log.info("listening on %s:%d", s.listen, self.port)

@@ -55,6 +55,8 @@ from rich.console import Console
 from textual.app import App
 
 from shipwreck.server.driver import (
+    DEFAULT_INPUT_BATCH,
+    DEFAULT_MAX_PASTE,
     DEFAULT_MAX_WRITE_BUFFER,
     SessionIO,
     SSHDriver,
@@ -322,6 +324,9 @@ class _Config:
     max_exec_input: int = 65536
     exec_wants_input: Callable[[str], bool] = lambda _command: True
     """Whether a command reads standard input (else it runs at once, without waiting for EOF)."""
+    input_batch: int = DEFAULT_INPUT_BATCH
+    """Input events (keys, ...) a session's app is handed per turn (see `SessionIO`)."""
+    max_paste: int = DEFAULT_MAX_PASTE
 
 
 @dataclass(slots=True)
@@ -512,6 +517,8 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             max_write_buffer=self._config.max_write_buffer,
             on_overflow=self._on_overflow,
             label=self._label,
+            input_batch=self._config.input_batch,
+            max_paste=self._config.max_paste,
         )
         self._task = asyncio.create_task(self._run(info, self._io), name=f"shipwreck {self._label}")
 
@@ -703,6 +710,8 @@ async def start_server(
     exec_handler: ExecHandler | None = None,
     max_exec_input: int = 65536,
     exec_wants_input: Callable[[str], bool] = lambda _command: True,
+    input_batch: int = DEFAULT_INPUT_BATCH,
+    max_paste: int = DEFAULT_MAX_PASTE,
     login_timeout: float = 30.0,
     keepalive_interval: float = 30.0,
     keepalive_count_max: int = 3,
@@ -712,7 +721,9 @@ async def start_server(
 
     ``port=0`` picks a free port (``acceptor.get_port()`` tells which). ``live`` is the gauge of
     running apps (default: `LIVE_APPS`). ``max_write_buffer`` is the per-session cap on unsent
-    output in bytes. ``ssh_options`` go to ``asyncssh.create_server`` as they are (e.g.
+    output in bytes. ``input_batch`` is how many input events one session's app is handed before
+    the others get a turn; ``max_paste`` the characters kept of one bracketed paste (see
+    `shipwreck.server.driver`). ``ssh_options`` go to ``asyncssh.create_server`` as they are (e.g.
     ``window``). Closing the acceptor stops new connections; ``live.shutdown()`` ends sessions.
     """
     key = load_or_create_host_key(host_key_path)
@@ -728,6 +739,8 @@ async def start_server(
         exec_handler=exec_handler,
         max_exec_input=max_exec_input,
         exec_wants_input=exec_wants_input,
+        input_batch=input_batch,
+        max_paste=max_paste,
     )
     acceptor = await asyncssh.create_server(
         lambda: _Server(config),

@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
     seed INTEGER NOT NULL,
-    seats TEXT NOT NULL,          -- msgspec JSON of the seats at creation
+    seats TEXT NOT NULL,          -- msgspec JSON of the seats (who sits where, now)
     created REAL NOT NULL,
     over INTEGER NOT NULL DEFAULT 0
 );
@@ -117,6 +117,10 @@ class Store:
             "INSERT INTO commands (table_id, n, seat, text, at) VALUES (?,?,?,?,?)",
             (table_id, n, seat, text, time.time()),
         )
+
+    def set_seats(self, table_id: int, seats_json: str) -> None:
+        """A player sat down or left: the seats a rebuild starts from (committed at once)."""
+        self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (seats_json, table_id))
 
     def finish(self, table_id: int) -> None:
         self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))

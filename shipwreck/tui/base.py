@@ -154,9 +154,6 @@ class SeatScreen(AppScreen):
     @on(Input.Submitted, "#command")
     def run_command(self, event: Input.Submitted) -> None:
         line = event.value.strip()
-        cmd = self.query_one("#command", CommandLine)
-        cmd.remember(line)
-        cmd.value = ""
         self.error("")
         if not self.shipwreck.allow_command():
             limit = self.shipwreck.commands_per_second

@@ -55,7 +55,6 @@ class ReplayScreen(TableScreen):
 
     def run_command(self, event: Input.Submitted) -> None:
         word, _, rest = event.value.strip().partition(" ")
-        self.query_one("#command", Input).value = ""
         if word == "go" and rest.strip().isdigit():
             self.go(int(rest))
         elif word == "quit":

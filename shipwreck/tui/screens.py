@@ -100,9 +100,6 @@ class LobbyScreen(AppScreen):
     @on(Input.Submitted, "#command")
     def run_command(self, event: Input.Submitted) -> None:
         line = event.value.strip()
-        cmd = self.query_one("#command", CommandLine)
-        cmd.remember(line)
-        cmd.value = ""
         self.error("")
         app = self.shipwreck
         if not app.allow_command():

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Size
@@ -18,10 +19,19 @@ T = TypeVar("T")
 
 
 class CommandLine(Input):
-    """An input line with history (up/down) and Tab completion from a completer callback."""
+    """An input line with history (up/down) and Tab completion from a completer callback.
+
+    Keys are handled strictly in the order they arrive, so lines typed ahead keep their
+    boundaries ("say a⏎say b⏎" in one packet is two commands). Textual looks up an `Input`'s
+    own bindings (Enter, Backspace, Ctrl+U, ...) only once the key has bubbled up to the app, by
+    which time printable keys that arrived after it have already been inserted
+    (Textualize/textual#6605). Here the line runs its bindings itself as each key reaches it, and
+    Enter empties the line at once: `Input.Submitted` carries the line, the screens' handlers
+    need not (and must not) clear it.
+    """
 
     BINDINGS = [
-        Binding("tab", "complete", "complete", show=False, priority=True),
+        Binding("tab", "complete", "complete", show=False),
         Binding("up", "history(-1)", show=False),
         Binding("down", "history(1)", show=False),
     ]
@@ -34,6 +44,23 @@ class CommandLine(Input):
         self._pos = 0
         self.offered: list[str] = []
         """The last completions offered (shown by the screen when there are several)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            # Priority bindings (the app's Ctrl+Q, ...) ran before the key was forwarded here.
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()
+                event.prevent_default()
+                return
+        await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        """Enter: remember the line, empty it, and post it in an `Input.Submitted`."""
+        line = self.value
+        result = self.validate(line) if "submitted" in self.validate_on else None
+        self.remember(line.strip())
+        self.value = ""
+        self.post_message(self.Submitted(self, line, result))
 
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
