@@ -117,6 +117,10 @@ class EventLog(ScrollView):
     EventLog {
         overflow-y: scroll;
         overflow-x: hidden;
+        scrollbar-size-vertical: 1;
+        scrollbar-background: $background;
+        scrollbar-background-hover: $background;
+        scrollbar-background-active: $background;
     }
     """
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
