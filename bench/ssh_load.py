@@ -452,11 +452,11 @@ async def settle(server: Server, players: list[Player], limit: float = 300.0) ->
         await asyncio.sleep(1.0)
         loads.append(server.cpu_seconds() - cpu)
         sent.append(sum(p.term.bytes for p in players) - received)
+        if loads[-1] < 0.03:  # quiet: the load is this last window's
+            return Idle(time.monotonic() - start, loads[-1], sent[-1])
         last = loads[-3:]
-        if loads[-1] < 0.03 or (
-            len(last) == 3 and max(last) - min(last) <= 0.15 * max(sum(last) / 3, 0.1)
-        ):
-            break
+        if len(last) == 3 and max(last) - min(last) <= 0.15 * max(sum(last) / 3, 0.1):
+            break  # steady: work that does not go away, like a timer
     return Idle(time.monotonic() - start, sum(loads[-3:]) / len(loads[-3:]), sum(sent[-3:]) / 3)
 
 
