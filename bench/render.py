@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/render.py --apps 6 --changes 200
     .venv/bin/python bench/render.py --apps 6 --changes 200 --profile 25
+    .venv/bin/python bench/render.py --play --changes 200
 
 Six headless ``ShipwreckApp`` sessions (120×40) sit at one Lifeboat table; one of them types
-``say`` lines, each a public table change every app must show. Textual's headless driver
+``say`` lines, each a public table change every app must show (or, with ``--play``, whoever
+must decide types one of its choices, key by key, as a game goes). Textual's headless driver
 renders every frame in full (it only throws the bytes away), so this is the app-side cost of
 the SSH load test without the network. Printed: CPU per change (all six apps), the objects
 the garbage collector tracks per app, and the bytes each frame would have sent to a terminal
@@ -19,11 +21,13 @@ import contextlib
 import cProfile
 import gc
 import pstats
+import random
 import time
 from typing import Any
 
 from textual.drivers.headless_driver import HeadlessDriver
 
+from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 
@@ -65,9 +69,19 @@ async def run(args: argparse.Namespace) -> None:
         cpu = time.process_time()
         if prof:
             prof.enable()
+        rng = random.Random(1)
         for i in range(args.changes):
-            r = table.submit_text(seat, f"say hello{i}")
-            assert r.ok, r.message
+            if args.play:
+                if table.over:
+                    break
+                for name, pilot in zip(names, pilots, strict=True):
+                    choices = table.view(table.seat_of_player(name)).choices
+                    if choices:
+                        await pilot.press(*format_command(rng.choice(list(choices))), "enter")
+                        break
+            else:
+                r = table.submit_text(seat, f"say hello{i}")
+                assert r.ok, r.message
             for p in pilots:
                 await p.pause()
         if prof:
@@ -91,6 +105,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--apps", type=int, default=6)
     ap.add_argument("--changes", type=int, default=100)
+    ap.add_argument("--play", action="store_true", help="play random choices, not say")
     ap.add_argument("--profile", type=int, default=0, metavar="K")
     args: Any = ap.parse_args()
     asyncio.run(run(args))

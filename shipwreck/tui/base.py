@@ -143,8 +143,10 @@ class SeatScreen(AppScreen):
             return
         self._keys[wid] = key
         panel = self.query_one(f"#{wid}", Static)
+        panel.update(render(), layout=False)
         height = panel.styles.height
-        panel.update(render(), layout=height is None or height.is_auto)
+        if (height is None or height.is_auto) and _height_changed(panel):
+            panel.refresh(layout=True)
 
     # ------------------------------------------------------------------ typed lines
 
@@ -207,3 +209,14 @@ class SeatScreen(AppScreen):
         self.query_one("#command", CommandLine).placeholder = self.placeholder()
         self.refresh_all()
         self.error(why, style="yellow")
+
+
+def _height_changed(panel: Static) -> bool:
+    """Whether ``panel`` (sized to its content) needs another height for its new content: only
+    then is the screen re-arranged (measuring renders the content once; a layout renders
+    every widget on the screen)."""
+    region = panel.content_region
+    if not panel.is_mounted or region.width <= 0:
+        return True
+    panel.clear_cached_dimensions()
+    return panel.get_content_height(region.size, panel.app.size, region.width) != region.height

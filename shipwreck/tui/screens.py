@@ -253,9 +253,12 @@ class TableScreen(SeatScreen):
         people = (view.characters, view.actor, view.navigator, view.me)
         self.show("boat", people, lambda: R.boat(view))
         self.show("me", people, lambda: R.me_panel(view))
-        self.show("fight", (view.fight, view.characters), lambda: R.fight(view) or "")
+        # The fight and the navigation cards change a few times a round and size to their
+        # content (a change re-arranges the screen): keyed on exactly what they draw.
+        states = tuple((c.id, c.state) for c in view.characters)
+        self.show("fight", view.fight and (view.fight, states), lambda: R.fight(view) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
-        self.show("nav", (nav, view.supply_offer, people), lambda: R.navigation(view))
+        self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
         self.show("prompt", ask, lambda: R.prompt(view))
 

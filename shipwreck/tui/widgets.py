@@ -30,6 +30,9 @@ class CommandLine(Input):
     need not (and must not) clear it.
     """
 
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    """Input sets it on every key, and with ``layout=True`` each key re-arranged the screen."""
+
     BINDINGS = [
         Binding("tab", "complete", "complete", show=False),
         Binding("up", "history(-1)", show=False),
