@@ -234,9 +234,19 @@ class Player:
     key: asyncssh.SSHKey
     client: Client
     seat: int = -1
+    typed_at: float = 0.0
 
     async def connect(self, port: int) -> None:
         self.client = await open_terminal(port, self.name, self.key)
+
+    async def type_line(self, line: str) -> None:
+        """Type a line, keeping under the server's 10 lines a second per session (a faster one
+        is refused with "slow down", and its command never reaches the log)."""
+        wait = self.typed_at + 0.15 - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.client.type(line + "\r")
+        self.typed_at = time.monotonic()
 
 
 async def panel_changes(player: Player, panel: list[str], timeout: float) -> None:
@@ -285,7 +295,7 @@ async def type_choice(
     expected = [format_command(c) for c in table.view(player.seat).choices]
     choice = pick.choice(await shows(player, expected))
     panel = log_panel(player.client)
-    player.client.type(choice + "\r")
+    await player.type_line(choice)
     return player, choice, panel
 
 

@@ -65,7 +65,7 @@ class LobbyScreen(AppScreen):
             self.call_later(self.refresh_all)
 
     def on_screen_suspend(self) -> None:
-        """Covered (by help): stop following the lobby (it would repaint every change)."""
+        """Covered by a table or help: stop following the lobby (it would repaint every change)."""
         self._unsub()
 
     def on_screen_resume(self) -> None:
