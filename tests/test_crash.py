@@ -239,20 +239,31 @@ class Player:
     async def connect(self, port: int) -> None:
         self.client = await open_terminal(port, self.name, self.key)
 
-    async def type_line(self, line: str) -> None:
-        """Type a line, keeping under the server's 10 lines a second per session (a faster one
-        is refused with "slow down", and its command never reaches the log)."""
+    async def pace(self) -> None:
+        """Keep under the server's 10 lines a second per session (a faster line is refused with
+        "slow down", and its command never reaches the log)."""
         wait = self.typed_at + 0.15 - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
+
+    def type_line(self, line: str) -> None:
         self.client.type(line + "\r")
         self.typed_at = time.monotonic()
 
 
-async def panel_changes(player: Player, panel: list[str], timeout: float) -> None:
-    """Wait for the player's log panel to show something new (the effect of a command)."""
+Shown = tuple[list[str], list[str]]
+
+
+def what_shows(client: Client) -> Shown:
+    """A player's log panel and choices: a command's effect changes one or both (``done`` in a
+    fight writes no log line, but the choices give way to "waiting for ...")."""
+    return log_panel(client), choices_on_screen(client)
+
+
+async def panel_changes(player: Player, before: Shown, timeout: float) -> None:
+    """Wait for the player's screen to show something new (the effect of a command)."""
     client = player.client
-    await wait_until(lambda: log_panel(client) != panel, timeout, "no effect shown", client)
+    await wait_until(lambda: what_shows(client) != before, timeout, "no effect shown", client)
 
 
 async def shows(player: Player, expected: list[str]) -> list[str]:
@@ -284,18 +295,19 @@ async def next_to_act(players: list[Player], db: Path, table_id: int) -> Table:
 
 async def type_choice(
     players: list[Player], db: Path, table_id: int, pick: random.Random
-) -> tuple[Player, str, list[str]] | None:
+) -> tuple[Player, str, Shown] | None:
     """The log on disk says who must act: that player (one of them, at random, if both must)
     must see those choices on screen, and types one of them. Returns who typed what, and that
-    player's log panel from before; ``None`` if the game is over."""
+    player's log panel and choices from before; ``None`` if the game is over."""
     table = await next_to_act(players, db, table_id)
     if table.over:
         return None
     player = pick.choice([p for p in players if must_act(table, p.seat)])
+    await player.pace()  # before the screen is read: nothing may come between that and typing
     expected = [format_command(c) for c in table.view(player.seat).choices]
     choice = pick.choice(await shows(player, expected))
-    panel = log_panel(player.client)
-    await player.type_line(choice)
+    panel = what_shows(player.client)
+    player.type_line(choice)
     return player, choice, panel
 
 
