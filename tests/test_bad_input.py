@@ -490,6 +490,21 @@ async def attack(
     await attacker.connect()
 
 
+async def attackers_at_each_door(service: Service) -> AsyncIterator[tuple[Where, Attacker]]:
+    """An attacker signed in and in place at each PTY door: mal in the lobby, eve at a table."""
+    doors: tuple[tuple[Where, str, asyncssh.SSHKey], ...] = (
+        ("lobby", "mal", MAL_KEY),
+        ("table", "eve", EVE_KEY),
+    )
+    for where, name, key in doors:
+        attacker = Attacker(service, name, key)
+        if where == "table":
+            new_table(service, name, next(attacker.seeds))
+        await attacker.connect()
+        await attacker.goto(where)
+        yield where, attacker
+
+
 async def pty_door(
     service: Service, bob: Bystander, where: Where, caplog: pytest.LogCaptureFixture
 ) -> tuple[int, Counter[str]]:
@@ -555,12 +570,7 @@ async def test_very_long_lines(
     the attacker's answer (and her bell) come once her keys are through."""
     limit = service.config.limits.line_length
     tried = 0
-    for where, name, key in (("lobby", "mal", MAL_KEY), ("table", "eve", EVE_KEY)):
-        attacker = Attacker(service, name, key)
-        if where == "table":
-            new_table(service, name, next(attacker.seeds))
-        await attacker.connect()
-        await attacker.goto(where)  # type: ignore[arg-type]
+    async for where, attacker in attackers_at_each_door(service):
         chat = "say " if where == "lobby" else "tell kid "
         for line in ("zq" + "y" * 100_000, chat + "w" * 2_000):
             bells = attacker.c.term.raw.count(b"\x07")
@@ -701,12 +711,7 @@ async def test_keys_the_parser_cannot_decode_are_ignored(
     """Each used to raise inside Textual's parser, and the driver then dropped the session. Now
     each is ignored: the same session answers the next line at once."""
     tried = 0
-    for where, name, key in (("lobby", "mal", MAL_KEY), ("table", "eve", EVE_KEY)):
-        attacker = Attacker(service, name, key)
-        if where == "table":
-            new_table(service, name, next(attacker.seeds))
-        await attacker.connect()
-        await attacker.goto(where)  # type: ignore[arg-type]
+    async for _where, attacker in attackers_at_each_door(service):
         for label, data in UNDECODABLE:
             attacker.write(data)
             tried += 1

@@ -45,8 +45,23 @@ class AppScreen(Screen[None]):
         assert isinstance(self.app, ShipwreckApp)
         return self.app
 
+    _repaint_due = False
+
     def notify_change(self, _source: object) -> None:
         self.post_message(Changed())
+
+    def on_changed(self, _msg: Changed) -> None:
+        if not self._repaint_due:  # later changes already queued share this repaint
+            self._repaint_due = True
+            self.call_later(self._repaint)
+
+    def _repaint(self) -> None:
+        self._repaint_due = False
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        """Show the lobby or table as it is now."""
+        raise NotImplementedError
 
     def _max_line(self) -> int:
         return int(getattr(self.app, "line_length", 500))
@@ -67,7 +82,6 @@ class SeatScreen(AppScreen):
         self._log_shown = 0
         self._chat_last: ChatLine | None = None
         self._keys: dict[str, object] = {}
-        self._repaint_due = False
 
     # ------------------------------------------------------------------ for each game
 
@@ -103,15 +117,6 @@ class SeatScreen(AppScreen):
 
     def on_unmount(self) -> None:
         self._unsub()
-
-    def on_changed(self, _msg: Changed) -> None:
-        if not self._repaint_due:  # later changes already queued share this repaint
-            self._repaint_due = True
-            self.call_later(self._repaint)
-
-    def _repaint(self) -> None:
-        self._repaint_due = False
-        self.refresh_all()
 
     def refresh_all(self) -> None:
         t, seat = self.table, self.seat

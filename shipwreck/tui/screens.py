@@ -17,7 +17,7 @@ from shipwreck.lang.complete import command_list, complete
 from shipwreck.runtime import SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat
 from shipwreck.tui import render_lifeboat as R
-from shipwreck.tui.base import AppScreen, Changed, SeatScreen
+from shipwreck.tui.base import AppScreen, SeatScreen
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
@@ -34,7 +34,6 @@ class LobbyScreen(AppScreen):
 
     _chat_last: LobbyChat | None = None
     _rows: list[tuple[str, ...]] | None = None
-    _repaint_due = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="who")
@@ -59,11 +58,6 @@ class LobbyScreen(AppScreen):
     def on_unmount(self) -> None:
         self._unsub()
 
-    def on_changed(self, _msg: Changed) -> None:
-        if not self._repaint_due:  # every table's every change reaches the lobby: coalesce
-            self._repaint_due = True
-            self.call_later(self.refresh_all)
-
     def on_screen_suspend(self) -> None:
         """Covered by a table or help: stop following the lobby (it would repaint every change)."""
         self._unsub()
@@ -74,7 +68,6 @@ class LobbyScreen(AppScreen):
         self.refresh_all()
 
     def refresh_all(self) -> None:
-        self._repaint_due = False
         lobby = self.shipwreck.lobby
         rows: list[tuple[str, ...]] = []
         for t in lobby.tables.values():
