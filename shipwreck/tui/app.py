@@ -85,9 +85,9 @@ class ShipwreckApp(App[None]):
         self._check_size()
 
     def show_lobby(self) -> None:
-        """Back to the lobby from a table: the table screen covers the lobby (which stops
-        following changes while covered). A table taking the lobby's place (switch_screen)
-        would save the lobby's memory, but the focus was then sometimes lost on the way back."""
+        """Back to the lobby from a table: the table screen covers the lobby, which stops
+        following changes while covered. (A table taking the lobby's place, switch_screen,
+        would save the lobby's memory; tried once, it made a bad-input test flaky.)"""
         self.pop_screen()
 
     def open_table(self, table: Table, spectate: bool = False) -> None:
