@@ -17,8 +17,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
@@ -225,3 +229,54 @@ def _height_changed(panel: Static) -> bool:
         return True
     panel.clear_cached_dimensions()
     return panel.get_content_height(region.size, panel.app.size, region.width) != region.height
+
+
+class ClosingModal(ModalScreen[None]):
+    """A modal that Escape, Enter or q closes."""
+
+    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
+class EndOfGame(ClosingModal):
+    """A game's end: its final table, over a board where everything is revealed."""
+
+    BOX_ID = "end"
+
+    def __init__(self, view: Any) -> None:
+        super().__init__()
+        self.view = view
+
+    def result(self) -> RenderableType:
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id=self.BOX_ID):
+            yield Static(self.result())
+            yield Static("press Enter to close", classes="hint")
+
+
+class CommandHelp(ClosingModal):
+    """Every command of a game (from its language's command list) and the table's own."""
+
+    GAME_TITLE = ""
+    BOX_ID = "help"
+    HINT = "press Escape to close"
+
+    def commands(self) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        t = RichTable(title=f"{self.GAME_TITLE} commands", expand=True)
+        t.add_column("command", style="bold cyan", no_wrap=True)
+        t.add_column("what it does")
+        for usage, description in self.commands():
+            t.add_row(usage, description)
+        t.add_row("tell X TEXT", "whisper to one seat (table chat)")
+        t.add_row("chat TEXT", "talk to the whole table without it entering the game log")
+        t.add_row("lobby / leave", "back to the lobby (keeping / giving up your seat)")
+        with VerticalScroll(id=self.BOX_ID):
+            yield Static(t)
+            yield Static(self.HINT, classes="hint")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table as RichTable
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Input, Static
 
@@ -17,7 +17,7 @@ from shipwreck.lang.complete import command_list, complete
 from shipwreck.runtime import SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat
 from shipwreck.tui import render_lifeboat as R
-from shipwreck.tui.base import AppScreen, SeatScreen
+from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
@@ -265,44 +265,20 @@ class TableScreen(SeatScreen):
         return HelpScreen()
 
 
-class EndScreen(ModalScreen[None]):
+class EndScreen(EndOfGame):
     """Every score broken down and everything revealed."""
 
-    BINDINGS = [Binding("escape,enter,q", "close", "close")]
-
-    def __init__(self, view: Any) -> None:
-        super().__init__()
-        self.view = view
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="end"):
-            yield Static(R.scores(self.view))
-            yield Static("press Enter to close", classes="hint")
-
-    def action_close(self) -> None:
-        self.dismiss()
+    def result(self) -> RenderableType:
+        return R.scores(self.view)
 
 
-class HelpScreen(ModalScreen[None]):
-    """Every command, generated from the language's own command list."""
+class HelpScreen(CommandHelp):
+    """Every Lifeboat command, generated from the language's own command list."""
 
-    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+    GAME_TITLE = "Lifeboat"
 
-    def compose(self) -> ComposeResult:
-        t = RichTable(title="Lifeboat commands", expand=True)
-        t.add_column("command", style="bold cyan", no_wrap=True)
-        t.add_column("what it does")
-        for usage, description in command_list("lifeboat"):
-            t.add_row(usage, description)
-        t.add_row("tell X TEXT", "whisper to one seat (table chat)")
-        t.add_row("chat TEXT", "talk to the whole table without it entering the game log")
-        t.add_row("lobby / leave", "back to the lobby (keeping / giving up your seat)")
-        with VerticalScroll(id="help"):
-            yield Static(t)
-            yield Static("press Escape to close", classes="hint")
-
-    def action_close(self) -> None:
-        self.dismiss()
+    def commands(self) -> list[tuple[str, str]]:
+        return list(command_list("lifeboat"))
 
 
 class TooSmallScreen(ModalScreen[None]):

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rich.table import Table as RichTable
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -28,7 +28,7 @@ from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.tui import render_spanish_main as R
-from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 
 GAME = "spanish_main"
@@ -275,47 +275,26 @@ def commands() -> list[tuple[str, str]]:
         return list(R.COMMANDS)
 
 
-class SeaEndScreen(ModalScreen[None]):
+class SeaEndScreen(EndOfGame):
     """Gold, ships afloat and winners; every coin value is revealed on the map behind."""
 
     CSS_PATH = "sea_screen.tcss"
-    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+    BOX_ID = "sea-end"
 
-    def __init__(self, view: SpanishMainView) -> None:
-        super().__init__()
-        self.view = view
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="sea-end"):
-            yield Static(R.final(self.view))
-            yield Static("press Enter to close", classes="hint")
-
-    def action_close(self) -> None:
-        self.dismiss()
+    def result(self) -> RenderableType:
+        return R.final(self.view)
 
 
-class SeaHelpScreen(ModalScreen[None]):
+class SeaHelpScreen(CommandHelp):
     """Every Spanish Main command."""
 
     CSS_PATH = "sea_screen.tcss"
-    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+    GAME_TITLE = "Spanish Main"
+    BOX_ID = "sea-help"
+    HINT = (
+        "a move you type is drawn as a white ghost on the map before you press Enter;"
+        " press Escape to close"
+    )
 
-    def compose(self) -> ComposeResult:
-        t = RichTable(title="Spanish Main commands", expand=True)
-        t.add_column("command", style="bold cyan", no_wrap=True)
-        t.add_column("what it does")
-        for usage, description in commands():
-            t.add_row(usage, description)
-        t.add_row("tell X TEXT", "whisper to one seat (table chat)")
-        t.add_row("chat TEXT", "talk to the whole table without it entering the game log")
-        t.add_row("lobby / leave", "back to the lobby (keeping / giving up your seat)")
-        with VerticalScroll(id="sea-help"):
-            yield Static(t)
-            yield Static(
-                "a move you type is drawn as a white ghost on the map before you press Enter;"
-                " press Escape to close",
-                classes="hint",
-            )
-
-    def action_close(self) -> None:
-        self.dismiss()
+    def commands(self) -> list[tuple[str, str]]:
+        return commands()
