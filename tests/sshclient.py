@@ -1,9 +1,14 @@
-"""A real SSH client terminal for end-to-end tests: asyncssh with a PTY, drawn on pyte."""
+"""A real SSH client terminal for end-to-end tests: asyncssh with a PTY, drawn on pyte; and a
+reader for the pty of a client run as a subprocess (OpenSSH's ``ssh``)."""
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 import re
+import struct
+import termios
 from dataclasses import dataclass
 
 import asyncssh
@@ -28,6 +33,9 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed.set()
+
+    def resize(self, width: int, height: int) -> None:
+        self.screen.resize(lines=height, columns=width)
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
@@ -79,3 +87,34 @@ async def open_terminal(
         lambda: term, term_type="xterm-256color", term_size=size, encoding=None
     )
     return Client(conn, chan, term)
+
+
+def set_winsize(fd: int, width: int, height: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
+
+
+class PtyReader:
+    """Reads the master side of a pty into a pyte screen."""
+
+    def __init__(self, fd: int, width: int, height: int) -> None:
+        self.fd = fd
+        self.term = Terminal(width, height)
+        self.eof = asyncio.Event()
+        os.set_blocking(fd, False)
+        asyncio.get_running_loop().add_reader(fd, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the child side closed
+            data = b""
+        if data:
+            self.term.data_received(data, None)
+        else:
+            self.stop()
+
+    def stop(self) -> None:
+        asyncio.get_running_loop().remove_reader(self.fd)
+        self.eof.set()

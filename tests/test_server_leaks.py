@@ -11,13 +11,10 @@
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import gc
 import logging
 import os
 import shutil
-import struct
-import termios
 import time
 import weakref
 from collections import Counter
@@ -34,7 +31,7 @@ from shipwreck.server.ssh import LiveApps
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.screens import LobbyScreen, TableScreen
 
-from sshclient import Client, Terminal
+from sshclient import Client, PtyReader, Terminal, set_winsize
 
 TIMEOUT = 15.0
 SIZE = (120, 40)
@@ -336,37 +333,6 @@ async def test_lines_typed_ahead_keep_their_boundaries(service: Service) -> None
     ann.close()
 
 
-def _set_winsize(fd: int, width: int, height: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
-
-
-class _PtyReader:
-    """Reads the master side of a pty into a pyte screen."""
-
-    def __init__(self, fd: int, width: int, height: int) -> None:
-        self.fd = fd
-        self.term = Terminal(width, height)
-        self.eof = asyncio.Event()
-        os.set_blocking(fd, False)
-        asyncio.get_running_loop().add_reader(fd, self._readable)
-
-    def _readable(self) -> None:
-        try:
-            data = os.read(self.fd, 65536)
-        except BlockingIOError:
-            return
-        except OSError:  # EIO: the child side closed
-            data = b""
-        if data:
-            self.term.data_received(data, None)
-        else:
-            self.stop()
-
-    def stop(self) -> None:
-        asyncio.get_running_loop().remove_reader(self.fd)
-        self.eof.set()
-
-
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
 async def test_openssh_client_signs_in_opens_a_table_and_quits(
     service: Service, tmp_path: Path
@@ -378,7 +344,7 @@ async def test_openssh_client_signs_in_opens_a_table_and_quits(
     os.close(fd)
 
     master, slave = os.openpty()
-    _set_winsize(master, *SIZE)
+    set_winsize(master, *SIZE)
     ssh = shutil.which("ssh")
     assert ssh is not None
     # fmt: off
@@ -395,7 +361,7 @@ async def test_openssh_client_signs_in_opens_a_table_and_quits(
         *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
     )
     os.close(slave)
-    reader = _PtyReader(master, *SIZE)
+    reader = PtyReader(master, *SIZE)
     try:
         term = reader.term
         await term.wait_for(f"signed in as dora ({key.get_fingerprint('sha256')})")

@@ -7,14 +7,11 @@ they receive into a `pyte` screen, and the tests assert on what a user would see
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import gc
 import os
 import shutil
 import signal
-import struct
 import sys
-import termios
 import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -40,6 +37,8 @@ from shipwreck.server.ssh import (
     ensure_host_key,
     start_server,
 )
+
+from sshclient import PtyReader, set_winsize
 
 CLIENT_KEY = asyncssh.generate_private_key("ssh-ed25519")
 OTHER_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -449,38 +448,6 @@ def test_color_system_follows_the_client_terminal() -> None:
     assert color_system_for("vt100", {}) == "standard"
 
 
-class _PtyReader:
-    """Reads the master side of a pty into a pyte screen."""
-
-    def __init__(self, fd: int, width: int, height: int) -> None:
-        self.fd = fd
-        self.term = Terminal(width, height)
-        self.eof = asyncio.Event()
-        os.set_blocking(fd, False)
-        asyncio.get_running_loop().add_reader(fd, self._readable)
-
-    def _readable(self) -> None:
-        try:
-            data = os.read(self.fd, 65536)
-        except BlockingIOError:
-            return
-        except OSError:  # EIO: the child side closed
-            data = b""
-        if data:
-            self.term.data_received(data, None)
-        else:
-            self.stop()
-
-    def stop(self) -> None:
-        asyncio.get_running_loop().remove_reader(self.fd)
-        self.eof.set()
-
-
-def _set_winsize(fd: int, width: int, height: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
-
-
-@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
 async def test_openssh_client(server: Server, tmp_path: Path) -> None:
     key_file = tmp_path / "id_ed25519"
     fd = os.open(key_file, os.O_WRONLY | os.O_CREAT, 0o600)
@@ -488,7 +455,7 @@ async def test_openssh_client(server: Server, tmp_path: Path) -> None:
     os.close(fd)
 
     master, slave = os.openpty()
-    _set_winsize(master, 80, 24)
+    set_winsize(master, 80, 24)
     ssh = shutil.which("ssh")
     assert ssh is not None
     # fmt: off
@@ -505,7 +472,7 @@ async def test_openssh_client(server: Server, tmp_path: Path) -> None:
         *argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
     )
     os.close(slave)
-    reader = _PtyReader(master, 80, 24)
+    reader = PtyReader(master, 80, 24)
     try:
         term = reader.term
         await term.wait_for(status("Carol", 80, 24))
@@ -513,7 +480,7 @@ async def test_openssh_client(server: Server, tmp_path: Path) -> None:
         await term.wait_for(status("Carol", 80, 24, "k"))
 
         # ssh is not in the pty's foreground group here, so deliver its SIGWINCH by hand.
-        _set_winsize(master, 100, 30)
+        set_winsize(master, 100, 30)
         term.resize(100, 30)
         proc.send_signal(signal.SIGWINCH)
         await term.wait_for(status("Carol", 100, 30, "k"))
