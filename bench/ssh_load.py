@@ -32,7 +32,8 @@ sign-ins (a leak would keep growing); server CPU for sign-in, seating and play; 
 once seated with nobody typing; unit costs (one keystroke echoed, one table change seen by its
 six players, with that idle load subtracted); the latencies (p50/p95/max); event-loop lag and
 garbage-collection pauses; this process's CPU use. ``--profile K`` runs the server under cProfile
-and prints its top K functions by own and cumulative time, and shipwreck's own among them.
+while they play and prints its top K functions by own and cumulative time, and shipwreck's own
+among them.
 """
 
 from __future__ import annotations
@@ -153,11 +154,12 @@ def dump():
     with open(out, "w") as f:
         json.dump(times, f)
 atexit.register(dump)
-if profile:
-    import cProfile
+if profile:  # the bench turns the profiler on for the play only (SIGUSR1 on, SIGUSR2 off)
+    import cProfile, signal
     prof = cProfile.Profile()
-    atexit.register(lambda: (prof.disable(), prof.dump_stats(profile)))
-    prof.enable()
+    signal.signal(signal.SIGUSR1, lambda *_: prof.enable())
+    signal.signal(signal.SIGUSR2, lambda *_: prof.disable())
+    atexit.register(lambda: prof.dump_stats(profile))
 from shipwreck.cli import main
 sys.exit(main(["serve", *args]))
 """
@@ -592,6 +594,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     stop = asyncio.Event()
     me = time.process_time()
     cpu3 = server.cpu_seconds()
+    if args.profile:
+        server.proc.send_signal(signal.SIGUSR1)
     tasks = [
         asyncio.create_task(play(p, stop, random.Random(rng.random()), stats)) for p in players
     ]
@@ -603,6 +607,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     await asyncio.sleep(args.seconds)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
+    if args.profile:
+        server.proc.send_signal(signal.SIGUSR2)
     t_play = time.monotonic() - t
     cpu4 = server.cpu_seconds()
     me = time.process_time() - me

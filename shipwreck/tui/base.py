@@ -147,15 +147,13 @@ class SeatScreen(AppScreen):
 
     def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
         """Update panel ``#wid`` with ``render()`` unless ``key`` (what it draws) is unchanged.
-        Keys are compared with ``==``: tuples of the view's own parts work."""
+        Keys are compared with ``==``: tuples of the view's own parts work. Every panel shown
+        this way has a fixed height in the screen's ``.tcss`` (no layout: updating it repaints
+        only itself, where a panel sized to its content would re-arrange the whole screen)."""
         if wid in self._keys and self._keys[wid] == key:
             return
         self._keys[wid] = key
-        panel = self.query_one(f"#{wid}", Static)
-        panel.update(render(), layout=False)
-        height = panel.styles.height
-        if (height is None or height.is_auto) and _height_changed(panel):
-            panel.refresh(layout=True)
+        self.query_one(f"#{wid}", Static).update(render(), layout=False)
 
     # ------------------------------------------------------------------ typed lines
 
@@ -218,17 +216,6 @@ class SeatScreen(AppScreen):
         self.query_one("#command", CommandLine).placeholder = self.placeholder()
         self.refresh_all()
         self.error(why, style="yellow")
-
-
-def _height_changed(panel: Static) -> bool:
-    """Whether ``panel`` (sized to its content) needs another height for its new content: only
-    then is the screen re-arranged (measuring renders the content once; a layout renders
-    every widget on the screen)."""
-    region = panel.content_region
-    if not panel.is_mounted or region.width <= 0:
-        return True
-    panel.clear_cached_dimensions()
-    return panel.get_content_height(region.size, panel.app.size, region.width) != region.height
 
 
 class ClosingModal(ModalScreen[None]):

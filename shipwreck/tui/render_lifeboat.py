@@ -5,8 +5,10 @@ Pure functions (view in, renderable out) so screens stay thin and snapshots stay
 
 from __future__ import annotations
 
-from rich import box
-from rich.console import Group, RenderableType
+from collections.abc import Sequence
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -37,41 +39,76 @@ def pips(wounds: int, strength: int) -> Text:
     return t
 
 
+class Rows:
+    """Lines of text drawn to the width they are given, each cut to fit, never wrapped.
+
+    Why not a Rich ``Table``: the boat and the cards are redrawn on most moves in every
+    session at the table, and measuring a table's columns cost a fifth of a session's
+    rendering. Here each line is built once for the width (``lines(width)``)."""
+
+    def lines(self, width: int) -> list[Text]:
+        raise NotImplementedError
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in self.lines(options.max_width):
+            line.no_wrap = True
+            line.overflow = "ellipsis"
+            line.end = "\n"
+            yield line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
+
+
+class Boat(Rows):
+    """The boat from bow to stern: one line per seat, in fixed columns; the revealed items
+    take what width is left."""
+
+    COLUMNS = ((2, "#"), (20, "character"), (3, "str"), (9, "wounds"), (11, "state"))
+    MORE = ((3, "hid"), (12, "marks"))
+
+    def __init__(self, view: LifeboatView) -> None:
+        self.view = view
+
+    def lines(self, width: int) -> list[Text]:
+        view = self.view
+        head = [f"{name:<{w}}" for w, name in self.COLUMNS]
+        head += [f"{name:>{w}}" if name == "hid" else f"{name:<{w}}" for w, name in self.MORE]
+        out = [
+            Text("the boat  (bow → stern)", style="italic"),
+            Text(" ".join([*head, "revealed"]), style="bold"),
+            Text("─" * width, style="dim"),
+        ]
+        acting = {view.actor, view.navigator}
+        for c in view.characters:
+            name = Text(CHAR[c.id].name)
+            if c.id == view.me:
+                name.append(" (you)", style="bold cyan")
+            if c.id in acting:
+                name.stylize("reverse")
+            marks = " ".join(m for m, on in (("rowed", c.rowed), ("fought", c.fought)) if on)
+            cells = [
+                Text(str(c.seat)),
+                name,
+                Text(f"{c.strength:>3}"),
+                pips(c.wounds, c.strength),
+                Text(c.state, style=STATE_STYLE[c.state]),
+                Text(f"{c.hidden_count:>3}"),
+                Text(marks),
+            ]
+            line = Text()
+            for (w, _), cell in zip(self.COLUMNS + self.MORE, cells, strict=True):
+                cell.truncate(w, overflow="ellipsis", pad=True)
+                line.append_text(cell)
+                line.append(" ")
+            line.append(", ".join(c.revealed) or "-")
+            out.append(line)
+        return out
+
+
 def boat(view: LifeboatView) -> RenderableType:
     """The boat from bow to stern."""
-    t = Table(
-        title="the boat  (bow → stern)", expand=True, title_justify="left", box=box.SIMPLE_HEAD
-    )
-    for col, kw in (
-        ("#", {"width": 2}),
-        ("character", {"no_wrap": True, "min_width": 20}),
-        ("str", {"justify": "right"}),
-        ("wounds", {"no_wrap": True, "min_width": 9}),
-        ("state", {"no_wrap": True}),
-        ("revealed", {}),
-        ("hidden", {"justify": "right"}),
-        ("marks", {}),
-    ):
-        t.add_column(col, **kw)
-    acting = {view.actor, view.navigator}
-    for c in view.characters:
-        name = Text(CHAR[c.id].name)
-        if c.id == view.me:
-            name.append(" (you)", style="bold cyan")
-        if c.id in acting:
-            name.stylize("reverse")
-        marks = " ".join(m for m, on in (("rowed", c.rowed), ("fought", c.fought)) if on)
-        t.add_row(
-            str(c.seat),
-            name,
-            str(c.strength),
-            pips(c.wounds, c.strength),
-            Text(c.state, style=STATE_STYLE[c.state]),
-            ", ".join(c.revealed) or "-",
-            str(c.hidden_count),
-            marks,
-        )
-    return t
+    return Boat(view)
 
 
 def me_panel(view: LifeboatView) -> RenderableType:
@@ -93,40 +130,68 @@ def me_panel(view: LifeboatView) -> RenderableType:
     return Panel(lines, title="you")
 
 
-def card(number: int, present: list[str]) -> RenderableType:
-    """One navigation card with its symbols (LB-6)."""
-    nc = NAV[number]
+class Cards(Rows):
+    """A row of navigation cards, each drawn with its symbols (LB-6): six lines, as many
+    cards as there are, each as wide as the row allows (at most 20 columns)."""
 
-    def who(spec: tuple[str, ...]) -> str:
-        names = named(spec, present)
-        return ",".join(CHAR[c].letter for c in names) or "-"
+    def __init__(self, numbers: Sequence[int], present: list[str]) -> None:
+        self.numbers = numbers
+        self.present = present
 
-    body = Text()
-    body.append(f"≈ {who(nc.overboard)}\n", style="blue")
-    gull = {1: "v +1", -1: "v̶ -1", 0: ""}[nc.birds]
-    body.append(f"{gull or ' '}\n", style="bold yellow")
-    body.append(f"thirst {who(nc.thirsty)}\n")
-    body.append(("⚔ " if nc.fight else "  ") + ("‖oar" if nc.oar else ""), style="magenta")
-    return Panel(body, title=f"#{number}", width=20)
+    def who(self, spec: tuple[str, ...]) -> str:
+        return ",".join(CHAR[c].letter for c in named(spec, self.present)) or "-"
+
+    def lines(self, width: int) -> list[Text]:
+        out = [Text() for _ in range(6)]
+        w = max(6, min(20, (width + 1) // max(1, len(self.numbers)) - 1))
+        for i, number in enumerate(self.numbers):
+            nc = NAV[number]
+            gull = {1: "v +1", -1: "v̶ -1", 0: ""}[nc.birds]
+            thirst = "thirst" if len(self.who(nc.thirsty)) + 7 <= w - 2 else "th"
+            body = (
+                (f"≈ {self.who(nc.overboard)}", "blue"),
+                (gull, "bold yellow"),
+                (f"{thirst} {self.who(nc.thirsty)}", ""),
+                (("⚔ " if nc.fight else "  ") + ("‖oar" if nc.oar else ""), "magenta"),
+            )
+            title = f" #{number} "[: w - 2]
+            left = (w - 2 - len(title)) // 2
+            out[0].append(("" if i == 0 else " ") + "╭" + "─" * left + title)
+            out[0].append("─" * (w - 2 - left - len(title)) + "╮")
+            for line, (text, style) in zip(out[1:5], body, strict=True):
+                cell = Text(text, style=style)
+                cell.truncate(w - 2, overflow="ellipsis", pad=True)
+                line.append("" if i == 0 else " ")
+                line.append("│")
+                line.append_text(cell)
+                line.append("│")
+            out[5].append(("" if i == 0 else " ") + "╰" + "─" * (w - 2) + "╯")
+        return out
 
 
 def navigation(view: LifeboatView) -> RenderableType:
+    """Seagulls, round and phase, then one row of cards: the navigation table's, or, while I
+    hold the cards I drew when rowing, those (the table's then listed by number). At most
+    eight rows, the fixed height of its panel (a panel that changes height re-arranges the
+    whole screen)."""
     present = [c.id for c in view.characters]
     track = Text("seagulls ")
     track.append("v " * view.birds, style="bold yellow")
     track.append("· " * max(0, 4 - view.birds), style="dim")
     track.append(f"  round {view.round}  {view.phase}")
-    table = Table.grid(padding=(0, 1))
-    cards = [card(n, present) for n in view.navigation_table]
-    if cards:
-        table.add_row(*cards)
-    parts: list[RenderableType] = [track, table if cards else Text("navigation table: empty")]
+    on_table = " ".join(f"#{n}" for n in view.navigation_table)
     if view.drawn:
-        drawn = Table.grid(padding=(0, 1))
-        drawn.add_row(*[card(n, present) for n in view.drawn])
-        parts += [Text("you drew:", style="bold"), drawn]
+        label = Text("you drew: ", style="bold")
+        label.append(f"(on the table: {on_table})" if on_table else "", style="")
+        shown = view.drawn
+    else:
+        label = Text("navigation table:" + ("" if on_table else " empty"))
+        shown = view.navigation_table
     if view.supply_offer:
-        parts.append(Text("supply passed to you: " + ", ".join(view.supply_offer), style="bold"))
+        label.append("  supply passed to you: " + ", ".join(view.supply_offer), style="bold")
+    parts: list[RenderableType] = [track, label]
+    if shown:
+        parts.append(Cards(shown, present))
     return Group(*parts)
 
 
@@ -161,16 +226,19 @@ def _name(view: LifeboatView, seat: int) -> str:
 
 
 def fight(view: LifeboatView) -> RenderableType | None:
+    """The open fight: both sides with their known power, and who may still join."""
     f = view.fight
     if f is None:
         return None
-    t = Table(expand=True, title=f"fight: {f.request.attacker} vs {f.request.target}")
-    t.add_column(f"attackers ({f.attack_power})", style="red")
-    t.add_column(f"defenders ({f.defense_power})", style="green")
-    t.add_column("still deciding")
     deciding = [c.id for c in view.characters if c.state == "ok" and c.id not in f.done]
-    t.add_row(", ".join(f.attackers), ", ".join(f.defenders), ", ".join(deciding) or "-")
-    return t
+    body = Text()
+    body.append(f"attackers ({f.attack_power}): ", style="bold red")
+    body.append(", ".join(f.attackers) + "\n")
+    body.append(f"defenders ({f.defense_power}): ", style="bold green")
+    body.append(", ".join(f.defenders) + "\n")
+    body.append("still deciding: ", style="bold")
+    body.append(", ".join(deciding) or "-")
+    return Panel(body, title=f"fight: {f.request.attacker} vs {f.request.target}")
 
 
 def scores(view: LifeboatView) -> RenderableType:

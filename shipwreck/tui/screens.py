@@ -246,8 +246,7 @@ class TableScreen(SeatScreen):
         people = (view.characters, view.actor, view.navigator, view.me)
         self.show("boat", people, lambda: R.boat(view))
         self.show("me", people, lambda: R.me_panel(view))
-        # The fight and the navigation cards change a few times a round and size to their
-        # content (a change re-arranges the screen): keyed on exactly what they draw.
+        # The fight and the navigation cards: keyed on exactly what they draw.
         states = tuple((c.id, c.state) for c in view.characters)
         self.show("fight", view.fight and (view.fight, states), lambda: R.fight(view) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
