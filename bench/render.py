@@ -3,14 +3,17 @@
     .venv/bin/python bench/render.py --apps 6 --changes 200
     .venv/bin/python bench/render.py --apps 6 --changes 200 --profile 25
     .venv/bin/python bench/render.py --play --changes 200
+    .venv/bin/python bench/render.py --memory      # also the memory each app holds (slower)
 
-Six headless ``ShipwreckApp`` sessions (120×40) sit at one Lifeboat table; one of them types
-``say`` lines, each a public table change every app must show (or, with ``--play``, whoever
-must decide types one of its choices, key by key, as a game goes). Textual's headless driver
-renders every frame in full (it only throws the bytes away), so this is the app-side cost of
-the SSH load test without the network. Printed: CPU per change (all six apps), the objects
-the garbage collector tracks per app, and the bytes each frame would have sent to a terminal
-(counted with a driver that keeps them).
+Six ``ShipwreckApp`` sessions (120×40) sit at one Lifeboat table; one of them types ``say``
+lines, each a public table change every app must show (or, with ``--play``, whoever must
+decide types one of its choices, key by key, as a game goes). Their driver is Textual's
+headless one, except that it says it is not headless, so each frame is turned into the bytes
+a terminal would get (and counted, then dropped): the app-side cost of the SSH load test
+without the network. Printed: CPU per change (all six apps), the objects the garbage
+collector tracks per app (after the first, which pays for one-off caches), and the bytes a
+terminal would get; with ``--memory``, the memory (tracemalloc) each app after the first
+holds once seated, and the biggest holders by source line.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import gc
 import pstats
 import random
 import time
+import tracemalloc
 from typing import Any
 
 from textual.drivers.headless_driver import HeadlessDriver
@@ -34,13 +38,21 @@ from shipwreck.tui import ShipwreckApp
 SIZE = (120, 40)
 
 
-class CountingDriver(HeadlessDriver):
-    """Counts what a terminal would have been sent."""
+class Sent:
+    """What a terminal would have been sent, in bytes."""
 
-    sent = 0
+    total = 0
 
-    def write(self, data: str) -> None:
-        CountingDriver.sent += len(data.encode())
+
+def count_frames() -> None:
+    """Make Textual's headless driver (which ``run_test`` always uses) say it is not headless,
+    so that each frame is rendered to terminal bytes, and count those bytes."""
+
+    def write(self: HeadlessDriver, data: str) -> None:
+        Sent.total += len(data.encode())
+
+    HeadlessDriver.is_headless = property(lambda self: False)  # type: ignore[assignment,method-assign]
+    HeadlessDriver.write = write  # type: ignore[method-assign]
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -50,22 +62,36 @@ async def run(args: argparse.Namespace) -> None:
     table = lobby.create_table("lifeboat", seats, creator=names[0], seed=7)
     for n in names[1:]:
         assert table.sit(table.free_seats()[0], n) is None
-    gc.collect()
-    before = len(gc.get_objects())
+    if args.memory:
+        tracemalloc.start()
     async with contextlib.AsyncExitStack() as stack:
         pilots = []
-        for n in names:
+        for i, n in enumerate(names):
+            if i == 1:  # the first app paid for the imports and the one-off caches
+                await pilots[0].pause()
+                gc.collect()
+                before = len(gc.get_objects())
+                snap0 = tracemalloc.take_snapshot() if args.memory else None
             app = ShipwreckApp(lobby, n, open_table=table.id)
-            app.driver_class = CountingDriver  # type: ignore[misc]
             pilots.append(await stack.enter_async_context(app.run_test(size=SIZE)))
         for p in pilots:
             await p.pause()
         gc.collect()
-        per_app = (len(gc.get_objects()) - before) / args.apps
+        more = args.apps - 1
+        per_app = (len(gc.get_objects()) - before) / more
+        if snap0 is not None:
+            diff = tracemalloc.take_snapshot().compare_to(snap0, "lineno")
+            tracemalloc.stop()
+            held = sum(d.size_diff for d in diff)
+            print(f"memory each app after the first holds, seated: {held / more / 1024:.0f} KiB")
+            for d in diff[:12]:
+                frame = d.traceback[0]
+                where = f"{frame.filename.split('site-packages/')[-1]}:{frame.lineno}"
+                print(f"  {d.size_diff / more / 1024:7.1f} KiB  {where}")
         seat = table.seat_of_player(names[0])
         assert seat is not None
         prof = cProfile.Profile() if args.profile else None
-        CountingDriver.sent = 0
+        Sent.total = 0
         cpu = time.process_time()
         if prof:
             prof.enable()
@@ -88,11 +114,11 @@ async def run(args: argparse.Namespace) -> None:
             prof.disable()
         cpu = time.process_time() - cpu
         gc.collect()
-        after = (len(gc.get_objects()) - before) / args.apps
+        after = (len(gc.get_objects()) - before) / more
     print(
         f"{args.apps} apps, {args.changes} changes: {cpu / args.changes * 1000:.1f} ms CPU per "
         f"change ({cpu / args.changes / args.apps * 1000:.2f} ms per app), "
-        f"{CountingDriver.sent / args.changes / args.apps / 1024:.1f} KiB per app per change"
+        f"{Sent.total / args.changes / args.apps / 1024:.1f} KiB per app per change"
     )
     print(f"gc-tracked objects per app: {per_app:.0f} seated, {after:.0f} after the changes")
     if prof:
@@ -107,7 +133,9 @@ def main() -> None:
     ap.add_argument("--changes", type=int, default=100)
     ap.add_argument("--play", action="store_true", help="play random choices, not say")
     ap.add_argument("--profile", type=int, default=0, metavar="K")
+    ap.add_argument("--memory", action="store_true", help="measure memory per app (tracemalloc)")
     args: Any = ap.parse_args()
+    count_frames()
     asyncio.run(run(args))
 
 

@@ -237,3 +237,37 @@ async def test_the_table_shows_the_countdown_and_the_autopilot() -> None:
         assert "bob (autopilot)" in shown
         assert table.view(0).choices, "ann has a decision, so a timer runs for her"
         assert "s to decide" in shown
+
+
+async def test_going_back_to_the_lobby_replaces_the_table_screen() -> None:
+    """One screen per session: a table takes the lobby's place and the lobby the table's."""
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, TableScreen)  # coming back: straight to the seat
+        await type_line(pilot, "lobby")
+        assert isinstance(app.screen, LobbyScreen)
+        assert not any(isinstance(s, TableScreen) for s in app.screen_stack)
+        await type_line(pilot, f"open {table.id}")
+        assert isinstance(app.screen, TableScreen)
+        assert not any(isinstance(s, LobbyScreen) for s in app.screen_stack)
+
+
+async def test_textual_patches_keep_strips_and_styles_working() -> None:
+    """The lazy strip caches still cache, and two apps share the rules parsed from one CSS."""
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    from shipwreck.tui import textual_patches
+
+    assert textual_patches.installed()
+    strip = Strip([Segment("hello "), Segment("world")])
+    assert strip.crop(0, 5).text == "hello"
+    assert strip.crop(0, 5) is strip.crop(0, 5)
+    assert strip.crop(6, 11).text == "world"
+    lobby, _ = lobby_with_table(("ann", "bob"))
+    first, second = ShipwreckApp(lobby, "ann"), ShipwreckApp(lobby, "bob")
+    async with first.run_test(size=SIZE), second.run_test(size=SIZE):
+        rules = {id(r) for r in first.stylesheet.rules}
+        assert rules and rules == {id(r) for r in second.stylesheet.rules}
+        assert str(first.screen.query_one("#log").styles.border_top[0]) == "round"

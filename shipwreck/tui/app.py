@@ -75,20 +75,22 @@ class ShipwreckApp(App[None]):
         return f"signed in as {self.user}{key}"
 
     def on_mount(self) -> None:
-        self.push_screen(LobbyScreen())
         first = self.lobby.get(self._open_first) if self._open_first is not None else None
         if first is None:  # coming back: land in the seat of an unfinished game
             mine = self.lobby.seats_of(self.user)
             first = mine[-1] if mine else None
         if first is not None:
             self.open_table(first)
+        else:
+            self.push_screen(LobbyScreen())
         self._check_size()
 
     def show_lobby(self) -> None:
-        """Back to the lobby from a table: the table screen covers the lobby, which stops
-        following changes while covered. (A table taking the lobby's place, switch_screen,
-        would save the lobby's memory; tried once, it made a bad-input test flaky.)"""
-        self.pop_screen()
+        """Back to the lobby from a table: a new lobby screen takes the table's place.
+
+        Why not keep the lobby under the table: a session then holds one screen, not two
+        (a covered lobby kept its widgets and caches, and stopped following changes anyway)."""
+        self.switch_screen(LobbyScreen())
 
     def open_table(self, table: Table, spectate: bool = False) -> None:
         seat = None if spectate else table.seat_of_player(self.user)
@@ -104,7 +106,10 @@ class ShipwreckApp(App[None]):
             screen = SpanishMainScreen(table, seat)
         else:
             screen = TableScreen(table, seat)
-        self.push_screen(screen)
+        if isinstance(self.screen, LobbyScreen):
+            self.switch_screen(screen)  # the table takes the lobby's place (see show_lobby)
+        else:
+            self.push_screen(screen)
 
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)

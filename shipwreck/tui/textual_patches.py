@@ -1,0 +1,128 @@
+"""Two changes to Textual for a server that runs one app per session in one process.
+
+1. **Strips with lazy caches.** Every ``Strip`` (one rendered line) builds seven
+   ``FIFOCache`` objects in ``__init__``, and a session keeps thousands of strips (every
+   widget caches its rendered lines). Most of those caches are never used, yet they were about
+   a fifth of a seated session's memory and an eighth of the CPU a repaint costs. Here each
+   cache is a property that builds its ``FIFOCache`` on first access and keeps it in the same
+   slot, so a strip behaves exactly as before.
+2. **One parse of the CSS for all apps.** Each app has its own ``Stylesheet`` and parsed every
+   widget's CSS again at start-up (tens of milliseconds and hundreds of KiB of rules per
+   session). Parsed rules are never changed afterwards, so they are shared: one cache keyed
+   on the CSS text, where it came from, and the theme's variables.
+
+This reaches into Textual's internals, so ``install()`` first checks that ``Strip`` and
+``Stylesheet`` still look as they were written against, and leaves Textual alone (and says so)
+otherwise. ``installed()`` tells which happened; a test checks it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from rich.segment import Segment
+from textual.cache import FIFOCache, LRUCache
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
+from textual.css.types import CSSLocation
+from textual.strip import Strip
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZES = {
+    "_divide_cache": 4,
+    "_crop_cache": 16,
+    "_style_cache": 16,
+    "_filter_cache": 4,
+    "_line_length_cache": 4,
+    "_crop_extend_cache": 4,
+    "_offsets_cache": 4,
+}
+"""The caches ``Strip.__init__`` makes (Textual 8.x), with their sizes."""
+
+OTHER_SLOTS = ("_segments", "_cell_length", "_render_cache", "_link_ids", "_cell_count")
+
+_installed = False
+
+
+def _init(self: Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
+    """``Strip.__init__`` without the caches (they come when first used)."""
+    self._segments = list(segments)
+    self._cell_length = cell_length
+    self._render_cache = None
+    self._link_ids = None
+    self._cell_count = None
+
+
+def _lazy(slot: Any, size: int) -> property:
+    """A property over the member descriptor ``slot`` that fills it on first read."""
+
+    def get(strip: Strip) -> FIFOCache[Any, Any]:
+        try:
+            cache: FIFOCache[Any, Any] = slot.__get__(strip, Strip)
+        except AttributeError:
+            cache = FIFOCache(size)
+            slot.__set__(strip, cache)
+        return cache
+
+    return property(get, slot.__set__)
+
+
+_parse_rules = Stylesheet._parse_rules
+_parsed: LRUCache[tuple[object, ...], list[RuleSet]] = LRUCache(256)
+"""Parsed rules for every app: (css, read_from, default?, tie breaker, scope, variables)."""
+
+
+def _shared_parse_rules(
+    self: Stylesheet,
+    css: str,
+    read_from: CSSLocation,
+    is_default_rules: bool = False,
+    tie_breaker: int = 0,
+    scope: str = "",
+) -> list[RuleSet]:
+    variables = tuple(sorted(self._variables.items()))
+    key = (css, read_from, is_default_rules, tie_breaker, scope, variables)
+    rules = _parsed.get(key)
+    if rules is None:
+        rules = _parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        _parsed[key] = rules
+    return rules
+
+
+def _parameters(function: object) -> list[str]:
+    return list(inspect.signature(function).parameters)  # type: ignore[arg-type]
+
+
+def install() -> bool:
+    """Make every ``Strip``'s caches lazy and share parsed CSS; ``True`` if it did."""
+    global _installed
+    if _installed:
+        return True
+    slots = set(getattr(Strip, "__slots__", ()))
+    strip_as_known = slots == set(CACHE_SIZES) | set(OTHER_SLOTS)
+    strip_as_known &= _parameters(Strip.__init__) == ["self", "segments", "cell_length"]
+    parse_as_known = hasattr(Stylesheet(), "_variables") and _parameters(_parse_rules) == [
+        "self",
+        "css",
+        "read_from",
+        "is_default_rules",
+        "tie_breaker",
+        "scope",
+    ]
+    if not (strip_as_known and parse_as_known):
+        log.warning("Textual's Strip or Stylesheet has changed: Textual is left as it is")
+        return False
+    for name, size in CACHE_SIZES.items():
+        setattr(Strip, name, _lazy(Strip.__dict__[name], size))
+    Strip.__init__ = _init  # type: ignore[method-assign]
+    Stylesheet._parse_rules = _shared_parse_rules  # type: ignore[method-assign]
+    _installed = True
+    return True
+
+
+def installed() -> bool:
+    return _installed
