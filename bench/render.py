@@ -62,6 +62,7 @@ async def run(args: argparse.Namespace) -> None:
     table = lobby.create_table("lifeboat", seats, creator=names[0], seed=7)
     for n in names[1:]:
         assert table.sit(table.free_seats()[0], n) is None
+    memory: list[str] = []  # printed once the apps are gone (a running app captures stdout)
     if args.memory:
         tracemalloc.start()
     async with contextlib.AsyncExitStack() as stack:
@@ -83,11 +84,13 @@ async def run(args: argparse.Namespace) -> None:
             diff = tracemalloc.take_snapshot().compare_to(snap0, "lineno")
             tracemalloc.stop()
             held = sum(d.size_diff for d in diff)
-            print(f"memory each app after the first holds, seated: {held / more / 1024:.0f} KiB")
+            memory.append(
+                f"memory each app after the first holds, seated: {held / more / 1024:.0f} KiB"
+            )
             for d in diff[:12]:
                 frame = d.traceback[0]
                 where = f"{frame.filename.split('site-packages/')[-1]}:{frame.lineno}"
-                print(f"  {d.size_diff / more / 1024:7.1f} KiB  {where}")
+                memory.append(f"  {d.size_diff / more / 1024:7.1f} KiB  {where}")
         seat = table.seat_of_player(names[0])
         assert seat is not None
         prof = cProfile.Profile() if args.profile else None
@@ -115,6 +118,7 @@ async def run(args: argparse.Namespace) -> None:
         cpu = time.process_time() - cpu
         gc.collect()
         after = (len(gc.get_objects()) - before) / more
+    print(*memory, sep="\n")
     print(
         f"{args.apps} apps, {args.changes} changes: {cpu / args.changes * 1000:.1f} ms CPU per "
         f"change ({cpu / args.changes / args.apps * 1000:.2f} ms per app), "

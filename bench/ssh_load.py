@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -58,6 +59,7 @@ from typing import Any
 
 import asyncssh
 import pyte
+from wcwidth import wcwidth
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 40)
@@ -103,7 +105,7 @@ from shipwreck.runtime.table import Table
 from shipwreck.server import driver, service
 
 TOKEN = re.compile(r"%(token)s")
-times = {"enter": {}, "submit": {}, "flush": {}, "lag": [], "gc": []}
+times = {"enter": {}, "submit": {}, "flush": {}, "lag": [], "gc": [], "stalls": []}
 
 gc_start = [0.0]
 def gc_timer(phase, info):
@@ -138,16 +140,35 @@ def timed_flush(self):
     return flush(self)
 driver.SSHDriver.flush = timed_flush
 
+tick = [time.monotonic()]
 async def lag_monitor():
     while True:
         t = time.monotonic()
         await asyncio.sleep(0.05)
-        times["lag"].append(time.monotonic() - t - 0.05)
+        tick[0] = time.monotonic()
+        times["lag"].append(tick[0] - t - 0.05)
+
+def watchdog(main_id):
+    # What the event loop is doing when it has not ticked for 0.25 s: one stack per stall.
+    import threading, traceback
+    stalled = False
+    while True:
+        time.sleep(0.02)
+        if time.monotonic() - tick[0] > 0.25:
+            if not stalled:
+                frame = sys._current_frames().get(main_id)
+                stack = traceback.format_stack(frame, limit=40) if frame else []
+                times["stalls"].append([time.monotonic(), "".join(stack[-18:])])
+            stalled = True
+        else:
+            stalled = False
 
 start = service.Service.start
 async def timed_start(self):
     await start(self)
     self._lag_monitor = asyncio.create_task(lag_monitor())
+    import threading
+    threading.Thread(target=watchdog, args=(threading.get_ident(),), daemon=True).start()
 service.Service.start = timed_start
 
 def dump():
@@ -235,11 +256,17 @@ async def stop_server(server: Server) -> int:
 
 
 class Terminal(asyncssh.SSHClientSession[bytes]):
-    """A PTY drawn by pyte. Tokens being watched for are timed as soon as a packet shows them."""
+    """A PTY drawn by pyte. Tokens being watched for are timed as soon as a packet shows them.
+
+    The screen's text is kept row by row and only the rows pyte marks dirty are read again
+    (pyte's ``display`` reads all 4,800 cells: with a hundred clients in this one process,
+    reading whole screens after every packet was most of its CPU)."""
 
     def __init__(self) -> None:
         self.screen = pyte.Screen(*SIZE)
         self.stream = pyte.ByteStream(self.screen)
+        self.rows = [""] * self.screen.lines
+        self._text: str | None = None
         self.changed = asyncio.Event()
         self.closed = asyncio.Event()
         self.watching: dict[str, float | None] = {}
@@ -248,6 +275,7 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self.bytes += len(data)
         self.stream.feed(data)
+        self._read_dirty_rows()
         if any(seen is None for seen in self.watching.values()):
             now = time.monotonic()
             text = self.text()
@@ -260,8 +288,20 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
         self.closed.set()
         self.changed.set()
 
+    def _read_dirty_rows(self) -> None:
+        screen = self.screen
+        if not screen.dirty:
+            return
+        for y in screen.dirty:
+            if y < screen.lines:
+                self.rows[y] = row_text(screen.buffer[y], screen.columns)
+        screen.dirty.clear()
+        self._text = None
+
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        if self._text is None:
+            self._text = "\n".join(self.rows)
+        return self._text
 
     async def until(self, test: str | re.Pattern[str], timeout: float) -> re.Match[str] | None:
         """Wait until the screen shows ``test``; the regex match (or None for a plain string)."""
@@ -291,10 +331,25 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
 
     def command_box(self) -> str:
         """The text in the command line (the row between its ▔ and ▁ borders)."""
-        for line in self.screen.display:
+        for line in self.rows:
             if line.startswith("▊ ") and "▔" not in line and "▁" not in line:
                 return line.strip("▊▎ ")
         return ""
+
+
+def row_text(line: Any, columns: int) -> str:
+    """One row of a pyte screen as ``Screen.display`` shows it (a wide character's stub
+    skipped)."""
+    out = []
+    wide = False
+    for x in range(columns):
+        if wide:
+            wide = False
+            continue
+        char = line[x].data
+        wide = bool(char) and not char.isascii() and wcwidth(char[0]) == 2
+        out.append(char)
+    return "".join(out)
 
 
 @dataclass(eq=False)
@@ -316,6 +371,11 @@ class Player:
             self.chan.write(b"\r")
             await self.term.until_box(BOX_EMPTY)
             return sent
+
+    def awake(self) -> bool:
+        """Whether my character (the boat's "(you)" row) is conscious and alive."""
+        mine = [row for row in self.term.rows if "(you)" in row]
+        return bool(mine) and " unconscious " not in mine[0] and " dead " not in mine[0]
 
     def choices(self) -> list[str]:
         m = CHOICES.search(self.term.text())
@@ -369,6 +429,8 @@ class Say:
     sent: float
     seen: dict[str, float | None]
     """Each other player's name → when its screen showed the token (None: not in time)."""
+    missed: dict[str, str] = field(default_factory=dict)
+    """Each player who did not see it in time → its screen then."""
 
 
 @dataclass
@@ -403,7 +465,8 @@ async def say(table_id: int, n: int, actor: Player, others: list[Player], wait: 
             await asyncio.sleep(0.05)
     finally:
         seen = {p.name: p.term.watching.pop(token, None) for p in others}
-    return Say(table_id, token, actor.name, sent, seen)
+    missed = {p.name: p.term.text() for p in others if seen[p.name] is None}
+    return Say(table_id, token, actor.name, sent, seen, missed)
 
 
 async def play(player: Player, stop: asyncio.Event, rng: random.Random, stats: Stats) -> None:
@@ -428,6 +491,8 @@ async def chatter(
             stats.finished_tables += 1
             return
         n += 1
+        if not actor.awake():
+            continue  # an unconscious or dead character cannot speak
         with contextlib.suppress(TimeoutError):
             stats.says.append(await say(table_id, n, actor, [p for p in group if p != actor], 15))
         await asyncio.sleep(1.0)
@@ -603,13 +668,14 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         asyncio.create_task(chatter(tid, g, stop, stats, 0))
         for tid, g in zip(table_ids, groups, strict=True)
     ]
-    t = time.monotonic()
+    t = play_from = time.monotonic()
     await asyncio.sleep(args.seconds)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     if args.profile:
         server.proc.send_signal(signal.SIGUSR2)
-    t_play = time.monotonic() - t
+    play_to = time.monotonic()
+    t_play = play_to - t
     cpu4 = server.cpu_seconds()
     me = time.process_time() - me
     rss_played = server.rss_mib()
@@ -636,6 +702,13 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         if s.seen and all(seen is not None for seen in s.seen.values())
     ]
     unseen = sum(1 for s in says if any(seen is None for seen in s.seen.values()))
+    for s in says:
+        for name, screen in s.missed.items():  # what the first player who missed one saw
+            print(f"{name} did not see {s.token} ({s.actor} said it) within 15 s; its screen:")
+            print(screen)
+            break
+        if s.missed:
+            break
     commands = stats.plays + len(says)
     lag = times["lag"]
     print()
@@ -670,6 +743,12 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     print(f"latency, say → the last player at the table: {ms(last)}")
     print(*split_latency(says, times, labels), sep="\n")
     print(f"server event loop lag (50 ms timer): {ms(lag)}")
+    stalls = [stack for at, stack in times["stalls"] if play_from <= at <= play_to]
+    if stalls:
+        where = collections.Counter(stall.splitlines()[-2].strip() for stall in stalls)
+        print(f"server stalls over 0.25 s in play: {len(stalls)}; in: {where.most_common(3)}")
+        if args.stalls:
+            print(*stalls, sep="\n--- stall ---\n")
     pauses = times["gc"]
     print(
         f"server full (gen 2) garbage collections: {len(pauses)}, "
@@ -701,6 +780,7 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=8, help="sign-ins at a time")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", type=int, default=0, metavar="K", help="cProfile the server")
+    ap.add_argument("--stalls", action="store_true", help="print where the server stalled")
     ap.add_argument("--keep", action="store_true", help="keep the server's files (db, profile)")
     args = ap.parse_args()
     if args.sessions < 2:

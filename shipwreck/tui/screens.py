@@ -11,14 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from shipwreck.lang.complete import command_list, complete
 from shipwreck.runtime import SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
-from shipwreck.tui.widgets import CommandLine, EventLog, new_since
+from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
 LOBBY_HELP = (
@@ -44,7 +44,7 @@ class LobbyScreen(AppScreen):
         yield CommandLine(
             placeholder="lobby command (try: new)", id="command", max_length=self._max_line()
         )
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         app = self.shipwreck
@@ -197,7 +197,7 @@ class TableScreen(SeatScreen):
             id="command",
             max_length=self._max_line(),
         )
-        yield Footer()
+        yield KeyLine()
 
     def placeholder(self) -> str:
         if self.seat is None:

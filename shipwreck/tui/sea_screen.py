@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.spanish_main import commands as C
@@ -29,7 +29,7 @@ from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen
-from shipwreck.tui.widgets import CommandLine, EventLog
+from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
 GAME = "spanish_main"
 NAMES = ("sm", "spanish_main", "spanish-main")
@@ -123,7 +123,7 @@ class SpanishMainScreen(SeatScreen):
             id="command",
             max_length=self._max_line(),
         )
-        yield Footer()
+        yield KeyLine()
 
     def placeholder(self) -> str:
         if self.seat is None:

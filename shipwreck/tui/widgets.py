@@ -8,12 +8,13 @@ from typing import TypeVar
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.content import Content
 from textual.events import Resize
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 T = TypeVar("T")
 
@@ -96,6 +97,34 @@ class CommandLine(Input):
                 self.value = base + common
         self.cursor_position = len(self.value)
         self.post_message(self.Changed(self, self.value))
+
+
+class KeyLine(Static):
+    """The keys the screen answers (what Textual's ``Footer`` shows), drawn as one line.
+
+    Why not ``Footer``: it is a widget per key, built again whenever the bindings change, and
+    was about a quarter of a seated session's memory. The keys here are read once, when the
+    line is mounted, from the screen's and the app's bindings that are shown."""
+
+    DEFAULT_CSS = """
+    KeyLine {
+        dock: bottom;
+        height: 1;
+        text-wrap: nowrap;
+        color: $footer-foreground;
+        background: $footer-background;
+    }
+    """
+
+    def on_mount(self) -> None:
+        parts = []
+        for active in self.screen.active_bindings.values():
+            binding = active.binding
+            if binding.show and binding.description:
+                key = Content(f" {self.app.get_key_display(binding)} ")
+                key = key.stylize("bold $footer-key-foreground")
+                parts.append(key + Content(binding.description + " "))
+        self.update(Content("").join(parts))
 
 
 def _common_prefix(words: list[str]) -> str:
