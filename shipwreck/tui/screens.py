@@ -245,7 +245,8 @@ class TableScreen(SeatScreen):
         self.refresh_seats()
         people = (view.characters, view.actor, view.navigator, view.me)
         self.show("boat", people, lambda: R.boat(view))
-        self.show("me", people, lambda: R.me_panel(view))
+        mine = [c for c in view.characters if c.id == view.me]
+        self.show("me", mine, lambda: R.me_panel(view))
         # The fight and the navigation cards: keyed on exactly what they draw.
         states = tuple((c.id, c.state) for c in view.characters)
         self.show("fight", view.fight and (view.fight, states), lambda: R.fight(view) or "")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.content import Content
 from textual.events import Resize
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -165,6 +166,10 @@ class EventLog(ScrollView):
         self._lines: list[Text] = []
         """The texts wrapped to ``_width``, one per row."""
         self._width = 0
+        self._strips: dict[int, Strip] = {}
+        """Rows drawn (row → line), kept while on screen: a new line scrolls every row."""
+        self._drawn_with: tuple[int, Style] | None = None
+        self._frame: tuple[int, Style] = (0, Style())
 
     @property
     def texts(self) -> list[Text]:
@@ -185,6 +190,7 @@ class EventLog(ScrollView):
     def clear(self) -> EventLog:
         self._texts.clear()
         self._lines.clear()
+        self._strips.clear()
         self._grown()
         return self
 
@@ -193,6 +199,7 @@ class EventLog(ScrollView):
 
     def _rewrap(self) -> None:
         self._lines = [row for t in self._texts for row in self._wrap(t)] if self._width else []
+        self._strips.clear()
 
     def _grown(self) -> None:
         """New rows (or new widths): show the last ones, as a log does."""
@@ -209,16 +216,30 @@ class EventLog(ScrollView):
             self._rewrap()
         self._grown()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The width and style once per frame, not once per row (each walks the DOM).
+        self._frame = (self.scrollable_content_region.width, self.rich_style)
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        style = self.rich_style
-        row = self.scroll_offset.y + y
+        width, style = self._frame
+        top = self.scroll_offset.y
+        row = top + y
         if row >= len(self._lines):
             return Strip.blank(width, style)
-        text = self._lines[row].copy()
-        text.stylize_before(style)
-        strip = Strip(text.render(self.app.console), text.cell_len)
-        return strip.crop_extend(0, width, style)
+        if self._drawn_with != (width, style):
+            self._drawn_with = (width, style)
+            self._strips.clear()
+        strip = self._strips.get(row)
+        if strip is None:
+            text = self._lines[row].copy()
+            text.stylize_before(style)
+            strip = Strip(text.render(self.app.console), text.cell_len)
+            strip = self._strips[row] = strip.crop_extend(0, width, style)
+            if len(self._strips) > 3 * max(self.size.height, 1):  # forget rows scrolled away
+                for gone in [r for r in self._strips if r < top]:
+                    del self._strips[gone]
+        return strip
 
 
 def new_since(items: list[T], last: T | None) -> list[T]:
