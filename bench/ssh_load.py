@@ -113,7 +113,7 @@ def gc_timer(phase, info):
         if phase == "start":
             gc_start[0] = time.perf_counter()
         else:
-            times["gc"].append(time.perf_counter() - gc_start[0])
+            times["gc"].append([time.monotonic(), time.perf_counter() - gc_start[0]])
 gc.callbacks.append(gc_timer)
 
 submit_text = Table.submit_text
@@ -682,7 +682,12 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     received = sum(p.term.bytes for p in players)
     labels = session_labels(server.lines)
 
-    await close_all(players)
+    # One player leaves while the rest stay: the full collection that frees its session.
+    one_left = time.monotonic()
+    await close_all(players[-1:])
+    await asyncio.sleep(5.0)
+    one_done = time.monotonic()
+    await close_all(players[:-1])
     await asyncio.sleep(2.0)
     rss_left = server.rss_mib()
     again = await connect_all(server.port, [f"w{i:03d}" for i in range(n)], args.concurrency)
@@ -749,7 +754,12 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         print(f"server stalls over 0.25 s in play: {len(stalls)}; in: {where.most_common(3)}")
         if args.stalls:
             print(*stalls, sep="\n--- stall ---\n")
-    pauses = times["gc"]
+    leaving = [d for at, d in times["gc"] if one_left <= at <= one_done]
+    print(
+        f"one player leaves, {n - 1} stay: {len(leaving)} full collection(s), "
+        f"longest {max(leaving, default=0) * 1000:.0f} ms"
+    )
+    pauses = [d for _at, d in times["gc"]]
     print(
         f"server full (gen 2) garbage collections: {len(pauses)}, "
         f"{sum(pauses):.1f} s in all, longest {max(pauses, default=0) * 1000:.0f} ms"

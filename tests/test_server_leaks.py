@@ -6,7 +6,6 @@
 * A client that stops reading while its table keeps changing is dropped, and another player at
   the same table keeps getting answers within a bound meanwhile.
 * OpenSSH's own ``ssh`` signs in, opens a table and quits.
-* With the automatic garbage collector off, the server still frees ended sessions by itself.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ import asyncssh
 import pytest
 
 from shipwreck.config import Config
-from shipwreck.server.service import COLLECT_AFTER, Service
+from shipwreck.server.service import Service
 from shipwreck.server.ssh import LiveApps
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.screens import LobbyScreen, TableScreen
@@ -393,31 +392,3 @@ def _dora_must_act(service: Service) -> bool:
     table = service.lobby.tables[1]
     seat = table.seat_of_player("dora")
     return any(p.seat == seat and p.blocking for p in table.rules.prompts(table.state))
-
-
-async def test_the_server_frees_ended_sessions_without_waiting_for_the_collector(
-    service: Service, tracked: Tracked
-) -> None:
-    """An ended session's app is cycles that only a full collection frees, and the server
-    raises the collector's thresholds (``tune_gc``), so it collects by itself a little after
-    sessions end. Here the automatic collector is off altogether: only that can free them."""
-    clients = [await signed_in(service.port, f"p{i}", KEYS[i]) for i in range(3)]
-    await clients[0].line("new")
-    await clients[0].term.wait_for(at_table(1))
-    gc.collect()
-    gc.disable()
-    try:
-        clients[0].type(CTRL_Q)
-        clients[1].type("quit\r")
-        clients[2].conn.abort()
-        await service.live.wait_for(0, timeout=TIMEOUT)
-        for client in clients:
-            client.close()
-        del clients
-        deadline = time.monotonic() + COLLECT_AFTER + 2.0
-        while any(r() is not None for r in tracked) and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-        alive = [r() for r in tracked if r() is not None]
-        assert not alive, f"still alive {COLLECT_AFTER + 2.0}s after the sessions ended: {alive}"
-    finally:
-        gc.enable()

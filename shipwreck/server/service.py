@@ -28,8 +28,6 @@ log = logging.getLogger("shipwreck.server")
 TICK_SECONDS = 0.5
 REFUSALS_BEFORE_LOCK = 5
 LOCK_SECONDS = 60.0
-COLLECT_AFTER = 3.0
-"""Seconds after a session ends before the full garbage collection that frees its app."""
 
 
 class Service:
@@ -49,8 +47,6 @@ class Service:
         self._refused: dict[str, list[float]] = {}
         self.fingerprint = ""
         self._ticker: asyncio.Task[None] | None = None
-        self._collect: asyncio.TimerHandle | None = None
-        self.live.on_ended.append(self.collect_soon)
 
     @property
     def port(self) -> int:
@@ -89,11 +85,6 @@ class Service:
             self.acceptor.close()
             await self.acceptor.wait_closed()
         await self.live.shutdown()
-        if self._collect is not None:
-            self._collect.cancel()
-            self._collect = None
-        with contextlib.suppress(ValueError):
-            self.live.on_ended.remove(self.collect_soon)
         self.store.close()
 
     def authorize(self, username: str, key: Any) -> bool:
@@ -149,22 +140,6 @@ class Service:
             line_length=limits.line_length,
             commands_per_second=limits.commands_per_second,
         )
-
-    def collect_soon(self, delay: float = COLLECT_AFTER) -> None:
-        """A full garbage collection a little after sessions end (at most one per ``delay``).
-
-        Why: an ended session's app is a web of cycles that only a full collection frees, and
-        with ``tune_gc``'s thresholds full collections are rare: without this, the memory of
-        sessions that left stayed taken until one happened. One full collection costs tens of
-        milliseconds, and sessions end far less often than commands arrive."""
-        if self._collect is None:
-            self._collect = asyncio.get_running_loop().call_later(delay, self._collect_now)
-
-    def _collect_now(self) -> None:
-        self._collect = None
-        started = time.perf_counter()
-        found = gc.collect()
-        log.debug("collected %d objects in %.0f ms", found, (time.perf_counter() - started) * 1000)
 
     async def run_command(self, info: SessionInfo, command: str, text: str) -> tuple[str, int]:
         """``ssh host bot check < mine.bot`` and ``ssh host bot save NAME < mine.bot``: the only

@@ -157,8 +157,6 @@ class LiveApps:
         self.started_total = 0
         self.ended_total = 0
         self.peak = 0
-        self.on_ended: list[Callable[[], None]] = []
-        """Called after each session's app has ended."""
 
     @property
     def count(self) -> int:
@@ -178,8 +176,6 @@ class LiveApps:
     def _ended(self, session_id: int) -> None:
         if self._running.pop(session_id, None) is not None:
             self.ended_total += 1
-            for callback in self.on_ended:
-                callback()
 
     async def wait_for(self, count: int, timeout: float = 10.0) -> None:
         """Wait until exactly ``count`` apps are running (``TimeoutError`` otherwise)."""
