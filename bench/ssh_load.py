@@ -709,7 +709,13 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     unseen = sum(1 for s in says if any(seen is None for seen in s.seen.values()))
     for s in says:
         for name, screen in s.missed.items():  # what the first player who missed one saw
-            print(f"{name} did not see {s.token} ({s.actor} said it) within 15 s; its screen:")
+            applied = "applied" if s.token in times["submit"] else "never applied"
+            written = times["flush"].get(s.token, {})
+            print(
+                f"{name} did not see {s.token} ({s.actor} said it, the server {applied}, wrote "
+                f"it to {len(written)} sessions, {'' if labels.get(name) in written else 'not '}"
+                f"to {name}'s; missed by {', '.join(s.missed)}) within 15 s; its screen:"
+            )
             print(screen)
             break
         if s.missed:
