@@ -271,9 +271,11 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
         self.closed = asyncio.Event()
         self.watching: dict[str, float | None] = {}
         self.bytes = 0
+        self.last_data = 0.0
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self.bytes += len(data)
+        self.last_data = time.monotonic()
         self.stream.feed(data)
         self._read_dirty_rows()
         if any(seen is None for seen in self.watching.values()):
@@ -465,7 +467,12 @@ async def say(table_id: int, n: int, actor: Player, others: list[Player], wait: 
             await asyncio.sleep(0.05)
     finally:
         seen = {p.name: p.term.watching.pop(token, None) for p in others}
-    missed = {p.name: p.term.text() for p in others if seen[p.name] is None}
+    now = time.monotonic()
+    missed = {
+        p.name: f"(its last bytes came {now - p.term.last_data:.1f} s ago)\n{p.term.text()}"
+        for p in others
+        if seen[p.name] is None
+    }
     return Say(table_id, token, actor.name, sent, seen, missed)
 
 
@@ -681,6 +688,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     rss_played = server.rss_mib()
     received = sum(p.term.bytes for p in players)
     labels = session_labels(server.lines)
+    warnings = [line.rstrip() for line in server.lines if " WARNING " in line or " ERROR " in line]
 
     # One player leaves while the rest stay: the full collection that frees its session.
     one_left = time.monotonic()
@@ -720,6 +728,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
             break
         if s.missed:
             break
+    for line in warnings[:5]:
+        print(f"server: {line}")
     commands = stats.plays + len(says)
     lag = times["lag"]
     print()

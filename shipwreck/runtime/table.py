@@ -11,6 +11,7 @@ each call runs to completion before the next begins.
 from __future__ import annotations
 
 import itertools
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -22,6 +23,8 @@ from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Seat, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotPlayer, BotScript, load_bot
+
+log = logging.getLogger("shipwreck.table")
 
 SeatKind = Literal["human", "bot", "empty"]
 """``empty`` is a free seat: a stand-in bot plays it until a player sits down (LB-2).
@@ -388,5 +391,6 @@ class Table:
         for listener in list(self.listeners):
             try:
                 listener(self)
-            except Exception:  # one broken screen must not stop the table
+            except Exception:  # one broken screen must not stop the table (nor go unsaid)
+                log.exception("%s: a listener failed and no longer follows the table", self.name)
                 self.listeners.remove(listener)

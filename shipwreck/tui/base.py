@@ -13,6 +13,7 @@ change must cost each of them as little as possible; three rules keep it cheap:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,8 @@ from textual.widgets import Input, Static
 from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
+
+log = logging.getLogger("shipwreck.tui")
 
 if TYPE_CHECKING:
     from shipwreck.tui.app import ShipwreckApp
@@ -57,7 +60,9 @@ class AppScreen(Screen[None]):
     def on_changed(self, _msg: Changed) -> None:
         if not self._repaint_due:  # later changes already queued share this repaint
             self._repaint_due = True
-            self.call_later(self._repaint)
+            if not self.call_later(self._repaint):  # refused: never leave the flag stuck
+                log.warning("%s: a repaint could not be queued; repainting now", self)
+                self._repaint()
 
     def _repaint(self) -> None:
         self._repaint_due = False
