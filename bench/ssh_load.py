@@ -9,9 +9,10 @@ time come from ``/proc/PID``. N asyncssh clients, each with its own key and a 12
 output is drawn by pyte, sign in; the first of every six types ``new 6 free free free free free``
 and the other five ``join ID``. Then, for ``--seconds``, every player reads its own screen and
 types one of the "choices:" it shows (after a 0.3-1 s think), and at every table one player after
-another types ``say TOKEN`` (a game command that adds a public log line) about once a second: the
-latency is the time from its Enter to each other player at the table having TOKEN on its pyte
-screen.
+another types ``say TOKEN`` (a game command that adds a public log line; an unconscious or dead
+character cannot speak, so its player is skipped) about once a second: the latency is the time
+from its Enter to each other player at the table having TOKEN on its pyte screen. The load is
+closed: players answer what their screens show, so a faster server gets more commands.
 
 A client types a line, waits until it is drawn in its command box, presses Enter and waits until
 the box is empty again before typing anything else — so no two lines share a packet (see the
@@ -22,7 +23,8 @@ table to sit down would otherwise be timed out onto the autopilot) and a little 
 patched in by this script (the app itself is unchanged): when each Enter arrives
 (``SessionIO.feed``), when each ``say`` is applied (``Table.submit_text``), when each session's
 output carrying its token is handed to the channel (``SSHDriver.flush``), how late a 50 ms timer
-runs (event-loop lag) and how long each full (generation 2) garbage collection takes. That splits
+runs (event-loop lag), where the event loop is when it has not run that timer for 0.25 s (a
+watchdog thread), and how long each full (generation 2) garbage collection takes. That splits
 the latency into Enter → applied (input queued behind other sessions' work), applied → written to
 each session (the fan-out: every session at the table re-renders) and written → on the client's
 screen (transport, and this process's own pyte parsing: a saturated client inflates it).
@@ -30,8 +32,11 @@ screen (transport, and this process's own pyte parsing: a saturated client infla
 Printed: server RSS idle, with N seated, after play, after all left, and after a second wave of N
 sign-ins (a leak would keep growing); server CPU for sign-in, seating and play; the server's load
 once seated with nobody typing; unit costs (one keystroke echoed, one table change seen by its
-six players, with that idle load subtracted); the latencies (p50/p95/max); event-loop lag and
-garbage-collection pauses; this process's CPU use. ``--profile K`` runs the server under cProfile
+six players, with that idle load subtracted); the latencies (p50/p95/max), and for a say that
+somebody did not see within 15 s, whether the server applied it and wrote it to them and that
+player's screen; event-loop lag, stalls (``--stalls`` prints their stacks) and garbage-collection
+pauses, including the one that follows when one player leaves and the rest stay; the server's
+warnings; this process's CPU use. ``--profile K`` runs the server under cProfile
 while they play and prints its top K functions by own and cumulative time, and shipwreck's own
 among them.
 """
