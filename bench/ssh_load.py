@@ -8,11 +8,12 @@
 time come from ``/proc/PID``. N asyncssh clients, each with its own key and a 120×40 PTY whose
 output is drawn by pyte, sign in; the first of every six types ``new 6 free free free free free``
 and the other five ``join ID``. Then, for ``--seconds``, every player reads its own screen and
-types one of the "choices:" it shows (after a 0.3-1 s think), and at every table one player after
-another types ``say TOKEN`` (a game command that adds a public log line; an unconscious or dead
-character cannot speak, so its player is skipped) about once a second: the latency is the time
-from its Enter to each other player at the table having TOKEN on its pyte screen. The load is
-closed: players answer what their screens show, so a faster server gets more commands.
+types one of the "choices:" it shows (after a 0.3-1 s think; ``--think LOW,HIGH``), and at every
+table one player after another types ``say TOKEN`` (a game command that adds a public log line;
+an unconscious or dead character cannot speak, so its player is skipped) about once a second:
+the latency is the time from its Enter to each other player at the table having TOKEN on its
+pyte screen. The load is closed: players answer what their screens show, so a faster server
+gets more commands.
 
 A client types a line, waits until it is drawn in its command box, presses Enter and waits until
 the box is empty again before typing anything else — so no two lines share a packet (see the
@@ -481,10 +482,16 @@ async def say(table_id: int, n: int, actor: Player, others: list[Player], wait: 
     return Say(table_id, token, actor.name, sent, seen, missed)
 
 
-async def play(player: Player, stop: asyncio.Event, rng: random.Random, stats: Stats) -> None:
+async def play(
+    player: Player,
+    stop: asyncio.Event,
+    rng: random.Random,
+    stats: Stats,
+    think: tuple[float, float] = (0.3, 1.0),
+) -> None:
     """Read the screen, think a little, type one of the choices; until ``stop``."""
     while not stop.is_set():
-        await asyncio.sleep(rng.uniform(0.3, 1.0))
+        await asyncio.sleep(rng.uniform(*think))
         options = player.choices()
         if options and not stop.is_set():
             with contextlib.suppress(TimeoutError):
@@ -674,7 +681,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     if args.profile:
         server.proc.send_signal(signal.SIGUSR1)
     tasks = [
-        asyncio.create_task(play(p, stop, random.Random(rng.random()), stats)) for p in players
+        asyncio.create_task(play(p, stop, random.Random(rng.random()), stats, args.think))
+        for p in players
     ]
     tasks += [
         asyncio.create_task(chatter(tid, g, stop, stats, 0))
@@ -808,6 +816,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--sessions", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=30.0, help="how long they play")
+    ap.add_argument(
+        "--think",
+        type=lambda text: tuple(float(x) for x in text.split(",")),
+        default=(0.3, 1.0),
+        metavar="LOW,HIGH",
+        help="seconds a player thinks before answering its choices (default 0.3,1.0)",
+    )
     ap.add_argument("--concurrency", type=int, default=8, help="sign-ins at a time")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", type=int, default=0, metavar="K", help="cProfile the server")
