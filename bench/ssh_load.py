@@ -187,6 +187,8 @@ if profile:  # the bench turns the profiler on for the play only (SIGUSR1 on, SI
     signal.signal(signal.SIGUSR1, lambda *_: prof.enable())
     signal.signal(signal.SIGUSR2, lambda *_: prof.disable())
     atexit.register(lambda: prof.dump_stats(profile))
+import faulthandler, signal as signals
+faulthandler.register(signals.SIGQUIT, all_threads=True)  # where a server that will not stop is
 from shipwreck.cli import main
 sys.exit(main(["serve", *args]))
 """
@@ -249,11 +251,15 @@ async def _drain(stream: asyncio.StreamReader, lines: list[str]) -> None:
 
 
 async def stop_server(server: Server) -> int:
+    """Ctrl+C, as an operator would; if the server has not stopped within two minutes, its
+    threads' stacks (SIGQUIT, faulthandler) go to its log, and it is killed."""
     server.proc.send_signal(signal.SIGINT)
     try:
         async with asyncio.timeout(120):
             return await server.proc.wait()
     except TimeoutError:
+        server.proc.send_signal(signal.SIGQUIT)
+        await asyncio.sleep(2.0)
         server.proc.kill()
         return await server.proc.wait()
 
@@ -716,7 +722,14 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     await asyncio.sleep(2.0)
     rss_again = server.rss_mib()
     cpu_total = server.cpu_seconds() - cpu0
+    stopping = time.monotonic()
     code = await stop_server(server)
+    if not server.times_file.exists():
+        tail = "".join(server.lines[-80:])
+        raise RuntimeError(
+            f"the server (exit status {code}, {time.monotonic() - stopping:.0f} s to stop) left "
+            f"no figures; the end of its log:\n{tail}"
+        )
     times = json.loads(server.times_file.read_text())
 
     per = (rss_seated - rss_idle) / n
