@@ -392,3 +392,19 @@ def _dora_must_act(service: Service) -> bool:
     table = service.lobby.tables[1]
     seat = table.seat_of_player("dora")
     return any(p.seat == seat and p.blocking for p in table.rules.prompts(table.state))
+
+
+async def test_the_server_stops_while_a_client_stays_connected(tmp_path: Path) -> None:
+    """Ctrl+C on the server: it stops within seconds even when a client keeps its SSH
+    connection open (a stopped listener otherwise waits for every connection to close)."""
+    service = make_service(tmp_path)
+    await service.start()
+    ann = await signed_in(service.port, "ann", KEYS[0])
+    try:
+        started = time.monotonic()
+        async with asyncio.timeout(TIMEOUT):
+            await service.stop()
+        assert time.monotonic() - started < TIMEOUT
+        assert service.live.count == 0
+    finally:
+        ann.close()

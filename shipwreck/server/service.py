@@ -28,6 +28,8 @@ log = logging.getLogger("shipwreck.server")
 TICK_SECONDS = 0.5
 REFUSALS_BEFORE_LOCK = 5
 LOCK_SECONDS = 60.0
+STOP_WAIT = 5.0
+"""Seconds ``stop`` waits for the SSH listener to close before going on."""
 
 
 class Service:
@@ -83,7 +85,11 @@ class Service:
                 await self._ticker
         if self.acceptor is not None:
             self.acceptor.close()
-            await self.acceptor.wait_closed()
+            try:  # the listener's close waits for its connections: never forever
+                async with asyncio.timeout(STOP_WAIT):
+                    await self.acceptor.wait_closed()
+            except TimeoutError:
+                log.warning("stopping: connections still open after %.0f s; going on", STOP_WAIT)
         await self.live.shutdown()
         self.store.close()
 
