@@ -60,9 +60,10 @@ class AppScreen(Screen[None]):
     def on_changed(self, _msg: Changed) -> None:
         if not self._repaint_due:  # later changes already queued share this repaint
             self._repaint_due = True
-            if not self.call_later(self._repaint):  # refused: never leave the flag stuck
-                log.warning("%s: a repaint could not be queued; repainting now", self)
-                self._repaint()
+            if not self.call_later(self._repaint):  # refused: normally, a closing screen
+                self._repaint_due = False
+                if not (self._closing or self._closed):
+                    log.warning("%s: a repaint was refused; the screen may now be stale", self)
 
     def _repaint(self) -> None:
         self._repaint_due = False
