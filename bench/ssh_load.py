@@ -22,7 +22,8 @@ type-ahead test in tests/test_server_leaks.py).
 The server runs with its decision timers off (players still waiting for the rest of their
 table to sit down would otherwise be timed out onto the autopilot) and a little instrumentation
 patched in by this script (the app itself is unchanged): when each Enter arrives
-(``SessionIO.feed``), when each ``say`` is applied (``Table.submit_text``), when each session's
+(``SessionIO.feed``), when each ``say`` is applied (``Table.submit_text``; one the game refuses
+is reported with its reason and left out of the latencies), when each session's
 output carrying its token is handed to the channel (``SSHDriver.flush``), how late a 50 ms timer
 runs (event-loop lag), where the event loop is when it has not run that timer for 0.25 s (a
 watchdog thread), and how long each full (generation 2) garbage collection takes. That splits
@@ -111,7 +112,7 @@ from shipwreck.runtime.table import Table
 from shipwreck.server import driver, service
 
 TOKEN = re.compile(r"%(token)s")
-times = {"enter": {}, "submit": {}, "flush": {}, "lag": [], "gc": [], "stalls": []}
+times = {"enter": {}, "submit": {}, "refused": {}, "flush": {}, "lag": [], "gc": [], "stalls": []}
 
 gc_start = [0.0]
 def gc_timer(phase, info):
@@ -125,9 +126,13 @@ gc.callbacks.append(gc_timer)
 submit_text = Table.submit_text
 def timed_submit_text(self, seat, text):
     m = TOKEN.search(text)
-    if m:
-        times["submit"][m.group(0)] = [time.monotonic(), self.seats[seat].player]
-    return submit_text(self, seat, text)
+    started = time.monotonic()
+    result = submit_text(self, seat, text)
+    if m and result.ok:
+        times["submit"][m.group(0)] = [started, self.seats[seat].player]
+    elif m:
+        times["refused"][m.group(0)] = result.message
+    return result
 Table.submit_text = timed_submit_text
 
 feed = driver.SessionIO.feed
@@ -733,7 +738,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     times = json.loads(server.times_file.read_text())
 
     per = (rss_seated - rss_idle) / n
-    says = stats.says
+    refused = [s for s in stats.says if s.token in times["refused"]]  # nothing to see: not timed
+    says = [s for s in stats.says if s.token not in times["refused"]]
     each = [seen - s.sent for s in says for seen in s.seen.values() if seen is not None]
     last = [
         max(seen for seen in s.seen.values() if seen is not None) - s.sent
@@ -741,6 +747,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         if s.seen and all(seen is not None for seen in s.seen.values())
     ]
     unseen = sum(1 for s in says if any(seen is None for seen in s.seen.values()))
+    for s in refused[:3]:
+        print(f"the game refused {s.actor}'s say {s.token}: {times['refused'][s.token]}")
     for s in says:
         for name, screen in s.missed.items():  # what the first player who missed one saw
             applied = "applied" if s.token in times["submit"] else "never applied"
@@ -756,7 +764,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
             break
     for line in warnings[:5]:
         print(f"server: {line}")
-    commands = stats.plays + len(says)
+    commands = stats.plays + len(stats.says)
     lag = times["lag"]
     print()
     print(f"sessions {n} at {len(groups)} tables; played {t_play:.1f} s")
@@ -781,10 +789,10 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         f"{unit['seated']:.0f} ({unit['change'] / n * 1000:.1f} ms per session on the server)"
     )
     print(
-        f"play: {stats.plays} choices + {len(says)} says = {commands} commands "
+        f"play: {stats.plays} choices + {len(stats.says)} says = {commands} commands "
         f"({commands / t_play:.1f}/s, {(cpu4 - cpu3) / max(commands, 1) * 1000:.0f} ms server "
-        f"CPU each with the typing); {unseen} says not seen by everyone within 15 s; "
-        f"{stats.finished_tables} games over"
+        f"CPU each with the typing); {len(refused)} says refused by the game; {unseen} says "
+        f"not seen by everyone within 15 s; {stats.finished_tables} games over"
     )
     print(f"latency, say → each other player's screen: {ms(each)}")
     print(f"latency, say → the last player at the table: {ms(last)}")
