@@ -55,7 +55,8 @@ class AppScreen(Screen[None]):
     _repaint_due = False
 
     def notify_change(self, _source: object) -> None:
-        self.post_message(Changed())
+        if not self.post_message(Changed()) and not (self._closing or self._closed):
+            log.warning("%s: a change could not be posted; the screen may now be stale", self)
 
     def on_changed(self, _msg: Changed) -> None:
         if not self._repaint_due:  # later changes already queued share this repaint
