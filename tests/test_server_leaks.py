@@ -395,8 +395,8 @@ def _dora_must_act(service: Service) -> bool:
 
 
 async def test_the_server_stops_while_a_client_stays_connected(tmp_path: Path) -> None:
-    """Ctrl+C on the server: it stops within seconds even when a client keeps its SSH
-    connection open (a stopped listener otherwise waits for every connection to close)."""
+    """Ctrl+C on the server: it stops within seconds, and ends the session, even while a
+    client keeps its SSH connection open."""
     service = make_service(tmp_path)
     await service.start()
     ann = await signed_in(service.port, "ann", KEYS[0])

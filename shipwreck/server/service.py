@@ -85,7 +85,7 @@ class Service:
                 await self._ticker
         if self.acceptor is not None:
             self.acceptor.close()
-            try:  # the listener's close waits for its connections: never forever
+            try:  # closing a listener may wait for its connections: never forever
                 async with asyncio.timeout(STOP_WAIT):
                     await self.acceptor.wait_closed()
             except TimeoutError:

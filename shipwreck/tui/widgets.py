@@ -168,8 +168,8 @@ class EventLog(ScrollView):
         self._width = 0
         self._strips: dict[int, Strip] = {}
         """Rows drawn (row → line), kept while on screen: a new line scrolls every row."""
-        self._drawn_with: tuple[int, Style] | None = None
         self._frame: tuple[int, Style] = (0, Style())
+        """The width and style the rows in ``_strips`` were drawn with."""
 
     @property
     def texts(self) -> list[Text]:
@@ -218,7 +218,10 @@ class EventLog(ScrollView):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The width and style once per frame, not once per row (each walks the DOM).
-        self._frame = (self.scrollable_content_region.width, self.rich_style)
+        frame = (self.scrollable_content_region.width, self.rich_style)
+        if frame != self._frame:
+            self._frame = frame
+            self._strips.clear()
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
@@ -227,9 +230,6 @@ class EventLog(ScrollView):
         row = top + y
         if row >= len(self._lines):
             return Strip.blank(width, style)
-        if self._drawn_with != (width, style):
-            self._drawn_with = (width, style)
-            self._strips.clear()
         strip = self._strips.get(row)
         if strip is None:
             text = self._lines[row].copy()
