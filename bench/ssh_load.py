@@ -34,9 +34,12 @@ screen (transport, and this process's own pyte parsing: a saturated client infla
 Printed: server RSS idle, with N seated, after play, after all left, and after a second wave of N
 sign-ins (a leak would keep growing); server CPU for sign-in, seating and play; the server's load
 once seated with nobody typing; unit costs (one keystroke echoed, one table change seen by its
-six players, with that idle load subtracted); the latencies (p50/p95/max), and for a say that
-somebody did not see within 15 s, whether the server applied it and wrote it to them and that
-player's screen; event-loop lag, stalls (``--stalls`` prints their stacks) and garbage-collection
+six players, with that idle load subtracted); the latencies (p50/p95/max); a say that somebody
+did not see within 5 s is either counted as pushed out of their log by later lines before any
+frame showed it (a burst of events drawn as one frame: the screen is up to date), or reported
+with whether the server applied it and wrote it to them and that player's screen; a table
+screen told of a change that did not repaint within 3 s is reported with its state; event-loop
+lag, stalls (``--stalls`` prints their stacks) and garbage-collection
 pauses, including the one that follows when one player leaves and the rest stay; the server's
 warnings; this process's CPU use. ``--profile K`` runs the server under cProfile
 while they play and prints its top K functions by own and cumulative time, and shipwreck's own
@@ -113,6 +116,7 @@ from shipwreck.server import driver, service
 
 TOKEN = re.compile(r"%(token)s")
 times = {"enter": {}, "submit": {}, "refused": {}, "flush": {}, "lag": [], "gc": [], "stalls": []}
+times.update(frozen=[], unseen={})
 
 gc_start = [0.0]
 def gc_timer(phase, info):
@@ -143,11 +147,13 @@ def timed_feed(self, data):
 driver.SessionIO.feed = timed_feed
 
 flush = driver.SSHDriver.flush
+last_flush = {}
 def timed_flush(self):
     if self._buffer:
         now = time.monotonic()
         for token in set(TOKEN.findall("".join(self._buffer))):
             times["flush"].setdefault(token, {}).setdefault(self._io.label, now)
+        last_flush[self._io.label] = now
     return flush(self)
 driver.SSHDriver.flush = timed_flush
 
@@ -174,10 +180,74 @@ def watchdog(main_id):
         else:
             stalled = False
 
+# Two checks, 3 s after the fact. A table screen told of a change that has not repainted
+# (frozen: what state it is in); and a say written into a session's log that no frame has
+# carried to it: "scrolled" if later lines pushed it out of the log's window before a frame
+# showed it (a burst of events coalesced into one repaint), else "unsent" (a bug).
+import weakref
+from shipwreck.tui import base, widgets
+told = weakref.WeakKeyDictionary()
+notify_change = base.AppScreen.notify_change
+def watched_notify(self, source):
+    told.setdefault(self, time.monotonic())
+    return notify_change(self, source)
+base.AppScreen.notify_change = watched_notify
+repaint = base.AppScreen._repaint
+def watched_repaint(self):
+    told.pop(self, None)
+    return repaint(self)
+base.AppScreen._repaint = watched_repaint
+
+logged = []
+log_write = widgets.EventLog.write
+def watched_write(self, text):
+    for token in TOKEN.findall(str(text)):
+        logged.append((time.monotonic(), token, weakref.ref(self)))
+    return log_write(self, text)
+widgets.EventLog.write = watched_write
+
+def task_stack(task):
+    import io
+    if task is None:
+        return "no task"
+    buf = io.StringIO()
+    task.print_stack(limit=12, file=buf)
+    return buf.getvalue()[-1500:]
+
+def frozen(screen, since):
+    app, timer = screen.app, getattr(screen, "_update_timer", None)
+    return {
+        "screen": repr(screen), "told": since, "repaint_due": screen._repaint_due,
+        "queue": screen._message_queue.qsize(), "app_queue": app._message_queue.qsize(),
+        "closing": [screen._closing, screen._closed], "current": screen.is_current,
+        "batch": app._batch_count, "timer_active": timer is not None and timer._active.is_set(),
+        "screen_task": task_stack(screen._task), "app_task": task_stack(app._task),
+    }
+
+async def stale_monitor():
+    reported = weakref.WeakSet()
+    while True:
+        await asyncio.sleep(1.0)
+        now = time.monotonic()
+        while logged and now - logged[0][0] > 3.0:
+            at, token, ref = logged.pop(0)
+            log = ref()
+            io = driver.session_io_for(log.app) if log is not None and log.is_attached else None
+            if io is None or io.label in times["flush"].get(token, {}):
+                continue
+            rows = [i for i, line in enumerate(log._lines) if token in str(line)]
+            past = last_flush.get(io.label, 0) > at and rows and rows[-1] < log.scroll_offset.y
+            times["unseen"].setdefault(token, {})[io.label] = "scrolled" if past else "unsent"
+        for screen, since in list(told.items()):
+            if now - since > 3.0 and screen not in reported and not screen._closing:
+                reported.add(screen)
+                times["frozen"].append(frozen(screen, since))
+
 start = service.Service.start
 async def timed_start(self):
     await start(self)
     self._lag_monitor = asyncio.create_task(lag_monitor())
+    self._stale_monitor = asyncio.create_task(stale_monitor())
     import threading
     threading.Thread(target=watchdog, args=(threading.get_ident(),), daemon=True).start()
 service.Service.start = timed_start
@@ -472,6 +542,10 @@ async def seat(group: list[Player]) -> int:
     return table_id
 
 
+SAY_WAIT = 5.0
+"""Seconds a say waits to be seen by the rest of its table (its speaker waits meanwhile)."""
+
+
 async def say(table_id: int, n: int, actor: Player, others: list[Player], wait: float) -> Say:
     """``actor`` says a fresh token; wait until every other player saw it (or ``wait`` s)."""
     token = token_for(table_id, n)
@@ -524,7 +598,9 @@ async def chatter(
         if not actor.awake():
             continue  # an unconscious or dead character cannot speak
         with contextlib.suppress(TimeoutError):
-            stats.says.append(await say(table_id, n, actor, [p for p in group if p != actor], 15))
+            stats.says.append(
+                await say(table_id, n, actor, [p for p in group if p != actor], SAY_WAIT)
+            )
         await asyncio.sleep(1.0)
 
 
@@ -746,22 +822,36 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         for s in says
         if s.seen and all(seen is not None for seen in s.seen.values())
     ]
-    unseen = sum(1 for s in says if any(seen is None for seen in s.seen.values()))
+    # A say pushed out of a log's window by a burst of later lines before any frame showed
+    # it was never on that screen, yet the screen is up to date: counted apart, not timed.
+    why = {
+        (s.token, name): times["unseen"].get(s.token, {}).get(labels.get(name, ""), "unlogged")
+        for s in says
+        for name in s.missed
+    }
+    scrolled = sum(
+        1 for s in says if s.missed and all(why[s.token, n] == "scrolled" for n in s.missed)
+    )
+    missed = [s for s in says if any(why[s.token, n] != "scrolled" for n in s.missed)]
+    unseen = len(missed)
     for s in refused[:3]:
         print(f"the game refused {s.actor}'s say {s.token}: {times['refused'][s.token]}")
-    for s in says:
-        for name, screen in s.missed.items():  # what the first player who missed one saw
-            applied = "applied" if s.token in times["submit"] else "never applied"
-            written = times["flush"].get(s.token, {})
-            print(
-                f"{name} did not see {s.token} ({s.actor} said it, the server {applied}, wrote "
-                f"it to {len(written)} sessions, {'' if labels.get(name) in written else 'not '}"
-                f"to {name}'s; missed by {', '.join(s.missed)}) within 15 s; its screen:"
-            )
-            print(screen)
-            break
-        if s.missed:
-            break
+    for s in missed[:1]:
+        name = next(n for n in s.missed if why[s.token, n] != "scrolled")
+        applied = "applied" if s.token in times["submit"] else "never applied"
+        written = times["flush"].get(s.token, {})
+        print(
+            f"{name} did not see {s.token} ({s.actor} said it, the server {applied}, wrote it "
+            f"to {len(written)} sessions; for {name}: {why[s.token, name]}; missed by "
+            f"{', '.join(s.missed)}) within {SAY_WAIT:.0f} s; its screen:"
+        )
+        print(s.missed[name])
+    for info in times["frozen"][:1]:
+        print(
+            f"table screens told of a change and not repainted within 3 s: {len(times['frozen'])}"
+        )
+        for key, value in info.items():
+            print(f"  {key}: {value}")
     for line in warnings[:5]:
         print(f"server: {line}")
     commands = stats.plays + len(stats.says)
@@ -792,7 +882,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         f"play: {stats.plays} choices + {len(stats.says)} says = {commands} commands "
         f"({commands / t_play:.1f}/s, {(cpu4 - cpu3) / max(commands, 1) * 1000:.0f} ms server "
         f"CPU each with the typing); {len(refused)} says refused by the game; {unseen} says "
-        f"not seen by everyone within 15 s; {stats.finished_tables} games over"
+        f"not seen by everyone within {SAY_WAIT:.0f} s; {scrolled} pushed out of a log by later "
+        f"lines before a frame showed them; {stats.finished_tables} games over"
     )
     print(f"latency, say → each other player's screen: {ms(each)}")
     print(f"latency, say → the last player at the table: {ms(last)}")
