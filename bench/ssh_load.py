@@ -263,6 +263,11 @@ if profile:  # the bench turns the profiler on for the play only (SIGUSR1 on, SI
     signal.signal(signal.SIGUSR2, lambda *_: prof.disable())
     atexit.register(lambda: prof.dump_stats(profile))
 import faulthandler, signal as signals
+def collect(*_):  # what the sessions really hold: garbage collected, freed memory returned
+    import ctypes
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+signals.signal(signals.SIGRTMIN, collect)
 faulthandler.register(signals.SIGQUIT, all_threads=True)  # where a server that will not stop is
 from shipwreck.cli import main
 sys.exit(main(["serve", *args]))
@@ -753,6 +758,9 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     idle = await settle(server, players)
     cpu_drain = server.cpu_seconds() - cpu2
     rss_seated = server.rss_mib()
+    server.proc.send_signal(signal.SIGRTMIN)
+    await asyncio.sleep(3.0)
+    rss_collected = server.rss_mib()
     print(
         f"{n} signed in in {t_connect:.1f} s; {len(groups)} tables seated in {t_seat:.1f} s, "
         f"then {idle.waited:.0f} s until the server's load settled"
@@ -860,7 +868,9 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     print(f"sessions {n} at {len(groups)} tables; played {t_play:.1f} s")
     print(
         f"server RSS: idle {rss_idle:.1f} MiB; {n} seated {rss_seated:.1f} MiB "
-        f"(+{per * 1024:.0f} KiB per session); after play {rss_played:.1f} MiB; "
+        f"(+{per * 1024:.0f} KiB per session; after a full garbage collection and malloc_trim "
+        f"{rss_collected:.1f} MiB, +{(rss_collected - rss_idle) / n * 1024:.0f} KiB per "
+        f"session); after play {rss_played:.1f} MiB; "
         f"all left {rss_left:.1f} MiB; after {n} more signed in and left {rss_again:.1f} MiB"
     )
     print(

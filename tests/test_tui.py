@@ -7,9 +7,11 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from shipwreck.games.lifeboat.cards import CHAR
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.render_lifeboat import Boat
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
 from shipwreck.tui.widgets import EventLog
 
@@ -135,6 +137,37 @@ async def test_too_small_terminal_shows_a_notice_and_ignores_keys() -> None:
         assert "80×24" in str(app.screen.query_one("#too-small").render())
 
 
+async def test_an_80x24_terminal_shows_every_panel_and_plays() -> None:
+    """80×24 is the smallest size the app accepts, so the table must work there: every panel
+    on screen at once (nothing scrolled away), a log of a few lines, and typing plays."""
+    lobby, table = lobby_with_table(seed=21)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.has_class("-compact")
+        seat = screen.seat
+        assert seat is not None
+        await open_a_fight(pilot, table, seat)  # the busiest the screen gets: cards and a fight
+        await pilot.pause()
+        assert screen.max_scroll_y == 0, "part of the table is scrolled out of sight"
+        for wid in ("title", "boat", "me", "nav", "fight", "log", "prompt", "error", "command"):
+            region = screen.query_one(f"#{wid}").region
+            assert region.height > 0 and region.bottom <= 24, f"#{wid} is not all on screen"
+        assert screen.query_one("#log", EventLog).size.height >= 3
+        width = screen.query_one("#boat").content_region.width
+        view = table.view(seat)
+        shown = "\n".join(line.plain[:width] for line in Boat(view, compact=True).lines(width))
+        for c in view.characters:
+            assert CHAR[c.id].name in shown, f"{c.id}'s name is cut in a {width}-column boat"
+        before = len(table.commands)
+        await type_line(pilot, format_command(table.view(seat).choices[0]))
+        assert len(table.commands) > before
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not screen.has_class("-compact")
+        assert screen.query_one("#seats").display
+
+
 async def test_lobby_updates_on_every_screen_without_refresh() -> None:
     lobby = Lobby(seed=1)
     a, b = ShipwreckApp(lobby, "ann"), ShipwreckApp(lobby, "bob")
@@ -185,6 +218,18 @@ def test_snapshot_end_screen(snap_compare: Any) -> None:
         await play_to_end(pilot, table, seat)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_open_fight_at_80x24(snap_compare: Any) -> None:
+    lobby, table = lobby_with_table(seed=21)
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        seat = app.screen.seat
+        assert seat is not None
+        await open_a_fight(pilot, table, seat)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 def test_snapshot_too_small(snap_compare: Any) -> None:

@@ -62,42 +62,53 @@ class Rows:
 
 class Boat(Rows):
     """The boat from bow to stern: one line per seat, in fixed columns; the revealed items
-    take what width is left."""
+    take what width is left. Narrower than `NARROW_BELOW` columns (an 80-column terminal),
+    the columns shrink; ``compact`` (a short terminal) drops the title and the rule."""
 
     COLUMNS = ((2, "#"), (20, "character"), (3, "str"), (9, "wounds"), (11, "state"))
     MORE = ((3, "hid"), (12, "marks"))
+    NARROW = ((1, "#"), (15, "character"), (2, "st"), (9, "wounds"), (5, "state"))
+    NARROW_MORE = ((2, "hd"), (7, "marks"))
+    NARROW_BELOW = 72
+    NARROW_WORDS = {"unconscious": "out", "rowed": "row", "fought": "fgt"}
 
-    def __init__(self, view: LifeboatView) -> None:
+    def __init__(self, view: LifeboatView, compact: bool = False) -> None:
         self.view = view
+        self.compact = compact
 
     def lines(self, width: int) -> list[Text]:
         view = self.view
-        head = [f"{name:<{w}}" for w, name in self.COLUMNS]
-        head += [f"{name:>{w}}" if name == "hid" else f"{name:<{w}}" for w, name in self.MORE]
-        out = [
-            Text("the boat  (bow → stern)", style="italic"),
-            Text(" ".join([*head, "revealed"]), style="bold"),
-            Text("─" * width, style="dim"),
-        ]
+        narrow = width < self.NARROW_BELOW
+        columns = (self.NARROW + self.NARROW_MORE) if narrow else (self.COLUMNS + self.MORE)
+        words = self.NARROW_WORDS if narrow else {}
+        hid = columns[-2][1]
+        head = [f"{name:>{w}}" if name == hid else f"{name:<{w}}" for w, name in columns]
+        out = [] if self.compact else [Text("the boat  (bow → stern)", style="italic")]
+        out.append(Text(" ".join([*head, "revealed"]), style="bold"))
+        if not self.compact:
+            out.append(Text("─" * width, style="dim"))
         acting = {view.actor, view.navigator}
         for c in view.characters:
             name = Text(CHAR[c.id].name)
-            if c.id == view.me:
+            if c.id == view.me and narrow:  # no room for "(you)"
+                name.stylize("bold cyan")
+                name.append("◂", style="bold cyan")
+            elif c.id == view.me:
                 name.append(" (you)", style="bold cyan")
             if c.id in acting:
                 name.stylize("reverse")
-            marks = " ".join(m for m, on in (("rowed", c.rowed), ("fought", c.fought)) if on)
+            marks = [m for m, on in (("rowed", c.rowed), ("fought", c.fought)) if on]
             cells = [
                 Text(str(c.seat)),
                 name,
-                Text(f"{c.strength:>3}"),
+                Text(f"{c.strength:>{columns[2][0]}}"),
                 pips(c.wounds, c.strength),
-                Text(c.state, style=STATE_STYLE[c.state]),
-                Text(f"{c.hidden_count:>3}"),
-                Text(marks),
+                Text(words.get(c.state, c.state), style=STATE_STYLE[c.state]),
+                Text(f"{c.hidden_count:>{columns[5][0]}}"),
+                Text(" ".join(words.get(m, m) for m in marks)),
             ]
             line = Text()
-            for (w, _), cell in zip(self.COLUMNS + self.MORE, cells, strict=True):
+            for (w, _), cell in zip(columns, cells, strict=True):
                 cell.truncate(w, overflow="ellipsis", pad=True)
                 line.append_text(cell)
                 line.append(" ")
@@ -106,28 +117,57 @@ class Boat(Rows):
         return out
 
 
-def boat(view: LifeboatView) -> RenderableType:
+def boat(view: LifeboatView, compact: bool = False) -> RenderableType:
     """The boat from bow to stern."""
-    return Boat(view)
+    return Boat(view, compact)
 
 
-def me_panel(view: LifeboatView) -> RenderableType:
-    """My character, my hidden items, my friend and enemy (only in my own view)."""
+def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
+    """My character, my hidden items, my friend and enemy (only in my own view). Compact:
+    one fact a line, friend and enemy first (the panel is narrow and short)."""
     me = next((c for c in view.characters if c.id == view.me), None)
     if me is None:
         return Panel(Text("you are watching this table"), title="spectator")
+    friend = Text(CHAR[me.friend].name if me.friend else "?", style="green")
+    enemy = Text(CHAR[me.enemy].name if me.enemy else "?", style="red")
+    hidden = ", ".join(me.hidden or ()) or "nothing"
+    revealed = ", ".join(me.revealed) or "nothing"
     lines = Text()
     lines.append(f"{CHAR[me.id].name}", style="bold")
+    if compact:
+        lines.append(f"\nstrength {me.strength} · survival {me.bonus}\nfriend: ")
+        lines.append_text(friend)
+        lines.append("\nenemy: ")
+        lines.append_text(enemy)
+        lines.append(f"\nhidden: {hidden}\nrevealed: {revealed}")
+        return Panel(lines, title="you", padding=0)
     lines.append(f"  strength {me.strength}, survival {me.bonus}\n")
-    lines.append("hidden: ")
-    lines.append(", ".join(me.hidden or ()) or "nothing")
-    lines.append("\nrevealed: ")
-    lines.append(", ".join(me.revealed) or "nothing")
-    lines.append("\nfriend: ")
-    lines.append(CHAR[me.friend].name if me.friend else "?", style="green")
+    lines.append(f"hidden: {hidden}\nrevealed: {revealed}\nfriend: ")
+    lines.append_text(friend)
     lines.append("   enemy: ")
-    lines.append(CHAR[me.enemy].name if me.enemy else "?", style="red")
+    lines.append_text(enemy)
     return Panel(lines, title="you")
+
+
+GULL = {1: "v +1", -1: "v̶ -1", 0: ""}
+"""A navigation card's seagull, as drawn."""
+
+
+def _letters(spec: tuple[str, ...], present: list[str]) -> str:
+    """The characters a card names (overboard, thirsty), by their letters."""
+    return ",".join(CHAR[c].letter for c in named(spec, present)) or "-"
+
+
+def card_chip(number: int, present: list[str]) -> Text:
+    """One navigation card on one line (a short terminal has no room for the drawn cards)."""
+    nc = NAV[number]
+    chip = Text(f"#{number} ", style="bold")
+    chip.append(f"≈{_letters(nc.overboard, present)}", style="blue")
+    if nc.birds:
+        chip.append(f" {GULL[nc.birds]}", style="bold yellow")
+    chip.append(f" th {_letters(nc.thirsty, present)}")
+    chip.append((" ⚔" if nc.fight else "") + (" ‖oar" if nc.oar else ""), style="magenta")
+    return chip
 
 
 class Cards(Rows):
@@ -139,18 +179,17 @@ class Cards(Rows):
         self.present = present
 
     def who(self, spec: tuple[str, ...]) -> str:
-        return ",".join(CHAR[c].letter for c in named(spec, self.present)) or "-"
+        return _letters(spec, self.present)
 
     def lines(self, width: int) -> list[Text]:
         out = [Text() for _ in range(6)]
         w = max(6, min(20, (width + 1) // max(1, len(self.numbers)) - 1))
         for i, number in enumerate(self.numbers):
             nc = NAV[number]
-            gull = {1: "v +1", -1: "v̶ -1", 0: ""}[nc.birds]
             thirst = "thirst" if len(self.who(nc.thirsty)) + 7 <= w - 2 else "th"
             body = (
                 (f"≈ {self.who(nc.overboard)}", "blue"),
-                (gull, "bold yellow"),
+                (GULL[nc.birds], "bold yellow"),
                 (f"{thirst} {self.who(nc.thirsty)}", ""),
                 (("⚔ " if nc.fight else "  ") + ("‖oar" if nc.oar else ""), "magenta"),
             )
@@ -169,11 +208,11 @@ class Cards(Rows):
         return out
 
 
-def navigation(view: LifeboatView) -> RenderableType:
+def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
     """Seagulls, round and phase, then one row of cards: the navigation table's, or, while I
     hold the cards I drew when rowing, those (the table's then listed by number). At most
     eight rows, the fixed height of its panel (a panel that changes height re-arranges the
-    whole screen)."""
+    whole screen). Compact: three rows, the cards one line each, side by side."""
     present = [c.id for c in view.characters]
     track = Text("seagulls ")
     track.append("v " * view.birds, style="bold yellow")
@@ -189,14 +228,18 @@ def navigation(view: LifeboatView) -> RenderableType:
         shown = view.navigation_table
     if view.supply_offer:
         label.append("  supply passed to you: " + ", ".join(view.supply_offer), style="bold")
+    if compact:
+        line = track.append("  ").append_text(label)
+        chips = Text("  ").join(card_chip(n, present) for n in shown)
+        return Group(line, chips) if shown else line
     parts: list[RenderableType] = [track, label]
     if shown:
         parts.append(Cards(shown, present))
     return Group(*parts)
 
 
-def prompt(view: LifeboatView) -> RenderableType:
-    """What I must decide now, and my legal choices."""
+def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
+    """What I must decide now, and my legal choices (compact: in two lines, not three)."""
     from shipwreck.lang import format_command
 
     mine = [p for p in view.prompts if p.seat == view.seat and p.blocking]
@@ -207,11 +250,13 @@ def prompt(view: LifeboatView) -> RenderableType:
         who = ", ".join(waiting) if waiting else "the table"
         return Text(f"waiting for {who}", style="dim")
     kind = mine[0].kind
-    t = Text(PROMPT_TEXT.get(kind, kind) + "\n", style="bold cyan")
+    t = Text(PROMPT_TEXT.get(kind, kind), style="bold cyan")
     if view.request is not None and view.request.target == view.me:
         r = view.request
         what = "your seat" if r.kind == "swap" else (r.item or "a hidden item")
-        t.append(f"{r.attacker} wants {what}\n")
+        t.append(" · " if compact else "\n")
+        t.append(f"{r.attacker} wants {what}")
+    t.append("\n")
     choices = [format_command(c) for c in view.choices]
     t.append("choices: ", style="bold")
     t.append(" | ".join(choices[:24]) + (" …" if len(choices) > 24 else ""))
@@ -225,8 +270,9 @@ def _name(view: LifeboatView, seat: int) -> str:
     return f"seat {seat + 1}"
 
 
-def fight(view: LifeboatView) -> RenderableType | None:
-    """The open fight: both sides with their known power, and who may still join."""
+def fight(view: LifeboatView, compact: bool = False) -> RenderableType | None:
+    """The open fight: both sides with their known power, and who may still join (compact:
+    three lines, no frame)."""
     f = view.fight
     if f is None:
         return None
@@ -238,7 +284,10 @@ def fight(view: LifeboatView) -> RenderableType | None:
     body.append(", ".join(f.defenders) + "\n")
     body.append("still deciding: ", style="bold")
     body.append(", ".join(deciding) or "-")
-    return Panel(body, title=f"fight: {f.request.attacker} vs {f.request.target}")
+    title = f"fight: {f.request.attacker} vs {f.request.target}"
+    if compact:
+        return Text(title + " · ", style="bold").append_text(body)
+    return Panel(body, title=title)
 
 
 def scores(view: LifeboatView) -> RenderableType:

@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -176,6 +176,11 @@ class TableScreen(SeatScreen):
 
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
     TELL_EXAMPLE = "tell kid let us team up"
+    COMPACT_BELOW = 34
+    """Fewer rows than this (the full layout needs 33) and the screen is compact (class
+    ``-compact``): no seats line, the boat without its title, three rows of cards as one-line
+    chips, a borderless command line; so an 80×24 terminal shows every panel and a log."""
+    compact = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -206,6 +211,20 @@ class TableScreen(SeatScreen):
 
     def on_mount(self) -> None:  # Textual runs SeatScreen.on_mount after this one
         self.set_interval(1.0, self.refresh_seats)  # the countdown
+        self._set_compact(self.app.size.height < self.COMPACT_BELOW)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._set_compact(event.size.height < self.COMPACT_BELOW):
+            self._keys.clear()  # every panel is drawn again, the compact way or the full one
+            self.refresh_all()
+
+    def _set_compact(self, compact: bool) -> bool:
+        """Switch the layout; ``True`` if it changed."""
+        if compact == self.compact:
+            return False
+        self.compact = compact
+        self.set_class(compact, "-compact")
+        return True
 
     def refresh_seats(self) -> None:
         """Who plays each seat (player, bot, autopilot, away) and my countdown."""
@@ -243,17 +262,19 @@ class TableScreen(SeatScreen):
         title = f"{self.table.name} · lifeboat · {me} · {self.shipwreck.signed_in_line()}"
         self.show("title", title, lambda: Text(title, style="bold"))
         self.refresh_seats()
+        compact = self.compact
         people = (view.characters, view.actor, view.navigator, view.me)
-        self.show("boat", people, lambda: R.boat(view))
+        self.show("boat", people, lambda: R.boat(view, compact))
         mine = [c for c in view.characters if c.id == view.me]
-        self.show("me", mine, lambda: R.me_panel(view))
+        self.show("me", mine, lambda: R.me_panel(view, compact))
         # The fight and the navigation cards: keyed on exactly what they draw.
         states = tuple((c.id, c.state) for c in view.characters)
-        self.show("fight", view.fight and (view.fight, states), lambda: R.fight(view) or "")
+        fight = view.fight and (view.fight, states)
+        self.show("fight", fight, lambda: R.fight(view, compact) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
-        self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view))
+        self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
-        self.show("prompt", ask, lambda: R.prompt(view))
+        self.show("prompt", ask, lambda: R.prompt(view, compact))
 
     def chat_log(self) -> EventLog:
         return self.query_one("#chat", EventLog)
