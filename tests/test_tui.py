@@ -168,6 +168,33 @@ async def test_an_80x24_terminal_shows_every_panel_and_plays() -> None:
         assert screen.query_one("#seats").display
 
 
+async def test_page_keys_read_back_the_log_without_losing_the_command_line() -> None:
+    lobby, table = lobby_with_table(seed=21)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        seat = screen.seat
+        assert seat is not None
+        log = screen.query_one("#log", EventLog)
+        while log.max_scroll_y < 3:  # play until the log holds more than a view
+            await type_line(pilot, format_command(table.view(seat).choices[0]))
+        assert log.scroll_offset.y == log.max_scroll_y and log.border_subtitle == "PgUp: earlier"
+        await pilot.press("pageup")
+        await pilot.pause()
+        back = log.scroll_offset.y
+        assert back < log.max_scroll_y
+        assert log.border_subtitle == f"↓ {log.max_scroll_y - back} newer (PgDn)"
+        assert app.focused is screen.query_one("#command")  # typing still goes to the line
+        lines = len(log.texts)
+        await type_line(pilot, format_command(table.view(seat).choices[0]))
+        assert len(log.texts) > lines and log.scroll_offset.y == back  # new lines, view kept
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        assert log.scroll_offset.y == log.max_scroll_y
+        await type_line(pilot, format_command(table.view(seat).choices[0]))
+        assert log.scroll_offset.y == log.max_scroll_y  # at the end, it follows again
+
+
 async def test_lobby_updates_on_every_screen_without_refresh() -> None:
     lobby = Lobby(seed=1)
     a, b = ShipwreckApp(lobby, "ann"), ShipwreckApp(lobby, "bob")

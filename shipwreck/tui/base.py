@@ -30,7 +30,7 @@ from textual.widgets import Input, Static
 
 from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
-from shipwreck.tui.widgets import CommandLine, EventLog, new_since
+from shipwreck.tui.widgets import CommandLine, EventLog, Pane, new_since
 
 log = logging.getLogger("shipwreck.tui")
 
@@ -84,6 +84,11 @@ class SeatScreen(AppScreen):
 
     TELL_EXAMPLE = "tell X hello"
     """An example for the error line when ``tell`` names nobody."""
+
+    BINDINGS = [
+        Binding("pageup", "log_page(-1)", "earlier", show=False),
+        Binding("pagedown", "log_page(1)", "later", show=False),
+    ]
 
     def __init__(self, table: Table, seat: int | None) -> None:
         super().__init__()
@@ -160,7 +165,9 @@ class SeatScreen(AppScreen):
         if wid in self._keys and self._keys[wid] == key:
             return
         self._keys[wid] = key
-        self.query_one(f"#{wid}", Static).update(render(), layout=False)
+        panel = self.query_one(f"#{wid}")
+        assert isinstance(panel, (Pane, Static))
+        panel.update(render(), layout=False)
 
     # ------------------------------------------------------------------ typed lines
 
@@ -211,6 +218,11 @@ class SeatScreen(AppScreen):
         problem = t.say(self.shipwreck.user, rest, self.seat, to)
         if problem:
             self.error(problem)
+
+    def action_log_page(self, pages: int) -> None:
+        """Page the event log (the command line keeps the focus)."""
+        for log in self.query("#log").results(EventLog):
+            log.page(pages)
 
     def action_help(self) -> None:
         self.app.push_screen(self.help_screen())

@@ -18,7 +18,7 @@ from shipwreck.runtime import SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
-from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
+from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, Pane, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
 LOBBY_HELP = (
@@ -183,19 +183,19 @@ class TableScreen(SeatScreen):
     compact = False
 
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        yield Static(id="seats")
+        yield Pane(id="title")
+        yield Pane(id="seats")
         with Horizontal(id="top"):
-            yield Static(id="boat")
-            yield Static(id="me")
+            yield Pane(id="boat")
+            yield Pane(id="me")
         with Horizontal(id="middle"):
-            yield Static(id="nav")
-            yield Static(id="fight")
+            yield Pane(id="nav")
+            yield Pane(id="fight")
         with Horizontal(id="bottom"):
-            yield EventLog(id="log", max_lines=500)
+            yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
             yield EventLog(id="chat", max_lines=200)
-        yield Static(id="prompt")
-        yield Static("", id="error")
+        yield Pane(id="prompt")
+        yield Pane(id="error")
         yield CommandLine(
             completer=self.complete,
             placeholder=self.placeholder(),

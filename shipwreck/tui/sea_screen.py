@@ -112,7 +112,7 @@ class SpanishMainScreen(SeatScreen):
                 yield Static(id="seats")
                 yield Static(id="fleet")
                 yield Static(id="treasure")
-                log = EventLog(id="log", max_lines=500)
+                log = EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
                 log.border_title = "log and chat"
                 yield log
         yield Static(id="prompt")
