@@ -283,6 +283,8 @@ class CommandHelp(ClosingModal):
         t.add_row("tell X TEXT", "whisper to one seat (table chat)")
         t.add_row("chat TEXT", "talk to the whole table without it entering the game log")
         t.add_row("lobby / leave", "back to the lobby (keeping / giving up your seat)")
+        t.add_row("Tab, ↑ ↓", "complete a word; earlier lines you typed")
+        t.add_row("PgUp / PgDn", "read back through the game log, and forward again")
         with VerticalScroll(id=self.BOX_ID):
             yield Static(t)
             yield Static(self.HINT, classes="hint")
