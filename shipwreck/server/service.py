@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import time
 from pathlib import Path
@@ -19,6 +18,7 @@ import asyncssh
 
 from shipwreck.config import Config
 from shipwreck.runtime import Lobby
+from shipwreck.server.gc_policy import FullCollector, tune_gc
 from shipwreck.server.ssh import LIVE_APPS, LiveApps, SessionInfo, ensure_host_key, start_server
 from shipwreck.store import Store
 from shipwreck.tui.app import RefusedApp, ShipwreckApp
@@ -49,6 +49,7 @@ class Service:
         self._refused: dict[str, list[float]] = {}
         self.fingerprint = ""
         self._ticker: asyncio.Task[None] | None = None
+        self.collector = FullCollector(lambda: self.live.ended_total)
 
     @property
     def port(self) -> int:
@@ -183,6 +184,7 @@ class Service:
                 self.lobby.tick()
             except Exception:  # a broken table must not stop the clock for the others
                 log.exception("table timer tick failed")
+            self.collector.maybe_collect()
 
 
 def _reads_script(command: str) -> bool:
@@ -210,24 +212,6 @@ def setup_logging(log_file: str) -> None:
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
     root.propagate = False
-
-
-def tune_gc() -> None:
-    """Keep the garbage collector's pauses short in a process full of sessions.
-
-    Why: every session's app is some 20,000 long-lived objects, and each full collection walks
-    all of them while every table waits (pauses of over a second were measured at 50
-    sessions). What start-up made (modules, grammars, the rules) is frozen out of the
-    collector's sight, and young objects are collected less often, so that the many
-    short-lived ones of a repaint die by reference counting before they can be promoted.
-
-    The price: an ended session's app is cycles that only a full collection frees, and full
-    collections are now rare, so its memory stays taken until the next one. Collecting a few
-    seconds after each session ends was tried: with 99 sessions staying after a game, that one
-    collection walked some two million live objects and stopped every table for 1.5 s."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 50)
 
 
 async def serve(config: Config) -> None:
