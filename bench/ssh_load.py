@@ -911,9 +911,11 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         f"longest {max(leaving, default=0) * 1000:.0f} ms"
     )
     pauses = [d for _at, d in times["gc"]]
+    in_play = [d for at, d in times["gc"] if play_from <= at <= play_to]
     print(
         f"server full (gen 2) garbage collections: {len(pauses)}, "
-        f"{sum(pauses):.1f} s in all, longest {max(pauses, default=0) * 1000:.0f} ms"
+        f"{sum(pauses):.1f} s in all, longest {max(pauses, default=0) * 1000:.0f} ms; "
+        f"in play {len(in_play)}, longest {max(in_play, default=0) * 1000:.0f} ms"
     )
     print(
         f"client (this process): {me:.1f} s CPU in play ({me / t_play * 100:.0f}% of one core), "
