@@ -71,6 +71,29 @@ def test_a_lobby_rebuilds_unfinished_tables_from_the_log(tmp_path: Path) -> None
     assert again.create_table("lifeboat", seats, creator="bob").id == table.id + 1
 
 
+def test_a_restored_table_shows_its_players_away_until_they_come_back(tmp_path: Path) -> None:
+    """After a restart nobody is connected yet: the seats say so, and nobody's autopilot
+    plays their game meanwhile; the player's session coming back makes the seat theirs."""
+    from shipwreck.runtime import Lobby, SeatSpec
+
+    lobby = Lobby(seed=3)
+    lobby.attach_store(Store(tmp_path / "s.db"))
+    seats = [SeatSpec("human"), SeatSpec("empty")] + [SeatSpec("bot", "loyal")] * 2
+    table = lobby.create_table("lifeboat", seats, creator="ann")
+    assert table.sit(1, "bob") is None
+    assert table.seats[0].connected and table.seats[1].connected
+
+    again = Lobby(seed=4)
+    again.attach_store(Store(tmp_path / "s.db"))
+    restored = again.get(table.id)
+    assert restored is not None
+    assert [s.connected for s in restored.seats[:2]] == [False, False]
+    assert not any(s.autopilot for s in restored.seats)
+    assert restored.commands == table.commands, "the restart played for them"
+    restored.set_connected("ann", True)
+    assert restored.seats[0].connected and not restored.seats[0].autopilot
+
+
 def test_a_rebuild_seats_players_where_they_sat_down_or_left(tmp_path: Path) -> None:
     """A join (or a leave) is committed too: a rebuild seats bob where he sat down, rather than
     letting the free seat's stand-in bot play on for him."""

@@ -103,8 +103,11 @@ class Table:
         self.events = list(self.events)
         self.commands: list[tuple[Seat, str]] = []
         """The command log: (seat, canonical text). With the seed it rebuilds the game."""
+        # A restored table's players are not back yet: away (shown so) until their session
+        # comes (`set_connected`). Not on autopilot: a restart must not play their games.
+        back = replay is None
         self.seats = [
-            SeatInfo(kind="human", player=s.player, connected=True)
+            SeatInfo(kind="human", player=s.player, connected=back)
             if s.kind == "human" and s.player
             else SeatInfo(kind="bot" if s.kind == "bot" else "empty", bot=s.bot)
             for s in seats
