@@ -660,7 +660,8 @@ async def unit_costs(
     for n in range(changes):
         await say(table_id, 9000 + n, host, others, 30)
     per_change = (server.cpu_seconds() - cpu - idle.load * (time.monotonic() - t)) / changes
-    per_change_only = per_change - len(f"say {token_for(table_id, 9000)}") * per_key
+    # A say is typed in one write (one echo frame) and then Enter (one more): two echoes.
+    per_change_only = per_change - 2 * per_key
     return {"key": per_key, "change": per_change_only, "seated": len(group)}
 
 
@@ -886,7 +887,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     print(
         f"unit costs (idle load subtracted, {n} sessions): {unit['key'] * 1000:.0f} ms CPU "
         f"to echo one keystroke; {unit['change'] * 1000:.0f} ms CPU for one change at a table of "
-        f"{unit['seated']:.0f} ({unit['change'] / n * 1000:.1f} ms per session on the server)"
+        f"{unit['seated']:.0f} ({unit['change'] / unit['seated'] * 1000:.1f} ms per player there; "
+        f"the speaker's two echoes subtracted)"
     )
     print(
         f"play: {stats.plays} choices + {len(stats.says)} says = {commands} commands "
