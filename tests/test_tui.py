@@ -223,7 +223,7 @@ def test_snapshot_table_two_seats_differ(snap_compare: Any) -> None:
     assert snap_compare(bob, terminal_size=SIZE)
 
 
-def test_snapshot_open_fight(snap_compare: Any) -> None:
+def snapshot_open_fight(snap_compare: Any, size: tuple[int, int]) -> bool:
     lobby, table = lobby_with_table(seed=21)
     app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
 
@@ -232,7 +232,16 @@ def test_snapshot_open_fight(snap_compare: Any) -> None:
         assert seat is not None
         await open_a_fight(pilot, table, seat)
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    return bool(snap_compare(app, terminal_size=size, run_before=run_before))
+
+
+def test_snapshot_open_fight(snap_compare: Any) -> None:
+    assert snapshot_open_fight(snap_compare, SIZE)
+
+
+def test_snapshot_open_fight_at_80x24(snap_compare: Any) -> None:
+    """The compact layout (see TableScreen.COMPACT_BELOW)."""
+    assert snapshot_open_fight(snap_compare, (80, 24))
 
 
 def test_snapshot_end_screen(snap_compare: Any) -> None:
@@ -245,18 +254,6 @@ def test_snapshot_end_screen(snap_compare: Any) -> None:
         await play_to_end(pilot, table, seat)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-
-
-def test_snapshot_open_fight_at_80x24(snap_compare: Any) -> None:
-    lobby, table = lobby_with_table(seed=21)
-    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
-
-    async def run_before(pilot: Pilot[Any]) -> None:
-        seat = app.screen.seat
-        assert seat is not None
-        await open_a_fight(pilot, table, seat)
-
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 def test_snapshot_too_small(snap_compare: Any) -> None:
