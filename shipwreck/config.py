@@ -26,6 +26,8 @@ class LimitsSection(msgspec.Struct, forbid_unknown_fields=True):
     write_buffer_bytes: int = 1048576
     keys_per_turn: int = 32
     paste_length: int = 65536
+    full_gc_seconds: int = 600
+    full_gc_after_ended: int = 20
 
 
 class BotsSection(msgspec.Struct, forbid_unknown_fields=True):

@@ -55,3 +55,24 @@ def test_an_ended_sessions_cycles_are_freed_by_the_scheduled_collection() -> Non
     finally:
         gc.unfreeze()
         gc.set_threshold(*old)
+
+
+def test_the_servers_schedule_comes_from_server_toml() -> None:
+    """The shipped server.toml documents the defaults, and the server uses what it says."""
+    from pathlib import Path
+
+    from shipwreck.config import Config, load_config
+    from shipwreck.server.gc_policy import AFTER_ENDED, EVERY
+    from shipwreck.server.service import Service
+
+    shipped = load_config(Path(__file__).parent.parent / "server.toml")
+    assert shipped == Config()  # every setting, not only these two
+    assert (shipped.limits.full_gc_seconds, shipped.limits.full_gc_after_ended) == (
+        EVERY,
+        AFTER_ENDED,
+    )
+    config = Config()
+    config.server.database = ":memory:"
+    config.limits.full_gc_seconds, config.limits.full_gc_after_ended = 30, 3
+    collector = Service(config).collector
+    assert (collector.every, collector.after_ended) == (30, 3)

@@ -24,9 +24,9 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 EVERY = 600.0
-"""Seconds between full collections at most."""
+"""Seconds between full collections at most (``server.toml``: ``limits.full_gc_seconds``)."""
 AFTER_ENDED = 20
-"""Ended sessions that make a full collection due."""
+"""Ended sessions that make a full collection due (``limits.full_gc_after_ended``)."""
 
 
 def tune_gc() -> None:

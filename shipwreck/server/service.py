@@ -49,7 +49,11 @@ class Service:
         self._refused: dict[str, list[float]] = {}
         self.fingerprint = ""
         self._ticker: asyncio.Task[None] | None = None
-        self.collector = FullCollector(lambda: self.live.ended_total)
+        self.collector = FullCollector(
+            lambda: self.live.ended_total,
+            every=config.limits.full_gc_seconds,
+            after_ended=config.limits.full_gc_after_ended,
+        )
 
     @property
     def port(self) -> int:
