@@ -323,7 +323,8 @@ async def test_going_back_to_the_lobby_replaces_the_table_screen() -> None:
 
 
 async def test_textual_patches_keep_strips_and_styles_working() -> None:
-    """The lazy strip caches still cache, and two apps share the rules parsed from one CSS."""
+    """The lazy strip caches still cache, strips still divide, and two apps share the rules
+    parsed from one CSS."""
     from rich.segment import Segment
     from textual.strip import Strip
 
@@ -334,6 +335,10 @@ async def test_textual_patches_keep_strips_and_styles_working() -> None:
     assert strip.crop(0, 5).text == "hello"
     assert strip.crop(0, 5) is strip.crop(0, 5)
     assert strip.crop(6, 11).text == "world"
+    pieces = strip.divide([3, 8, 11])
+    assert [p.text for p in pieces] == ["hel", "lo wo", "rld"]
+    assert [p.cell_length for p in pieces] == [3, 5, 3]
+    assert strip.divide([11]) == [strip] and strip.divide([11, 20]) == [strip]
     lobby, _ = lobby_with_table(("ann", "bob"))
     first, second = ShipwreckApp(lobby, "ann"), ShipwreckApp(lobby, "bob")
     async with first.run_test(size=SIZE), second.run_test(size=SIZE):
