@@ -74,5 +74,8 @@ def test_the_servers_schedule_comes_from_server_toml() -> None:
     config = Config()
     config.server.database = ":memory:"
     config.limits.full_gc_seconds, config.limits.full_gc_after_ended = 30, 3
-    collector = Service(config).collector
-    assert (collector.every, collector.after_ended) == (30, 3)
+    service = Service(config)
+    try:
+        assert (service.collector.every, service.collector.after_ended) == (30, 3)
+    finally:
+        service.store.close()

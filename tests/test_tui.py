@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from textual.geometry import Region
 from textual.pilot import Pilot
 
 from shipwreck.games.lifeboat.cards import CHAR
@@ -13,7 +14,7 @@ from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.render_lifeboat import Boat
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
-from shipwreck.tui.widgets import EventLog
+from shipwreck.tui.widgets import EventLog, Pane
 
 SIZE = (120, 40)
 BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
@@ -320,6 +321,35 @@ async def test_going_back_to_the_lobby_replaces_the_table_screen() -> None:
         await type_line(pilot, f"open {table.id}")
         assert isinstance(app.screen, TableScreen)
         assert not any(isinstance(s, LobbyScreen) for s in app.screen_stack)
+
+
+async def test_a_pane_shows_its_content_and_a_css_border_if_given() -> None:
+    """Panes draw their own lines; one given a CSS border goes through Textual's styling."""
+    from textual.app import App
+
+    class Two(App[None]):
+        CSS = "#framed { border: round red; height: 4; } #plain { height: 3; padding: 0 1; }"
+
+        def compose(self) -> Any:
+            yield Pane("inside a frame", id="framed")
+            yield Pane("first\nsecond\nthird", id="plain")
+
+    app = Two()
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        framed, plain = app.query_one("#framed", Pane), app.query_one("#plain", Pane)
+        rows = [s.text for s in framed.render_lines(Region(0, 0, 30, 4))]
+        assert rows[0].startswith("╭") and rows[-1].startswith("╰")
+        assert rows[1].startswith("│inside a frame")
+        assert [s.text for s in plain.render_lines(Region(0, 0, 30, 3))] == [
+            f" {word:<28} " for word in ("first", "second", "third")
+        ]
+        plain.update("first\nSECOND\nthird")
+        assert [s.text.strip() for s in plain.render_lines(Region(0, 0, 30, 3))] == [
+            "first",
+            "SECOND",
+            "third",
+        ]
 
 
 async def test_textual_patches_keep_strips_and_styles_working() -> None:

@@ -286,7 +286,7 @@ def fight(view: LifeboatView, compact: bool = False) -> RenderableType | None:
     body.append(", ".join(deciding) or "-")
     title = f"fight: {f.request.attacker} vs {f.request.target}"
     if compact:
-        return Text(title + " · ", style="bold").append_text(body)
+        return Text.assemble((title + " · ", "bold"), body)
     return Panel(body, title=title)
 
 

@@ -148,10 +148,6 @@ class Pane(Widget):
         for y in changed:  # (`refresh` takes regions relative to the content, not the widget)
             self.refresh(Region(0, y, width, 1).translate(-shift))
 
-    @property
-    def content(self) -> RenderableType:
-        return self._content
-
     def render(self) -> RenderableType:
         return self._content
 
