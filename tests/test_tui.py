@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+from textual._compositor import Compositor
 from textual.geometry import Region
 from textual.pilot import Pilot
 
@@ -194,6 +196,38 @@ async def test_page_keys_read_back_the_log_without_losing_the_command_line() -> 
         assert log.scroll_offset.y == log.max_scroll_y
         await type_line(pilot, format_command(table.view(seat).choices[0]))
         assert log.scroll_offset.y == log.max_scroll_y  # at the end, it follows again
+
+
+async def test_a_new_log_line_repaints_the_log_without_arranging_the_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every session at a table gets every line: arranging its whole screen for each (as
+    moving the hidden scrollbar did) was a tenth of what a say cost the server."""
+    lobby, table = lobby_with_table(seed=21)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        seat = screen.seat
+        assert seat is not None
+        log = screen.query_one("#log", EventLog)
+        while log.max_scroll_y < 3:  # the log scrolls with each new line from here on
+            await type_line(pilot, format_command(table.view(seat).choices[0]))
+        arranged: list[bool] = []
+        arrange = Compositor._arrange_root
+
+        def counted(self: Compositor, *args: Any, **kw: Any) -> Any:
+            arranged.append(True)
+            return arrange(self, *args, **kw)
+
+        monkeypatch.setattr(Compositor, "_arrange_root", counted)
+        for i in range(3):
+            assert table.submit_text(seat, f"say line {i}").ok
+            await pilot.pause()
+            rows = log.scrollable_content_region.height
+            last = log.render_line(rows - 1).text  # the bottom row the log shows
+            assert f"line {i}" in last
+        assert log.scroll_offset.y == log.max_scroll_y
+        assert arranged == []
 
 
 async def test_lobby_updates_on_every_screen_without_refresh() -> None:

@@ -332,7 +332,10 @@ class EventLog(ScrollView):
         self._show_position()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
+        # Not ``super()``'s: it moves the (hidden, zero-width) scrollbar, and a widget that is
+        # not on screen marked dirty makes the compositor arrange the whole screen again.
+        if round(old_value) != round(new_value):
+            self.refresh()
         self._show_position()
 
     def _show_position(self) -> None:
