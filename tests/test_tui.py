@@ -386,9 +386,66 @@ async def test_a_pane_shows_its_content_and_a_css_border_if_given() -> None:
         ]
 
 
+async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every frame a session is sent, played into a terminal, leaves the screen Textual itself
+    would draw in full; and a new log line no longer asks the prompt under it for its lines
+    (Textual asked every widget directly on the screen for all of them)."""
+    from io import StringIO
+
+    import pyte
+    from rich.console import Console
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    from shipwreck.tui import textual_patches
+
+    terminal = pyte.Screen(*SIZE)
+    stream = pyte.Stream(terminal)
+    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
+    monkeypatch.setattr(HeadlessDriver, "write", lambda self, data: stream.feed(data))
+    asked: list[str | None] = []
+    render_lines = Pane.render_lines
+
+    def counted(self: Pane, crop: Region) -> Any:
+        asked.append(self.id)
+        return render_lines(self, crop)
+
+    monkeypatch.setattr(Pane, "render_lines", counted)
+
+    def full_repaint(app: ShipwreckApp) -> list[str]:
+        """The whole screen as Textual's own compositor draws it."""
+        with monkeypatch.context() as m:
+            m.setattr(Compositor, "_render_chops", textual_patches.textual_render_chops)
+            update = app.screen._compositor.render_full_update()
+        out = StringIO()
+        Console(file=out, width=SIZE[0], height=SIZE[1], force_terminal=True).print(update, end="")
+        screen = pyte.Screen(*SIZE)
+        pyte.Stream(screen).feed(out.getvalue())
+        return list(screen.display)
+
+    lobby, table = lobby_with_table(seed=21)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        seat = app.screen.seat
+        assert seat is not None
+        rng = random.Random(3)
+        await pilot.pause()  # the first frame, in full
+        for i in range(12):
+            asked.clear()
+            assert table.submit_text(seat, f"say line {i}").ok
+            await pilot.pause()
+            assert "prompt" not in asked  # the say repainted rows above the prompt only
+            choices = table.view(seat).choices
+            if choices:
+                await type_line(pilot, format_command(rng.choice(list(choices))))
+            assert list(terminal.display) == full_repaint(app)
+        assert any("line 11" in row for row in terminal.display)
+
+
 async def test_textual_patches_keep_strips_and_styles_working() -> None:
     """The lazy strip caches still cache, strips still divide, and two apps share the rules
-    parsed from one CSS."""
+    parsed from one CSS. (Partial repaints: the test above.)"""
     from rich.segment import Segment
     from textual.strip import Strip
 

@@ -1,4 +1,4 @@
-"""Three changes to Textual for a server that runs one app per session in one process.
+"""Four changes to Textual for a server that runs one app per session in one process.
 
 1. **Strips with lazy caches.** Every ``Strip`` (one rendered line) builds seven
    ``FIFOCache`` objects in ``__init__``, and a session keeps thousands of strips (every
@@ -17,23 +17,32 @@
    cut copy of its screen: a ninth of its memory. Cutting again when a line is redrawn costs
    about 3 % more calls.
 
-This reaches into Textual's internals, so ``install()`` first checks that ``Strip`` and
-``Stylesheet`` still look as they were written against, and leaves Textual alone (and says so)
-otherwise. ``installed()`` tells which happened; a test checks it.
+4. **A partial repaint draws only the rows it repaints.** For an update, the compositor asked
+   every widget whose *parent* overlapped the rows to update for all of its lines, then threw
+   away the rows it did not need: a new line in the log had every panel and container on the
+   screen hand over all their lines. Here each widget is asked only for the rows between the
+   first and the last row being repainted within it, and not at all if it has none; the
+   bytes sent are the same. A new log line then costs a session about a tenth less.
+
+This reaches into Textual's internals, so ``install()`` first checks that ``Strip``,
+``Stylesheet`` and ``Compositor`` still look as they were written against, and leaves Textual
+alone (and says so) otherwise. ``installed()`` tells which happened; a test checks it.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.segment import Segment
+from textual._compositor import Compositor
 from textual.cache import FIFOCache, LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.css.types import CSSLocation
+from textual.geometry import Region
 from textual.strip import Strip
 
 log = logging.getLogger(__name__)
@@ -78,6 +87,8 @@ def _lazy(slot: Any, size: int) -> property:
 
 
 _parse_rules = Stylesheet._parse_rules
+textual_render_chops = Compositor._render_chops
+"""Textual's own, for a test to compare with."""
 _parsed: LRUCache[tuple[object, ...], list[RuleSet]] = LRUCache(256)
 """Parsed rules for every app: (css, read_from, default?, tie breaker, scope, variables)."""
 
@@ -112,13 +123,46 @@ def _divide(self: Strip, cuts: Iterable[int]) -> list[Strip]:
     return strips
 
 
+def _render_chops(
+    self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
+) -> list[dict[int, Strip | None]]:
+    """``Compositor._render_chops`` asking each widget only for the rows it repaints.
+
+    Front to back (the order of ``visible_widgets``), each widget's lines are cut where the
+    screen's cuts fall, and the first strip to fill a cut wins, as in Textual."""
+    cuts = self.cuts
+    chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    top, bottom = crop.y, crop.bottom
+    for widget, (region, clip) in self.visible_widgets.items():
+        x, y, width, height = region.intersection(clip)
+        first, end = max(y, top), min(y + height, bottom)
+        while first < end and not is_rendered_line(first):
+            first += 1
+        while end > first and not is_rendered_line(end - 1):
+            end -= 1
+        if not width or first >= end:
+            continue
+        strips = widget.render_lines(Region(x - region.x, first - region.y, width, end - first))
+        right = x + width
+        for row, strip in zip(range(first, end), strips, strict=False):
+            if not is_rendered_line(row):
+                continue
+            line = chops[row]
+            row_cuts = [cut for cut in cuts[row] if right >= cut >= x]
+            pieces = strip.divide([cut - x for cut in row_cuts[1:]])
+            for cut, piece in zip(row_cuts, pieces, strict=False):
+                if line.get(cut) is None:
+                    line[cut] = piece
+    return chops
+
+
 def _parameters(function: object) -> list[str]:
     return list(inspect.signature(function).parameters)  # type: ignore[arg-type]
 
 
 def install() -> bool:
-    """Make every ``Strip``'s caches lazy, keep no divided strips, share parsed CSS; ``True``
-    if it did."""
+    """Make every ``Strip``'s caches lazy, keep no divided strips, share parsed CSS, repaint
+    only the rows asked for; ``True`` if it did."""
     global _installed
     if _installed:
         return True
@@ -134,14 +178,20 @@ def install() -> bool:
         "tie_breaker",
         "scope",
     ]
-    if not (strip_as_known and parse_as_known):
-        log.warning("Textual's Strip or Stylesheet has changed: Textual is left as it is")
+    compositor_as_known = _parameters(Compositor._render_chops) == [
+        "self",
+        "crop",
+        "is_rendered_line",
+    ] and all(hasattr(Compositor, name) for name in ("cuts", "visible_widgets"))
+    if not (strip_as_known and parse_as_known and compositor_as_known):
+        log.warning("Textual's Strip, Stylesheet or Compositor has changed: left as it is")
         return False
     for name, size in CACHE_SIZES.items():
         setattr(Strip, name, _lazy(Strip.__dict__[name], size))
     Strip.__init__ = _init  # type: ignore[method-assign]
     Strip.divide = _divide  # type: ignore[method-assign]
     Stylesheet._parse_rules = _shared_parse_rules  # type: ignore[method-assign]
+    Compositor._render_chops = _render_chops  # type: ignore[method-assign,assignment]
     _installed = True
     return True
 
