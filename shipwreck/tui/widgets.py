@@ -320,8 +320,8 @@ class EventLog(ScrollView):
         self.virtual_size = Size(self._width, len(self._lines))
         if self.is_mounted:
             self._scroll_update(self.virtual_size)
-            if follow:
-                self.scroll_end(animate=False, immediate=True, x_axis=False)
+            if follow:  # (not ``scroll_end``: it queues a callback for each line)
+                self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
         self._show_position()
         self.refresh()
 
