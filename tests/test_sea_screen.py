@@ -205,6 +205,40 @@ async def test_an_illegal_preview_says_why() -> None:
         assert "preview:" in str(screen.query_one("#error").render())
 
 
+async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
+    """80×24, the smallest size the app accepts: the map, the seats, my ships in full (their
+    last column too), the coins, a log of a few lines, the prompt and the command line, all on
+    screen at once; typing plays; a taller terminal gets the full layout back."""
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen) and screen.has_class("-compact")
+        await pilot.pause()
+        assert screen.max_scroll_y == 0, "part of the table is scrolled out of sight"
+        for wid in ("title", "sea", "seats", "fleet", "treasure", "log", "prompt", "command"):
+            region = screen.query_one(f"#{wid}").region
+            assert region.height > 0 and region.bottom <= 24, f"#{wid} is not all on screen"
+        log = screen.query_one("#log", EventLog)
+        assert log.scrollable_content_region.height >= 2
+        view = sm_view(table, 0)
+        text = "\n".join(
+            "".join(seg.text for seg in strip)
+            for strip in screen._compositor.render_strips()  # what the terminal shows
+        )
+        assert "ann (you)" in text and "bob" in text
+        for ship in (s for s in view.ships if s.owner == 0):
+            row = next(line for line in text.splitlines() if ship.id in line)
+            assert row.rstrip().endswith(R.status(ship)), f"{ship.id}'s row is cut: {row!r}"
+        before = len(table.commands)
+        await type_line(pilot, R.describe(view.choices[-1]))
+        assert len(table.commands) > before
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not screen.has_class("-compact")
+        assert screen.query_one("#fleet").region.height == 10  # the .tcss height again
+
+
 async def test_a_typed_move_is_previewed_before_it_is_sent() -> None:
     lobby, table = two_humans()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)

@@ -24,6 +24,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
@@ -126,7 +127,30 @@ class SeatScreen(AppScreen):
 
     # ------------------------------------------------------------------ following the table
 
+    COMPACT_BELOW = 34
+    """Fewer rows than this and the screen is compact (CSS class ``-compact``, and
+    :meth:`compacted` is told), so that an 80×24 terminal shows every panel and a log."""
+    compact = False
+
+    def compacted(self, compact: bool) -> None:
+        """The screen has just become compact (or full): set what CSS cannot (per table)."""
+
+    def _set_compact(self, compact: bool) -> bool:
+        """Switch the layout; ``True`` if it changed."""
+        if compact == self.compact:
+            return False
+        self.compact = compact
+        self.set_class(compact, "-compact")
+        self.compacted(compact)
+        return True
+
+    def on_resize(self, event: Resize) -> None:
+        if self._set_compact(event.size.height < self.COMPACT_BELOW):
+            self._keys.clear()  # every panel is drawn again, the compact way or the full one
+            self.refresh_all()
+
     def on_mount(self) -> None:
+        self._set_compact(self.app.size.height < self.COMPACT_BELOW)
         self._unsub = self.table.subscribe(self.notify_change)
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()

@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -180,7 +180,6 @@ class TableScreen(SeatScreen):
     """Fewer rows than this (the full layout needs 33) and the screen is compact (class
     ``-compact``): no seats line, the boat without its title, three rows of cards as one-line
     chips, a borderless command line; so an 80×24 terminal shows every panel and a log."""
-    compact = False
 
     def compose(self) -> ComposeResult:
         yield Pane(id="title")
@@ -211,20 +210,6 @@ class TableScreen(SeatScreen):
 
     def on_mount(self) -> None:  # Textual runs SeatScreen.on_mount after this one
         self.set_interval(1.0, self.refresh_seats)  # the countdown
-        self._set_compact(self.app.size.height < self.COMPACT_BELOW)
-
-    def on_resize(self, event: events.Resize) -> None:
-        if self._set_compact(event.size.height < self.COMPACT_BELOW):
-            self._keys.clear()  # every panel is drawn again, the compact way or the full one
-            self.refresh_all()
-
-    def _set_compact(self, compact: bool) -> bool:
-        """Switch the layout; ``True`` if it changed."""
-        if compact == self.compact:
-            return False
-        self.compact = compact
-        self.set_class(compact, "-compact")
-        return True
 
     def refresh_seats(self) -> None:
         """Who plays each seat (player, bot, autopilot, away) and my countdown."""

@@ -130,6 +130,18 @@ class SpanishMainScreen(SeatScreen):
             return "watching: 'lobby' to go back, 'help' for commands"
         return "command: a move shows where it ends before Enter ('help', 'tell X TEXT', 'lobby')"
 
+    def compacted(self, compact: bool) -> None:
+        """Compact: the seats and the fleet only as tall as this table needs (its seats, then
+        its ships, mine first, up to six), so that the log keeps the rest of the side."""
+        seats, fleet = self.query_one("#seats"), self.query_one("#fleet")
+        if compact:
+            view = self.view
+            seats.styles.height = len(view.seats) + 1
+            fleet.styles.height = min(len(view.ships), 6) + 1
+        else:  # back to the heights in the .tcss
+            seats.styles.height = None
+            fleet.styles.height = None
+
     @property
     def view(self) -> SpanishMainView:
         view = self.table.view(self.seat)
