@@ -1014,7 +1014,8 @@ def _five_bots() -> BotSummary:
 
 def test_shipped_bots_beat_random() -> None:
     """Seats rotate one a game (sim.seat_bots), so every bot sits everywhere: measured at seed 1,
-    hoarder wins 48%, random 10%; every shipped bot outscores random by 1.1 to 6.2 points."""
+    hoarder wins 33%, predator 22%, loyal 14%, survivor 10%, random 4%; every shipped bot
+    outscores random by 2.6 to 5.8 points."""
     summary = _five_bots()
     assert summary.games == 500
     by = {s.bot: s for s in summary.standings}
@@ -1030,12 +1031,9 @@ def test_shipped_bots_beat_random() -> None:
         assert s.mean_score >= base.mean_score + 1, (name, s.mean_score, base.mean_score)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with fair seating survivor, loyal and predator win less often than random (7-10%"
-    " vs 10%); they passed only while random always sat in the two weakest seats",
-)
 def test_every_shipped_bot_wins_more_than_random() -> None:
+    """Each bot wins at least 1.3 times as often as random. (Survivor, loyal and predator did
+    not, until they took treasure from the supply before their own kind of supplies.)"""
     by = {s.bot: s for s in _five_bots().standings}
     for name in ("survivor", "loyal", "predator", "hoarder"):
         assert by[name].win_rate >= 1.3 * by["random"].win_rate, name
