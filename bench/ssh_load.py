@@ -235,7 +235,7 @@ async def stale_monitor():
             io = driver.session_io_for(log.app) if log is not None and log.is_attached else None
             if io is None or io.label in times["flush"].get(token, {}):
                 continue
-            rows = [i for i, line in enumerate(log._lines) if token in str(line)]
+            rows = [log.first_row(i + 1) - 1 for i, t in enumerate(log.texts) if token in t.plain]
             past = last_flush.get(io.label, 0) > at and rows and rows[-1] < log.scroll_offset.y
             times["unseen"].setdefault(token, {})[io.label] = "scrolled" if past else "unsent"
         for screen, since in list(told.items()):

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from textual._compositor import Compositor
+from textual.app import ComposeResult
 from textual.geometry import Region
 from textual.pilot import Pilot
 
@@ -355,6 +356,42 @@ async def test_going_back_to_the_lobby_replaces_the_table_screen() -> None:
         await type_line(pilot, f"open {table.id}")
         assert isinstance(app.screen, TableScreen)
         assert not any(isinstance(s, LobbyScreen) for s in app.screen_stack)
+
+
+async def test_an_event_log_keeps_its_last_lines_wrapped_to_its_width() -> None:
+    """A full log drops its oldest lines; long lines take several rows; the rows on screen are
+    the newest, and a narrower log wraps every line again."""
+    from textual.app import App
+
+    class OneLog(App[None]):
+        CSS = "EventLog { height: 6; }"
+
+        def compose(self) -> ComposeResult:
+            yield EventLog(max_lines=30)
+
+    def shown(log: EventLog) -> list[str]:
+        return [log.render_line(y).text.rstrip() for y in range(log.size.height)]
+
+    app = OneLog()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(EventLog)
+        for i in range(50):
+            log.write(f"line {i} " + ("long " * 12 if i % 5 == 0 else ""))
+        await pilot.pause()
+        assert [t.plain.split()[1] for t in log.texts] == [str(i) for i in range(20, 50)]
+        width = log.scrollable_content_region.width
+        wraps = [len(t.wrap(app.console, width)) for t in log.texts]
+        assert log.rows == sum(wraps) and max(wraps) > 1
+        assert log.first_row(log.texts.index(log.texts[-1])) == sum(wraps[:-1])
+        assert shown(log)[-1] == "line 49" and any("line 45 long" in r for r in shown(log))
+        await pilot.resize_terminal(20, 10)
+        await pilot.pause()
+        narrow = [len(t.wrap(app.console, 20)) for t in log.texts]
+        assert log.rows == sum(narrow) > sum(wraps)
+        assert shown(log)[-1] == "line 49"
+        log.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        assert shown(log)[0] == "line 20 long long"
 
 
 async def test_a_pane_shows_its_content_and_a_css_border_if_given() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
+from itertools import accumulate
 from typing import TypeVar
 
 from rich.console import RenderableType
@@ -250,8 +252,10 @@ class EventLog(ScrollView):
 
     Why not ``RichLog``: it keeps every line as a rendered ``Strip`` (each with seven caches:
     about a third of a seated session's memory), and each line written lays out the whole
-    screen again. Here a line is kept as its ``Text``, rendered only while it is on screen,
-    and growth repaints only this widget.
+    screen again. Here a line is kept as its ``Text`` with the number of rows it wraps to, is
+    wrapped and rendered again only while on screen, and growth repaints only this widget. A
+    full log (500 lines) so holds about a third less than a copy of every wrapped row did, and
+    dropping its oldest line costs a few integer sums, not wrapping every line again.
 
     No scrollbar: redrawing it with every new line was a quarter of what a move cost each
     session to draw. Where the view is shows in the bottom border instead ("↓ 3 newer"), and
@@ -274,9 +278,11 @@ class EventLog(ScrollView):
         self.max_lines = max_lines
         self.page_keys = page_keys
         self._texts: list[Text] = []
-        """What was written, to wrap again when the width changes."""
-        self._lines: list[Text] = []
-        """The texts wrapped to ``_width``, one per row."""
+        """What was written (the last ``max_lines``), oldest first."""
+        self._counts: list[int] = []
+        """How many rows each text wraps to at ``_width``."""
+        self._ends: list[int] = []
+        """The running sum of ``_counts``: the row after each text's last (for bisecting)."""
         self._width = 0
         self._strips: dict[int, Strip] = {}
         """Rows drawn (row → line), kept while on screen: a new line scrolls every row."""
@@ -291,33 +297,47 @@ class EventLog(ScrollView):
     def write(self, text: Text | str) -> EventLog:
         line = text if isinstance(text, Text) else Text(text)
         self._texts.append(line)
+        count = len(self._wrap(line)) if self._width else 0
+        self._counts.append(count)
+        self._ends.append((self._ends[-1] if self._ends else 0) + count)
         if len(self._texts) > self.max_lines:
             del self._texts[: -self.max_lines]
-            self._rewrap()
-        elif self._width:
-            self._lines.extend(self._wrap(line))
+            del self._counts[: -self.max_lines]
+            self._ends = list(accumulate(self._counts))
+            self._strips.clear()  # every row moved up
         self._grown()
         return self
 
     def clear(self) -> EventLog:
         self._texts.clear()
-        self._lines.clear()
+        self._counts.clear()
+        self._ends.clear()
         self._strips.clear()
         self._grown()
         return self
+
+    def first_row(self, index: int) -> int:
+        """The row where text ``index`` (in :attr:`texts`) starts."""
+        return self._ends[index - 1] if index else 0
+
+    @property
+    def rows(self) -> int:
+        """How many rows the texts wrap to."""
+        return self._ends[-1] if self._ends else 0
 
     def _wrap(self, text: Text) -> list[Text]:
         return list(text.wrap(self.app.console, self._width))
 
     def _rewrap(self) -> None:
-        self._lines = [row for t in self._texts for row in self._wrap(t)] if self._width else []
+        self._counts = [len(self._wrap(t)) for t in self._texts] if self._width else []
+        self._ends = list(accumulate(self._counts))
         self._strips.clear()
 
     def _grown(self) -> None:
         """New rows (or new widths): show the last ones, as a log does, unless the reader has
         scrolled back."""
         follow = self.scroll_offset.y >= self.max_scroll_y
-        self.virtual_size = Size(self._width, len(self._lines))
+        self.virtual_size = Size(self._width, self.rows)
         if self.is_mounted:
             self._scroll_update(self.virtual_size)
             if follow:  # (not ``scroll_end``: it queues a callback for each line)
@@ -367,14 +387,18 @@ class EventLog(ScrollView):
         width, style = self._frame
         top = self.scroll_offset.y
         row = top + y
-        if row >= len(self._lines):
+        if row >= self.rows:
             return Strip.blank(width, style)
         strip = self._strips.get(row)
-        if strip is None:
-            text = self._lines[row].copy()
-            text.stylize_before(style)
-            strip = Strip(text.render(self.app.console), text.cell_len)
-            strip = self._strips[row] = strip.crop_extend(0, width, style)
+        if strip is None:  # draw every row of the text that holds this one
+            index = bisect_right(self._ends, row)
+            first = self.first_row(index)
+            console = self.app.console
+            for n, line in enumerate(self._wrap(self._texts[index])):
+                line.stylize_before(style)
+                drawn = Strip(line.render(console), line.cell_len)
+                self._strips[first + n] = drawn.crop_extend(0, width, style)
+            strip = self._strips[row]
             if len(self._strips) > 3 * max(self.size.height, 1):  # forget rows scrolled away
                 for gone in [r for r in self._strips if r < top]:
                     del self._strips[gone]
