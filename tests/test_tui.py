@@ -480,6 +480,46 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
         assert any("line 11" in row for row in terminal.display)
 
 
+async def test_a_typed_key_repaints_only_the_command_lines_text_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Echoing a key sends the row of text only (its frame is a fifth of what redrawing the
+    whole bordered line was); the line's border stays on screen around what was typed."""
+    import re
+
+    import pyte
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    terminal = pyte.Screen(*SIZE)
+    stream = pyte.Stream(terminal)
+    frames: list[str] = []
+
+    def write(self: HeadlessDriver, data: str) -> None:
+        frames.append(data)
+        stream.feed(data)
+
+    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
+    monkeypatch.setattr(HeadlessDriver, "write", write)
+    lobby, table = lobby_with_table(seed=21)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = app.screen.query_one("#command")
+        text_row = line.content_region.y
+        for key in "say":
+            frames.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            moved_to = {
+                int(row) - 1 for row, _ in re.findall(r"\x1b\[(\d+);(\d+)H", "".join(frames))
+            }
+            assert moved_to == {text_row}, f"{key!r} repainted rows {sorted(moved_to)}"
+        assert "say" in terminal.display[text_row]
+        border = line.region.y
+        assert terminal.display[border] == terminal.display[text_row + 1].replace("▁", "▔")
+        assert "▔" in terminal.display[border]
+
+
 async def test_textual_patches_keep_strips_and_styles_working() -> None:
     """The lazy strip caches still cache, strips still divide, and two apps share the rules
     parsed from one CSS. (Partial repaints: the test above.)"""
