@@ -3,6 +3,7 @@
     .venv/bin/python bench/ssh_load.py --sessions 50
     .venv/bin/python bench/ssh_load.py --sessions 100 --seconds 40
     .venv/bin/python bench/ssh_load.py --sessions 50 --profile 30   # server under cProfile
+    .venv/bin/python bench/ssh_load.py --sessions 100 --think 2,5 --keys-per-second 6  # people
 
 ``shipwreck serve`` runs as a subprocess on a temporary database and host key; its RSS and CPU
 time come from ``/proc/PID``. N asyncssh clients, each with its own key and a 120×40 PTY whose
@@ -17,7 +18,9 @@ gets more commands.
 
 A client types a line, waits until it is drawn in its command box, presses Enter and waits until
 the box is empty again before typing anything else — so no two lines share a packet (see the
-type-ahead test in tests/test_server_leaks.py).
+type-ahead test in tests/test_server_leaks.py). A line goes in one write, unless
+``--keys-per-second K`` types it key by key as a person would (each key then costs the server an
+echo frame: the load of real typing).
 
 The server runs with its decision timers off (players still waiting for the rest of their
 table to sit down would otherwise be timed out onto the autopilot) and a little instrumentation
@@ -453,13 +456,20 @@ class Player:
     chan: asyncssh.SSHClientChannel[bytes]
     term: Terminal
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    keys_per_second: float = 0.0
+    """0: a line is typed in one write; else key by key at this pace (``--keys-per-second``)."""
 
     async def line(self, text: str, timeout: float = 30.0) -> float:
         """Type ``text``, see it in the command box, press Enter, wait until the box is empty
         again (the app took the line). Returns the time Enter was sent."""
         async with self.lock, asyncio.timeout(timeout):
             await self.term.until_box(BOX_EMPTY)
-            self.chan.write(text.encode())
+            if self.keys_per_second:
+                for ch in text:  # each key its own packet, and its own echo
+                    self.chan.write(ch.encode())
+                    await asyncio.sleep(1 / self.keys_per_second)
+            else:
+                self.chan.write(text.encode())
             await self.term.until_box(text, exact=True)
             sent = time.monotonic()
             self.chan.write(b"\r")
@@ -776,6 +786,8 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     cpu3 = server.cpu_seconds()
     if args.profile:
         server.proc.send_signal(signal.SIGUSR1)
+    for p in players:
+        p.keys_per_second = args.keys_per_second
     tasks = [
         asyncio.create_task(play(p, stop, random.Random(rng.random()), stats, args.think))
         for p in players
@@ -890,11 +902,14 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         f"{unit['seated']:.0f} ({unit['change'] / unit['seated'] * 1000:.1f} ms per player there; "
         f"the speaker's two echoes subtracted)"
     )
+    k = args.keys_per_second
+    typed = f"{k:g} keys a second" if k else "a line in one write"
     print(
         f"play: {stats.plays} choices + {len(stats.says)} says = {commands} commands "
         f"({commands / t_play:.1f}/s, {(cpu4 - cpu3) / max(commands, 1) * 1000:.0f} ms server "
-        f"CPU each with the typing); {len(refused)} says refused by the game; {unseen} says "
-        f"not seen by everyone within {SAY_WAIT:.0f} s; {scrolled} pushed out of a log by later "
+        f"CPU each with the typing, {typed}); {len(refused)} says refused by the game; "
+        f"{unseen} says not seen by everyone within {SAY_WAIT:.0f} s; {scrolled} pushed out of a "
+        f"log by later "
         f"lines before a frame showed them; {stats.finished_tables} games over"
     )
     print(f"latency, say → each other player's screen: {ms(each)}")
@@ -948,6 +963,13 @@ def main() -> None:
         default=(0.3, 1.0),
         metavar="LOW,HIGH",
         help="seconds a player thinks before answering its choices (default 0.3,1.0)",
+    )
+    ap.add_argument(
+        "--keys-per-second",
+        type=float,
+        default=0.0,
+        metavar="K",
+        help="type lines key by key at K keys a second, as people do (default: one write)",
     )
     ap.add_argument("--concurrency", type=int, default=8, help="sign-ins at a time")
     ap.add_argument("--seed", type=int, default=1)
