@@ -4,6 +4,7 @@
     .venv/bin/python bench/render.py --apps 6 --changes 200 --profile 25
     .venv/bin/python bench/render.py --play --changes 200
     .venv/bin/python bench/render.py --memory      # also the memory each app holds (slower)
+    .venv/bin/python bench/render.py --keys 400    # what echoing one typed key costs
 
 Six ``ShipwreckApp`` sessions (120×40) sit at one Lifeboat table; one of them types ``say``
 lines, each a public table change every app must show (or, with ``--play``, whoever must
@@ -29,6 +30,7 @@ import time
 import tracemalloc
 from typing import Any
 
+from textual import events
 from textual.drivers.headless_driver import HeadlessDriver
 
 from shipwreck.lang import format_command
@@ -39,9 +41,10 @@ SIZE = (120, 40)
 
 
 class Sent:
-    """What a terminal would have been sent, in bytes."""
+    """What a terminal would have been sent, in bytes; ``frame`` is set at each write."""
 
     total = 0
+    frame: asyncio.Event | None = None
 
 
 def count_frames() -> None:
@@ -50,6 +53,8 @@ def count_frames() -> None:
 
     def write(self: HeadlessDriver, data: str) -> None:
         Sent.total += len(data.encode())
+        if Sent.frame is not None:
+            Sent.frame.set()
 
     HeadlessDriver.is_headless = property(lambda self: False)  # type: ignore[assignment,method-assign]
     HeadlessDriver.write = write  # type: ignore[method-assign]
@@ -99,7 +104,14 @@ async def run(args: argparse.Namespace) -> None:
         if prof:
             prof.enable()
         rng = random.Random(1)
-        for i in range(args.changes):
+        if args.keys:  # one session types, a key at a time, each waiting for its echo
+            Sent.frame = asyncio.Event()
+            text = ("say hello there " * (args.keys // 16 + 1))[: args.keys]
+            for ch in text:
+                Sent.frame.clear()
+                pilots[0].app.post_message(events.Key("space" if ch == " " else ch, ch))
+                await asyncio.wait_for(Sent.frame.wait(), 5)
+        for i in range(0 if args.keys else args.changes):
             if args.play:
                 if table.over:
                     break
@@ -119,6 +131,12 @@ async def run(args: argparse.Namespace) -> None:
         gc.collect()
         after = (len(gc.get_objects()) - before) / more
     print(*memory, sep="\n")
+    if args.keys:
+        print(
+            f"one app, {args.keys} keys typed one by one: {cpu / args.keys * 1000:.2f} ms CPU "
+            f"per key, {Sent.total / args.keys:.0f} bytes of echo per key"
+        )
+        return
     print(
         f"{args.apps} apps, {args.changes} changes: {cpu / args.changes * 1000:.1f} ms CPU per "
         f"change ({cpu / args.changes / args.apps * 1000:.2f} ms per app), "
@@ -136,6 +154,7 @@ def main() -> None:
     ap.add_argument("--apps", type=int, default=6)
     ap.add_argument("--changes", type=int, default=100)
     ap.add_argument("--play", action="store_true", help="play random choices, not say")
+    ap.add_argument("--keys", type=int, default=0, help="type this many keys instead (echo)")
     ap.add_argument("--profile", type=int, default=0, metavar="K")
     ap.add_argument("--memory", action="store_true", help="measure memory per app (tracemalloc)")
     args: Any = ap.parse_args()
