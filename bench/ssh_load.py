@@ -122,12 +122,15 @@ times = {"enter": {}, "submit": {}, "refused": {}, "flush": {}, "lag": [], "gc":
 times.update(frozen=[], unseen={})
 
 gc_start = [0.0]
+times["young_gc"] = []
 def gc_timer(phase, info):
-    if info["generation"] == 2:
-        if phase == "start":
-            gc_start[0] = time.perf_counter()
-        else:
-            times["gc"].append([time.monotonic(), time.perf_counter() - gc_start[0]])
+    if phase == "start":
+        gc_start[0] = time.perf_counter()
+    elif info["generation"] == 2:
+        times["gc"].append([time.monotonic(), time.perf_counter() - gc_start[0]])
+    else:
+        took = time.perf_counter() - gc_start[0]
+        times["young_gc"].append([time.monotonic(), info["generation"], took])
 gc.callbacks.append(gc_timer)
 
 submit_text = Table.submit_text
@@ -934,6 +937,12 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         f"{sum(pauses):.1f} s in all, longest {max(pauses, default=0) * 1000:.0f} ms; "
         f"in play {len(in_play)}, longest {max(in_play, default=0) * 1000:.0f} ms"
     )
+    for gen in (0, 1):
+        young = [d for at, g, d in times["young_gc"] if g == gen and play_from <= at <= play_to]
+        print(
+            f"  generation {gen} collections in play: {len(young)}, {sum(young):.2f} s in all, "
+            f"longest {max(young, default=0) * 1000:.0f} ms"
+        )
     print(
         f"client (this process): {me:.1f} s CPU in play ({me / t_play * 100:.0f}% of one core), "
         f"{received / 1e6:.1f} MB received; server exit status {code}"

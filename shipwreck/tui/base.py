@@ -4,7 +4,7 @@ A table screen repaints when its table changes. Dozens of sessions share one pro
 change must cost each of them as little as possible; three rules keep it cheap:
 
 * **Coalesce.** Changes arriving together (a bot's moves, a timer) repaint once: the first
-  :class:`Changed` schedules one repaint after the messages already queued.
+  :meth:`AppScreen.notify_change` queues one repaint after the messages already queued.
 * **Only what changed.** :meth:`SeatScreen.show` keeps a key per panel (the part of the view
   the panel draws) and updates the panel only when its key differs.
 * **No layout when the size stays.** A panel whose height is fixed in the CSS, and a log that
@@ -25,7 +25,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
-from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
@@ -37,10 +36,6 @@ log = logging.getLogger("shipwreck.tui")
 
 if TYPE_CHECKING:
     from shipwreck.tui.app import ShipwreckApp
-
-
-class Changed(Message):
-    """The lobby or a table changed (posted by their listeners, from any session)."""
 
 
 class AppScreen(Screen[None]):
@@ -56,16 +51,18 @@ class AppScreen(Screen[None]):
     _repaint_due = False
 
     def notify_change(self, _source: object) -> None:
-        if not self.post_message(Changed()) and not (self._closing or self._closed):
-            log.warning("%s: a change could not be posted; the screen may now be stale", self)
-
-    def on_changed(self, _msg: Changed) -> None:
-        if not self._repaint_due:  # later changes already queued share this repaint
-            self._repaint_due = True
-            if not self.call_later(self._repaint):  # refused: normally, a closing screen
-                self._repaint_due = False
-                if not (self._closing or self._closed):
-                    log.warning("%s: a repaint was refused; the screen may now be stale", self)
+        """Called by the lobby or a table, from whichever session changed it: queue one repaint
+        (a callback message, the only way to reach another session's screen). Changes made
+        before it runs share it. Queued here, not from a handler of a posted message, so that the
+        repaint is one turn of the event loop away, not two: under load each turn is a wait
+        behind every other session's work."""
+        if self._repaint_due:
+            return
+        self._repaint_due = True
+        if not self.call_later(self._repaint):  # refused: normally, a closing screen
+            self._repaint_due = False
+            if not (self._closing or self._closed):
+                log.warning("%s: a repaint was refused; the screen may now be stale", self)
 
     def _repaint(self) -> None:
         self._repaint_due = False
