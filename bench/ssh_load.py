@@ -613,8 +613,10 @@ async def chatter(
             stats.finished_tables += 1
             return
         n += 1
-        if not actor.awake():
-            continue  # an unconscious or dead character cannot speak
+        if not actor.awake():  # an unconscious or dead character cannot speak
+            if not any(p.awake() for p in group):
+                await asyncio.sleep(1.0)  # nobody can: wait (without it, this loop never yields)
+            continue
         with contextlib.suppress(TimeoutError):
             stats.says.append(
                 await say(table_id, n, actor, [p for p in group if p != actor], SAY_WAIT)
