@@ -236,7 +236,28 @@ async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert not screen.has_class("-compact")
-        assert screen.query_one("#fleet").region.height == 10  # the .tcss height again
+        assert screen.query_one("#fleet").region.height == len(view.ships) + 2  # all listed
+
+
+async def test_four_fleets_are_listed_ship_by_ship() -> None:
+    """Four seats bring 14 ships: the fleet panel is as tall as the table needs (it was cut at
+    nine), and the log still has rows."""
+    lobby = Lobby(seed=1)
+    table = lobby.create_table(
+        "spanish_main", [SeatSpec("human")] + [SeatSpec("empty")] * 3, creator="ann", seed=SEED
+    )
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.max_scroll_y == 0
+        fleet = screen.query_one("#fleet").region
+        rows = ["".join(seg.text for seg in strip) for strip in screen._compositor.render_strips()]
+        listed = "\n".join(row[fleet.x : fleet.right] for row in rows[fleet.y : fleet.bottom])
+        ships = sm_view(table, 0).ships
+        assert len(ships) == 14
+        assert all(s.id[:11] in listed for s in ships), listed  # (long names end in …)
+        assert screen.query_one("#log", EventLog).scrollable_content_region.height >= 3
 
 
 async def test_a_typed_move_is_previewed_before_it_is_sent() -> None:

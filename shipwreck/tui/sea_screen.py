@@ -130,17 +130,21 @@ class SpanishMainScreen(SeatScreen):
             return "watching: 'lobby' to go back, 'help' for commands"
         return "command: a move shows where it ends before Enter ('help', 'tell X TEXT', 'lobby')"
 
+    def on_mount(self) -> None:  # Textual runs SeatScreen.on_mount after this one
+        self.size_side()
+
     def compacted(self, compact: bool) -> None:
-        """Compact: the seats and the fleet only as tall as this table needs (its seats, then
-        its ships, mine first, up to six), so that the log keeps the rest of the side."""
-        seats, fleet = self.query_one("#seats"), self.query_one("#fleet")
-        if compact:
-            view = self.view
-            seats.styles.height = len(view.seats) + 1
-            fleet.styles.height = min(len(view.ships), 6) + 1
-        else:  # back to the heights in the .tcss
-            seats.styles.height = None
-            fleet.styles.height = None
+        self.size_side()
+
+    def size_side(self) -> None:
+        """The seats and the fleet as tall as this table needs: a header and a row per seat;
+        a header, a row per ship and the "sunk:" line (compact: up to six ships, mine first),
+        so that every ship is listed and the log keeps the rest of the side. Ships only sink,
+        so the heights set when the screen opens stay enough."""
+        view = self.view
+        self.query_one("#seats").styles.height = len(view.seats) + 1
+        ships = min(len(view.ships), 6) + 1 if self.compact else len(view.ships) + 2
+        self.query_one("#fleet").styles.height = ships
 
     @property
     def view(self) -> SpanishMainView:
