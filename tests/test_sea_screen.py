@@ -95,6 +95,11 @@ def map_text(app: ShipwreckApp) -> str:
     return str(app.screen.query_one("#sea", SeaMap).render())
 
 
+def screen_rows(app: ShipwreckApp) -> list[str]:
+    """The text of every row of the screen, as the terminal shows it."""
+    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+
+
 async def type_line(pilot: Pilot[Any], line: str, enter: bool = True) -> None:
     await pilot.press(*line, *(["enter"] if enter else []))
     await pilot.pause()
@@ -222,10 +227,7 @@ async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
         log = screen.query_one("#log", EventLog)
         assert log.scrollable_content_region.height >= 2
         view = sm_view(table, 0)
-        text = "\n".join(
-            "".join(seg.text for seg in strip)
-            for strip in screen._compositor.render_strips()  # what the terminal shows
-        )
+        text = "\n".join(screen_rows(app))
         assert "ann (you)" in text and "bob" in text
         for ship in (s for s in view.ships if s.owner == 0):
             row = next(line for line in text.splitlines() if ship.id in line)
@@ -252,7 +254,7 @@ async def test_four_fleets_are_listed_ship_by_ship() -> None:
         screen = app.screen
         assert screen.max_scroll_y == 0
         fleet = screen.query_one("#fleet").region
-        rows = ["".join(seg.text for seg in strip) for strip in screen._compositor.render_strips()]
+        rows = screen_rows(app)
         listed = "\n".join(row[fleet.x : fleet.right] for row in rows[fleet.y : fleet.bottom])
         ships = sm_view(table, 0).ships
         assert len(ships) == 14

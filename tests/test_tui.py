@@ -276,7 +276,7 @@ def test_snapshot_open_fight(snap_compare: Any) -> None:
 
 
 def test_snapshot_open_fight_at_80x24(snap_compare: Any) -> None:
-    """The compact layout (see TableScreen.COMPACT_BELOW)."""
+    """The compact layout (see SeatScreen.COMPACT_BELOW)."""
     assert snapshot_open_fight(snap_compare, (80, 24))
 
 

@@ -172,14 +172,14 @@ class LobbyScreen(AppScreen):
 
 
 class TableScreen(SeatScreen):
-    """One Lifeboat table, as one seat (or a spectator) sees it."""
+    """One Lifeboat table, as one seat (or a spectator) sees it.
+
+    The full layout needs 33 rows; below ``COMPACT_BELOW`` (34) the screen is compact: no
+    seats line, the boat without its title, three rows of cards as one-line chips, a
+    borderless command line; so an 80×24 terminal shows every panel and a log."""
 
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
     TELL_EXAMPLE = "tell kid let us team up"
-    COMPACT_BELOW = 34
-    """Fewer rows than this (the full layout needs 33) and the screen is compact (class
-    ``-compact``): no seats line, the boat without its title, three rows of cards as one-line
-    chips, a borderless command line; so an 80×24 terminal shows every panel and a log."""
 
     def compose(self) -> ComposeResult:
         yield Pane(id="title")
