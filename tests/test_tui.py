@@ -15,6 +15,7 @@ from shipwreck.games.lifeboat.cards import CHAR
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.render_lifeboat import Boat
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
 from shipwreck.tui.widgets import EventLog, Pane
@@ -93,7 +94,9 @@ async def test_a_bad_command_shows_one_line_and_changes_nothing() -> None:
     async with app.run_test(size=SIZE) as pilot:
         before = list(table.commands)
         await type_line(pilot, "rob captian knfe")
-        error = str(app.screen.query_one("#error").render())
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        error = screen.panel_text("error")
         assert "captain" in error and "\n" not in error.strip()
         assert table.commands == before
 
@@ -155,10 +158,12 @@ async def test_an_80x24_terminal_shows_every_panel_and_plays() -> None:
         await pilot.pause()
         assert screen.max_scroll_y == 0, "part of the table is scrolled out of sight"
         for wid in ("title", "boat", "me", "nav", "fight", "log", "prompt", "error", "command"):
-            region = screen.query_one(f"#{wid}").region
-            assert region.height > 0 and region.bottom <= 24, f"#{wid} is not all on screen"
+            region = screen.panel_region(wid)
+            assert region and region.bottom <= 24, f"{wid} is not all on screen"
         assert screen.query_one("#log", EventLog).size.height >= 3
-        width = screen.query_one("#boat").content_region.width
+        boat = screen.panel_region("boat")
+        assert boat is not None
+        width = boat.width
         view = table.view(seat)
         shown = "\n".join(line.plain[:width] for line in Boat(view, compact=True).lines(width))
         for c in view.characters:
@@ -169,7 +174,7 @@ async def test_an_80x24_terminal_shows_every_panel_and_plays() -> None:
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert not screen.has_class("-compact")
-        assert screen.query_one("#seats").display
+        assert screen.panel_region("seats")
 
 
 async def test_page_keys_read_back_the_log_without_losing_the_command_line() -> None:
@@ -338,7 +343,9 @@ async def test_the_table_shows_the_countdown_and_the_autopilot() -> None:
     async with app.run_test(size=SIZE) as pilot:
         table.set_connected("bob", False)
         await pilot.pause()
-        shown = str(app.screen.query_one("#seats").render())
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        shown = screen.panel_text("seats")
         assert "bob (autopilot)" in shown
         assert table.view(0).choices, "ann has a decision, so a timer runs for her"
         assert "s to decide" in shown
@@ -423,12 +430,61 @@ async def test_a_pane_shows_its_content_and_a_css_border_if_given() -> None:
         ]
 
 
+async def test_a_board_draws_its_panels_where_its_layout_puts_them() -> None:
+    """A board is as tall as its lowest panel, pads and styles each panel, fills the gaps, and
+    an update repaints only the rows of the panel that changed."""
+    from textual.app import App
+
+    class One(App[None]):
+        with_bar = True
+
+        def compose(self) -> Any:
+            yield Board(self.layout, id="b")
+
+        def layout(self, width: int) -> list[Spot]:
+            spots = [Spot("a", Region(0, 0, 10, 2), pad=1), Spot("b", Region(12, 0, 8, 3))]
+            if self.with_bar:
+                spots.append(Spot("bar", Region(0, 3, width, 1), pad=1, style="bar"))
+            return spots
+
+    app = One()
+    async with app.run_test(size=(24, 8)) as pilot:
+        board = app.query_one(Board)
+        board.update("a", "first\nsecond\nthird")  # a third row does not fit in two
+        board.update("b", "B")
+        board.update("bar", "a bar")
+        await pilot.pause()
+        assert board.size.height == 4
+        rows = [s.text for s in board.render_lines(Region(0, 0, 24, 4))]
+        assert rows == [
+            " first      B       " + " " * 4,
+            " second     " + " " * 12,
+            " " * 24,
+            " a bar" + " " * 18,
+        ]
+        bar_style = board.render_lines(Region(0, 3, 24, 1))[0]._segments[0].style
+        assert bar_style == board.get_component_rich_style("board--bar")
+        assert bar_style != board.visual_style.rich_style
+        assert board.spot("b") == Region(12, 0, 8, 3)
+        repainted: list[Region] = []
+        refresh = board.refresh
+        board.refresh = lambda *regions, **kw: repainted.extend(regions) or refresh(*regions, **kw)  # type: ignore[method-assign]
+        board.update("a", "first\nSECOND")
+        assert repainted == [Region(0, 1, 10, 1)]
+        assert board.render_lines(Region(1, 1, 6, 1))[0].text == "SECOND"
+        app.with_bar = False
+        board.relayout()
+        await pilot.pause()
+        assert board.size.height == 3 and board.spot("bar") is None
+        assert board.content("bar") == "a bar"
+
+
 async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Every frame a session is sent, played into a terminal, leaves the screen Textual itself
-    would draw in full; and a new log line no longer asks the prompt under it for its lines
-    (Textual asked every widget directly on the screen for all of them)."""
+    would draw in full; and a new log line no longer asks the board under it (the prompt) for
+    its lines (Textual asked every widget directly on the screen for all of them)."""
     from io import StringIO
 
     import pyte
@@ -442,13 +498,13 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
     monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
     monkeypatch.setattr(HeadlessDriver, "write", lambda self, data: stream.feed(data))
     asked: list[str | None] = []
-    render_lines = Pane.render_lines
+    render_lines = Board.render_lines
 
-    def counted(self: Pane, crop: Region) -> Any:
+    def counted(self: Board, crop: Region) -> Any:
         asked.append(self.id)
         return render_lines(self, crop)
 
-    monkeypatch.setattr(Pane, "render_lines", counted)
+    monkeypatch.setattr(Board, "render_lines", counted)
 
     def full_repaint(app: ShipwreckApp) -> list[str]:
         """The whole screen as Textual's own compositor draws it."""
@@ -472,7 +528,7 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
             asked.clear()
             assert table.submit_text(seat, f"say line {i}").ok
             await pilot.pause()
-            assert "prompt" not in asked  # the say repainted rows above the prompt only
+            assert "foot" not in asked  # the say repainted rows above the prompt only
             choices = table.view(seat).choices
             if choices:
                 await type_line(pilot, format_command(rng.choice(list(choices))))

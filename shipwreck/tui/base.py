@@ -25,11 +25,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
+from textual.geometry import Region
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
+from shipwreck.tui.board import Board
 from shipwreck.tui.widgets import CommandLine, EventLog, Pane, new_since
 
 log = logging.getLogger("shipwreck.tui")
@@ -186,9 +188,32 @@ class SeatScreen(AppScreen):
         if wid in self._keys and self._keys[wid] == key:
             return
         self._keys[wid] = key
+        if wid in self.PANELS:
+            self.query_one(f"#{self.PANELS[wid]}", Board).update(wid, render())
+            return
         panel = self.query_one(f"#{wid}")
         assert isinstance(panel, (Pane, Static))
         panel.update(render(), layout=False)
+
+    PANELS: dict[str, str] = {}
+    """The panels drawn on a :class:`Board`, and the id of the board that draws each."""
+
+    def panel_text(self, wid: str) -> str:
+        """The text panel ``wid`` shows, unstyled (a board's panel, or a widget's content)."""
+        if wid in self.PANELS:
+            return str(self.query_one(f"#{self.PANELS[wid]}", Board).content(wid))
+        widget = self.query_one(f"#{wid}")
+        assert isinstance(widget, (Pane, Static))
+        return str(widget.render())
+
+    def panel_region(self, wid: str) -> Region | None:
+        """Where on the screen panel (or widget) ``wid`` is; ``None`` if it is not shown."""
+        if wid not in self.PANELS:
+            widget = self.query_one(f"#{wid}")
+            return widget.region if widget.display else None
+        board = self.query_one(f"#{self.PANELS[wid]}", Board)
+        spot = board.spot(wid)
+        return spot.translate(board.content_region.offset) if spot else None
 
     # ------------------------------------------------------------------ typed lines
 

@@ -10,6 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
@@ -18,7 +19,8 @@ from shipwreck.runtime import SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
-from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, Pane, new_since
+from shipwreck.tui.board import Board, Spot, split
+from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
 LOBBY_HELP = (
@@ -181,20 +183,15 @@ class TableScreen(SeatScreen):
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
     TELL_EXAMPLE = "tell kid let us team up"
 
+    PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
+    PANELS.update(prompt="foot", error="foot")
+
     def compose(self) -> ComposeResult:
-        yield Pane(id="title")
-        yield Pane(id="seats")
-        with Horizontal(id="top"):
-            yield Pane(id="boat")
-            yield Pane(id="me")
-        with Horizontal(id="middle"):
-            yield Pane(id="nav")
-            yield Pane(id="fight")
+        yield Board(self.board_layout, id="board")
         with Horizontal(id="bottom"):
             yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
             yield EventLog(id="chat", max_lines=200)
-        yield Pane(id="prompt")
-        yield Pane(id="error")
+        yield Board(self.foot_layout, id="foot")
         yield CommandLine(
             completer=self.complete,
             placeholder=self.placeholder(),
@@ -202,6 +199,33 @@ class TableScreen(SeatScreen):
             max_length=self._max_line(),
         )
         yield KeyLine()
+
+    def board_layout(self, width: int) -> list[Spot]:
+        """The title, who sits where, the boat and my panel, the cards and the fight; compact:
+        no seats line, and shorter boat and cards (see the class's docstring)."""
+        (lx, lw), (rx, rw) = split(width, 2, 1)
+        spots = [Spot("title", Region(0, 0, width, 1), pad=1, style="bar")]
+        if not self.compact:
+            spots.append(Spot("seats", Region(0, 1, width, 2), pad=1, style="muted"))
+        y = spots[-1].region.bottom
+        h = 8 if self.compact else 10  # the boat's title, header, rule and six seats
+        spots += [Spot("boat", Region(lx, y, lw, h)), Spot("me", Region(rx, y, rw, h))]
+        y += h
+        h = 3 if self.compact else 8  # the track, a label and a row of cards
+        spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
+        return spots
+
+    def foot_layout(self, width: int) -> list[Spot]:
+        """What I must decide and my choices, then the error line."""
+        h = 2 if self.compact else 3
+        return [
+            Spot("prompt", Region(0, 0, width, h), pad=1),
+            Spot("error", Region(0, h, width, 1), pad=1),
+        ]
+
+    def compacted(self, compact: bool) -> None:
+        for board in self.query(Board):
+            board.relayout()
 
     def placeholder(self) -> str:
         if self.seat is None:

@@ -1,0 +1,183 @@
+"""A board: several panels of Rich content laid out and drawn by one widget.
+
+Why not a widget per panel: every Textual widget costs each session a message pump (an
+asyncio task and a queue), its own computed CSS, and places in the compositor's maps, and a
+repaint walks all of them. A table screen's panels never scroll, take focus or change size
+with their content, so the screen gains nothing from them being widgets: as eleven widgets
+(panels and the rows holding them) they were a third of what a seated session held. A board
+places its panels itself (:meth:`Board.place`, given its size), keeps each panel's drawn rows,
+and, like :class:`~shipwreck.tui.widgets.Pane`, repaints only the rows an update changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar, NamedTuple
+
+from rich.console import RenderableType
+from rich.style import Style
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+class Spot(NamedTuple):
+    """Where a panel goes on its board, and how it is drawn there."""
+
+    name: str
+    region: Region
+    """In the board's own cells."""
+    pad: int = 0
+    """Blank columns left and right of the content."""
+    style: str = ""
+    """A component class of :class:`Board` (``bar``, ``muted``) styling the panel, if any."""
+
+
+Layout = Callable[[int], Sequence[Spot]]
+"""Where each panel goes on a board of the given width; a panel left out is not drawn. The
+board is as tall as its lowest panel."""
+
+
+def split(width: int, *parts: int) -> list[tuple[int, int]]:
+    """``width`` shared in proportion to ``parts`` (as CSS ``2fr 1fr`` would, rounded the same
+    way: each edge at the whole cell below it): ``(x, width)`` of each part."""
+    total, edges, acc = sum(parts), [0], 0
+    for p in parts:
+        acc += p
+        edges.append(width * acc // total)
+    return [(a, b - a) for a, b in zip(edges, edges[1:], strict=False)]
+
+
+class Board(Widget):
+    """Panels drawn by one widget (see the module's docstring). ``layout`` says where each
+    panel goes for a given size; :meth:`update` sets a panel's content."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"board--bar", "board--muted"}
+    DEFAULT_CSS = """
+    Board {
+        height: auto;
+    }
+    Board > .board--bar {
+        background: $boost;
+    }
+    Board > .board--muted {
+        color: $text-muted;
+    }
+    """
+
+    def __init__(self, layout: Layout, **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self._place = layout
+        self._contents: dict[str, RenderableType] = {}
+        self._spots: dict[str, Spot] = {}
+        self._rows: dict[str, list[Strip]] = {}
+        """Each placed panel's rows, drawn for ``_frame``."""
+        self._frame: tuple[object, ...] = ()
+        """What the rows were drawn for: size, style, line filters and background."""
+        self._blank = Strip.blank(0)
+        """A row of the board where no panel is."""
+
+    # ------------------------------------------------------------------ for screens and tests
+
+    def update(self, name: str, content: RenderableType) -> None:
+        """Show ``content`` in panel ``name``; repaint the rows of it that differ."""
+        self._contents[name] = content
+        spot = self._spots.get(name)
+        if spot is None or not self._frame or self._current_frame() != self._frame:
+            self.refresh()  # drawn in full at the next frame (or not placed at all)
+            return
+        old, new = self._rows[name], self._draw(spot)
+        self._rows[name] = new
+        x, y, width, _ = spot.region
+        shift = self.content_offset
+        for row, line in enumerate(new):
+            if line != old[row]:  # (`refresh` takes regions relative to the content)
+                self.refresh(Region(x, y + row, width, 1).translate(-shift))
+
+    def content(self, name: str) -> RenderableType:
+        """What panel ``name`` shows ("" if nothing yet)."""
+        return self._contents.get(name, "")
+
+    def spot(self, name: str) -> Region | None:
+        """Where panel ``name`` is on the board, or ``None`` if it is not shown."""
+        self._ensure_drawn()
+        spot = self._spots.get(name)
+        return spot.region if spot else None
+
+    def relayout(self) -> None:
+        """Place and draw every panel again: the screen changed how it lays the board out (its
+        height may change, so the screen is arranged again)."""
+        self._frame = ()
+        self.refresh(layout=True)
+
+    # ------------------------------------------------------------------ drawing
+
+    def _current_frame(self) -> tuple[object, ...]:
+        return (
+            self.size,
+            self.visual_style.rich_style,
+            tuple(self.get_line_filters()),
+            self.background_colors[1],
+        )
+
+    def _ensure_drawn(self) -> tuple[object, ...]:
+        frame = self._current_frame()
+        if frame != self._frame:
+            self._frame = frame
+            self._spots = {s.name: s for s in self._place(self.size.width)}
+            self._rows = {name: self._draw(spot) for name, spot in self._spots.items()}
+            blank = Strip.blank(self.size.width, self.visual_style.rich_style)
+            self._blank = self._filtered([blank])[0]
+        return frame
+
+    def _style(self, spot: Spot) -> Style:
+        if not spot.style:
+            return self.visual_style.rich_style
+        return self.get_component_rich_style(f"board--{spot.style}")
+
+    def _draw(self, spot: Spot) -> list[Strip]:
+        """Every row of one panel, padded and filtered, at its place's size."""
+        _, _, width, height = spot.region
+        style, pad = self._style(spot), spot.pad
+        inner = max(0, width - 2 * pad)
+        console = self.app.console
+        options = console.options.update(width=inner, height=height)
+        content = self._contents.get(spot.name, "")
+        lines = console.render_lines(content, options, style=style, pad=True)[:height]
+        side = Strip.blank(pad, style)
+        rows = []
+        for line in lines:
+            strip = Strip(line).adjust_cell_length(inner, style)
+            rows.append(Strip.join([side, strip, side]) if pad else strip)
+        rows += [Strip.blank(width, style)] * (height - len(rows))
+        return self._filtered(rows)
+
+    def _filtered(self, rows: list[Strip]) -> list[Strip]:
+        background = self.background_colors[1]
+        for line_filter in self.get_line_filters():
+            rows = [row.apply_filter(line_filter, background) for row in rows]
+        return rows
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._ensure_drawn()
+        width, blank = self.size.width, self._blank
+        by_x = sorted(self._spots.values(), key=lambda s: s.region.x)
+        x1, x2 = crop.column_span
+        lines = []
+        for y in crop.line_range:
+            parts, at = [], 0
+            for spot in by_x:
+                sx, sy, sw, sh = spot.region
+                if sy <= y < sy + sh:
+                    if sx > at:
+                        parts.append(blank.crop(0, sx - at))
+                    parts.append(self._rows[spot.name][y - sy])
+                    at = sx + sw
+            if at < width:
+                parts.append(blank.crop(0, width - at))
+            line = parts[0] if len(parts) == 1 else Strip.join(parts)
+            lines.append(line.crop(x1, x2) if (x1, x2) != (0, width) else line)
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max((s.region.bottom for s in self._place(width)), default=0)
