@@ -278,17 +278,17 @@ class EventLog(ScrollView):
     full log (500 lines) so holds about a third less than a copy of every wrapped row did, and
     dropping its oldest line costs a few integer sums, not wrapping every line again.
 
-    No scrollbar: redrawing it with every new line was a quarter of what a move cost each
-    session to draw. Where the view is shows in the bottom border instead ("↓ 3 newer"), and
-    the view follows new lines only while it is at the end (reading back is not interrupted).
+    No scrollbar (``overflow: hidden``, yet it scrolls: see :attr:`allow_vertical_scroll`):
+    redrawing one with every new line was a quarter of what a move cost each session to draw,
+    and even a hidden one is a widget more in each session. Where the view is shows in the
+    bottom border instead ("↓ 3 newer"), and the view follows new lines only while it is at
+    the end (reading back is not interrupted).
     ``page_keys`` ("PgUp/PgDn") names the keys that page it, for that hint.
     """
 
     DEFAULT_CSS = """
     EventLog {
-        overflow-y: scroll;
-        overflow-x: hidden;
-        scrollbar-size-vertical: 0;
+        overflow: hidden hidden;
         border-subtitle-align: right;
     }
     """
@@ -365,6 +365,11 @@ class EventLog(ScrollView):
                 self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
         self._show_position()
         self.refresh()
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        """Scrolls (the keys, the mouse wheel, following new lines) though it shows no bar."""
+        return not self._check_disabled()
 
     def page(self, pages: int) -> None:
         """Scroll by ``pages`` views (negative: back), keeping a line of the last view."""
