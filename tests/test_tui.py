@@ -577,9 +577,11 @@ async def test_a_typed_key_repaints_only_the_command_lines_text_row(
 
 
 async def test_textual_patches_keep_strips_and_styles_working() -> None:
-    """The lazy strip caches still cache, strips still divide, and two apps share the rules
-    parsed from one CSS. (Partial repaints: the test above.)"""
+    """The lazy strip caches still cache, strips still divide, two apps share the rules
+    parsed from one CSS and the theme's tokens, and signals still call their subscribers.
+    (Partial repaints: the test above.)"""
     from rich.segment import Segment
+    from textual.signal import Signal
     from textual.strip import Strip
 
     from shipwreck.tui import textual_patches
@@ -599,3 +601,14 @@ async def test_textual_patches_keep_strips_and_styles_working() -> None:
         rules = {id(r) for r in first.stylesheet.rules}
         assert rules and rules == {id(r) for r in second.stylesheet.rules}
         assert str(first.screen.query_one("#log").styles.border_top[0]) == "round"
+        tokens = first.stylesheet._variable_tokens
+        assert tokens["primary"] and tokens is second.stylesheet._variable_tokens
+        heard: list[str] = []
+        signal: Signal[str] = Signal(first.screen, "test")
+        with pytest.raises(TypeError):  # the shared empty table of subscribers stays empty
+            signal._subscriptions[first.screen] = []
+        signal.subscribe(first.screen, heard.append, immediate=True)
+        quiet: Signal[str] = Signal(first.screen, "quiet")
+        signal.publish("ahoy")
+        quiet.publish("nobody listens")
+        assert heard == ["ahoy"] and not quiet._subscriptions

@@ -1,4 +1,4 @@
-"""Four changes to Textual for a server that runs one app per session in one process.
+"""Changes to Textual for a server that runs one app per session in one process.
 
 1. **Strips with lazy caches.** Every ``Strip`` (one rendered line) builds seven
    ``FIFOCache`` objects in ``__init__``, and a session keeps thousands of strips (every
@@ -9,7 +9,9 @@
 2. **One parse of the CSS for all apps.** Each app has its own ``Stylesheet`` and parsed every
    widget's CSS again at start-up (tens of milliseconds and hundreds of KiB of rules per
    session). Parsed rules are never changed afterwards, so they are shared: one cache keyed
-   on the CSS text, where it came from, and the theme's variables.
+   on the CSS text, where it came from, and the theme's variables. So are the theme's
+   variables as tokens (each app tokenized all of them, ~40 KiB, the first time a style
+   such as ``bold $footer-key-foreground`` was parsed).
 
 3. **Divided strips are not kept.** To put a screen together, the compositor cuts each line
    of each widget where other widgets overlap it (``Strip.divide``), and every strip kept
@@ -24,6 +26,10 @@
    first and the last row being repainted within it, and not at all if it has none; the
    bytes sent are the same. A new log line then costs a session about a tenth less.
 
+5. **Signals make their table of subscribers when first subscribed to.** Every widget, screen
+   and app has signals, each with a ``WeakKeyDictionary`` (about a kilobyte), and almost
+   none is ever subscribed to.
+
 This reaches into Textual's internals, so ``install()`` first checks that ``Strip``,
 ``Stylesheet`` and ``Compositor`` still look as they were written against, and leaves Textual
 alone (and says so) otherwise. ``installed()`` tells which happened; a test checks it.
@@ -35,14 +41,19 @@ import inspect
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
+from weakref import WeakKeyDictionary, ref
 
 from rich.segment import Segment
 from textual._compositor import Compositor
 from textual.cache import FIFOCache, LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
+from textual.css.tokenize import tokenize_values
+from textual.css.tokenizer import Token
 from textual.css.types import CSSLocation
+from textual.dom import DOMNode
 from textual.geometry import Region
+from textual.signal import Signal
 from textual.strip import Strip
 
 log = logging.getLogger(__name__)
@@ -110,6 +121,50 @@ def _shared_parse_rules(
     return rules
 
 
+_tokens: LRUCache[tuple[tuple[str, str], ...], dict[str, list[Token]]] = LRUCache(16)
+"""The theme's variables as tokens, for every app: keyed on the variables."""
+
+
+def _shared_variable_tokens(self: Stylesheet) -> dict[str, list[Token]]:
+    """``Stylesheet._variable_tokens``, tokenized once for all apps with the same variables
+    (callers only read them)."""
+    tokens: dict[str, list[Token]] | None = self._Stylesheet__variable_tokens  # type: ignore[attr-defined]
+    if tokens is None:
+        key = tuple(sorted(self._variables.items()))
+        tokens = _tokens.get(key)
+        if tokens is None:
+            tokens = _tokens[key] = tokenize_values(self._variables)
+        self._Stylesheet__variable_tokens = tokens  # type: ignore[attr-defined]
+    return tokens
+
+
+class _NoSubscribers(dict[Any, Any]):
+    """The empty table of subscribers every signal shares until one subscribes (read-only)."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise TypeError("a signal's shared empty table of subscribers is read-only")
+
+    setdefault = __setitem__  # type: ignore[assignment]
+
+
+_NO_SUBSCRIBERS = _NoSubscribers()
+_signal_subscribe = Signal.subscribe
+
+
+def _signal_init(self: Signal[Any], owner: Any, name: str) -> None:
+    """``Signal.__init__`` without a ``WeakKeyDictionary`` (see :func:`_subscribe`)."""
+    self._owner = ref(owner)
+    self._name = name
+    self._subscriptions = _NO_SUBSCRIBERS  # type: ignore[assignment]
+
+
+def _subscribe(self: Signal[Any], node: Any, callback: Any, immediate: bool = False) -> None:
+    """``Signal.subscribe``, making the signal's own table of subscribers first."""
+    if self._subscriptions is _NO_SUBSCRIBERS:
+        self._subscriptions = WeakKeyDictionary()
+    _signal_subscribe(self, node, callback, immediate)
+
+
 def _divide(self: Strip, cuts: Iterable[int]) -> list[Strip]:
     """``Strip.divide`` without keeping the pieces in the strip's cache."""
     cell_length = self.cell_length
@@ -161,8 +216,9 @@ def _parameters(function: object) -> list[str]:
 
 
 def install() -> bool:
-    """Make every ``Strip``'s caches lazy, keep no divided strips, share parsed CSS, repaint
-    only the rows asked for; ``True`` if it did."""
+    """Make every ``Strip``'s caches lazy, keep no divided strips, share parsed CSS and the
+    theme's tokens, repaint only the rows asked for, and give signals their subscribers'
+    tables when first subscribed to; ``True`` if it did."""
     global _installed
     if _installed:
         return True
@@ -183,14 +239,22 @@ def install() -> bool:
         "crop",
         "is_rendered_line",
     ] and all(hasattr(Compositor, name) for name in ("cuts", "visible_widgets"))
-    if not (strip_as_known and parse_as_known and compositor_as_known):
-        log.warning("Textual's Strip, Stylesheet or Compositor has changed: left as it is")
+    parse_as_known &= "_Stylesheet__variable_tokens" in vars(Stylesheet())
+    parse_as_known &= isinstance(Stylesheet.__dict__.get("_variable_tokens"), property)
+    signal: Signal[None] = Signal(DOMNode(), "probe")
+    signal_as_known = set(vars(signal)) == {"_owner", "_name", "_subscriptions"}
+    signal_as_known &= _parameters(Signal.subscribe) == ["self", "node", "callback", "immediate"]
+    if not (strip_as_known and parse_as_known and compositor_as_known and signal_as_known):
+        log.warning("Textual's Strip, Stylesheet, Compositor or Signal has changed: left alone")
         return False
     for name, size in CACHE_SIZES.items():
         setattr(Strip, name, _lazy(Strip.__dict__[name], size))
     Strip.__init__ = _init  # type: ignore[method-assign]
     Strip.divide = _divide  # type: ignore[method-assign]
     Stylesheet._parse_rules = _shared_parse_rules  # type: ignore[method-assign]
+    Stylesheet._variable_tokens = property(_shared_variable_tokens)  # type: ignore[method-assign,assignment]
+    Signal.__init__ = _signal_init  # type: ignore[method-assign]
+    Signal.subscribe = _subscribe  # type: ignore[method-assign]
     Compositor._render_chops = _render_chops  # type: ignore[method-assign,assignment]
     _installed = True
     return True
