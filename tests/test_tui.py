@@ -365,6 +365,52 @@ async def test_going_back_to_the_lobby_replaces_the_table_screen() -> None:
         assert not any(isinstance(s, LobbyScreen) for s in app.screen_stack)
 
 
+async def test_an_event_log_frames_its_rows_as_textual_would() -> None:
+    """The log draws the rows between its borders itself and keeps them (a new line then
+    draws one row, not all): every row must equal what Textual's own styling draws, as lines
+    arrive, wrap and scroll, paged back, and with the title and the position hint."""
+    from rich.text import Text
+    from textual.app import App
+    from textual.widget import Widget
+
+    class One(App[None]):
+        CSS = "EventLog { border: round $primary; height: 8; }"
+
+        def compose(self) -> Any:
+            yield EventLog(max_lines=30, page_keys="PgUp/PgDn")
+
+    app = One()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(EventLog)
+        log.border_title = "log"
+
+        def same_as_textual() -> None:
+            crop = Region(0, 0, *log.outer_size)
+            ours = log.render_lines(crop)
+            assert log._edges is not None, "the log fell back to Textual's styling"
+            log._styles_cache.clear()
+            assert ours == Widget.render_lines(log, crop)
+
+        for i in range(40):
+            style = ("red", "bold cyan", "")[i % 3]
+            log.write(Text.assemble((f"line {i} ", "green"), "long " * (i % 9), style=style))
+            await pilot.pause()
+            same_as_textual()
+        log.page(-1)
+        await pilot.pause()
+        same_as_textual()
+        assert "newer" in (log.border_subtitle or "")
+        rows = [s.text for s in log.render_lines(Region(0, 0, 40, 8))]
+        assert rows[0].startswith("╭─ log") and rows[-1].startswith("╰")
+        log.page(1)
+        log.write(Text("the end", style="bold"))  # a line's own style is kept
+        await pilot.pause()
+        same_as_textual()
+        last = log.render_lines(Region(0, 6, 40, 1))[0]
+        assert any(s.style and s.style.bold for s in last if "the end" in s.text)
+        assert rows[1].startswith("│") and rows[1].endswith("│")
+
+
 async def test_an_event_log_keeps_its_last_lines_wrapped_to_its_width() -> None:
     """A full log drops its oldest lines; long lines take several rows; the rows on screen are
     the newest, and a narrower log wraps every line again."""

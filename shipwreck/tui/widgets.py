@@ -306,9 +306,14 @@ class EventLog(ScrollView):
         """The running sum of ``_counts``: the row after each text's last (for bisecting)."""
         self._width = 0
         self._strips: dict[int, Strip] = {}
-        """Rows drawn (row → line), kept while on screen: a new line scrolls every row."""
-        self._frame: tuple[int, Style] = (0, Style())
-        """The width and style the rows in ``_strips`` were drawn with."""
+        """Rows drawn (row → line), kept while on screen: a new line scrolls every row.
+        Framed (with the side borders) while ``_edges`` is set."""
+        self._frame: tuple[object, ...] = ()
+        """What the rows in ``_strips`` were drawn for: sizes, style, border, filters."""
+        self._width_drawn, self._style = 0, Style()
+        """The content's width and style in ``_frame``."""
+        self._edges: tuple[Strip, Strip, Strip] | None = None
+        """The side borders and a framed blank row, when this log frames its own rows."""
 
     @property
     def texts(self) -> list[Text]:
@@ -402,33 +407,115 @@ class EventLog(ScrollView):
         self._grown()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # The width and style once per frame, not once per row (each walks the DOM).
-        frame = (self.scrollable_content_region.width, self.rich_style)
+        """Rows between the borders are drawn here and kept, border and all (see
+        :meth:`_framed`), so a log scrolled by a new line draws one row, not every row again
+        through Textual's styling. The top and bottom borders (with the title and the position
+        hint) are Textual's; so is every row of a log styled some other way."""
+        # The sizes, styles and filters once per frame, not once per row (each walks the DOM).
+        frame = (
+            self.outer_size,
+            self.scrollable_content_region.width,
+            self.rich_style,
+            self.styles.border,
+            tuple(self.get_line_filters()),
+            self.background_colors[1],
+        )
         if frame != self._frame:
             self._frame = frame
+            self._width_drawn, self._style = frame[1], frame[2]
+            self._edges = None
             self._strips.clear()
-        return super().render_lines(crop)
+            self._edges = self._framed()
+            self._strips.clear()  # (the probe drew unframed rows)
+        if self._edges is None:
+            return super().render_lines(crop)
+        width, height = self.outer_size
+        top = self.scroll_offset.y - 1
+        x1, x2 = crop.column_span
+        lines = []
+        for y in crop.line_range:
+            if y == 0 or y == height - 1:
+                line = super().render_lines(Region(0, y, width, 1))[0]
+            else:
+                line = self._row(top + y)
+            lines.append(line if (x1, x2) == (0, width) else line.crop(x1, x2))
+        return lines
+
+    def _framed(self) -> tuple[Strip, Strip, Strip] | None:
+        """The left and right border cells and a framed blank row, as Textual draws them, if
+        this log is styled simply enough to frame its rows itself: a one-cell border on every
+        side, no padding, and no opacity, tint, hatch or outline."""
+        styles = self.styles
+        width, height = self.outer_size
+        plain = styles.text_opacity == 1 and styles.opacity == 1 and not styles.tint.a
+        plain &= styles.padding == (0, 0, 0, 0) and styles.gutter == (1, 1, 1, 1)
+        plain &= not any(edge for edge, _ in styles.outline)
+        plain &= not (styles.has_rule("hatch") and styles.hatch != "none")
+        if not plain or height < 3 or width < 3:
+            return None
+        probe = super().render_lines(Region(0, 1, width, 1))[0]
+        left, right = probe.crop(0, 1), probe.crop(width - 1, width)
+        return left, right, self._frame_row(Strip.blank(width - 2, self._style), left, right)
+
+    def _frame_row(self, content: Strip, left: Strip, right: Strip) -> Strip:
+        background = self.background_colors[1]
+        for line_filter in self.get_line_filters():
+            content = content.apply_filter(line_filter, background)
+        return Strip.join([left, content, right])
+
+    def _row(self, row: int) -> Strip:
+        """Row ``row`` of the texts, framed (kept while on screen)."""
+        assert self._edges is not None
+        left, right, blank = self._edges
+        if row >= self.rows:
+            return blank
+        strip = self._strips.get(row)
+        if strip is None:
+            first, rows = self._draw(row)
+            for n, line in enumerate(rows):
+                self._strips[first + n] = self._frame_row(line, left, right)
+            strip = self._strips[row]
+            self._forget_above(self.scroll_offset.y)
+        return strip
 
     def render_line(self, y: int) -> Strip:
-        width, style = self._frame
+        """Row ``y`` of the view, unframed (Textual frames it; see :meth:`render_lines`)."""
+        width, style = self._width_drawn, self._style
         top = self.scroll_offset.y
         row = top + y
         if row >= self.rows:
             return Strip.blank(width, style)
+        if self._edges is not None:  # (`_strips` holds framed rows)
+            first, rows = self._draw(row)
+            return rows[row - first]
         strip = self._strips.get(row)
-        if strip is None:  # draw every row of the text that holds this one
-            index = bisect_right(self._ends, row)
-            first = self.first_row(index)
-            console = self.app.console
-            for n, line in enumerate(self._wrap(self._texts[index])):
-                line.stylize_before(style)
-                drawn = Strip(line.render(console), line.cell_len)
-                self._strips[first + n] = drawn.crop_extend(0, width, style)
+        if strip is None:
+            first, rows = self._draw(row)
+            for n, line in enumerate(rows):
+                self._strips[first + n] = line
             strip = self._strips[row]
-            if len(self._strips) > 3 * max(self.size.height, 1):  # forget rows scrolled away
-                for gone in [r for r in self._strips if r < top]:
-                    del self._strips[gone]
+            self._forget_above(top)
         return strip
+
+    def _draw(self, row: int) -> tuple[int, list[Strip]]:
+        """Every row of the text that holds row ``row``, and the row where it starts."""
+        width, style = self._width_drawn, self._style
+        index = bisect_right(self._ends, row)
+        console = self.app.console
+        rows = []
+        for line in self._wrap(self._texts[index]):
+            if line.style:  # (`render` leaves a text's own style out: it is made a span)
+                line.stylize_before(line.style)
+            line.stylize_before(style)
+            drawn = Strip(line.render(console), line.cell_len)
+            rows.append(drawn.crop_extend(0, width, style))
+        return self.first_row(index), rows
+
+    def _forget_above(self, top: int) -> None:
+        """Forget rows scrolled away."""
+        if len(self._strips) > 3 * max(self.size.height, 1):
+            for gone in [r for r in self._strips if r < top]:
+                del self._strips[gone]
 
 
 def new_since(items: list[T], last: T | None) -> list[T]:
