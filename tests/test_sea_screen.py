@@ -26,6 +26,7 @@ from shipwreck.lang.bots import BotPlayer
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R
+from shipwreck.tui.base import AppScreen
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.sea_screen import SeaEndScreen, SeaHelpScreen, SeaMap, SpanishMainScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
@@ -131,16 +132,22 @@ async def test_new_sm_from_the_lobby_shows_the_sea() -> None:
         assert "your turn" in str(screen.query_one("#prompt").render())
 
 
+def error(app: ShipwreckApp) -> str:
+    screen = app.screen
+    assert isinstance(screen, AppScreen)
+    return screen.panel_text("error")
+
+
 async def test_new_sm_refuses_what_it_cannot_seat() -> None:
     lobby = Lobby(seed=1)
     app = ShipwreckApp(lobby, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await type_line(pilot, "new sm 5")
-        assert "2 to 4 seats" in str(app.screen.query_one("#error").render())
+        assert "2 to 4 seats" in error(app)
         await type_line(pilot, "new sm 2 survivor")
-        assert "plays lifeboat" in str(app.screen.query_one("#error").render())
+        assert "plays lifeboat" in error(app)
         await type_line(pilot, "new sm 2 ../bots/sm_random.bot")
-        assert "bot names are" in str(app.screen.query_one("#error").render())
+        assert "bot names are" in error(app)
         assert not lobby.tables
         await type_line(pilot, "new sm 3 sm_hauler")
         assert isinstance(app.screen, SpanishMainScreen)

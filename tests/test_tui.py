@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual._compositor import Compositor
 from textual.app import ComposeResult
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.pilot import Pilot
 
 from shipwreck.games.lifeboat.cards import CHAR
@@ -244,6 +244,27 @@ async def test_lobby_updates_on_every_screen_without_refresh() -> None:
         await pb.pause()
         chat = b.screen.query_one("#lobby-chat", EventLog)
         assert any("hello from ann" in line.plain for line in chat.texts)
+
+
+def test_the_lobby_lists_open_tables_first_and_counts_what_does_not_fit() -> None:
+    from rich.console import Console
+
+    from shipwreck.tui.screens import tables_panel
+
+    rows = [
+        (str(i), "lifeboat", "HBBBBB", "1", ("over", "running", "open")[i % 3], "ann")
+        for i in range(1, 13)
+    ]
+    console = Console(width=80, record=True)
+    console.print(tables_panel(rows, height=8))
+    shown = [line.split() for line in console.export_text().splitlines() if line.strip()]
+    assert shown[0][:2] == ["id", "game"]
+    listed = [line for line in shown[2:] if line[0].isdigit()]
+    assert [line[4] for line in listed] == ["open"] * 4 + ["running"]  # 6 rows: 5 and a count
+    assert shown[-1] == ["…", "7", "more"]
+    console = Console(width=80, record=True)
+    console.print(tables_panel([], height=8))
+    assert "no tables yet" in console.export_text()
 
 
 # ------------------------------------------------------------------ snapshots
@@ -487,7 +508,8 @@ async def test_a_board_draws_its_panels_where_its_layout_puts_them() -> None:
         def compose(self) -> Any:
             yield Board(self.layout, id="b")
 
-        def layout(self, width: int) -> list[Spot]:
+        def layout(self, size: Size) -> list[Spot]:
+            width = size.width
             spots = [Spot("a", Region(0, 0, 10, 2), pad=1), Spot("b", Region(12, 0, 8, 3))]
             if self.with_bar:
                 spots.append(Spot("bar", Region(0, 3, width, 1), pad=1, style="bar"))

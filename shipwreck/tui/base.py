@@ -74,6 +74,26 @@ class AppScreen(Screen[None]):
         """Show the lobby or table as it is now."""
         raise NotImplementedError
 
+    PANELS: dict[str, str] = {}
+    """The panels drawn on a :class:`Board`, and the id of the board that draws each."""
+
+    def panel_text(self, wid: str) -> str:
+        """The text panel ``wid`` shows, unstyled (a board's panel, or a widget's content)."""
+        if wid in self.PANELS:
+            return str(self.query_one(f"#{self.PANELS[wid]}", Board).content(wid))
+        widget = self.query_one(f"#{wid}")
+        assert isinstance(widget, (Pane, Static))
+        return str(widget.render())
+
+    def panel_region(self, wid: str) -> Region | None:
+        """Where on the screen panel (or widget) ``wid`` is; ``None`` if it is not shown."""
+        if wid not in self.PANELS:
+            widget = self.query_one(f"#{wid}")
+            return widget.region if widget.display else None
+        board = self.query_one(f"#{self.PANELS[wid]}", Board)
+        spot = board.spot(wid)
+        return spot.translate(board.content_region.offset) if spot else None
+
     def _max_line(self) -> int:
         return int(getattr(self.app, "line_length", 500))
 
@@ -194,26 +214,6 @@ class SeatScreen(AppScreen):
         panel = self.query_one(f"#{wid}")
         assert isinstance(panel, (Pane, Static))
         panel.update(render(), layout=False)
-
-    PANELS: dict[str, str] = {}
-    """The panels drawn on a :class:`Board`, and the id of the board that draws each."""
-
-    def panel_text(self, wid: str) -> str:
-        """The text panel ``wid`` shows, unstyled (a board's panel, or a widget's content)."""
-        if wid in self.PANELS:
-            return str(self.query_one(f"#{self.PANELS[wid]}", Board).content(wid))
-        widget = self.query_one(f"#{wid}")
-        assert isinstance(widget, (Pane, Static))
-        return str(widget.render())
-
-    def panel_region(self, wid: str) -> Region | None:
-        """Where on the screen panel (or widget) ``wid`` is; ``None`` if it is not shown."""
-        if wid not in self.PANELS:
-            widget = self.query_one(f"#{wid}")
-            return widget.region if widget.display else None
-        board = self.query_one(f"#{self.PANELS[wid]}", Board)
-        spot = board.spot(wid)
-        return spot.translate(board.content_region.offset) if spot else None
 
     # ------------------------------------------------------------------ typed lines
 

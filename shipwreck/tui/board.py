@@ -33,9 +33,9 @@ class Spot(NamedTuple):
     """A component class of :class:`Board` (``bar``, ``muted``) styling the panel, if any."""
 
 
-Layout = Callable[[int], Sequence[Spot]]
-"""Where each panel goes on a board of the given width; a panel left out is not drawn. The
-board is as tall as its lowest panel."""
+Layout = Callable[[Size], Sequence[Spot]]
+"""Where each panel goes on a board of the given size; a panel left out is not drawn. A board
+whose height the CSS leaves ``auto`` is as tall as its lowest panel."""
 
 
 def split(width: int, *parts: int) -> list[tuple[int, int]]:
@@ -124,7 +124,7 @@ class Board(Widget):
         frame = self._current_frame()
         if frame != self._frame:
             self._frame = frame
-            self._spots = {s.name: s for s in self._place(self.size.width)}
+            self._spots = {s.name: s for s in self._place(self.size)}
             self._rows = {name: self._draw(spot) for name, spot in self._spots.items()}
             blank = Strip.blank(self.size.width, self.visual_style.rich_style)
             self._blank = self._filtered([blank])[0]
@@ -180,4 +180,5 @@ class Board(Widget):
         return lines
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max((s.region.bottom for s in self._place(width)), default=0)
+        spots = self._place(Size(width, container.height))
+        return max((s.region.bottom for s in spots), default=0)

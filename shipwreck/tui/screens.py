@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import RenderableType
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from shipwreck.lang.complete import command_list, complete
 from shipwreck.runtime import SeatSpec, TableCreateError
@@ -31,29 +33,57 @@ LOBBY_HELP = (
 )
 
 
+def tables_panel(rows: list[tuple[str, ...]], height: int) -> RenderableType:
+    """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
+    does not fit is counted on the last row."""
+    order = {"open": 0, "running": 1, "over": 2}
+    rows = sorted(rows, key=lambda r: (order.get(r[4], 3), -int(r[0])))
+    fit = max(0, height - 2)  # the header and its rule
+    shown = rows if len(rows) <= fit else rows[: max(0, fit - 1)]
+    t = RichTable(box=box.SIMPLE_HEAD, expand=True, show_edge=False, pad_edge=True)
+    for name in ("id", "game", "seats", "round", "status"):
+        t.add_column(name, no_wrap=True)
+    t.add_column("players", no_wrap=True, overflow="ellipsis", ratio=1)
+    for row in shown:
+        t.add_row(*row, style="green" if row[4] == "open" else ("dim" if row[4] == "over" else ""))
+    if len(shown) < len(rows):
+        t.add_row("", f"… {len(rows) - len(shown)} more", style="dim")
+    if not rows:
+        t.add_row("", "no tables yet: 'new' starts one", style="dim")
+    return t
+
+
 class LobbyScreen(AppScreen):
     """Open and running tables, table creation, lobby chat."""
 
     _chat_last: LobbyChat | None = None
     _rows: list[tuple[str, ...]] | None = None
+    PANELS = {"who": "board", "tables": "board", "help": "board", "error": "foot"}
 
     def compose(self) -> ComposeResult:
-        yield Static(id="who")
-        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-        yield Static(LOBBY_HELP, id="lobby-help")
+        yield Board(self.board_layout, id="board")
         yield EventLog(id="lobby-chat", max_lines=200)
-        yield Static("", id="error")
+        yield Board(lambda size: [Spot("error", Region(0, 0, size.width, 1), pad=1)], id="foot")
         yield CommandLine(
             placeholder="lobby command (try: new)", id="command", max_length=self._max_line()
         )
         yield KeyLine()
 
+    def board_layout(self, size: Size) -> list[Spot]:
+        """Who I am, the tables, and the lobby's commands (the tables take what is left)."""
+        width, height = size
+        tables = max(0, height - 5)
+        return [
+            Spot("who", Region(0, 0, width, 1), pad=1, style="bar"),
+            Spot("tables", Region(0, 1, width, tables)),
+            Spot("help", Region(0, 1 + tables, width, 4), pad=1, style="muted"),
+        ]
+
     def on_mount(self) -> None:
-        app = self.shipwreck
-        self.query_one("#who", Static).update(app.signed_in_line())
-        table = self.query_one("#tables", DataTable)
-        table.add_columns("id", "game", "seats", "round", "status", "players")
-        self._unsub = app.lobby.subscribe(self.notify_change)
+        board = self.query_one("#board", Board)
+        board.update("who", self.shipwreck.signed_in_line())
+        board.update("help", LOBBY_HELP)
+        self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()
 
@@ -69,6 +99,10 @@ class LobbyScreen(AppScreen):
         self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
 
+    def on_resize(self) -> None:
+        self._rows = None  # as many tables as fit the new size, once the board has it
+        self.call_after_refresh(self.refresh_all)
+
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
         rows: list[tuple[str, ...]] = []
@@ -78,10 +112,9 @@ class LobbyScreen(AppScreen):
             rows.append((str(t.id), t.game, t.summary(), str(t.state.round), status, players))
         if rows != self._rows:  # most changes are moves inside a game: no row changes
             self._rows = rows
-            dt = self.query_one("#tables", DataTable)
-            dt.clear()
-            for row in rows:
-                dt.add_row(*row)
+            board = self.query_one("#board", Board)
+            spot = board.spot("tables")
+            board.update("tables", tables_panel(rows, spot.height if spot else 0))
         log = self.query_one("#lobby-chat", EventLog)
         lines = new_since(lobby.chat, self._chat_last)
         for line in lines[-50:]:
@@ -90,7 +123,7 @@ class LobbyScreen(AppScreen):
             self._chat_last = lines[-1]
 
     def error(self, text: str) -> None:
-        self.query_one("#error", Static).update(Text(text, style="red"))
+        self.query_one("#foot", Board).update("error", Text(text, style="red"))
 
     @on(Input.Submitted, "#command")
     def run_command(self, event: Input.Submitted) -> None:
@@ -200,9 +233,10 @@ class TableScreen(SeatScreen):
         )
         yield KeyLine()
 
-    def board_layout(self, width: int) -> list[Spot]:
+    def board_layout(self, size: Size) -> list[Spot]:
         """The title, who sits where, the boat and my panel, the cards and the fight; compact:
         no seats line, and shorter boat and cards (see the class's docstring)."""
+        width = size.width
         (lx, lw), (rx, rw) = split(width, 2, 1)
         spots = [Spot("title", Region(0, 0, width, 1), pad=1, style="bar")]
         if not self.compact:
@@ -215,9 +249,9 @@ class TableScreen(SeatScreen):
         spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
         return spots
 
-    def foot_layout(self, width: int) -> list[Spot]:
+    def foot_layout(self, size: Size) -> list[Spot]:
         """What I must decide and my choices, then the error line."""
-        h = 2 if self.compact else 3
+        width, h = size.width, 2 if self.compact else 3
         return [
             Spot("prompt", Region(0, 0, width, h), pad=1),
             Spot("error", Region(0, h, width, 1), pad=1),
