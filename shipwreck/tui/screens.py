@@ -11,7 +11,6 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -221,9 +220,8 @@ class TableScreen(SeatScreen):
 
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
-        with Horizontal(id="bottom"):
-            yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
-            yield EventLog(id="chat", max_lines=200)
+        yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
+        yield EventLog(id="chat", max_lines=200)
         yield Board(self.foot_layout, id="foot")
         yield CommandLine(
             completer=self.complete,
