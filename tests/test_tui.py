@@ -10,6 +10,7 @@ from textual._compositor import Compositor
 from textual.app import ComposeResult
 from textual.geometry import Region, Size
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from shipwreck.games.lifeboat.cards import CHAR
 from shipwreck.lang import format_command
@@ -504,9 +505,12 @@ async def test_a_board_draws_its_panels_where_its_layout_puts_them() -> None:
 
     class One(App[None]):
         with_bar = True
+        CSS = "#boost { background: $boost; } #muted { color: $text-muted; }"
 
         def compose(self) -> Any:
             yield Board(self.layout, id="b")
+            yield Static("as CSS draws a bar", id="boost")
+            yield Static("and muted text", id="muted")
 
         def layout(self, size: Size) -> list[Spot]:
             width = size.width
@@ -531,8 +535,10 @@ async def test_a_board_draws_its_panels_where_its_layout_puts_them() -> None:
             " a bar" + " " * 18,
         ]
         bar_style = board.render_lines(Region(0, 3, 24, 1))[0]._segments[0].style
-        assert bar_style == board.get_component_rich_style("board--bar")
-        assert bar_style != board.visual_style.rich_style
+        assert bar_style and bar_style != board.visual_style.rich_style
+        assert bar_style.bgcolor == app.query_one("#boost").visual_style.rich_style.bgcolor
+        muted = board.themed("text-muted")  # ("auto 60%": contrast with the background)
+        assert muted.color == app.query_one("#muted").visual_style.rich_style.color
         assert board.spot("b") == Region(12, 0, 8, 3)
         repainted: list[Region] = []
         refresh = board.refresh

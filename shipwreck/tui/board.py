@@ -16,6 +16,7 @@ from typing import ClassVar, NamedTuple
 
 from rich.console import RenderableType
 from rich.style import Style
+from textual.color import Color
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -30,7 +31,8 @@ class Spot(NamedTuple):
     pad: int = 0
     """Blank columns left and right of the content."""
     style: str = ""
-    """A component class of :class:`Board` (``bar``, ``muted``) styling the panel, if any."""
+    """How the panel stands out, if it does: ``bar`` (on the theme's ``$boost``, as a title
+    bar) or ``muted`` (in ``$text-muted``)."""
 
 
 Layout = Callable[[Size], Sequence[Spot]]
@@ -52,18 +54,17 @@ class Board(Widget):
     """Panels drawn by one widget (see the module's docstring). ``layout`` says where each
     panel goes for a given size; :meth:`update` sets a panel's content."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"board--bar", "board--muted"}
     DEFAULT_CSS = """
     Board {
         height: auto;
     }
-    Board > .board--bar {
-        background: $boost;
-    }
-    Board > .board--muted {
-        color: $text-muted;
-    }
     """
+    PANEL_STYLES: ClassVar[dict[str, tuple[str, bool]]] = {
+        "bar": ("boost", True),
+        "muted": ("text-muted", False),
+    }
+    """A :attr:`Spot.style`: the theme's colour, and whether it is the background.
+    (Not component classes: each is a styled node more in every board of every session.)"""
 
     def __init__(self, layout: Layout, **kw: object) -> None:
         super().__init__(**kw)  # type: ignore[arg-type]
@@ -131,9 +132,23 @@ class Board(Widget):
         return frame
 
     def _style(self, spot: Spot) -> Style:
+        base = self.visual_style.rich_style
         if not spot.style:
-            return self.visual_style.rich_style
-        return self.get_component_rich_style(f"board--{spot.style}")
+            return base
+        variable, background = self.PANEL_STYLES[spot.style]
+        return base + self.themed(variable, background=background)
+
+    def themed(self, variable: str, background: bool = False) -> Style:
+        """The theme's colour ``variable`` (as in ``$boost``) over this board's background, as
+        CSS would blend it: a foreground colour, or with ``background`` a background."""
+        background_color = self.background_colors[1]
+        value = self.app.theme_variables[variable]
+        if value.startswith("auto"):  # "auto 60%": what contrasts with the background
+            alpha = float(value[4:].strip().rstrip("%") or 100) / 100
+            color = background_color + background_color.get_contrast_text(alpha)
+        else:
+            color = background_color + Color.parse(value)
+        return Style(bgcolor=color.rich_color) if background else Style(color=color.rich_color)
 
     def _draw(self, spot: Spot) -> list[Strip]:
         """Every row of one panel, padded and filtered, at its place's size."""

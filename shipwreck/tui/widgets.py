@@ -12,14 +12,15 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.content import Content
 from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
+
+from shipwreck.tui.board import Board, Spot
 
 T = TypeVar("T")
 
@@ -232,32 +233,35 @@ class Pane(Widget):
         return [rows[y].crop(x1, x2) if cut else rows[y] for y in crop.line_range]
 
 
-class KeyLine(Static):
+class KeyLine(Board):
     """The keys the screen answers (what Textual's ``Footer`` shows), drawn as one line.
 
     Why not ``Footer``: it is a widget per key, built again whenever the bindings change, and
     was about a quarter of a seated session's memory. The keys here are read once, when the
-    line is mounted, from the screen's and the app's bindings that are shown."""
+    line is mounted, from the screen's and the app's bindings that are shown, and drawn like a
+    board's panel (a ``Static`` kept a second, styled copy)."""
 
     DEFAULT_CSS = """
     KeyLine {
         dock: bottom;
         height: 1;
-        text-wrap: nowrap;
         color: $footer-foreground;
         background: $footer-background;
     }
     """
 
+    def __init__(self, **kw: object) -> None:
+        super().__init__(lambda size: [Spot("keys", Region(0, 0, size.width, 1))], **kw)
+
     def on_mount(self) -> None:
-        parts = []
+        key_style = self.themed("footer-key-foreground") + Style(bold=True)
+        line = Text(no_wrap=True, overflow="crop")
         for active in self.screen.active_bindings.values():
             binding = active.binding
             if binding.show and binding.description:
-                key = Content(f" {self.app.get_key_display(binding)} ")
-                key = key.stylize("bold $footer-key-foreground")
-                parts.append(key + Content(binding.description + " "))
-        self.update(Content("").join(parts))
+                line.append(f" {self.app.get_key_display(binding)} ", style=key_style)
+                line.append(binding.description + " ")
+        self.update("keys", line)
 
 
 def _common_prefix(words: list[str]) -> str:
