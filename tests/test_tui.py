@@ -19,7 +19,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.render_lifeboat import Boat
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
-from shipwreck.tui.widgets import EventLog, Pane
+from shipwreck.tui.widgets import EventLog
 
 SIZE = (120, 40)
 BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
@@ -143,6 +143,13 @@ async def test_too_small_terminal_shows_a_notice_and_ignores_keys() -> None:
         await type_line(pilot, "rest")
         assert table.commands == before
         assert "80×24" in str(app.screen.query_one("#too-small").render())
+        notices = [s for s in app.screen_stack if isinstance(s, TooSmallScreen)]
+        assert len(notices) == 1, f"one notice, on top of the table: {app.screen_stack}"
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        await type_line(pilot, format_command(table.view(app.screen.seat).choices[0]))
+        assert len(table.commands) > len(before)
 
 
 async def test_an_80x24_terminal_shows_every_panel_and_plays() -> None:
@@ -467,35 +474,6 @@ async def test_an_event_log_keeps_its_last_lines_wrapped_to_its_width() -> None:
         log.scroll_to(y=0, animate=False, immediate=True)
         await pilot.pause()
         assert shown(log)[0] == "line 20 long long"
-
-
-async def test_a_pane_shows_its_content_and_a_css_border_if_given() -> None:
-    """Panes draw their own lines; one given a CSS border goes through Textual's styling."""
-    from textual.app import App
-
-    class Two(App[None]):
-        CSS = "#framed { border: round red; height: 4; } #plain { height: 3; padding: 0 1; }"
-
-        def compose(self) -> Any:
-            yield Pane("inside a frame", id="framed")
-            yield Pane("first\nsecond\nthird", id="plain")
-
-    app = Two()
-    async with app.run_test(size=(30, 8)) as pilot:
-        await pilot.pause()
-        framed, plain = app.query_one("#framed", Pane), app.query_one("#plain", Pane)
-        rows = [s.text for s in framed.render_lines(Region(0, 0, 30, 4))]
-        assert rows[0].startswith("╭") and rows[-1].startswith("╰")
-        assert rows[1].startswith("│inside a frame")
-        assert [s.text for s in plain.render_lines(Region(0, 0, 30, 3))] == [
-            f" {word:<28} " for word in ("first", "second", "third")
-        ]
-        plain.update("first\nSECOND\nthird")
-        assert [s.text.strip() for s in plain.render_lines(Region(0, 0, 30, 3))] == [
-            "first",
-            "SECOND",
-            "third",
-        ]
 
 
 async def test_a_board_draws_its_panels_where_its_layout_puts_them() -> None:

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
@@ -106,6 +107,8 @@ class ShipwreckApp(App[None]):
             screen = SpanishMainScreen(table, seat)
         else:
             screen = TableScreen(table, seat)
+        if isinstance(self.screen, TooSmallScreen):  # (a resize came first): it goes on top
+            self.pop_screen()
         if isinstance(self.screen, LobbyScreen):
             self.switch_screen(screen)  # the table takes the lobby's place (see show_lobby)
         else:
@@ -132,16 +135,17 @@ class ShipwreckApp(App[None]):
             self._on_close()
             self._on_close = None
 
-    def on_resize(self, _event: Resize) -> None:
-        self._check_size()
+    def on_resize(self, event: Resize) -> None:
+        self._check_size(event.size)  # (the app's own size is updated after this handler)
 
-    def _check_size(self) -> None:
-        small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+    def _check_size(self, size: Size | None = None) -> None:
+        width, height = size or self.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
         top = self.screen_stack[-1] if self.screen_stack else None
         if small and not isinstance(top, TooSmallScreen):
             self.push_screen(TooSmallScreen())
         elif small and isinstance(top, TooSmallScreen):
-            top.update_size()
+            top.update_size((width, height))
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
 

@@ -32,7 +32,7 @@ from textual.widgets import Input, Static
 from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board
-from shipwreck.tui.widgets import CommandLine, EventLog, Pane, new_since
+from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 log = logging.getLogger("shipwreck.tui")
 
@@ -82,7 +82,7 @@ class AppScreen(Screen[None]):
         if wid in self.PANELS:
             return str(self.query_one(f"#{self.PANELS[wid]}", Board).content(wid))
         widget = self.query_one(f"#{wid}")
-        assert isinstance(widget, (Pane, Static))
+        assert isinstance(widget, Static)
         return str(widget.render())
 
     def panel_region(self, wid: str) -> Region | None:
@@ -212,7 +212,7 @@ class SeatScreen(AppScreen):
             self.query_one(f"#{self.PANELS[wid]}", Board).update(wid, render())
             return
         panel = self.query_one(f"#{wid}")
-        assert isinstance(panel, (Pane, Static))
+        assert isinstance(panel, Static)
         panel.update(render(), layout=False)
 
     # ------------------------------------------------------------------ typed lines

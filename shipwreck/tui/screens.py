@@ -352,11 +352,12 @@ class TooSmallScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.update_size()
 
-    def update_size(self) -> None:
-        w, h = self.app.size
-        self.query_one("#too-small", Static).update(
-            Text(f"please enlarge your terminal to 80×24\n(it is {w}×{h})", justify="center")
-        )
+    def update_size(self, size: tuple[int, int] | None = None) -> None:
+        w, h = size or self.app.size
+        for notice in self.query("#too-small").results(Static):  # (none before it is composed)
+            notice.update(
+                Text(f"please enlarge your terminal to 80×24\n(it is {w}×{h})", justify="center")
+            )
 
     def on_key(self, event: Any) -> None:
         event.stop()

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Self, TypeVar
 
-from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -17,7 +16,6 @@ from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widget import Widget
 from textual.widgets import Input
 
 from shipwreck.tui.board import Board, Spot
@@ -124,113 +122,6 @@ class CommandLine(Input):
                 self.value = base + common
         self.cursor_position = len(self.value)
         self.post_message(self.Changed(self, self.value))
-
-
-class Pane(Widget):
-    """A panel of Rich content that is drawn to whole lines once per update, and repaints only
-    the rows that changed.
-
-    Why not ``Static``: on every update Textual's ``Static`` renders its content again through
-    its visual pipeline, then styles every line of the widget once more (padding, background,
-    borders, tint) whether or not it changed, and the screen repaints all of it. A table
-    screen updates several panels in every session at the table on each move, and that styling
-    was a third of the server's CPU. Here a line is styled when it is drawn and kept; an
-    update that changes two rows of the boat repaints two rows. Padding is drawn here; a pane
-    with a CSS border or outline (none has one) falls back to Textual's own path.
-    """
-
-    DEFAULT_CSS = """
-    Pane {
-        height: auto;
-    }
-    """
-
-    def __init__(self, content: RenderableType = "", **kw: object) -> None:
-        super().__init__(**kw)  # type: ignore[arg-type]
-        self._content = content
-        self._rows: list[Strip] = []
-        self._frame: tuple[object, ...] = ()
-        """What ``_rows`` were drawn for: size, padding, style and the line filters."""
-
-    def update(self, content: RenderableType = "", *, layout: bool = False) -> None:
-        """Show ``content``; repaint the rows that differ (or re-arrange, with ``layout``)."""
-        self._content = content
-        before = self._frame
-        if layout or not self._rows:
-            self._frame = ()
-            self.refresh(layout=layout)
-            return
-        old, new = self._rows, self._draw()
-        if self._frame != before:  # resized or restyled meanwhile: every row is new
-            self.refresh()
-            return
-        changed = [y for y in range(len(new)) if y >= len(old) or old[y] != new[y]]
-        if len(changed) == len(new):
-            self.refresh()
-            return
-        width, shift = self.outer_size.width, self.content_offset
-        for y in changed:  # (`refresh` takes regions relative to the content, not the widget)
-            self.refresh(Region(0, y, width, 1).translate(-shift))
-
-    def render(self) -> RenderableType:
-        return self._content
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        options = self.app.console.options.update_width(max(1, width))
-        return len(self.app.console.render_lines(self._content, options, pad=False))
-
-    def _bordered(self) -> bool:
-        styles = self.styles
-        return any(edge for edge, _ in styles.border) or any(edge for edge, _ in styles.outline)
-
-    def _draw(self) -> list[Strip]:
-        """Draw every row for the current size and styles, and keep them."""
-        width, height = self.outer_size  # (`size` leaves the padding out)
-        top, right, bottom, left = self.styles.padding
-        style = self.visual_style.rich_style
-        filters = tuple(self.get_line_filters())
-        background = self.background_colors[1]
-        self._frame = (self.outer_size, self.styles.padding, style, filters, background)
-        inner = max(0, width - left - right)
-        console = self.app.console
-        options = console.options.update(width=inner, height=max(0, height - top - bottom))
-        lines = console.render_lines(self._content, options, style=style, pad=True)
-        blank = Strip.blank(width, style)
-        rows = [blank] * top
-        for line in lines[: max(0, height - top - bottom)]:
-            strip = Strip(line).adjust_cell_length(inner, style)
-            if left or right:
-                strip = Strip.join([Strip.blank(left, style), strip, Strip.blank(right, style)])
-            rows.append(strip)
-        rows += [blank] * (height - len(rows))
-        for line_filter in filters:
-            rows = [row.apply_filter(line_filter, background) for row in rows]
-        self._rows = rows
-        return rows
-
-    def render_line(self, y: int) -> Strip:
-        """One row of the content area (only used on Textual's own path, for a border)."""
-        lines = self.app.console.render_lines(
-            self._content,
-            self.app.console.options.update_width(max(1, self.content_region.width)),
-            style=self.visual_style.rich_style,
-        )
-        return Strip(lines[y]) if y < len(lines) else Strip.blank(self.content_region.width)
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        if self._bordered():
-            return super().render_lines(crop)
-        frame = (
-            self.outer_size,
-            self.styles.padding,
-            self.visual_style.rich_style,
-            tuple(self.get_line_filters()),
-            self.background_colors[1],
-        )
-        rows = self._rows if frame == self._frame else self._draw()
-        x1, x2 = crop.column_span
-        cut = (x1, x2) != (0, self.outer_size.width)
-        return [rows[y].crop(x1, x2) if cut else rows[y] for y in crop.line_range]
 
 
 class KeyLine(Board):
