@@ -204,11 +204,13 @@ class EventLog(ScrollView):
         """Rows drawn (row → line), kept while on screen: a new line scrolls every row.
         Framed (with the side borders) while ``_edges`` is set."""
         self._frame: tuple[object, ...] = ()
-        """What the rows in ``_strips`` were drawn for: sizes, style, border, filters."""
+        """What the rows were drawn for: sizes, style, border and labels' styles, filters."""
         self._width_drawn, self._style = 0, Style()
         """The content's width and style in ``_frame``."""
         self._edges: tuple[Strip, Strip, Strip] | None = None
         """The side borders and a framed blank row, when this log frames its own rows."""
+        self._borders: dict[int, tuple[str | None, Strip]] = {}
+        """The top and bottom border rows drawn (row → its label and the line)."""
 
     @property
     def texts(self) -> list[Text]:
@@ -312,6 +314,8 @@ class EventLog(ScrollView):
             self.scrollable_content_region.width,
             self.rich_style,
             self.styles.border,
+            (self.styles.border_title_color, self.styles.border_title_style),
+            (self.styles.border_subtitle_color, self.styles.border_subtitle_style),
             tuple(self.get_line_filters()),
             self.background_colors[1],
         )
@@ -320,6 +324,7 @@ class EventLog(ScrollView):
             self._width_drawn, self._style = frame[1], frame[2]
             self._edges = None
             self._strips.clear()
+            self._borders.clear()
             self._edges = self._framed()
             self._strips.clear()  # (the probe drew unframed rows)
         if self._edges is None:
@@ -329,12 +334,20 @@ class EventLog(ScrollView):
         x1, x2 = crop.column_span
         lines = []
         for y in crop.line_range:
-            if y == 0 or y == height - 1:
-                line = super().render_lines(Region(0, y, width, 1))[0]
-            else:
-                line = self._row(top + y)
+            line = self._border_row(y) if y in (0, height - 1) else self._row(top + y)
             lines.append(line if (x1, x2) == (0, width) else line.crop(x1, x2))
         return lines
+
+    def _border_row(self, y: int) -> Strip:
+        """The top or bottom border as Textual draws it, kept while its title and hint stay
+        (Textual draws it again after every scroll, and a border with a label is costly)."""
+        label = self.border_title if y == 0 else self.border_subtitle
+        kept = self._borders.get(y)
+        if kept is not None and kept[0] == label:
+            return kept[1]
+        line = super().render_lines(Region(0, y, self.outer_size.width, 1))[0]
+        self._borders[y] = (label, line)
+        return line
 
     def _framed(self) -> tuple[Strip, Strip, Strip] | None:
         """The left and right border cells and a framed blank row, as Textual draws them, if
