@@ -517,6 +517,12 @@ async def test_a_board_draws_its_panels_where_its_layout_puts_them() -> None:
         assert bar_style.bgcolor == app.query_one("#boost").visual_style.rich_style.bgcolor
         muted = board.themed("text-muted")  # ("auto 60%": contrast with the background)
         assert muted.color == app.query_one("#muted").visual_style.rich_style.color
+        dark = bar_style.bgcolor
+        app.theme = "textual-light"  # the board's kept rows follow the new CSS
+        await pilot.pause()
+        bar_style = board.render_lines(Region(0, 3, 24, 1))[0]._segments[0].style
+        assert bar_style and bar_style.bgcolor != dark
+        assert bar_style.bgcolor == app.query_one("#boost").visual_style.rich_style.bgcolor
         assert board.spot("b") == Region(12, 0, 8, 3)
         repainted: list[Region] = []
         refresh = board.refresh

@@ -18,7 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
 
-from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.board import Board, Spot, StyleKeyed
 
 T = TypeVar("T")
 
@@ -163,7 +163,7 @@ def _common_prefix(words: list[str]) -> str:
     return first[:i]
 
 
-class EventLog(ScrollView):
+class EventLog(StyleKeyed, ScrollView):
     """A log of styled lines (game events, chat): wrapped to its width, drawn only where seen.
 
     Why not ``RichLog``: it keeps every line as a rendered ``Strip`` (each with seven caches:
@@ -308,20 +308,11 @@ class EventLog(ScrollView):
         :meth:`_framed`), so a log scrolled by a new line draws one row, not every row again
         through Textual's styling. The top and bottom borders (with the title and the position
         hint) are Textual's; so is every row of a log styled some other way."""
-        # The sizes, styles and filters once per frame, not once per row (each walks the DOM).
-        frame = (
-            self.outer_size,
-            self.scrollable_content_region.width,
-            self.rich_style,
-            self.styles.border,
-            (self.styles.border_title_color, self.styles.border_title_style),
-            (self.styles.border_subtitle_color, self.styles.border_subtitle_style),
-            tuple(self.get_line_filters()),
-            self.background_colors[1],
-        )
+        width = self.scrollable_content_region.width
+        frame = (self.outer_size, width, *self.style_key())  # (see `StyleKeyed`)
         if frame != self._frame:
             self._frame = frame
-            self._width_drawn, self._style = frame[1], frame[2]
+            self._width_drawn, self._style = width, self.rich_style
             self._edges = None
             self._strips.clear()
             self._borders.clear()
@@ -337,6 +328,17 @@ class EventLog(ScrollView):
             line = self._border_row(y) if y in (0, height - 1) else self._row(top + y)
             lines.append(line if (x1, x2) == (0, width) else line.crop(x1, x2))
         return lines
+
+    def work_out_style_key(self) -> tuple[object, ...]:
+        styles = self.styles
+        return (
+            self.rich_style,
+            styles.border,
+            (styles.border_title_color, styles.border_title_style),
+            (styles.border_subtitle_color, styles.border_subtitle_style),
+            tuple(self.get_line_filters()),
+            self.background_colors[1],
+        )
 
     def _border_row(self, y: int) -> Strip:
         """The top or bottom border as Textual draws it, kept while its title and hint stay
