@@ -128,8 +128,8 @@ async def test_new_sm_from_the_lobby_shows_the_sea() -> None:
         assert "⌂red" in shown and "⌂blue" in shown
         codes = R.ship_codes(view)
         assert all(codes[s.id] in shown for s in view.ships)
-        assert "spanish main" in str(screen.query_one("#title").render())
-        assert "your turn" in str(screen.query_one("#prompt").render())
+        assert "spanish main" in screen.panel_text("title")
+        assert "your turn" in screen.panel_text("prompt")
 
 
 def error(app: ShipwreckApp) -> str:
@@ -169,12 +169,12 @@ async def test_end_turn_through_the_table_updates_the_screen() -> None:
         screen = app.screen
         assert isinstance(screen, SpanishMainScreen)
         table = screen.table
-        assert "round 1" in str(screen.query_one("#title").render())
+        assert "round 1" in screen.panel_text("title")
         ok(table, 0, EndTurn())  # blue's random stand-in plays its turn at once
         await pilot.pause()
         view = sm_view(table, 0)
         assert view.round == 2 and view.turn == 0
-        assert "round 2" in str(screen.query_one("#title").render())
+        assert "round 2" in screen.panel_text("title")
         shown = [line.plain for line in screen.query_one("#log", EventLog).texts]
         assert any("red ends the turn" in line for line in shown)
         assert any("blue ends the turn" in line for line in shown)
@@ -194,14 +194,14 @@ async def test_a_move_preview_draws_the_ghost_and_changes_nothing() -> None:
         sea = screen.query_one("#sea", SeaMap)
         assert sea.preview is not None and sea.ship == PLAN[0][0]
         assert map_text(app) != before
-        assert "preview: plantagenet would end" in str(screen.query_one("#error").render())
+        assert "preview: plantagenet would end" in screen.panel_text("error")
         assert table.commands == commands
         preview = sea.preview
         ok(table, 0, cmd)  # the move goes where the preview said
         ship = next(s for s in sm_view(table, 0).ships if s.id == PLAN[0][0])
         assert (ship.x, ship.y) == pytest.approx((preview.x, preview.y))
         await pilot.pause()
-        assert "had her action" in str(screen.query_one("#error").render())  # no ghost now
+        assert "had her action" in screen.panel_text("error")  # no ghost now
         screen.show_preview(None)
         assert screen.query_one("#sea", SeaMap).preview is None
 
@@ -214,7 +214,7 @@ async def test_an_illegal_preview_says_why() -> None:
         assert isinstance(screen, SpanishMainScreen)
         screen.show_preview(Move("el-tirador", (("L", 0.0, None),)))  # not ann's ship
         assert screen.query_one("#sea", SeaMap).preview is None
-        assert "preview:" in str(screen.query_one("#error").render())
+        assert "preview:" in screen.panel_text("error")
 
 
 async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
@@ -229,8 +229,8 @@ async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
         await pilot.pause()
         assert screen.max_scroll_y == 0, "part of the table is scrolled out of sight"
         for wid in ("title", "sea", "seats", "fleet", "treasure", "log", "prompt", "command"):
-            region = screen.query_one(f"#{wid}").region
-            assert region.height > 0 and region.bottom <= 24, f"#{wid} is not all on screen"
+            region = screen.panel_region(wid)
+            assert region and region.bottom <= 24, f"{wid} is not all on screen"
         log = screen.query_one("#log", EventLog)
         assert log.scrollable_content_region.height >= 2
         view = sm_view(table, 0)
@@ -245,7 +245,8 @@ async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert not screen.has_class("-compact")
-        assert screen.query_one("#fleet").region.height == len(view.ships) + 2  # all listed
+        fleet = screen.panel_region("fleet")
+        assert fleet and fleet.height == len(view.ships) + 2  # all listed
 
 
 async def test_four_fleets_are_listed_ship_by_ship() -> None:
@@ -259,8 +260,9 @@ async def test_four_fleets_are_listed_ship_by_ship() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert screen.max_scroll_y == 0
-        fleet = screen.query_one("#fleet").region
+        assert isinstance(screen, SpanishMainScreen) and screen.max_scroll_y == 0
+        fleet = screen.panel_region("fleet")
+        assert fleet is not None
         rows = screen_rows(app)
         listed = "\n".join(row[fleet.x : fleet.right] for row in rows[fleet.y : fleet.bottom])
         ships = sm_view(table, 0).ships

@@ -78,12 +78,8 @@ class AppScreen(Screen[None]):
     """The panels drawn on a :class:`Board`, and the id of the board that draws each."""
 
     def panel_text(self, wid: str) -> str:
-        """The text panel ``wid`` shows, unstyled (a board's panel, or a widget's content)."""
-        if wid in self.PANELS:
-            return str(self.query_one(f"#{self.PANELS[wid]}", Board).content(wid))
-        widget = self.query_one(f"#{wid}")
-        assert isinstance(widget, Static)
-        return str(widget.render())
+        """The text panel ``wid`` (on a board) shows, unstyled."""
+        return str(self.query_one(f"#{self.PANELS[wid]}", Board).content(wid))
 
     def panel_region(self, wid: str) -> Region | None:
         """Where on the screen panel (or widget) ``wid`` is; ``None`` if it is not shown."""
@@ -201,19 +197,14 @@ class SeatScreen(AppScreen):
     chat_style = ""
 
     def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
-        """Update panel ``#wid`` with ``render()`` unless ``key`` (what it draws) is unchanged.
-        Keys are compared with ``==``: tuples of the view's own parts work. Every panel shown
-        this way has a fixed height in the screen's ``.tcss`` (no layout: updating it repaints
-        only itself, where a panel sized to its content would re-arrange the whole screen)."""
+        """Update panel ``wid`` (on its board, see :attr:`PANELS`) with ``render()`` unless
+        ``key`` (what it draws) is unchanged. Keys are compared with ``==``: tuples of the
+        view's own parts work. A panel's place is fixed by its board's layout, so updating it
+        repaints its changed rows only, never re-arranging the screen."""
         if wid in self._keys and self._keys[wid] == key:
             return
         self._keys[wid] = key
-        if wid in self.PANELS:
-            self.query_one(f"#{self.PANELS[wid]}", Board).update(wid, render())
-            return
-        panel = self.query_one(f"#{wid}")
-        assert isinstance(panel, Static)
-        panel.update(render(), layout=False)
+        self.query_one(f"#{self.PANELS[wid]}", Board).update(wid, render())
 
     # ------------------------------------------------------------------ typed lines
 

@@ -18,9 +18,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.spanish_main import commands as C
@@ -29,6 +30,7 @@ from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen
+from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
 GAME = "spanish_main"
@@ -104,19 +106,19 @@ class SpanishMainScreen(SeatScreen):
         self._ghost: Any | None = None
         """The move command being previewed, if any."""
 
+    PANELS = {"title": "top", "seats": "side", "fleet": "side", "treasure": "side"}
+    PANELS.update(prompt="foot", error="foot")
+
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
+        yield Board(lambda size: [Spot("title", Region(0, 0, size.width, 1), 1, "bar")], id="top")
         with Horizontal(id="sea-main"):
             yield SeaMap(id="sea")
             with Vertical(id="sea-side"):
-                yield Static(id="seats")
-                yield Static(id="fleet")
-                yield Static(id="treasure")
+                yield Board(self.side_layout, id="side")
                 log = EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
                 log.border_title = "log and chat"
                 yield log
-        yield Static(id="prompt")
-        yield Static("", id="error")
+        yield Board(self.foot_layout, id="foot")
         yield CommandLine(
             completer=self.complete,
             placeholder=self.placeholder(),
@@ -130,21 +132,36 @@ class SpanishMainScreen(SeatScreen):
             return "watching: 'lobby' to go back, 'help' for commands"
         return "command: a move shows where it ends before Enter ('help', 'tell X TEXT', 'lobby')"
 
-    def on_mount(self) -> None:  # Textual runs SeatScreen.on_mount after this one
-        self.size_side()
-
     def compacted(self, compact: bool) -> None:
         self.size_side()
 
     def size_side(self) -> None:
+        """Lay the side out again (see :meth:`side_layout`)."""
+        self.query_one("#side", Board).relayout()
+
+    def side_layout(self, size: Size) -> list[Spot]:
         """The seats and the fleet as tall as this table needs: a header and a row per seat;
         a header, a row per ship and the "sunk:" line (compact: up to six ships, mine first),
-        so that every ship is listed and the log keeps the rest of the side. Ships only sink,
-        so the heights set when the screen opens stay enough."""
-        view = self.view
-        self.query_one("#seats").styles.height = len(view.seats) + 1
+        so that every ship is listed and the log keeps the rest of the side; then the coins
+        (compact: two rows, and no blank rows between). Ships only sink, so the heights set
+        when the screen opens stay enough."""
+        view, width, gap = self.view, size.width, 0 if self.compact else 1
+        seats = len(view.seats) + 1
         ships = min(len(view.ships), 6) + 1 if self.compact else len(view.ships) + 2
-        self.query_one("#fleet").styles.height = ships
+        fleet = seats + gap
+        treasure = fleet + ships + gap
+        return [
+            Spot("seats", Region(0, 0, width, seats)),
+            Spot("fleet", Region(0, fleet, width, ships)),
+            Spot("treasure", Region(0, treasure, width, 2 if self.compact else 5)),
+        ]
+
+    def foot_layout(self, size: Size) -> list[Spot]:
+        """What I must decide (two rows), then the error line."""
+        return [
+            Spot("prompt", Region(0, 0, size.width, 2), pad=1),
+            Spot("error", Region(0, 2, size.width, 1), pad=1),
+        ]
 
     @property
     def view(self) -> SpanishMainView:
