@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -670,3 +671,9 @@ async def test_textual_patches_keep_strips_and_styles_working() -> None:
         signal.publish("ahoy")
         quiet.publish("nobody listens")
         assert heard == ["ahoy"] and not quiet._subscriptions
+        log = first.screen.query_one("#log")
+        assert "_timers" not in vars(log)  # no timer yet: no set of timers
+        fired: list[str] = []
+        log.set_timer(0.01, lambda: fired.append("tick"))
+        await asyncio.sleep(0.1)
+        assert fired == ["tick"] and "_timers" in vars(log)

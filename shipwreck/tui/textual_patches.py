@@ -30,6 +30,9 @@
    and app has signals, each with a ``WeakKeyDictionary`` (about a kilobyte), and almost
    none is ever subscribed to.
 
+6. **A widget's set of timers is made when it first has one.** Every message pump (each
+   widget, screen and app) made a ``WeakSet`` for its timers, and most never have a timer.
+
 This reaches into Textual's internals, so ``install()`` first checks that ``Strip``,
 ``Stylesheet`` and ``Compositor`` still look as they were written against, and leaves Textual
 alone (and says so) otherwise. ``installed()`` tells which happened; a test checks it.
@@ -41,7 +44,7 @@ import inspect
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
-from weakref import WeakKeyDictionary, ref
+from weakref import WeakKeyDictionary, WeakSet, ref
 
 from rich.segment import Segment
 from textual._compositor import Compositor
@@ -53,6 +56,7 @@ from textual.css.tokenizer import Token
 from textual.css.types import CSSLocation
 from textual.dom import DOMNode
 from textual.geometry import Region
+from textual.message_pump import MessagePump
 from textual.signal import Signal
 from textual.strip import Strip
 
@@ -165,6 +169,25 @@ def _subscribe(self: Signal[Any], node: Any, callback: Any, immediate: bool = Fa
     _signal_subscribe(self, node, callback, immediate)
 
 
+class _LazyTimers:
+    """``MessagePump._timers`` as a data descriptor: the ``WeakSet`` is made on first use, and
+    the empty one ``MessagePump.__init__`` assigns is not kept."""
+
+    def __get__(self, pump: Any, owner: Any = None) -> Any:
+        if pump is None:
+            return self
+        timers = pump.__dict__.get("_timers")
+        if timers is None:
+            timers = pump.__dict__["_timers"] = WeakSet()
+        return timers
+
+    def __set__(self, pump: Any, timers: WeakSet[Any]) -> None:
+        if timers:
+            pump.__dict__["_timers"] = timers
+        else:
+            pump.__dict__.pop("_timers", None)
+
+
 def _divide(self: Strip, cuts: Iterable[int]) -> list[Strip]:
     """``Strip.divide`` without keeping the pieces in the strip's cache."""
     cell_length = self.cell_length
@@ -218,7 +241,7 @@ def _parameters(function: object) -> list[str]:
 def install() -> bool:
     """Make every ``Strip``'s caches lazy, keep no divided strips, share parsed CSS and the
     theme's tokens, repaint only the rows asked for, and give signals their subscribers'
-    tables when first subscribed to; ``True`` if it did."""
+    tables and pumps their timers' sets when first used; ``True`` if it did."""
     global _installed
     if _installed:
         return True
@@ -244,8 +267,11 @@ def install() -> bool:
     signal: Signal[None] = Signal(DOMNode(), "probe")
     signal_as_known = set(vars(signal)) == {"_owner", "_name", "_subscriptions"}
     signal_as_known &= _parameters(Signal.subscribe) == ["self", "node", "callback", "immediate"]
-    if not (strip_as_known and parse_as_known and compositor_as_known and signal_as_known):
-        log.warning("Textual's Strip, Stylesheet, Compositor or Signal has changed: left alone")
+    pump_as_known = isinstance(vars(MessagePump()).get("_timers"), WeakSet)
+    pump_as_known &= "_timers" not in vars(MessagePump)
+    known = strip_as_known and parse_as_known and compositor_as_known and signal_as_known
+    if not (known and pump_as_known):
+        log.warning("Textual's Strip, Stylesheet, Compositor, Signal or MessagePump has changed")
         return False
     for name, size in CACHE_SIZES.items():
         setattr(Strip, name, _lazy(Strip.__dict__[name], size))
@@ -255,6 +281,7 @@ def install() -> bool:
     Stylesheet._variable_tokens = property(_shared_variable_tokens)  # type: ignore[method-assign,assignment]
     Signal.__init__ = _signal_init  # type: ignore[method-assign]
     Signal.subscribe = _subscribe  # type: ignore[method-assign]
+    MessagePump._timers = _LazyTimers()  # type: ignore[assignment]
     Compositor._render_chops = _render_chops  # type: ignore[method-assign,assignment]
     _installed = True
     return True
