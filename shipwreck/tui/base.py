@@ -7,8 +7,9 @@ change must cost each of them as little as possible; three rules keep it cheap:
   :meth:`AppScreen.notify_change` queues one repaint after the messages already queued.
 * **Only what changed.** :meth:`SeatScreen.show` keeps a key per panel (the part of the view
   the panel draws) and updates the panel only when its key differs.
-* **No layout when the size stays.** A panel whose height is fixed in the CSS, and a log that
-  grows inside its box, repaint in place; re-arranging the whole screen costs ten times more.
+* **No layout when the size stays.** A panel is a place on a :class:`Board` (fixed by the
+  board's layout), and a log grows inside its box: both repaint in place, where re-arranging
+  the whole screen costs ten times more.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
-from shipwreck.tui.board import Board
+from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 log = logging.getLogger("shipwreck.tui")
@@ -195,6 +196,18 @@ class SeatScreen(AppScreen):
             self.app.push_screen(self.end_screen(view))
 
     chat_style = ""
+
+    def prompt_rows(self) -> int:
+        """How many rows the prompt (what I must decide, and my choices) has."""
+        return 2
+
+    def foot_layout(self, size: Size) -> list[Spot]:
+        """The board under the log: the prompt, then the error line."""
+        width, h = size.width, self.prompt_rows()
+        return [
+            Spot("prompt", Region(0, 0, width, h), pad=1),
+            Spot("error", Region(0, h, width, 1), pad=1),
+        ]
 
     def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
         """Update panel ``wid`` (on its board, see :attr:`PANELS`) with ``render()`` unless

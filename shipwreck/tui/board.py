@@ -104,6 +104,8 @@ class Board(StyleKeyed, Widget):
         self._place = layout
         self._contents: dict[str, RenderableType] = {}
         self._spots: dict[str, Spot] = {}
+        self._by_x: list[Spot] = []
+        """The placed panels, left to right (the order a row is joined in)."""
         self._rows: dict[str, list[Strip]] = {}
         """Each placed panel's rows, drawn for ``_frame``."""
         self._frame: tuple[object, ...] = ()
@@ -154,6 +156,7 @@ class Board(StyleKeyed, Widget):
         if frame != self._frame:
             self._frame = frame
             self._spots = {s.name: s for s in self._place(self.size)}
+            self._by_x = sorted(self._spots.values(), key=lambda s: s.region.x)
             self._rows = {name: self._draw(spot) for name, spot in self._spots.items()}
             blank = Strip.blank(self.size.width, self.visual_style.rich_style)
             self._blank = self._filtered([blank])[0]
@@ -204,12 +207,11 @@ class Board(StyleKeyed, Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         self._ensure_drawn()
         width, blank = self.size.width, self._blank
-        by_x = sorted(self._spots.values(), key=lambda s: s.region.x)
         x1, x2 = crop.column_span
         lines = []
         for y in crop.line_range:
             parts, at = [], 0
-            for spot in by_x:
+            for spot in self._by_x:
                 sx, sy, sw, sh = spot.region
                 if sy <= y < sy + sh:
                     if sx > at:

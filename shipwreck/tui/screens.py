@@ -247,13 +247,8 @@ class TableScreen(SeatScreen):
         spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
         return spots
 
-    def foot_layout(self, size: Size) -> list[Spot]:
-        """What I must decide and my choices, then the error line."""
-        width, h = size.width, 2 if self.compact else 3
-        return [
-            Spot("prompt", Region(0, 0, width, h), pad=1),
-            Spot("error", Region(0, h, width, 1), pad=1),
-        ]
+    def prompt_rows(self) -> int:
+        return 2 if self.compact else 3
 
     def compacted(self, compact: bool) -> None:
         for board in self.query(Board):

@@ -133,18 +133,14 @@ class SpanishMainScreen(SeatScreen):
         return "command: a move shows where it ends before Enter ('help', 'tell X TEXT', 'lobby')"
 
     def compacted(self, compact: bool) -> None:
-        self.size_side()
-
-    def size_side(self) -> None:
-        """Lay the side out again (see :meth:`side_layout`)."""
         self.query_one("#side", Board).relayout()
 
     def side_layout(self, size: Size) -> list[Spot]:
         """The seats and the fleet as tall as this table needs: a header and a row per seat;
         a header, a row per ship and the "sunk:" line (compact: up to six ships, mine first),
         so that every ship is listed and the log keeps the rest of the side; then the coins
-        (compact: two rows, and no blank rows between). Ships only sink, so the heights set
-        when the screen opens stay enough."""
+        (compact: two rows, and no blank rows between). Worked out when the board is sized or
+        the screen turns compact; ships only sink, so those heights stay enough."""
         view, width, gap = self.view, size.width, 0 if self.compact else 1
         seats = len(view.seats) + 1
         ships = min(len(view.ships), 6) + 1 if self.compact else len(view.ships) + 2
@@ -154,13 +150,6 @@ class SpanishMainScreen(SeatScreen):
             Spot("seats", Region(0, 0, width, seats)),
             Spot("fleet", Region(0, fleet, width, ships)),
             Spot("treasure", Region(0, treasure, width, 2 if self.compact else 5)),
-        ]
-
-    def foot_layout(self, size: Size) -> list[Spot]:
-        """What I must decide (two rows), then the error line."""
-        return [
-            Spot("prompt", Region(0, 0, size.width, 2), pad=1),
-            Spot("error", Region(0, 2, size.width, 1), pad=1),
         ]
 
     @property
