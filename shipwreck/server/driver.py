@@ -458,14 +458,20 @@ class SSHDriver(Driver):
     # Input ------------------------------------------------------------------------------------
 
     def input_arrived(self) -> None:
-        """The `SessionIO` has new input (it takes it from there a turn at a time)."""
-        if self._accepting_input:
-            self._kick()
+        """The `SessionIO` has new input (it takes it from there a turn at a time). The first
+        turn is taken at once: scheduled, it would wait a turn of the event loop behind every
+        other session's work, and under load that wait was most of the time from a key to
+        the app."""
+        if self._idle():
+            self._pump()
+
+    def _idle(self) -> bool:
+        return self._pump_handle is None and not (
+            self._pumping or self._app_busy or not self._accepting_input
+        )
 
     def _kick(self) -> None:
-        if self._pump_handle is None and not (
-            self._pumping or self._app_busy or not self._accepting_input
-        ):
+        if self._idle():
             self._pump_handle = self._loop.call_soon(self._pump)
 
     def _pump(self) -> None:

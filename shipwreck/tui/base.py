@@ -21,18 +21,18 @@ from typing import TYPE_CHECKING, Any
 from rich.console import RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 log = logging.getLogger("shipwreck.tui")
@@ -67,9 +67,21 @@ class AppScreen(Screen[None]):
             if not (self._closing or self._closed):
                 log.warning("%s: a repaint was refused; the screen may now be stale", self)
 
+    def run_typed(self, line: str) -> None:
+        """Run a line the command line was given (see ``CommandLine.run``), and draw what it
+        did at once (unless a repaint is queued: it will draw it all)."""
+        self.run_line(line.strip())
+        if not self._repaint_due:
+            draw_now(self)
+
+    def run_line(self, line: str) -> None:
+        """Run one typed line."""
+        raise NotImplementedError
+
     def _repaint(self) -> None:
         self._repaint_due = False
         self.refresh_all()
+        draw_now(self)  # the other sessions' work would delay Textual's own drawing
 
     def refresh_all(self) -> None:
         """Show the lobby or table as it is now."""
@@ -224,9 +236,7 @@ class SeatScreen(AppScreen):
     def error(self, text: str, style: str = "red") -> None:
         self.show("error", (text, style), lambda: Text(text, style=style))
 
-    @on(Input.Submitted, "#command")
-    def run_command(self, event: Input.Submitted) -> None:
-        line = event.value.strip()
+    def run_line(self, line: str) -> None:
         self.error("")
         if not self.shipwreck.allow_command():
             limit = self.shipwreck.commands_per_second

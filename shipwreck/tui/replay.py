@@ -6,7 +6,6 @@ from typing import Any
 
 from textual.binding import Binding
 from textual.events import Mount
-from textual.widgets import Input
 
 from shipwreck.replay import GameFile, table_at
 from shipwreck.runtime import Lobby
@@ -53,8 +52,8 @@ class ReplayScreen(TableScreen):
     def on_mount(self) -> None:  # Textual runs the base classes' on_mount after this one
         self.go(0)
 
-    def run_command(self, event: Input.Submitted) -> None:
-        word, _, rest = event.value.strip().partition(" ")
+    def run_line(self, line: str) -> None:
+        word, _, rest = line.partition(" ")
         if word == "go" and rest.strip().isdigit():
             self.go(int(rest))
         elif word == "quit":

@@ -8,12 +8,11 @@ from rich import box
 from rich.console import RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from shipwreck.lang.complete import command_list, complete
 from shipwreck.runtime import SeatSpec, TableCreateError
@@ -64,7 +63,10 @@ class LobbyScreen(AppScreen):
         yield EventLog(id="lobby-chat", max_lines=200)
         yield Board(lambda size: [Spot("error", Region(0, 0, size.width, 1), pad=1)], id="foot")
         yield CommandLine(
-            placeholder="lobby command (try: new)", id="command", max_length=self._max_line()
+            run=self.run_typed,
+            placeholder="lobby command (try: new)",
+            id="command",
+            max_length=self._max_line(),
         )
         yield KeyLine()
 
@@ -124,9 +126,7 @@ class LobbyScreen(AppScreen):
     def error(self, text: str) -> None:
         self.query_one("#foot", Board).update("error", Text(text, style="red"))
 
-    @on(Input.Submitted, "#command")
-    def run_command(self, event: Input.Submitted) -> None:
-        line = event.value.strip()
+    def run_line(self, line: str) -> None:
         self.error("")
         app = self.shipwreck
         if not app.allow_command():
@@ -225,6 +225,7 @@ class TableScreen(SeatScreen):
         yield Board(self.foot_layout, id="foot")
         yield CommandLine(
             completer=self.complete,
+            run=self.run_typed,
             placeholder=self.placeholder(),
             id="command",
             max_length=self._max_line(),

@@ -121,6 +121,8 @@ class SpanishMainScreen(SeatScreen):
         yield Board(self.foot_layout, id="foot")
         yield CommandLine(
             completer=self.complete,
+            changes=True,  # moves are previewed as they are typed
+            run=self.run_typed,
             placeholder=self.placeholder(),
             id="command",
             max_length=self._max_line(),

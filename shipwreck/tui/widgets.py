@@ -13,12 +13,14 @@ from textual import events
 from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
 
 from shipwreck.tui.board import Board, Spot, StyleKeyed
+from shipwreck.tui.draw_now import draw_now
 
 T = TypeVar("T")
 
@@ -31,8 +33,8 @@ class CommandLine(Input):
     own bindings (Enter, Backspace, Ctrl+U, ...) only once the key has bubbled up to the app, by
     which time printable keys that arrived after it have already been inserted
     (Textualize/textual#6605). Here the line runs its bindings itself as each key reaches it, and
-    Enter empties the line at once: `Input.Submitted` carries the line, the screens' handlers
-    need not (and must not) clear it.
+    Enter empties the line at once and hands it on (``run``, or an `Input.Submitted`): whoever
+    runs it need not (and must not) clear it.
     """
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
@@ -44,8 +46,24 @@ class CommandLine(Input):
         Binding("down", "history(1)", show=False),
     ]
 
-    def __init__(self, completer: Callable[[str], list[str]] | None = None, **kw: object) -> None:
+    def __init__(
+        self,
+        completer: Callable[[str], list[str]] | None = None,
+        changes: bool = False,
+        run: Callable[[str], None] | None = None,
+        **kw: object,
+    ) -> None:
+        """``changes``: post an `Input.Changed` as the line changes (a screen that previews
+        what is typed needs it). Off, typing a key posts no message: each would be handled by
+        the line, then the screen, then the app, a tenth of what a key costs the server.
+
+        ``run``: what Enter does with the line, called at once. Without it, Enter posts an
+        `Input.Submitted`, which its handler gets a turn of the event loop later, and on a
+        busy server each turn is a wait behind every other session's work."""
         super().__init__(**kw)  # type: ignore[arg-type]
+        self.run = run
+        self.changes = changes
+        self._quiet: tuple[type[Message], ...] = () if changes else (Input.Changed,)
         self.cursor_blink = False  # steady: no idle redraws per session, stable snapshots
         self.completer = completer
         self.history: list[str] = []
@@ -59,15 +77,31 @@ class CommandLine(Input):
     async def _on_key(self, event: events.Key) -> None:
         self._typing = True
         try:
-            for binding in self._bindings.key_to_bindings.get(event.key, ()):
-                # Priority bindings (the app's Ctrl+Q, ...) ran before the key was forwarded.
-                if not binding.priority and await self.app.run_action(binding.action, self):
-                    event.stop()
-                    event.prevent_default()
-                    return
-            await super()._on_key(event)
+            with self.prevent(*self._quiet):
+                await self._run_key(event)
         finally:
             self._typing = False
+
+    _entered = False
+    """Enter was pressed since the line was last idle: the screen draws what the line did."""
+
+    async def _on_idle(self, _event: events.Idle) -> None:
+        """Draw the echo at once, not a few turns of the event loop later (each a wait behind
+        every other session's work). Idle comes once the keys queued are all handled, so keys
+        that came in one packet (a paste, a fast typist) are drawn once. (Textual then calls
+        ``Widget._on_idle`` itself, which finds nothing left to draw.)"""
+        if self._repaint_required and not self._entered:
+            draw_now(self.screen)
+        self._entered = False
+
+    async def _run_key(self, event: events.Key) -> None:
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            # Priority bindings (the app's Ctrl+Q, ...) ran before the key was forwarded.
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()
+                event.prevent_default()
+                return
+        await super()._on_key(event)
 
     def refresh(
         self,
@@ -84,12 +118,18 @@ class CommandLine(Input):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     async def action_submit(self) -> None:
-        """Enter: remember the line, empty it, and post it in an `Input.Submitted`."""
+        """Enter: remember the line, empty it, and run it (see ``run``), or post it in an
+        `Input.Submitted` straight to the parent (posted to the line itself, it would wait a
+        turn more before it bubbled up)."""
         line = self.value
-        result = self.validate(line) if "submitted" in self.validate_on else None
         self.remember(line.strip())
         self.value = ""
-        self.post_message(self.Submitted(self, line, result))
+        if self.run is not None:
+            self.run(line)
+            return
+        result = self.validate(line) if "submitted" in self.validate_on else None
+        self._entered = True
+        (self.parent or self).post_message(self.Submitted(self, line, result))
 
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
@@ -121,7 +161,8 @@ class CommandLine(Input):
             if len(common) > len(partial):
                 self.value = base + common
         self.cursor_position = len(self.value)
-        self.post_message(self.Changed(self, self.value))
+        if self.changes:
+            self.post_message(self.Changed(self, self.value))
 
 
 class KeyLine(Board):
