@@ -20,7 +20,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.render_lifeboat import Boat
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
-from shipwreck.tui.widgets import EventLog
+from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZE = (120, 40)
 BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
@@ -633,6 +633,73 @@ async def test_a_typed_key_repaints_only_the_command_lines_text_row(
         border = line.region.y
         assert terminal.display[border] == terminal.display[text_row + 1].replace("▁", "▔")
         assert "▔" in terminal.display[border]
+
+
+async def test_changes_and_echoes_are_drawn_at_once_not_by_textuals_update_timer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What another player said, and the keys I type, reach my terminal within a turn or two of
+    the event loop: drawn by ``draw_now``, not four turns later by the screen's update timer
+    (under load each turn is a wait behind every other session's work). Keys that come in one
+    packet are drawn in one frame, and Enter runs the line in the same turn."""
+    import pyte
+    from textual import events
+    from textual.drivers.headless_driver import HeadlessDriver
+    from textual.screen import Screen
+
+    terminal = pyte.Screen(*SIZE)
+    stream = pyte.Stream(terminal)
+    frames: list[str] = []
+
+    def write(self: HeadlessDriver, data: str) -> None:
+        frames.append(data)
+        stream.feed(data)
+
+    ticks: list[Screen[Any]] = []
+    on_timer_update = Screen._on_timer_update
+
+    def ticked(self: Screen[Any]) -> None:
+        ticks.append(self)
+        on_timer_update(self)
+
+    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
+    monkeypatch.setattr(HeadlessDriver, "write", write)
+    monkeypatch.setattr(Screen, "_on_timer_update", ticked)
+
+    async def turns_until(text: str, limit: int = 4) -> int:
+        for turn in range(limit + 1):
+            if any(text in row for row in terminal.display):
+                return turn
+            await asyncio.sleep(0)  # (not pilot.pause(): it runs the update timer's work)
+        raise AssertionError(f"{text!r} not on screen after {limit} turns")
+
+    lobby, table = lobby_with_table(("ann", "bob"), seed=21)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        bob = table.seat_of_player("bob")
+        assert bob is not None
+        ticks.clear()
+        assert table.submit_text(bob, "say ahoy there").ok
+        assert await turns_until("ahoy there") <= 2
+        frames.clear()
+        for key in "say hi":  # one packet: the driver hands them over together
+            app.post_message(events.Key("space" if key == " " else key, key))
+        assert await turns_until("say hi") <= 3
+        assert len(frames) == 1, "keys that came together are drawn once"
+        app.post_message(events.Key("enter", "\r"))
+        ann = table.seat_of_player("ann")
+        assert ann is not None
+        assert await turns_until(f"{table.seat_name(ann)}: hi") <= 3
+        assert app.screen.query_one("#command", CommandLine).value == ""
+        assert ticks == [], "drawn by Textual's update timer"
+        # Behind a modal screen, a change goes the way Textual draws background screens.
+        await pilot.press("f1")
+        await pilot.pause()
+        assert table.submit_text(bob, "say below").ok
+        await pilot.press("escape")
+        await pilot.pause()
+        assert any("below" in row for row in terminal.display)
 
 
 async def test_textual_patches_keep_strips_and_styles_working() -> None:
