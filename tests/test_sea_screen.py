@@ -206,6 +206,22 @@ async def test_a_move_preview_draws_the_ghost_and_changes_nothing() -> None:
         assert screen.query_one("#sea", SeaMap).preview is None
 
 
+async def test_typing_a_move_previews_it() -> None:
+    """The command line tells the screen what is typed (``changes=True``; Lifeboat's does
+    not), so a move is previewed before Enter, and nothing is played."""
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        commands = list(table.commands)
+        await pilot.press(*"move plantagenet toward isla-1")
+        await pilot.pause()
+        assert "preview: plantagenet would end" in screen.panel_text("error")
+        assert screen.query_one("#sea", SeaMap).preview is not None
+        assert table.commands == commands
+
+
 async def test_an_illegal_preview_says_why() -> None:
     lobby, table = two_humans()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
