@@ -32,7 +32,10 @@ runs (event-loop lag), where the event loop is when it has not run that timer fo
 watchdog thread), and how long each full (generation 2) garbage collection takes. That splits
 the latency into Enter → applied (input queued behind other sessions' work), applied → written to
 each session (the fan-out: every session at the table re-renders) and written → on the client's
-screen (transport, and this process's own pyte parsing: a saturated client inflates it).
+screen (transport, and this process's own terminal emulation: a saturated client inflates it).
+The clients' screens are `TextScreen`s: pyte's, keeping the text but not the colours, at half
+the CPU (a hundred full pyte screens took this process to ~45 % of a core, and added a third to
+the p95); ``--check-screens`` checks every row against pyte's own screen as bytes arrive.
 
 Printed: server RSS idle, with N seated, after play, after all left, and after a second wave of N
 sign-ins (a leak would keep growing); server CPU for sign-in, seating and play; the server's load
@@ -65,6 +68,7 @@ import signal
 import sys
 import tempfile
 import time
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -353,6 +357,76 @@ async def stop_server(server: Server) -> int:
 # A player's terminal --------------------------------------------------------------------------
 
 
+class TextScreen(pyte.Screen):
+    """A pyte screen that keeps the text and not its colours, which is all this bench reads.
+
+    A hundred pyte screens in one process were most of this client's CPU, and a busy client
+    delays what it measures (the written → on screen part of the latency). Text is placed by
+    pyte's own rules (the same ``draw``, wrapping, wide and combining characters); only the
+    colours and styles (SGR) are not kept, so each cell of a character is made once, not once
+    per character drawn. ``--check-screens`` compares it with pyte's screen on every byte."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        super().__init__(columns, lines)
+        self._cells: dict[str, Any] = {}
+        self._widths: dict[str, int] = {}
+
+    def select_graphic_rendition(self, *attrs: int, private: bool = False) -> None:
+        pass
+
+    def draw(self, data: str) -> None:
+        """``pyte.Screen.draw`` with a character's cell and width looked up, not made."""
+        data = data.translate(self.g1_charset if self.charset else self.g0_charset)
+        cursor, columns, cells, widths = self.cursor, self.columns, self._cells, self._widths
+        for char in data:
+            width = widths.get(char)
+            if width is None:
+                width = widths[char] = wcwidth(char)
+            if cursor.x == columns:
+                if pyte.modes.DECAWM in self.mode:
+                    self.dirty.add(cursor.y)
+                    self.carriage_return()
+                    self.linefeed()
+                elif width > 0:
+                    cursor.x -= width
+            if width > 0 and pyte.modes.IRM in self.mode:
+                self.insert_characters(width)
+            line = self.buffer[cursor.y]
+            if width == 1 or width == 2:
+                cell = cells.get(char)
+                if cell is None:
+                    cell = cells[char] = cursor.attrs._replace(data=char)
+                line[cursor.x] = cell
+                if width == 2 and cursor.x + 1 < columns:
+                    line[cursor.x + 1] = cursor.attrs._replace(data="")
+            elif width == 0 and unicodedata.combining(char):
+                super().draw(char)  # (rare: pyte joins it to the character before)
+                continue
+            else:
+                break  # unprintable, or does not advance the cursor
+            cursor.x = min(cursor.x + width, columns)
+        self.dirty.add(cursor.y)
+
+
+class CheckedScreen(TextScreen):
+    """``--check-screens``: a `TextScreen` that also feeds pyte's own screen and fails on the
+    first row where their text differs (slow: for checking, not for timing)."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        super().__init__(columns, lines)
+        self.reference = pyte.Screen(columns, lines)
+        self.reference_stream = pyte.ByteStream(self.reference)
+
+    def check(self, data: bytes) -> None:
+        self.reference_stream.feed(data)
+        for y in range(self.lines):
+            mine = row_text(self.buffer[y], self.columns)
+            theirs = row_text(self.reference.buffer[y], self.columns)
+            if mine != theirs:  # (printed: the exception only ends the SSH session)
+                print(f"row {y} differs from pyte's:\n{mine!r}\n{theirs!r}", file=sys.stderr)
+                raise AssertionError(f"row {y} differs from pyte's")
+
+
 class Terminal(asyncssh.SSHClientSession[bytes]):
     """A PTY drawn by pyte. Tokens being watched for are timed as soon as a packet shows them.
 
@@ -360,8 +434,11 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
     (pyte's ``display`` reads all 4,800 cells: with a hundred clients in this one process,
     reading whole screens after every packet was most of its CPU)."""
 
+    check_screens = False
+    """``--check-screens``: compare every screen with pyte's own as bytes arrive."""
+
     def __init__(self) -> None:
-        self.screen = pyte.Screen(*SIZE)
+        self.screen = (CheckedScreen if Terminal.check_screens else TextScreen)(*SIZE)
         self.stream = pyte.ByteStream(self.screen)
         self.rows = [""] * self.screen.lines
         self._text: str | None = None
@@ -375,6 +452,8 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
         self.bytes += len(data)
         self.last_data = time.monotonic()
         self.stream.feed(data)
+        if isinstance(self.screen, CheckedScreen):
+            self.screen.check(data)
         self._read_dirty_rows()
         if any(seen is None for seen in self.watching.values()):
             now = time.monotonic()
@@ -987,7 +1066,13 @@ def main() -> None:
     ap.add_argument("--profile", type=int, default=0, metavar="K", help="cProfile the server")
     ap.add_argument("--stalls", action="store_true", help="print where the server stalled")
     ap.add_argument("--keep", action="store_true", help="keep the server's files (db, profile)")
+    ap.add_argument(
+        "--check-screens",
+        action="store_true",
+        help="check every client screen against pyte's own (slow: not for timing)",
+    )
     args = ap.parse_args()
+    Terminal.check_screens = args.check_screens
     if args.sessions < 2:
         ap.error("--sessions must be at least 2")
     asyncio.run(run(args))
