@@ -702,6 +702,32 @@ async def test_changes_and_echoes_are_drawn_at_once_not_by_textuals_update_timer
         assert any("below" in row for row in terminal.display)
 
 
+async def test_a_screen_left_for_another_is_freed() -> None:
+    """Opening a table from the lobby frees the lobby screen, and going back to the lobby
+    frees the table screen (textual_patches 7: a screen's task kept whoever opened it, so a
+    session held both screens while it sat at a table)."""
+    import gc
+    import weakref
+
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first_lobby = weakref.ref(app.screen)
+        await type_line(pilot, "new 6 free free free free free")
+        assert isinstance(app.screen, TableScreen)
+        table_screen = weakref.ref(app.screen)
+        await pilot.pause()
+        gc.collect()
+        assert first_lobby() is None, "the lobby screen is still held"
+        await type_line(pilot, "lobby")
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.pause()
+        gc.collect()
+        assert table_screen() is None, "the table screen is still held"
+        assert app.screen.query_one("#command", CommandLine) is not None
+
+
 async def test_textual_patches_keep_strips_and_styles_working() -> None:
     """The lazy strip caches still cache, strips still divide, two apps share the rules
     parsed from one CSS and the theme's tokens, and signals still call their subscribers.

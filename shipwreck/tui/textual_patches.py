@@ -33,6 +33,14 @@
 6. **A widget's set of timers is made when it first has one.** Every message pump (each
    widget, screen and app) made a ``WeakSet`` for its timers, and most never have a timer.
 
+7. **A message pump's task does not keep whoever started it.** Textual starts each pump's
+   task (``MessagePump._start_messages``) in a copy of the context it is called from, where
+   ``active_message_pump`` is the pump that was running, and the task's first act sets it to
+   itself, keeping the old value (in a ``Token``) until the pump closes. So a table screen
+   opened from the lobby kept the whole lobby screen alive for as long as the table was open
+   (~100 KiB a session), and a lobby opened from a table kept the table screen. Here the
+   task starts in a copy where the pump is already the active one.
+
 This reaches into Textual's internals, so ``install()`` first checks that ``Strip``,
 ``Stylesheet`` and ``Compositor`` still look as they were written against, and leaves Textual
 alone (and says so) otherwise. ``installed()`` tells which happened; a test checks it.
@@ -40,6 +48,8 @@ alone (and says so) otherwise. ``installed()`` tells which happened; a test chec
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import inspect
 import logging
 from collections.abc import Callable, Iterable
@@ -48,6 +58,7 @@ from weakref import WeakKeyDictionary, WeakSet, ref
 
 from rich.segment import Segment
 from textual._compositor import Compositor
+from textual._context import active_message_pump
 from textual.cache import FIFOCache, LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
@@ -188,6 +199,21 @@ class _LazyTimers:
             pump.__dict__.pop("_timers", None)
 
 
+def _start_messages(self: MessagePump) -> None:
+    """``MessagePump._start_messages``, the task started in a context where this pump is the
+    active one already (see 7 above)."""
+    self._thread_init()  # type: ignore[no-untyped-call]
+    if self.app._running:
+        context = contextvars.copy_context()
+        context.run(active_message_pump.set, self)
+        self._task = asyncio.create_task(
+            self._process_messages(), name=f"message pump {self}", context=context
+        )
+    else:
+        self._closing = True
+        self._closed = True
+
+
 def _divide(self: Strip, cuts: Iterable[int]) -> list[Strip]:
     """``Strip.divide`` without keeping the pieces in the strip's cache."""
     cell_length = self.cell_length
@@ -240,8 +266,9 @@ def _parameters(function: object) -> list[str]:
 
 def install() -> bool:
     """Make every ``Strip``'s caches lazy, keep no divided strips, share parsed CSS and the
-    theme's tokens, repaint only the rows asked for, and give signals their subscribers'
-    tables and pumps their timers' sets when first used; ``True`` if it did."""
+    theme's tokens, repaint only the rows asked for, give signals their subscribers' tables
+    and pumps their timers' sets when first used, and start pumps' tasks without a hold on
+    whoever started them; ``True`` if it did."""
     global _installed
     if _installed:
         return True
@@ -269,6 +296,10 @@ def install() -> bool:
     signal_as_known &= _parameters(Signal.subscribe) == ["self", "node", "callback", "immediate"]
     pump_as_known = isinstance(vars(MessagePump()).get("_timers"), WeakSet)
     pump_as_known &= "_timers" not in vars(MessagePump)
+    pump_as_known &= _parameters(MessagePump._start_messages) == ["self"]
+    pump_as_known &= all(
+        hasattr(MessagePump, name) for name in ("_thread_init", "_process_messages", "_context")
+    )
     known = strip_as_known and parse_as_known and compositor_as_known and signal_as_known
     if not (known and pump_as_known):
         log.warning("Textual's Strip, Stylesheet, Compositor, Signal or MessagePump has changed")
@@ -282,6 +313,7 @@ def install() -> bool:
     Signal.__init__ = _signal_init  # type: ignore[method-assign]
     Signal.subscribe = _subscribe  # type: ignore[method-assign]
     MessagePump._timers = _LazyTimers()  # type: ignore[assignment]
+    MessagePump._start_messages = _start_messages  # type: ignore[method-assign]
     Compositor._render_chops = _render_chops  # type: ignore[method-assign,assignment]
     _installed = True
     return True

@@ -81,6 +81,12 @@ class CommandLine(Input):
                 await self._run_key(event)
         finally:
             self._typing = False
+        line, self._entered_line = self._entered_line, None
+        if line is not None and self.run is not None:
+            self.run(line)  # (not within ``prevent``: what it opens must post as it likes)
+
+    _entered_line: str | None = None
+    """A line entered while a key is handled, to run (``run``) once it is."""
 
     _entered = False
     """Enter was pressed since the line was last idle: the screen draws what the line did."""
@@ -125,7 +131,7 @@ class CommandLine(Input):
         self.remember(line.strip())
         self.value = ""
         if self.run is not None:
-            self.run(line)
+            self._entered_line = line  # run once the key is handled
             return
         result = self.validate(line) if "submitted" in self.validate_on else None
         self._entered = True
