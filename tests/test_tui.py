@@ -538,6 +538,25 @@ async def test_a_board_draws_its_panels_where_its_layout_puts_them() -> None:
         assert board.content("bar") == "a bar"
 
 
+def terminal_of_apps(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[str]]:
+    """A pyte screen fed every frame the apps in this test write (Textual's headless driver
+    made to say it is not headless, so frames are rendered to bytes), and the frames."""
+    import pyte
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    terminal = pyte.Screen(*SIZE)
+    stream = pyte.Stream(terminal)
+    frames: list[str] = []
+
+    def write(self: HeadlessDriver, data: str) -> None:
+        frames.append(data)
+        stream.feed(data)
+
+    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
+    monkeypatch.setattr(HeadlessDriver, "write", write)
+    return terminal, frames
+
+
 async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -548,14 +567,10 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
 
     import pyte
     from rich.console import Console
-    from textual.drivers.headless_driver import HeadlessDriver
 
     from shipwreck.tui import textual_patches
 
-    terminal = pyte.Screen(*SIZE)
-    stream = pyte.Stream(terminal)
-    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
-    monkeypatch.setattr(HeadlessDriver, "write", lambda self, data: stream.feed(data))
+    terminal, _ = terminal_of_apps(monkeypatch)
     asked: list[str | None] = []
     render_lines = Board.render_lines
 
@@ -602,19 +617,7 @@ async def test_a_typed_key_repaints_only_the_command_lines_text_row(
     whole bordered line was); the line's border stays on screen around what was typed."""
     import re
 
-    import pyte
-    from textual.drivers.headless_driver import HeadlessDriver
-
-    terminal = pyte.Screen(*SIZE)
-    stream = pyte.Stream(terminal)
-    frames: list[str] = []
-
-    def write(self: HeadlessDriver, data: str) -> None:
-        frames.append(data)
-        stream.feed(data)
-
-    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
-    monkeypatch.setattr(HeadlessDriver, "write", write)
+    terminal, frames = terminal_of_apps(monkeypatch)
     lobby, table = lobby_with_table(seed=21)
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=SIZE) as pilot:
@@ -642,19 +645,10 @@ async def test_changes_and_echoes_are_drawn_at_once_not_by_textuals_update_timer
     the event loop: drawn by ``draw_now``, not four turns later by the screen's update timer
     (under load each turn is a wait behind every other session's work). Keys that come in one
     packet are drawn in one frame, and Enter runs the line in the same turn."""
-    import pyte
     from textual import events
-    from textual.drivers.headless_driver import HeadlessDriver
     from textual.screen import Screen
 
-    terminal = pyte.Screen(*SIZE)
-    stream = pyte.Stream(terminal)
-    frames: list[str] = []
-
-    def write(self: HeadlessDriver, data: str) -> None:
-        frames.append(data)
-        stream.feed(data)
-
+    terminal, frames = terminal_of_apps(monkeypatch)
     ticks: list[Screen[Any]] = []
     on_timer_update = Screen._on_timer_update
 
@@ -662,8 +656,6 @@ async def test_changes_and_echoes_are_drawn_at_once_not_by_textuals_update_timer
         ticks.append(self)
         on_timer_update(self)
 
-    monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
-    monkeypatch.setattr(HeadlessDriver, "write", write)
     monkeypatch.setattr(Screen, "_on_timer_update", ticked)
 
     async def turns_until(text: str, limit: int = 4) -> int:
