@@ -696,28 +696,32 @@ async def test_changes_and_echoes_are_drawn_at_once_not_by_textuals_update_timer
 
 async def test_a_screen_left_for_another_is_freed() -> None:
     """Opening a table from the lobby frees the lobby screen, and going back to the lobby
-    frees the table screen (textual_patches 7: a screen's task kept whoever opened it, so a
-    session held both screens while it sat at a table)."""
+    frees the table screen. Textual kept them: a screen's task kept whoever opened it
+    (textual_patches 7), and a screen keeps the last message it handled, whose sender was
+    whoever made the change (here bob's lobby command line, when he joined ann's table)."""
     import gc
     import weakref
 
     lobby = Lobby(seed=1)
-    app = ShipwreckApp(lobby, "ann")
-    async with app.run_test(size=SIZE) as pilot:
+    ann, bob = ShipwreckApp(lobby, "ann"), ShipwreckApp(lobby, "bob")
+    async with ann.run_test(size=SIZE) as pilot, bob.run_test(size=SIZE) as bob_pilot:
         await pilot.pause()
-        first_lobby = weakref.ref(app.screen)
+        lobbies = [weakref.ref(ann.screen), weakref.ref(bob.screen)]
         await type_line(pilot, "new 6 free free free free free")
-        assert isinstance(app.screen, TableScreen)
-        table_screen = weakref.ref(app.screen)
-        await pilot.pause()
+        assert isinstance(ann.screen, TableScreen)
+        table_screen = weakref.ref(ann.screen)
+        await type_line(bob_pilot, "join 1")
+        assert isinstance(bob.screen, TableScreen)
         gc.collect()
-        assert first_lobby() is None, "the lobby screen is still held"
+        assert [ref() for ref in lobbies] == [None, None], "a lobby screen is still held"
         await type_line(pilot, "lobby")
-        assert isinstance(app.screen, LobbyScreen)
-        await pilot.pause()
+        assert isinstance(ann.screen, LobbyScreen)
+        # The screen's 1 s countdown timer is cancelled, and asyncio keeps a cancelled timer's
+        # context (and so the screen) until its time comes.
+        await asyncio.sleep(1.05)
         gc.collect()
         assert table_screen() is None, "the table screen is still held"
-        assert app.screen.query_one("#command", CommandLine) is not None
+        assert ann.screen.query_one("#command", CommandLine) is not None
 
 
 async def test_textual_patches_keep_strips_and_styles_working() -> None:

@@ -24,7 +24,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.events import Resize
+from textual.events import Callback, Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -62,7 +62,11 @@ class AppScreen(Screen[None]):
         if self._repaint_due:
             return
         self._repaint_due = True
-        if not self.call_later(self._repaint):  # refused: normally, a closing screen
+        # (``call_later``'s message would name the session that made the change as its sender,
+        # and a screen keeps the last message it handled: that session's screen stayed alive.)
+        message = Callback(callback=self._repaint)
+        message._sender = self
+        if not self.post_message(message):  # refused: normally, a closing screen
             self._repaint_due = False
             if not (self._closing or self._closed):
                 log.warning("%s: a repaint was refused; the screen may now be stale", self)
