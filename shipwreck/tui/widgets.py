@@ -33,8 +33,8 @@ class CommandLine(Input):
     own bindings (Enter, Backspace, Ctrl+U, ...) only once the key has bubbled up to the app, by
     which time printable keys that arrived after it have already been inserted
     (Textualize/textual#6605). Here the line runs its bindings itself as each key reaches it, and
-    Enter empties the line at once and hands it on (``run``, or an `Input.Submitted`): whoever
-    runs it need not (and must not) clear it.
+    Enter empties the line at once and hands it to ``run``, which need not (and must not)
+    clear it.
     """
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
@@ -48,18 +48,18 @@ class CommandLine(Input):
 
     def __init__(
         self,
+        run: Callable[[str], None],
         completer: Callable[[str], list[str]] | None = None,
         changes: bool = False,
-        run: Callable[[str], None] | None = None,
         **kw: object,
     ) -> None:
         """``changes``: post an `Input.Changed` as the line changes (a screen that previews
         what is typed needs it). Off, typing a key posts no message: each would be handled by
         the line, then the screen, then the app, a tenth of what a key costs the server.
 
-        ``run``: what Enter does with the line, called at once. Without it, Enter posts an
-        `Input.Submitted`, which its handler gets a turn of the event loop later, and on a
-        busy server each turn is a wait behind every other session's work."""
+        ``run``: what Enter does with the line, called once the key is handled. (Not an
+        `Input.Submitted`: its handler would get it a turn of the event loop later, and on a
+        busy server each turn is a wait behind every other session's work.)"""
         super().__init__(**kw)  # type: ignore[arg-type]
         self.run = run
         self.changes = changes
@@ -82,14 +82,15 @@ class CommandLine(Input):
         finally:
             self._typing = False
         line, self._entered_line = self._entered_line, None
-        if line is not None and self.run is not None:
+        if line is not None:
             self.run(line)  # (not within ``prevent``: what it opens must post as it likes)
 
     _entered_line: str | None = None
     """A line entered while a key is handled, to run (``run``) once it is."""
 
     _entered = False
-    """Enter was pressed since the line was last idle: the screen draws what the line did."""
+    """Enter was pressed since the line was last idle: ``run`` draws what the line did (or a
+    repaint it queued will)."""
 
     async def _on_idle(self, _event: events.Idle) -> None:
         """Draw the echo at once, not a few turns of the event loop later (each a wait behind
@@ -124,18 +125,12 @@ class CommandLine(Input):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     async def action_submit(self) -> None:
-        """Enter: remember the line, empty it, and run it (see ``run``), or post it in an
-        `Input.Submitted` straight to the parent (posted to the line itself, it would wait a
-        turn more before it bubbled up)."""
+        """Enter: remember the line, empty it, and run it once the key is handled."""
         line = self.value
         self.remember(line.strip())
         self.value = ""
-        if self.run is not None:
-            self._entered_line = line  # run once the key is handled
-            return
-        result = self.validate(line) if "submitted" in self.validate_on else None
+        self._entered_line = line
         self._entered = True
-        (self.parent or self).post_message(self.Submitted(self, line, result))
 
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
