@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -129,17 +130,35 @@ def _cmd_play(args: argparse.Namespace) -> int:
     """The app in this terminal against bots: no server, no setup."""
     import getpass
 
-    from shipwreck.runtime import Lobby, SeatSpec
+    from shipwreck.lang.bots import BotError, is_bot_name, load_bot
+    from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
     from shipwreck.tui import ShipwreckApp
     from shipwreck.tui.screens import DEFAULT_BOTS
 
     lobby = Lobby(seed=args.seed)
     user = args.name or getpass.getuser() or "player"
-    bots = args.bots.split(",") if args.bots else DEFAULT_BOTS
+    words = args.bots.split(",") if args.bots else DEFAULT_BOTS
+    bots: list[str] = []
+    for word in words:  # a file here is the local user's own: seated by a name (see BotBook)
+        if is_bot_name(word):
+            bots.append(word)
+            continue
+        try:
+            script = load_bot(word)
+        except BotError as e:
+            print(f"shipwreck play: {e}", file=sys.stderr)
+            return 2
+        name = re.sub(r"[^a-z0-9_]", "_", Path(word).stem.lower())[:32] or "mine"
+        lobby.book.local[name] = script
+        bots.append(name)
     seats = [SeatSpec("human")] + [
         SeatSpec("bot", bots[i % len(bots)]) for i in range(args.seats - 1)
     ]
-    table = lobby.create_table("lifeboat", seats, creator=user, seed=args.seed)
+    try:
+        table = lobby.create_table("lifeboat", seats, creator=user, seed=args.seed)
+    except TableCreateError as e:
+        print(f"shipwreck play: {e}", file=sys.stderr)
+        return 2
     ShipwreckApp(lobby, user, open_table=table.id).run()
     return 0
 

@@ -6,6 +6,7 @@ never to SSH: the same lobby serves ``shipwreck serve`` and ``shipwreck play``.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -14,9 +15,13 @@ from typing import Any
 import msgspec
 
 from shipwreck.games import get_ruleset
-from shipwreck.lang.bots import BotError, BotScript, load_bot, load_source
+from shipwreck.lang.bots import BotError, BotScript
+from shipwreck.lang.text import clean_text
+from shipwreck.runtime.bots import BotBook
 from shipwreck.runtime.table import SeatSpec, Table
 from shipwreck.store import Store
+
+log = logging.getLogger("shipwreck.lobby")
 
 
 class LobbyChat(msgspec.Struct, frozen=True):
@@ -39,6 +44,9 @@ class Lobby:
         timers: dict[str, int] | None = None,
         autopilot_after: int = 2,
         clock: Callable[[], float] = time.monotonic,
+        open_tables_per_player: int = 5,
+        new_tables_per_minute: int = 6,
+        keep_finished_seconds: float = 600.0,
     ) -> None:
         self.tables: dict[int, Table] = {}
         self.chat: list[LobbyChat] = []
@@ -49,8 +57,16 @@ class Lobby:
         self.clock = clock
         self.controllers: dict[tuple[int, str], object] = {}
         """(table, player) -> the session that plays that seat now: never two at once."""
-        self.saved_bot: Callable[[str], str | None] = lambda _player: None
-        """The source of a player's own saved autopilot script, if any (set by the server)."""
+        self.book = BotBook()
+        """Bots by name: shipped ones, and players' saved ones once a store is attached."""
+        self.open_tables_per_player = open_tables_per_player
+        self.new_tables_per_minute = new_tables_per_minute
+        self.keep_finished_seconds = keep_finished_seconds
+        """A finished table leaves memory this long after its end (its log stays on disk)."""
+        self._created: dict[str, list[float]] = {}
+        self._finished_at: dict[int, float] = {}
+        self.broken: dict[int, str] = {}
+        """Tables that could not be restored or whose timer failed: id -> why (logged)."""
         self._rng = random.Random(seed)
         self._next_id = 1
         self.store: Store | None = None
@@ -65,14 +81,20 @@ class Lobby:
             raise TableCreateError(str(e.args[0])) from None
         if not rules.min_seats <= len(seats) <= rules.max_seats:
             raise TableCreateError(f"{game} is for {rules.min_seats}-{rules.max_seats} seats")
+        if creator is not None:
+            self._check_caps(creator)
+        named: list[SeatSpec] = []
         for s in seats:
-            if s.kind != "human":
-                try:
-                    load_bot(s.bot)
-                except BotError as e:
-                    raise TableCreateError(f"bot {s.bot!r}: {e}") from None
+            if s.kind != "bot":  # a free seat's stand-in: the default (any game's tables)
+                named.append(SeatSpec("empty", "random"))
+                continue
+            try:  # a word the player typed: a bot's name, never a path
+                name, owner = self.book.resolve(s.bot, creator, game)
+            except BotError as e:
+                raise TableCreateError(str(e)) from None
+            named.append(SeatSpec(s.kind, name, owner=owner))
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
-        specs = [SeatSpec("empty", s.bot) if s.kind == "human" else s for s in seats]
+        specs = named
         if creator is not None and humans:  # the creator sits in the first human seat
             specs[humans[0]] = SeatSpec("human", player=creator)
         seed = seed if seed is not None else self._rng.randrange(1 << 31)
@@ -82,8 +104,28 @@ class Lobby:
         self._next_id += 1
         self.tables[table.id] = table
         table.subscribe(lambda _t: self._notify())
+        if creator is not None:
+            self._created.setdefault(creator, []).append(self.clock())
         self._notify()
         return table
+
+    def _check_caps(self, creator: str) -> None:
+        """What one player may create: a few unfinished tables, a few new ones a minute."""
+        mine = self.seats_of(creator)
+        if len(mine) >= self.open_tables_per_player:
+            ids = ", ".join(str(t.id) for t in mine)
+            raise TableCreateError(
+                f"you already play at {len(mine)} unfinished tables ({ids}); finish one, "
+                f"or 'open ID' and 'leave' it, before starting another"
+            )
+        now = self.clock()
+        recent = [t for t in self._created.get(creator, []) if now - t < 60.0]
+        self._created[creator] = recent
+        if len(recent) >= self.new_tables_per_minute:
+            wait = int(60.0 - (now - recent[0])) + 1
+            raise TableCreateError(
+                f"at most {self.new_tables_per_minute} new tables a minute; try again in {wait} s"
+            )
 
     def _persist(self, table: Table, seat: int, text: str) -> None:
         """Commit each accepted command before anyone sees its effect."""
@@ -101,17 +143,25 @@ class Lobby:
         """Persist to ``store`` from now on, and rebuild every unfinished table from its log.
         Returns how many tables were restored."""
         self.store = store
+        self.book.store = store
         restored = 0
         for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
-            specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
-            table = Table(
-                game,
-                specs,
-                seed,
-                table_id=table_id,
-                replay=store.commands(table_id),
-                **self._table_options(),
-            )
+            try:  # one table that no longer rebuilds must not keep the others (or the server) down
+                specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
+                table = Table(
+                    game,
+                    specs,
+                    seed,
+                    table_id=table_id,
+                    replay=store.commands(table_id),
+                    **self._table_options(),
+                )
+            except Exception as e:
+                self.broken[table_id] = f"{type(e).__name__}: {e}"
+                log.exception(
+                    "table %d could not be restored; set aside (its log is kept)", table_id
+                )
+                continue
             self.tables[table_id] = table
             table.subscribe(lambda _t: self._notify())
             restored += 1
@@ -127,21 +177,45 @@ class Lobby:
             "autopilot_after": self.autopilot_after,
             "autopilot_bot": self._autopilot_script,
             "clock": self.clock,
+            "book": self.book,
         }
 
     def _autopilot_script(self, player: str) -> BotScript:
-        """The player's saved bot if it loads, else the server's default bot."""
-        source = self.saved_bot(player)
-        if source is not None:
+        """The player's saved bot ``autopilot`` if it loads (and is ready), else the server's
+        default bot."""
+        if self.store is not None and self.store.bot(player, "autopilot") is not None:
             try:
-                return load_source(source, f"{player}'s autopilot")
+                return self.book.script("autopilot", player)
             except BotError:
                 pass
-        return load_bot(self.default_bot)
+        return self.book.script(self.default_bot)
 
     def tick(self) -> int:
-        """Time out overdue decisions at every table (the server calls this periodically)."""
-        return sum(t.tick() for t in list(self.tables.values()) if not t.over)
+        """Time out overdue decisions at every table (the server calls this periodically), and
+        let finished tables leave memory. A table whose timer fails is logged once and skipped;
+        the clock goes on for the others."""
+        fired, now = 0, self.clock()
+        for table in list(self.tables.values()):
+            if table.over:
+                self._forget_when_done(table, now)
+                continue
+            if table.id in self.broken:
+                continue
+            try:
+                fired += table.tick()
+            except Exception as e:
+                self.broken[table.id] = f"{type(e).__name__}: {e}"
+                log.exception("table %d: its timer failed; its clock is stopped", table.id)
+        return fired
+
+    def _forget_when_done(self, table: Table, now: float) -> None:
+        """A finished table stays in memory ``keep_finished_seconds`` for its end screen and
+        who watches, then leaves (its seed and log stay in the store, for replays)."""
+        ended = self._finished_at.setdefault(table.id, now)
+        if now - ended >= self.keep_finished_seconds:
+            del self.tables[table.id]
+            del self._finished_at[table.id]
+            self._notify()
 
     def claim(self, table_id: int, player: str, session: object) -> object | None:
         """``session`` now controls ``player``'s seat; returns the session it took it from."""
@@ -170,7 +244,7 @@ class Lobby:
         return self.tables.get(table_id)
 
     def say(self, sender: str, text: str) -> str | None:
-        text = " ".join(text.split())
+        text = clean_text(text)
         if not text:
             return "say what?"
         if len(text) > 500:

@@ -22,7 +22,9 @@ from shipwreck.botseat import RandomPlayer, SeatBot, bot_move
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Seat, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
-from shipwreck.lang.bots import BotPlayer, BotScript, load_bot
+from shipwreck.lang.bots import BotError, BotPlayer, BotScript
+from shipwreck.lang.text import clean_text
+from shipwreck.runtime.bots import BotBook
 
 log = logging.getLogger("shipwreck.table")
 
@@ -40,15 +42,19 @@ class SeatSpec(msgspec.Struct, frozen=True):
 
     kind: SeatKind = "empty"
     bot: str = "random"
-    """The bot script (a shipped name or a path) for a bot seat, and for a free seat's stand-in."""
+    """The bot's name (never a path) for a bot seat, and for a free seat's stand-in."""
     player: str | None = None
     """For a human seat: who sits there."""
+    owner: str | None = None
+    """Whose saved bot ``bot`` is; ``None`` for a shipped bot (see :mod:`.bots`)."""
 
 
 class SeatInfo(msgspec.Struct):
     kind: SeatKind
     player: str | None = None
     bot: str | None = None
+    owner: str | None = None
+    """Whose saved bot plays this seat (``None``: a shipped bot)."""
     connected: bool = False
     autopilot: bool = False
     """A human seat played by a bot while its player is away or keeps missing deadlines."""
@@ -93,6 +99,7 @@ class Table:
         autopilot_after: int = 2,
         autopilot_bot: Callable[[str], BotScript] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        book: BotBook | None = None,
     ) -> None:
         self.id = table_id if table_id is not None else next(_ids)
         self.game = game
@@ -109,13 +116,15 @@ class Table:
         self.seats = [
             SeatInfo(kind="human", player=s.player, connected=back)
             if s.kind == "human" and s.player
-            else SeatInfo(kind="bot" if s.kind == "bot" else "empty", bot=s.bot)
+            else SeatInfo(kind="bot" if s.kind == "bot" else "empty", bot=s.bot, owner=s.owner)
             for s in seats
         ]
+        self.book = book if book is not None else BotBook()
+        """Where bot seats find their scripts, by name."""
         self.bots: dict[Seat, SeatBot] = {}
         for i, info in enumerate(self.seats):
             if info.kind != "human":  # free seats are played by a bot until someone sits down
-                self.bots[i] = self._player(load_bot(info.bot or "random"), i)
+                self.bots[i] = self._named_player(info.bot or "random", info.owner, i)
         self.chat: list[ChatLine] = []
         self.listeners: list[Listener] = []
         for seat, text in replay or ():  # a restored table: its log is the truth
@@ -130,7 +139,7 @@ class Table:
         self.timers = dict(timers or {})
         """Seconds a human has for each kind of decision; 0 or missing = no timer."""
         self.autopilot_after = autopilot_after
-        self.autopilot_bot = autopilot_bot or (lambda _player: load_bot("random"))
+        self.autopilot_bot = autopilot_bot or (lambda _player: self.book.script("random"))
         self.clock = clock
         self.deadlines: dict[Seat, float] = {}
         self._run_bots()
@@ -175,7 +184,7 @@ class Table:
         return [
             SeatSpec("human", player=s.player)
             if s.kind == "human"
-            else SeatSpec(s.kind, s.bot or "random")
+            else SeatSpec(s.kind, s.bot or "random", owner=s.owner)
             for s in self.seats
         ]
 
@@ -211,7 +220,7 @@ class Table:
         if seat is None:
             return
         self.seats[seat] = SeatInfo(kind="empty", bot="random")
-        self.bots[seat] = self._player(load_bot("random"), seat)
+        self.bots[seat] = self._named_player("random", None, seat)
         self.deadlines.pop(seat, None)
         if self.on_seats is not None:
             self.on_seats(self)
@@ -334,7 +343,7 @@ class Table:
     def say(
         self, sender: str, text: str, from_seat: Seat | None, to: Seat | None = None
     ) -> str | None:
-        text = " ".join(text.split())
+        text = clean_text(text)
         if not text:
             return "say what?"
         if len(text) > 500:
@@ -364,6 +373,15 @@ class Table:
         if script.game != self.game:
             return RandomPlayer(seed=seed)
         return BotPlayer(script, seed=seed)
+
+    def _named_player(self, name: str, owner: str | None, seat: Seat) -> SeatBot:
+        """Who plays a bot seat named ``(name, owner)``. A saved bot that is gone (or no longer
+        compiles after an upgrade) must not stop the table: the random player takes over."""
+        try:
+            return self._player(self.book.script(name, owner), seat)
+        except BotError as e:
+            log.warning("%s seat %d: bot %r of %s: %s", self.name, seat + 1, name, owner, e)
+            return RandomPlayer(seed=self.seed * 100 + seat)
 
     def _accepted(self, seat: Seat, cmd: Any, events: list[Event]) -> None:
         text = format_command(cmd)

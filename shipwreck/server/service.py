@@ -42,7 +42,6 @@ class Service:
         timers = {k: int(v) for k, v in _fields(config.timers).items()}
         self.lobby = Lobby(default_bot=config.bots.default, timers=timers)
         self.restored = self.lobby.attach_store(self.store)
-        self.lobby.saved_bot = lambda player: self.store.bot(player, "autopilot")
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self._by_key: dict[str, int] = {}
         self._by_address: dict[str, int] = {}

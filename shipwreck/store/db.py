@@ -146,6 +146,12 @@ class Store:
             (owner, name, source, time.time()),
         )
 
+    def bot_names(self, owner: str) -> list[str]:
+        rows = self.db.execute(
+            "SELECT name FROM bots WHERE owner = ? ORDER BY name", (owner,)
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
     def bot(self, owner: str, name: str) -> str | None:
         row = self.db.execute(
             "SELECT source FROM bots WHERE owner = ? AND name = ?", (owner, name)

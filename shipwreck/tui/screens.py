@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from shipwreck.lang.complete import command_list, complete
+from shipwreck.lang.text import whole_number
 from shipwreck.runtime import SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat
 from shipwreck.tui import render_lifeboat as R
@@ -155,6 +156,8 @@ class LobbyScreen(AppScreen):
             self.error(str(e))
 
     def create(self, args: list[str]) -> None:
+        """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's
+        name (a shipped bot or one of the player's saved bots, never a path)."""
         from shipwreck.tui import sea_screen
 
         if args and args[0] in sea_screen.NAMES:
@@ -167,8 +170,11 @@ class LobbyScreen(AppScreen):
             self.shipwreck.open_table(table)
             return
         n = 6
-        if args and args[0].isdigit():
-            n = int(args.pop(0))
+        if args and whole_number(args[0]) is not None:
+            n = whole_number(args.pop(0)) or 0
+        elif args and args[0][:1].isdigit():
+            self.error(f"{args[0]!r} is not a seat count: new 4, new 5 or new 6")
+            return
         if not 4 <= n <= 6:
             self.error("Lifeboat is for 4 to 6 seats: new 4, new 5 or new 6")
             return
@@ -182,17 +188,22 @@ class LobbyScreen(AppScreen):
 
     def enter(self, how: str, args: list[str]) -> None:
         app = self.shipwreck
-        if not args or not args[0].isdigit():
-            self.error(f"{how} which table? e.g. '{how} 1'")
+        number = whole_number(args[0]) if args else None
+        if number is None:
+            self.error(f"{how} which table? a table's id, e.g. '{how} 1'")
             return
-        table = app.lobby.get(int(args[0]))
+        table = app.lobby.get(number)
         if table is None:
-            self.error(f"there is no table {args[0]}")
+            self.error(f"there is no table {number}; the list above shows the tables")
             return
         if how == "join" and table.seat_of_player(app.user) is None:
             free = table.free_seats()
-            if len(args) > 1 and args[1].isdigit():
-                seat = int(args[1]) - 1
+            chosen = whole_number(args[1]) if len(args) > 1 else None
+            if len(args) > 1 and chosen is None:
+                self.error(f"{how} {number} SEAT: a seat's number, e.g. '{how} {number} 2'")
+                return
+            if chosen is not None:
+                seat = chosen - 1
             elif free:
                 seat = free[0]
             else:

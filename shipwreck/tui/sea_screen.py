@@ -9,7 +9,6 @@ tools that have a struct rather than a line).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.console import RenderableType
@@ -27,6 +26,7 @@ from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang.text import whole_number
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen
@@ -43,26 +43,16 @@ SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
 def lobby_seats(args: list[str]) -> list[SeatSpec] | str:
     """The seats of ``new sm [2-4] [BOT|free …]``: the creator first, then the bots named (in
     turn, as for Lifeboat) or, by default, free seats, which the engine's random player plays
-    until someone joins. ``random`` means ``sm_random``. Returns why not, as a string."""
-    from shipwreck.lang.bots import BotError, load_bot
-
+    until someone joins. ``random`` means ``sm_random``. Returns why not, as a string. The
+    lobby checks each bot's name when it creates the table (never a path)."""
     n = 2
-    if args and args[0].isdigit():
-        n = int(args.pop(0))
+    if args and whole_number(args[0]) is not None:
+        n = whole_number(args.pop(0)) or 0
+    elif args and args[0][:1].isdigit():
+        return f"{args[0]!r} is not a seat count: new sm 2, new sm 3 or new sm 4"
     if not 2 <= n <= 4:
         return "Spanish Main is for 2 to 4 seats: new sm 2, new sm 3 or new sm 4"
     names = ["sm_random" if b == "random" else b for b in args] or ["free"]
-    for b in names:
-        if b == "free":
-            continue
-        if not re.fullmatch(r"[a-z0-9_]{1,40}", b):
-            return f"bot names are shipped bots' names (e.g. {SHIPPED_BOTS}), not {b!r}"
-        try:
-            game = load_bot(b).game
-        except BotError:
-            return f"there is no bot {b!r}; Spanish Main bots: {SHIPPED_BOTS}, or free"
-        if game != GAME:
-            return f"bot {b!r} plays {game}, not Spanish Main; try {SHIPPED_BOTS}, or free"
     seats = [SeatSpec("human")]
     for i in range(n - 1):
         b = names[i % len(names)]

@@ -4,6 +4,7 @@
 - :mod:`.lifeboat_env` — every name, attribute and function a Lifeboat guard can read
 - :mod:`.runner` — one seat's decisions, with a step budget and a trace
 - :mod:`.lint` — ``shipwreck bot check``
+- :mod:`.registry` — the shipped bots, by name (what a player may name: never a path)
 """
 
 from __future__ import annotations
@@ -11,18 +12,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from shipwreck.lang.bots.compile import load_source
+from shipwreck.lang.bots.registry import BOT_NAME, is_bot_name, shipped_bot, shipped_names
 from shipwreck.lang.bots.runner import BotPlayer, Decision, TraceEntry
 from shipwreck.lang.bots.script import BotError, BotScript
-from shipwreck.resources import bots_dir
 
 
 def load_bot(path: str | Path) -> BotScript:
-    """Load a script file; a bare name (``survivor``) means a shipped bot in ``bots/``."""
+    """Load a script file, for the local command line (``sim --bots mine.bot``); a bare name
+    (``survivor``) means a shipped bot. The server never calls this: what a player types names
+    a bot (:mod:`.registry`), it is never a path."""
+    if isinstance(path, str) and is_bot_name(path):
+        return shipped_bot(path)
     p = Path(path)
     shown = str(path)
-    if not p.suffix and not p.exists():  # a shipped bot by name
-        p = bots_dir() / f"{path}.bot"
-        shown = f"bots/{path}.bot"
     try:
         data = p.read_bytes()
     except OSError as e:
@@ -35,11 +37,15 @@ def load_bot(path: str | Path) -> BotScript:
 
 
 __all__ = [
+    "BOT_NAME",
     "BotError",
     "BotPlayer",
     "BotScript",
     "Decision",
     "TraceEntry",
     "load_bot",
+    "is_bot_name",
     "load_source",
+    "shipped_bot",
+    "shipped_names",
 ]

@@ -1,0 +1,57 @@
+"""The shipped bots, by name only.
+
+Why names and never paths: a word a player types (``new 6 survivor``) must not reach the file
+system. ``/dev/zero`` froze the server, ``/etc/shadow`` leaked its first token in a parse error,
+and a table restored from a relative path could not start from another working directory. So a
+bot a player names is a word matching :data:`BOT_NAME`, looked up in the list of ``bots/*.bot``
+made once; nothing the player typed is ever joined to a path. (Files are for the local command
+line only: ``shipwreck sim --bots mine.bot`` uses :func:`shipwreck.lang.bots.load_bot`.)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from shipwreck.lang.bots.compile import load_source
+from shipwreck.lang.bots.script import BotError, BotScript
+from shipwreck.resources import bots_dir
+
+BOT_NAME = re.compile(r"[a-z0-9_]{1,32}")
+"""Every bot name: a shipped bot's and a player's saved bot's."""
+
+
+def is_bot_name(word: str) -> bool:
+    return BOT_NAME.fullmatch(word) is not None
+
+
+@functools.cache
+def _shipped_sources() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for path in sorted(bots_dir().glob("*.bot")):
+        if is_bot_name(path.stem):
+            found[path.stem] = path.read_text(encoding="utf-8")
+    return found
+
+
+def shipped_names(game: str | None = None) -> list[str]:
+    """The shipped bots' names (of one game, if given), sorted."""
+    names = sorted(_shipped_sources())
+    return names if game is None else [n for n in names if shipped_bot(n).game == game]
+
+
+def is_shipped(name: str) -> bool:
+    return name in _shipped_sources()
+
+
+@functools.cache
+def shipped_bot(name: str) -> BotScript:
+    """A shipped bot, compiled once per process (a script is read-only once compiled: each seat
+    plays it with its own :class:`~shipwreck.lang.bots.runner.BotPlayer`)."""
+    source = _shipped_sources().get(name)
+    if source is None:
+        shown = name if is_bot_name(name) else "that"
+        raise BotError(
+            f"there is no shipped bot {shown!r}; shipped bots: {', '.join(shipped_names())}"
+        )
+    return load_source(source, f"bots/{name}.bot")
