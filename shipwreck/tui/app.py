@@ -76,6 +76,7 @@ class ShipwreckApp(App[None]):
         return f"signed in as {self.user}{key}"
 
     def on_mount(self) -> None:
+        self.lobby.book.warm(self.user)  # the player's saved bots, compiled off the event loop
         first = self.lobby.get(self._open_first) if self._open_first is not None else None
         if first is None:  # coming back: land in the seat of an unfinished game
             mine = self.lobby.seats_of(self.user)
