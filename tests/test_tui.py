@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from typing import Any
 
@@ -766,3 +767,27 @@ async def test_textual_patches_keep_strips_and_styles_working() -> None:
         log.set_timer(0.01, lambda: fired.append("tick"))
         await asyncio.sleep(0.1)
         assert fired == ["tick"] and "_timers" in vars(log)
+
+
+async def test_a_lobby_opened_from_a_table_lists_the_tables_at_once() -> None:
+    """A lobby screen that takes a table's place draws its tables in the room it has: it is
+    laid out after its first refresh, and no resize follows (it showed only '… 5 more')."""
+    lobby, table = lobby_with_table()
+    for seed in range(4):
+        lobby.create_table("lifeboat", [SeatSpec("human"), *[SeatSpec("bot", "random")] * 3],
+                           creator=f"p{seed}", seed=seed)  # fmt: skip
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_line(pilot, "lobby")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        from rich.console import Console
+
+        console = Console(width=118, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        console.print(screen.query_one("#board", Board).content("tables"))
+        rows = console.export_text().splitlines()
+        assert not any("more" in row for row in rows), rows
+        assert sorted(row.split()[0] for row in rows[2:] if row.strip()) == sorted(
+            str(t.id) for t in lobby.tables.values()
+        )

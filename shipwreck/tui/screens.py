@@ -57,6 +57,7 @@ class LobbyScreen(AppScreen):
 
     _chat_last: LobbyChat | None = None
     _rows: list[tuple[str, ...]] | None = None
+    _awaiting_layout = False
     PANELS = {"who": "board", "tables": "board", "help": "board", "error": "foot"}
 
     def compose(self) -> ComposeResult:
@@ -113,16 +114,24 @@ class LobbyScreen(AppScreen):
             players = ", ".join(s.player for s in t.seats if s.player) or "-"
             rows.append((str(t.id), t.game, t.summary(), str(t.state.round), status, players))
         if rows != self._rows:  # most changes are moves inside a game: no row changes
-            self._rows = rows
             board = self.query_one("#board", Board)
             spot = board.spot("tables")
             board.update("tables", tables_panel(rows, spot.height if spot else 0))
+            if spot is not None:
+                self._rows = rows
+            elif not self._awaiting_layout:  # not laid out: again once the board has its room
+                self._awaiting_layout = True
+                self.call_after_refresh(self._after_layout)
         log = self.query_one("#lobby-chat", EventLog)
         lines = new_since(lobby.chat, self._chat_last)
         for line in lines[-50:]:
             log.write(Text(f"{line.sender}: {line.text}"))
         if lines:
             self._chat_last = lines[-1]
+
+    def _after_layout(self) -> None:
+        self._awaiting_layout = False
+        self.refresh_all()
 
     def error(self, text: str) -> None:
         self.query_one("#foot", Board).update("error", Text(text, style="red"))
