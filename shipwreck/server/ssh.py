@@ -40,7 +40,6 @@ Decisions:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import inspect
 import io
@@ -654,10 +653,7 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         except Exception:  # a broken command ends this channel only
             log.exception("%s: command %r failed", self._label, command)
             output, status = "shipwreck: the command failed\n", 1
-        if not chan.is_closing():
-            with contextlib.suppress(OSError):
-                chan.write(output.replace("\n", "\r\n") if self._term_type else output)
-                chan.exit(status)
+        self._end(output.replace("\n", "\r\n") if self._term_type else output, status)
 
     def break_received(self, msec: int) -> bool:
         return False
@@ -683,12 +679,19 @@ class _TUISession(asyncssh.SSHServerSession[str]):
 
     def _refuse(self, message: str, status: int) -> None:
         """Write ``message`` (if any) and end the channel."""
+        self._end(message, status, stderr=True)
+
+    def _end(self, message: str, status: int, stderr: bool = False) -> None:
+        """Close the channel with an exit status, after ``message`` if it can still be sent.
+
+        Also after the client's EOF: our side of the channel is then at EOF too (``is_closing``
+        is true), but the channel stays open, and the client waits, until it is closed."""
         chan = self._chan
-        if chan is None or chan.is_closing():
+        if chan is None:
             return
         try:
-            if message:
-                chan.write_stderr(message)
+            if message and not chan.is_closing():
+                (chan.write_stderr if stderr else chan.write)(message)
             chan.exit(status)
         except OSError:
             chan.abort()
@@ -767,13 +770,7 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         if crashed and code == 0:
             code = 1
         log.info("%s: ended (exit status %d)", self._label, code)
-        if not chan.is_closing():
-            try:
-                if crashed:
-                    chan.write(CRASH_MESSAGE)
-                chan.exit(code)
-            except OSError:
-                chan.abort()
+        self._end(CRASH_MESSAGE if crashed else "", code)
 
     def _request_stop(self, reason: str) -> None:
         if self._stopping:
