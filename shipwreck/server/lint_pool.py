@@ -13,6 +13,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -64,7 +65,11 @@ class LintPool:
         self.pending += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool(), lint, source, path)
+            # Submitting may start processes, which are handed sys.stderr's file descriptor; a
+            # running Textual app has replaced sys.stderr with a capture that has none.
+            with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+                checked = loop.run_in_executor(self._pool(), lint, source, path)
+            return await checked
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
             log.warning("a bot-check worker died; restarting the pool")
             self.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,16 @@ async def connect(port: int, username: str, key: asyncssh.SSHKey) -> asyncssh.SS
 
 
 async def run(port: int, username: str, key: asyncssh.SSHKey, command: str, data: str) -> Any:
-    """``ssh NAME@host COMMAND < data``: the completed process (stdout, stderr, exit_status)."""
+    """``ssh NAME@host COMMAND < data``: the completed process (stdout, stderr, exit_status),
+    also when the server refuses the command before it has read the input."""
     async with await connect(port, username, key) as conn:
-        return await conn.run(command, input=data)
+        process = await conn.create_process(command)
+        try:
+            process.stdin.write(data)
+            process.stdin.write_eof()
+        except BrokenPipeError:  # refused at once: the answer is already on its way
+            pass
+        return await process.wait()
 
 
 class EofWithShell(Terminal):
@@ -62,3 +70,8 @@ def rss_bytes() -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     raise AssertionError("no VmRSS in /proc/self/status")
+
+
+def report(line: str) -> None:
+    """A measurement, shown with ``pytest -s`` (a running app has taken ``sys.stdout``)."""
+    print(line, file=sys.__stderr__)
