@@ -288,7 +288,12 @@ async def serve(config: Config) -> None:
     """Run until interrupted."""
     Path(config.server.database).parent.mkdir(parents=True, exist_ok=True)
     service = Service(config)
-    await service.start()
+    try:
+        await service.start()
+    except BaseException:
+        service.lint.close()
+        service.store.close()
+        raise
     tune_gc()
     try:
         await asyncio.Event().wait()
