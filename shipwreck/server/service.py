@@ -42,7 +42,9 @@ STOP_WAIT = 5.0
 """Seconds ``stop`` waits for the SSH listener to close before going on."""
 BUSY = "server busy, try again in a minute"
 NAME_RULE = "use letters, digits, - and _ (up to 32), e.g. ssh ann@host"
-BOT_NAME_RULE = "a-z, 0-9 and _ (up to 32), e.g. bot save rower < rower.bot"
+BOT_NAME_RULE = (
+    "lower-case letters, digits and _ (a-z, 0-9, _; up to 32), e.g. bot save rower < rower.bot"
+)
 
 
 class Service:
@@ -165,7 +167,7 @@ class Service:
             return f"{address} already has {n} sessions open; close one, or try again later"
         if self._by_key[key] >= limits.sessions_per_key:
             return f"this key already has {limits.sessions_per_key} sessions open; close one"
-        if command is not None:
+        if command is not None and _reads_script(command):  # (the rest is answered in a line)
             wait = max(self._exec_by_key.take(key), self._exec_by_address.take(address))
             if wait > 0:
                 return f"too many commands; try again in {math.ceil(wait)} s"

@@ -80,21 +80,30 @@ async def test_big_bot_checks_run_in_workers_off_the_event_loop(
     bystander.check()
 
 
+@pytest.fixture
+def slow_refill(config: Config) -> Config:
+    """One command a minute after the burst: none comes back while the test runs."""
+    config.limits.exec_per_minute = 1
+    return config
+
+
 async def test_commands_are_rate_limited_per_key_and_per_address(
-    service: Service, bystander: Bystander
+    slow_refill: Config, service: Service, bystander: Bystander
 ) -> None:
-    """Past exec_burst commands, one key is told when to come back; so is another key from the
-    same address."""
+    """Past exec_burst checks, one key is told when to come back; so is another key from the
+    same address. (A command that does no work, like an unknown one, is answered regardless.)"""
     burst = service.config.limits.exec_burst
     for _ in range(burst):
-        done = await run(service.port, "ann", ANN_KEY, "bot", "")
-        assert "unknown command" in done.stdout
-    late = await run(service.port, "ann", ANN_KEY, "bot", "")
+        done = await run(service.port, "ann", ANN_KEY, "bot check", GOOD)
+        assert done.exit_status == 0 and done.stdout == "stdin: ok\n"
+    late = await run(service.port, "ann", ANN_KEY, "bot check", GOOD)
     assert late.exit_status == 1
     assert late.stderr.startswith("shipwreck: too many commands; try again in ")
     assert late.stderr.rstrip().endswith(" s")
-    same_address = await run(service.port, "eve", EVE_KEY, "bot", "")
+    same_address = await run(service.port, "eve", EVE_KEY, "bot save mine", GOOD)
     assert "too many commands" in same_address.stderr
+    unknown = await run(service.port, "ann", ANN_KEY, "bot", "")
+    assert unknown.exit_status == 2 and "unknown command" in unknown.stdout
     bystander.check()
 
 
@@ -105,7 +114,7 @@ async def test_bot_names_and_counts_are_capped(
     for name in ("Rower", "a.b", "../x", "jörg", "a" * 33, "x'--", "a-b"):
         done = await run(service.port, "ann", ANN_KEY, f"bot save {name}", GOOD)
         assert done.exit_status == 2, name
-        assert "NAME is a-z, 0-9 and _ (up to 32)" in done.stdout, done.stdout
+        assert "NAME is lower-case letters, digits and _ (a-z, 0-9, _; up to 32)" in done.stdout
     cap = service.config.limits.bots_per_player
     for i in range(cap):
         done = await run(service.port, "ann", ANN_KEY, f"bot save b{i}", GOOD)
