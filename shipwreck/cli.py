@@ -168,11 +168,19 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from shipwreck.config import ConfigError, load_config
-    from shipwreck.server.service import serve, setup_logging
+    from shipwreck.config import ConfigError, load_server_config
+    from shipwreck.server.textual_pin import installed_textual_problem
 
+    problem = installed_textual_problem()
+    if problem:
+        print(f"shipwreck serve: {problem}", file=sys.stderr)
+        return 2
+    from shipwreck.server.service import serve, setup_logging
+    from shipwreck.server.ssh import HostKeyError
+
+    warnings: list[str] = []
     try:
-        config = load_config(args.config)
+        config = load_server_config(args.config, warnings.append)
     except ConfigError as e:
         print(f"shipwreck serve: {e}", file=sys.stderr)
         return 2
@@ -185,10 +193,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.listen is not None:
         config.server.listen = args.listen
     setup_logging(config.server.log_file)
+    for warning in warnings:
+        logging.getLogger("shipwreck").warning("%s", warning)
     try:
         asyncio.run(serve(config))
     except KeyboardInterrupt:
         logging.getLogger("shipwreck").info("stopped")
+    except HostKeyError as e:
+        print(f"shipwreck serve: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
         print(f"shipwreck serve: {e}", file=sys.stderr)
         return 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -14,7 +15,6 @@ class ServerSection(msgspec.Struct, forbid_unknown_fields=True):
     host_key: str = "shipwreck_host_key"
     database: str = "shipwreck.db"
     log_file: str = ""
-    allow_guests: bool = True
 
 
 class LimitsSection(msgspec.Struct, forbid_unknown_fields=True):
@@ -28,6 +28,15 @@ class LimitsSection(msgspec.Struct, forbid_unknown_fields=True):
     paste_length: int = 65536
     full_gc_seconds: int = 600
     full_gc_after_ended: int = 20
+    exec_per_minute: int = 30
+    exec_burst: int = 10
+    exec_input_seconds: int = 30
+    lint_workers: int = 2
+    lint_queue: int = 8
+    bots_per_player: int = 20
+    open_tables_per_player: int = 5
+    new_tables_per_minute: int = 6
+    finished_table_seconds: int = 600
 
 
 class BotsSection(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,8 +66,14 @@ class ConfigError(ValueError):
     pass
 
 
-def load_config(path: str | Path | None) -> Config:
-    """Read a config file (a missing default ``server.toml`` means the documented defaults)."""
+RETIRED = {"server": ("allow_guests",)}
+"""Settings older ``server.toml`` files have that no longer mean anything: accepted, with a
+warning, so an upgrade does not stop a server from starting."""
+
+
+def load_config(path: str | Path | None, warn: Callable[[str], None] | None = None) -> Config:
+    """Read a config file (a missing default ``server.toml`` means the documented defaults).
+    Paths in it are kept as written (see `load_server_config`)."""
     if path is None:
         return Config()
     p = Path(path)
@@ -68,7 +83,35 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(f"{p}: no such config file") from None
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{p}: {e}") from None
+    for section, names in RETIRED.items():
+        table = data.get(section)
+        for name in names:
+            if isinstance(table, dict) and table.pop(name, None) is not None and warn:
+                warn(f"{p}: [{section}] {name} is no longer used; remove it")
     try:
         return msgspec.convert(data, type=Config)
     except msgspec.ValidationError as e:
         raise ConfigError(f"{p}: {e}") from None
+
+
+def load_server_config(
+    path: str | Path | None, warn: Callable[[str], None] | None = None
+) -> Config:
+    """`load_config` for ``shipwreck serve``: the file's ``host_key``, ``database`` and
+    ``log_file`` are relative to the file's folder, so the server finds the same key and
+    database from any working directory."""
+    config = load_config(path, warn)
+    from shipwreck.lang.bots.registry import is_shipped, shipped_names
+
+    if not is_shipped(config.bots.default):  # a name, never a path (like every bot here)
+        raise ConfigError(
+            f"{path}: [bots] default = {config.bots.default!r} is not a shipped bot; "
+            f"use one of {', '.join(shipped_names())}"
+        )
+    if path is not None:
+        base = Path(path).parent
+        s = config.server
+        s.host_key = str(base / s.host_key)
+        s.database = s.database if s.database == ":memory:" else str(base / s.database)
+        s.log_file = str(base / s.log_file) if s.log_file else ""
+    return config

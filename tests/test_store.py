@@ -15,7 +15,8 @@ def test_first_login_registers_the_key_and_another_key_is_refused(tmp_path: Path
     assert again.ok and not again.registered_now
     other = store.identify("ann", "SHA256:bbb", "ssh-ed25519 BBBB")
     assert not other.ok
-    assert "belongs to another key" in other.message and "SHA256:aaa" in other.message
+    assert "belongs to another key" in other.message and other.wrong_key
+    assert "SHA256:aaa" not in other.message  # the owner's key is not shown (audit F16)
     store.close()
     reopened = Store(tmp_path / "s.db")  # it is on disk
     assert reopened.player("ann") is not None

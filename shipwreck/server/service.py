@@ -10,18 +10,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
+import math
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 
 from shipwreck.config import Config
+from shipwreck.names import valid_bot_name, valid_player_name
 from shipwreck.runtime import Lobby
 from shipwreck.server.gc_policy import FullCollector, tune_gc
-from shipwreck.server.ssh import LIVE_APPS, LiveApps, SessionInfo, ensure_host_key, start_server
+from shipwreck.server.limits import Counts, TokenBuckets, WrongKeys
+from shipwreck.server.lint_pool import LintPool
+from shipwreck.server.ssh import (
+    LIVE_APPS,
+    Admission,
+    LiveApps,
+    SessionInfo,
+    ensure_host_key,
+    start_server,
+)
 from shipwreck.store import Store
-from shipwreck.tui.app import RefusedApp, ShipwreckApp
+from shipwreck.tui.app import ShipwreckApp
 
 log = logging.getLogger("shipwreck.server")
 
@@ -30,6 +40,11 @@ REFUSALS_BEFORE_LOCK = 5
 LOCK_SECONDS = 60.0
 STOP_WAIT = 5.0
 """Seconds ``stop`` waits for the SSH listener to close before going on."""
+BUSY = "server busy, try again in a minute"
+NAME_RULE = "use letters, digits, - and _ (up to 32), e.g. ssh ann@host"
+BOT_NAME_RULE = (
+    "lower-case letters, digits and _ (a-z, 0-9, _; up to 32), e.g. bot save rower < rower.bot"
+)
 
 
 class Service:
@@ -40,12 +55,24 @@ class Service:
         self.live = live if live is not None else LIVE_APPS
         self.store = Store(config.server.database)
         timers = {k: int(v) for k, v in _fields(config.timers).items()}
-        self.lobby = Lobby(default_bot=config.bots.default, timers=timers)
+        self.lobby = Lobby(
+            default_bot=config.bots.default,
+            timers=timers,
+            open_tables_per_player=config.limits.open_tables_per_player,
+            new_tables_per_minute=config.limits.new_tables_per_minute,
+            keep_finished_seconds=config.limits.finished_table_seconds,
+        )
         self.restored = self.lobby.attach_store(self.store)
         self.acceptor: asyncssh.SSHAcceptor | None = None
-        self._by_key: dict[str, int] = {}
-        self._by_address: dict[str, int] = {}
-        self._refused: dict[str, list[float]] = {}
+        limits = config.limits
+        self._by_key = Counts()
+        """Open sessions (games and commands) per key fingerprint."""
+        self._by_address = Counts()
+        """Open session channels per client address, refused ones included while they last."""
+        self._wrong_keys = WrongKeys(LOCK_SECONDS)
+        self._exec_by_key = TokenBuckets(limits.exec_per_minute, limits.exec_burst)
+        self._exec_by_address = TokenBuckets(limits.exec_per_minute, limits.exec_burst)
+        self.lint = LintPool(limits.lint_workers, limits.lint_queue)
         self.fingerprint = ""
         self._ticker: asyncio.Task[None] | None = None
         self.collector = FullCollector(
@@ -71,6 +98,8 @@ class Service:
             s.host_key,
             app_factory=self.app_for,
             authorize=self.authorize,
+            admit=self.admit,
+            exec_input_timeout=self.config.limits.exec_input_seconds,
             live=self.live,
             max_write_buffer=self.config.limits.write_buffer_bytes,
             exec_handler=self.run_command,
@@ -95,90 +124,139 @@ class Service:
             except TimeoutError:
                 log.warning("stopping: connections still open after %.0f s; going on", STOP_WAIT)
         await self.live.shutdown()
+        self.lint.close()
         self.store.close()
 
     def authorize(self, username: str, key: Any) -> bool:
-        """Any well-formed public key may try; who it belongs to is settled in :meth:`app_for`
-        (which runs only once the client has proved it holds the key). A name that keeps being
-        tried with the wrong key is locked for a while against other keys (failed-auth back-off);
-        its owner's key still gets in."""
-        if not username or len(username) > 32:
+        """Any well-formed public key may try a valid name; who it belongs to is settled in
+        :meth:`admit` (which runs only once the client has proved it holds the key). A name that
+        keeps being tried with the wrong key is locked for a while against other keys
+        (failed-auth back-off); its owner's key still gets in. A name that can never be valid
+        fails here, before any session costs anything. Reads only: nothing is stored."""
+        if not valid_player_name(username):
             return False
-        if self._refusals(username) < REFUSALS_BEFORE_LOCK:
+        if self._wrong_keys.count(username) < REFUSALS_BEFORE_LOCK:
             return True
         owner = self.store.player(username)
         return owner is not None and owner.fingerprint == getattr(key, "fingerprint", None)
 
-    def _refusals(self, name: str) -> int:
-        now = time.monotonic()
-        recent = [t for t in self._refused.get(name, []) if now - t < LOCK_SECONDS]
-        self._refused[name] = recent
-        return len(recent)
+    def open_sessions(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Open sessions per key and per address (for tests and the curious)."""
+        return self._by_key.as_dict(), self._by_address.as_dict()
+
+    def admit(self, info: SessionInfo, command: str | None) -> Admission:
+        """May this session channel (a game, or ``command``) go on? Every channel counts against
+        its address while it lives, refused or not; an admitted one against its key too."""
+        key, address = info.key_fingerprint, info.peer[0]
+        open_here = self._by_address[address]
+        self._by_address.add(address)
+        refusal = self._refusal(info, command, open_here)
+        if refusal:
+            return Admission(lambda: self._by_address.remove(address), refusal)
+        self._by_key.add(key)
+
+        def release() -> None:
+            self._by_key.remove(key)
+            self._by_address.remove(address)
+
+        return Admission(release)
+
+    def _refusal(self, info: SessionInfo, command: str | None, open_here: int) -> str:
+        """Why this session may not go on ("" if it may), in one line."""
+        limits = self.config.limits
+        name, key, address = info.username, info.key_fingerprint, info.peer[0]
+        if not valid_player_name(name):
+            return f"'{name[:32]}' is not a name here: {NAME_RULE}"
+        if open_here >= limits.sessions_per_address:
+            n = limits.sessions_per_address
+            return f"{address} already has {n} sessions open; close one, or try again later"
+        if self._by_key[key] >= limits.sessions_per_key:
+            return f"this key already has {limits.sessions_per_key} sessions open; close one"
+        if command is not None and _reads_script(command):  # (the rest is answered in a line)
+            wait = max(self._exec_by_key.take(key), self._exec_by_address.take(address))
+            if wait > 0:
+                return f"too many commands; try again in {math.ceil(wait)} s"
+        who = self.store.identify(name, key, info.key.openssh, register=command is None)
+        if not who.ok:
+            if who.wrong_key:
+                log.info("refused %s with key %s: name taken", name, key)
+                self._wrong_keys.add(name)
+            return who.message
+        if who.registered_now:
+            log.info("registered %s with key %s", name, key)
+        return ""
 
     def app_for(self, info: SessionInfo) -> Any:
-        name = info.username
-        if not _valid_name(name):
-            return RefusedApp(
-                f"'{name[:32]}' is not a name here: use letters, digits, - and _ "
-                "(up to 32), e.g. ssh ann@host"
-            )
-        who = self.store.identify(name, info.key_fingerprint, info.key.openssh)
-        if not who.ok:
-            log.info("refused %s with key %s: name taken", name, info.key_fingerprint)
-            self._refused.setdefault(name, []).append(time.monotonic())
-            return RefusedApp(who.message)
-        if who.registered_now:
-            log.info("registered %s with key %s", name, info.key_fingerprint)
+        """The game for an admitted session."""
         limits = self.config.limits
-        key, address = info.key_fingerprint, info.peer[0]
-        if self._by_key.get(key, 0) >= limits.sessions_per_key:
-            return RefusedApp(f"this key already has {limits.sessions_per_key} sessions open")
-        if self._by_address.get(address, 0) >= limits.sessions_per_address:
-            return RefusedApp(f"{address} already has {limits.sessions_per_address} sessions open")
-        self._by_key[key] = self._by_key.get(key, 0) + 1
-        self._by_address[address] = self._by_address.get(address, 0) + 1
-
-        def closed() -> None:
-            self._by_key[key] -= 1
-            self._by_address[address] -= 1
-
         return ShipwreckApp(
             self.lobby,
-            name,
-            key,
-            on_close=closed,
+            info.username,
+            info.key_fingerprint,
             line_length=limits.line_length,
             commands_per_second=limits.commands_per_second,
         )
 
     async def run_command(self, info: SessionInfo, command: str, text: str) -> tuple[str, int]:
         """``ssh host bot check < mine.bot`` and ``ssh host bot save NAME < mine.bot``: the only
-        commands. Output is text for the client's terminal; the status is its exit code."""
-        from shipwreck.lang.bots.lint import check_source
-
+        commands. Output is text for the client's terminal; the status is its exit code.
+        Scripts are checked in a worker process (see `LintPool`), never on the event loop."""
+        if not valid_player_name(info.username):
+            return f"shipwreck: '{info.username[:32]}' is not a name here: {NAME_RULE}\n", 1
         words = command.split()
-        if words[:2] == ["bot", "check"] and len(words) == 2:
-            findings = check_source(text, "stdin")
-            errors = any(f.level == "error" for f in findings)
-            lines = [str(f) for f in findings] or ["stdin: ok"]
-            return "\n".join(lines) + "\n", 1 if errors else 0
+        if words == ["bot", "check"]:
+            checked = await self._check(text, "stdin")
+            if isinstance(checked, str):
+                return checked, 1
+            lines, errors = checked
+            return "\n".join(lines or ["stdin: ok"]) + "\n", 1 if errors else 0
         if words[:2] == ["bot", "save"] and len(words) == 3:
-            name = words[2]
-            if not _valid_name(name):
-                return "bot save NAME: letters, digits, - and _ only\n", 2
-            who = self.store.identify(info.username, info.key_fingerprint, info.key.openssh)
-            if not who.ok:
-                return f"shipwreck: {who.message}\n", 1
-            findings = check_source(text, name)
-            if any(f.level == "error" for f in findings):
-                return "\n".join(str(f) for f in findings) + "\nnot saved\n", 1
-            self.store.save_bot(info.username, name, text)
-            use = " (your autopilot)" if name == "autopilot" else ""
-            return f"saved bot '{name}' for {info.username}{use}\n", 0
+            return await self._save_bot(info, words[2], text)
         return (
             "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE'\n",
             2,
         )
+
+    async def _save_bot(self, info: SessionInfo, name: str, text: str) -> tuple[str, int]:
+        owner = info.username
+        if not valid_bot_name(name):
+            return f"shipwreck: bot save NAME: NAME is {BOT_NAME_RULE}\n", 2
+        who = self.store.identify(owner, info.key_fingerprint, info.key.openssh)
+        if not who.ok:
+            if who.wrong_key:
+                self._wrong_keys.add(owner)
+            return f"shipwreck: {who.message}\n", 1
+        if full := self._bots_full(owner, name):
+            return full, 1
+        checked = await self._check(text, name)
+        if isinstance(checked, str):
+            return checked, 1
+        lines, errors = checked
+        if errors:
+            return "\n".join(lines) + "\nnot saved\n", 1
+        if full := self._bots_full(owner, name):  # (another save may have landed meanwhile)
+            return full, 1
+        self.store.save_bot(owner, name, text)
+        use = " (your autopilot)" if name == "autopilot" else ""
+        return f"saved bot '{name}' for {owner}{use}\n", 0
+
+    def _bots_full(self, owner: str, name: str) -> str:
+        cap = self.config.limits.bots_per_player
+        if self.store.bot(owner, name) is None and self.store.bot_count(owner) >= cap:
+            return (
+                f"shipwreck: you have {cap} saved bots, the most allowed; "
+                "replace one instead: bot save EXISTING_NAME < FILE\n"
+            )
+        return ""
+
+    async def _check(self, text: str, path: str) -> tuple[list[str], bool] | str:
+        """A script's findings from a worker, or the one-line reason there are none."""
+        try:
+            checked = await self.lint.check(text, path)
+        except Exception:
+            log.exception("bot check failed")
+            return "shipwreck: the check failed; try again in a minute\n"
+        return f"shipwreck: {BUSY}\n" if checked is None else checked
 
     async def _tick_forever(self) -> None:
         while True:
@@ -195,10 +273,6 @@ def _reads_script(command: str) -> bool:
     command is answered at once instead of waiting for an EOF that ``ssh host bot`` never sends."""
     words = command.split()
     return words == ["bot", "check"] or (words[:2] == ["bot", "save"] and len(words) == 3)
-
-
-def _valid_name(name: str) -> bool:
-    return 0 < len(name) <= 32 and all(c.isalnum() or c in "-_" for c in name) and name.isascii()
 
 
 def _fields(section: Any) -> dict[str, Any]:
@@ -221,7 +295,12 @@ async def serve(config: Config) -> None:
     """Run until interrupted."""
     Path(config.server.database).parent.mkdir(parents=True, exist_ok=True)
     service = Service(config)
-    await service.start()
+    try:
+        await service.start()
+    except BaseException:
+        service.lint.close()
+        service.store.close()
+        raise
     tune_gc()
     try:
         await asyncio.Event().wait()

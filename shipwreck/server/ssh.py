@@ -31,12 +31,15 @@ Decisions:
 * ``authorize`` runs during public-key authentication, once when the client offers a key and
   again when it proves it holds the private key — so it must be a pure check with no side
   effects (bind a new name to a key in ``app_factory``, which only runs after authentication).
+* ``admit`` decides, for every session channel (shell or command) once it starts, whether it may
+  go on; its `Admission` is released exactly once, when the channel closes, whatever ended it
+  (so counts of open sessions can't leak). A refusal is one line written to the channel, which
+  then ends: no app is built for it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import inspect
 import io
@@ -65,10 +68,13 @@ from shipwreck.server.driver import (
 
 __all__ = [
     "LIVE_APPS",
+    "Admission",
+    "Admit",
     "AppFactory",
     "Authorize",
     "ClientKey",
     "ColorChoice",
+    "HostKeyError",
     "LiveApps",
     "SessionInfo",
     "color_system_for",
@@ -85,6 +91,7 @@ NO_PTY_MESSAGE = (
 NO_COMMANDS_MESSAGE = "shipwreck: commands are not available here; connect without one.\r\n"
 CRASH_MESSAGE = "\r\nshipwreck: the game hit an internal error; this session has ended.\r\n"
 BUSY_MESSAGE = "shipwreck: could not start a session; please try again later.\r\n"
+KEY_FILE_MODE = 0o600
 
 MAX_TERMINAL_SIZE = (500, 200)
 """The largest screen drawn, (columns, rows). A client may claim any size up to 2**32-1 in a PTY
@@ -141,11 +148,28 @@ class SessionInfo:
         return self.key.fingerprint
 
 
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """``admit``'s answer for one session channel: ``release`` runs once when the channel
+    closes (a refused channel included: it counts while it lives); a non-empty ``refusal`` is
+    written to the channel as one line, and the channel ends with ``status``."""
+
+    release: Callable[[], None]
+    refusal: str = ""
+    status: int = 1
+
+
+def _admit_all(info: SessionInfo, command: str | None) -> Admission:
+    return Admission(release=lambda: None)
+
+
 AuthResult: TypeAlias = bool | str
 Authorize: TypeAlias = Callable[[str, ClientKey], AuthResult | Awaitable[AuthResult]]
 """``authorize(username, key)``: ``False`` refuses the key; ``True`` accepts it and the session's
 identity is ``username``; a string accepts it and becomes the identity."""
 AppFactory: TypeAlias = Callable[[SessionInfo], App[Any] | Awaitable[App[Any]]]
+Admit: TypeAlias = Callable[[SessionInfo, "str | None"], Admission]
+"""``admit(info, command)`` (``command`` is None for an interactive session)."""
 ColorChoice: TypeAlias = Literal["auto", "standard", "256", "truecolor"]
 
 
@@ -275,28 +299,47 @@ def _apply_color_system(app: App[Any], choice: ColorChoice, info: SessionInfo) -
 # Host key ------------------------------------------------------------------------------------
 
 
-def load_or_create_host_key(path: str | os.PathLike[str]) -> asyncssh.SSHKey:
-    """Read the server's private host key, generating an Ed25519 key there on first use."""
-    key_path = Path(path)
-    if key_path.exists():
-        return asyncssh.read_private_key(key_path)
-    key = asyncssh.generate_private_key("ssh-ed25519", comment="shipwreck host key")
-    key_path.parent.mkdir(parents=True, exist_ok=True)
-    data = key.export_private_key("openssh")
-    tmp = key_path.with_name(key_path.name + f".tmp{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+class HostKeyError(Exception):
+    """The host key can't be used as it is (the message says what to do)."""
+
+
+def _check_key_mode(key_path: Path) -> None:
+    mode = key_path.stat().st_mode & 0o777
+    if mode & 0o077:
+        raise HostKeyError(
+            f"host key {key_path} is readable by other users (mode {mode:o}); "
+            f"run: chmod 600 {key_path}"
+        )
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, KEY_FILE_MODE)
     try:
         os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def load_or_create_host_key(path: str | os.PathLike[str]) -> asyncssh.SSHKey:
+    """Read the server's private host key, generating an Ed25519 key there on first use
+    (mode 0600, and its ``.pub`` too). A key others may read is refused (`HostKeyError`)."""
+    key_path = Path(path)
+    if key_path.exists():
+        _check_key_mode(key_path)
+        return asyncssh.read_private_key(key_path)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="shipwreck host key")
+    key_path.parent.mkdir(parents=True, exist_ok=True)
+    data = key.export_private_key("openssh")
+    tmp = key_path.with_name(key_path.name + f".tmp{os.getpid()}")
+    _write_private(tmp, data)
     try:
         os.link(tmp, key_path)  # fails if another process created the key meanwhile
     except FileExistsError:
         return asyncssh.read_private_key(key_path)
     finally:
         tmp.unlink(missing_ok=True)
-    key_path.with_name(key_path.name + ".pub").write_bytes(key.export_public_key("openssh"))
+    _write_private(key_path.with_name(key_path.name + ".pub"), key.export_public_key("openssh"))
     log.info("generated SSH host key %s", key_path)
     return key
 
@@ -327,6 +370,10 @@ class _Config:
     input_batch: int = DEFAULT_INPUT_BATCH
     """Input events (keys, ...) a session's app is handed per turn (see `SessionIO`)."""
     max_paste: int = DEFAULT_MAX_PASTE
+    admit: Admit = _admit_all
+    exec_input_timeout: float = 30.0
+    """Seconds a command's standard input may take to reach its EOF (its input is held in
+    memory until then)."""
 
 
 @dataclass(slots=True)
@@ -466,6 +513,8 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         self._closed = False
         self._exec_input: list[str] | None = None
         self._exec_size = 0
+        self._exec_timer: asyncio.TimerHandle | None = None
+        self._release: Callable[[], None] | None = None
 
     # asyncssh callbacks -----------------------------------------------------------------------
 
@@ -494,20 +543,26 @@ class _TUISession(asyncssh.SSHServerSession[str]):
     def session_started(self) -> None:
         chan = self._chan
         assert chan is not None
-        if self._command is not None:
-            if self._config.exec_handler is None:
-                log.info("%s: refused command %r", self._label, self._command)
-                self._refuse(NO_COMMANDS_MESSAGE, 2)
-            elif self._config.exec_wants_input(self._command):
-                self._exec_input = []  # collect standard input until EOF, then run it
-            else:
-                self._task = asyncio.create_task(self._run_exec(""), name=f"exec {self._label}")
+        if self._command is not None and self._config.exec_handler is None:
+            log.info("%s: refused command %r", self._label, self._command)
+            self._refuse(NO_COMMANDS_MESSAGE, 2)
             return
-        if self._term_type is None:
+        if self._command is None and self._term_type is None:
             log.info("%s: refused a session without a PTY", self._label)
             self._refuse(NO_PTY_MESSAGE, 1)
             return
         info = self._session_info()
+        if not self._admitted(info):
+            return
+        if self._command is not None:
+            if self._config.exec_wants_input(self._command):
+                self._exec_input = []  # collect standard input until EOF, then run it
+                self._exec_timer = asyncio.get_running_loop().call_later(
+                    self._config.exec_input_timeout, self._exec_input_timed_out
+                )
+            else:
+                self._task = asyncio.create_task(self._run_exec(""), name=f"exec {self._label}")
+            return
         # Created now so that keys typed while the app is being built are kept for it.
         self._io = SessionIO(
             chan,
@@ -522,11 +577,50 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         )
         self._task = asyncio.create_task(self._run(info, self._io), name=f"shipwreck {self._label}")
 
+    def _admitted(self, info: SessionInfo) -> bool:
+        """Ask ``admit``; on a refusal, say why and end the channel (no app, no command)."""
+        try:
+            admission = self._config.admit(info, self._command)
+        except Exception:
+            log.exception("%s: admit failed", self._label)
+            self._refuse(BUSY_MESSAGE, 1)
+            return False
+        self._release = admission.release
+        if self._closed:  # (the channel closed meanwhile: connection_lost has run)
+            self._release_slot()
+        if admission.refusal:
+            log.info("%s: refused: %s", self._label, admission.refusal)
+            self._refuse(f"shipwreck: {admission.refusal}\r\n", admission.status)
+            return False
+        return True
+
+    def _release_slot(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+    def _exec_input_timed_out(self) -> None:
+        if self._exec_input is None:
+            return
+        self._exec_input = None
+        seconds = self._config.exec_input_timeout
+        self._refuse(
+            f"shipwreck: no end of input within {seconds:g} s; "
+            "send a file: ssh host bot check < mine.bot\r\n",
+            1,
+        )
+
+    def _drop_exec_input(self) -> None:
+        self._exec_input = None
+        if self._exec_timer is not None:
+            self._exec_timer.cancel()
+            self._exec_timer = None
+
     def data_received(self, data: str, datatype: asyncssh.DataType) -> None:
         if self._exec_input is not None:
-            self._exec_size += len(data)
+            self._exec_size += len(data.encode("utf-8", "surrogatepass"))
             if self._exec_size > self._config.max_exec_input:
-                self._exec_input = None
+                self._drop_exec_input()
                 limit = self._config.max_exec_input
                 self._refuse(f"shipwreck: the input is larger than {limit} bytes\r\n", 1)
                 return
@@ -544,7 +638,8 @@ class _TUISession(asyncssh.SSHServerSession[str]):
 
     def eof_received(self) -> bool:
         if self._exec_input is not None:
-            text, self._exec_input = "".join(self._exec_input), None
+            text = "".join(self._exec_input)
+            self._drop_exec_input()
             self._task = asyncio.create_task(self._run_exec(text), name=f"exec {self._label}")
             return True  # keep the channel open for the answer
         self._request_stop("client sent EOF")
@@ -558,10 +653,7 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         except Exception:  # a broken command ends this channel only
             log.exception("%s: command %r failed", self._label, command)
             output, status = "shipwreck: the command failed\n", 1
-        if not chan.is_closing():
-            with contextlib.suppress(OSError):
-                chan.write(output.replace("\n", "\r\n") if self._term_type else output)
-                chan.exit(status)
+        self._end(output.replace("\n", "\r\n") if self._term_type else output, status)
 
     def break_received(self, msec: int) -> bool:
         return False
@@ -570,22 +662,36 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         log.debug("%s: ignored signal %s", self._label, signal)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """Every channel ends here, once, however it ended: its admission is released."""
         if self._closed:
             return
         self._closed = True
-        self._server.open_sessions -= 1
-        if self._io is not None:
-            self._io.close()
-        self._request_stop("channel closed" if exc is None else f"channel lost: {exc}")
+        try:
+            self._server.open_sessions -= 1
+            self._drop_exec_input()
+            if self._io is not None:
+                self._io.close()
+            self._request_stop("channel closed" if exc is None else f"channel lost: {exc}")
+        finally:
+            self._release_slot()
 
     # Running the app --------------------------------------------------------------------------
 
     def _refuse(self, message: str, status: int) -> None:
+        """Write ``message`` (if any) and end the channel."""
+        self._end(message, status, stderr=True)
+
+    def _end(self, message: str, status: int, stderr: bool = False) -> None:
+        """Close the channel with an exit status, after ``message`` if it can still be sent.
+
+        Also after the client's EOF: our side of the channel is then at EOF too (``is_closing``
+        is true), but the channel stays open, and the client waits, until it is closed."""
         chan = self._chan
-        if chan is None or chan.is_closing():
+        if chan is None:
             return
         try:
-            chan.write_stderr(message)
+            if message and not chan.is_closing():
+                (chan.write_stderr if stderr else chan.write)(message)
             chan.exit(status)
         except OSError:
             chan.abort()
@@ -621,7 +727,9 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             log.exception("%s: app factory failed", self._label)
             self._refuse(BUSY_MESSAGE, 1)
             return
-        if self._stopping or chan.is_closing():
+        if self._stopping or chan.is_closing():  # e.g. the client sent EOF with its request
+            log.info("%s: ended before its app started", self._label)
+            self._refuse("", 0)
             return
 
         app.driver_class = SSHDriver
@@ -662,13 +770,7 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         if crashed and code == 0:
             code = 1
         log.info("%s: ended (exit status %d)", self._label, code)
-        if not chan.is_closing():
-            try:
-                if crashed:
-                    chan.write(CRASH_MESSAGE)
-                chan.exit(code)
-            except OSError:
-                chan.abort()
+        self._end(CRASH_MESSAGE if crashed else "", code)
 
     def _request_stop(self, reason: str) -> None:
         if self._stopping:
@@ -712,6 +814,8 @@ async def start_server(
     exec_wants_input: Callable[[str], bool] = lambda _command: True,
     input_batch: int = DEFAULT_INPUT_BATCH,
     max_paste: int = DEFAULT_MAX_PASTE,
+    admit: Admit = _admit_all,
+    exec_input_timeout: float = 30.0,
     login_timeout: float = 30.0,
     keepalive_interval: float = 30.0,
     keepalive_count_max: int = 3,
@@ -723,7 +827,9 @@ async def start_server(
     running apps (default: `LIVE_APPS`). ``max_write_buffer`` is the per-session cap on unsent
     output in bytes. ``input_batch`` is how many input events one session's app is handed before
     the others get a turn; ``max_paste`` the characters kept of one bracketed paste (see
-    `shipwreck.server.driver`). ``ssh_options`` go to ``asyncssh.create_server`` as they are (e.g.
+    `shipwreck.server.driver`). ``admit`` decides, for each session channel once it starts,
+    whether it may go on (see `Admission`); ``exec_input_timeout`` ends a command whose input
+    has no EOF by then. ``ssh_options`` go to ``asyncssh.create_server`` as they are (e.g.
     ``window``). Closing the acceptor stops new connections; ``live.shutdown()`` ends sessions.
     """
     key = load_or_create_host_key(host_key_path)
@@ -741,6 +847,8 @@ async def start_server(
         exec_wants_input=exec_wants_input,
         input_batch=input_batch,
         max_paste=max_paste,
+        admit=admit,
+        exec_input_timeout=exec_input_timeout,
     )
     acceptor = await asyncssh.create_server(
         lambda: _Server(config),

@@ -7,11 +7,14 @@ writer out of each other's way. The SQL is plain so PostgreSQL could take its pl
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from pathlib import Path
 
 import msgspec
+
+from shipwreck.names import skeleton
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -46,6 +49,11 @@ CREATE TABLE IF NOT EXISTS bots (
 """
 
 
+FILE_MODE = 0o600
+"""The database holds every running game's seed and command log (every hidden hand): only the
+server's user may read it. SQLite gives its -wal and -shm files the database file's mode."""
+
+
 class Player(msgspec.Struct, frozen=True):
     name: str
     fingerprint: str
@@ -57,6 +65,8 @@ class Identity(msgspec.Struct, frozen=True):
     ok: bool
     registered_now: bool = False
     message: str = ""
+    wrong_key: bool = False
+    """Refused because the name belongs to another key (a try that counts toward a lock)."""
 
 
 class Store:
@@ -64,11 +74,36 @@ class Store:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE))  # new: 0600
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._add_skeletons()
+
+    def _add_skeletons(self) -> None:
+        """Names are unique by :func:`~shipwreck.names.skeleton` (a database made before that
+        gets the column; of names that already collide, the first registered keeps the plain
+        skeleton and the others stay usable under their own)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(players)")}
+        if "skeleton" not in columns:
+            self.db.execute("ALTER TABLE players ADD COLUMN skeleton TEXT")
+        rows = self.db.execute(
+            "SELECT name FROM players WHERE skeleton IS NULL ORDER BY created, name"
+        ).fetchall()
+        for (name,) in rows:
+            key = skeleton(name)
+            if self._skeleton_owner(key) is not None:
+                key = f"{key}#{name}"
+            self.db.execute("UPDATE players SET skeleton = ? WHERE name = ?", (key, name))
+        self.db.execute("CREATE UNIQUE INDEX IF NOT EXISTS players_skeleton ON players (skeleton)")
+
+    def _skeleton_owner(self, key: str) -> Player | None:
+        row = self.db.execute(
+            "SELECT name, fingerprint FROM players WHERE skeleton = ?", (key,)
+        ).fetchone()
+        return Player(row[0], row[1]) if row else None
 
     def close(self) -> None:
         self.db.close()
@@ -81,27 +116,57 @@ class Store:
         ).fetchone()
         return Player(row[0], row[1]) if row else None
 
-    def identify(self, name: str, fingerprint: str, public_key: str) -> Identity:
-        """The first login as a new name registers the key; another key for it is refused."""
+    def identify(
+        self, name: str, fingerprint: str, public_key: str, register: bool = True
+    ) -> Identity:
+        """The first login as a new name registers the key (unless ``register`` is false);
+        another key for it is refused, and so is a name that looks like one already taken.
+        No message shows the owner's key: a fingerprint can be looked up, and would unmask them.
+        """
         known = self.player(name)
-        if known is None:
-            try:
-                self.db.execute(
-                    "INSERT INTO players (name, fingerprint, public_key, created) VALUES (?,?,?,?)",
-                    (name, fingerprint, public_key, time.time()),
-                )
-            except sqlite3.IntegrityError:  # registered by a concurrent login a moment ago
-                return self.identify(name, fingerprint, public_key)
-            return Identity(True, registered_now=True)
-        if known.fingerprint == fingerprint:
+        if known is not None:
+            if known.fingerprint == fingerprint:
+                return Identity(True)
+            return Identity(
+                False,
+                wrong_key=True,
+                message=(
+                    f"the name '{name}' belongs to another key; sign in with that key, "
+                    f"or pick another name, e.g. ssh {self.free_name(name)}@host"
+                ),
+            )
+        lookalike = self._skeleton_owner(skeleton(name))
+        if lookalike is not None:
+            mine = lookalike.fingerprint == fingerprint
+            return Identity(
+                False,
+                message=(
+                    f"you are '{lookalike.name}' here: ssh {lookalike.name}@host"
+                    if mine
+                    else f"the name '{name}' is too like '{lookalike.name}', who is already "
+                    f"here; pick another name, e.g. ssh {self.free_name(name)}@host"
+                ),
+            )
+        if not register:
             return Identity(True)
-        return Identity(
-            False,
-            message=(
-                f"the name '{name}' belongs to another key ({known.fingerprint}); "
-                "sign in with that key, or pick another name: ssh OTHERNAME@host"
-            ),
-        )
+        try:
+            self.db.execute(
+                "INSERT INTO players (name, fingerprint, public_key, created, skeleton) "
+                "VALUES (?,?,?,?,?)",
+                (name, fingerprint, public_key, time.time(), skeleton(name)),
+            )
+        except sqlite3.IntegrityError:  # registered by a concurrent login a moment ago
+            return self.identify(name, fingerprint, public_key)
+        return Identity(True, registered_now=True)
+
+    def free_name(self, name: str) -> str:
+        """A name like ``name`` that nobody has yet (for a refusal to suggest)."""
+        stem = name[:28]
+        for n in range(2, 10000):
+            candidate = f"{stem}{n}"
+            if self._skeleton_owner(skeleton(candidate)) is None:
+                return candidate
+        return "OTHERNAME"
 
     # ------------------------------------------------------------------ tables and commands
 
@@ -151,6 +216,10 @@ class Store:
             "SELECT name FROM bots WHERE owner = ? ORDER BY name", (owner,)
         ).fetchall()
         return [str(r[0]) for r in rows]
+
+    def bot_count(self, owner: str) -> int:
+        row = self.db.execute("SELECT count(*) FROM bots WHERE owner = ?", (owner,)).fetchone()
+        return int(row[0])
 
     def bot(self, owner: str, name: str) -> str | None:
         row = self.db.execute(

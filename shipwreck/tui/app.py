@@ -7,14 +7,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Static
 
 from shipwreck.runtime import Lobby, Table
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
@@ -149,21 +147,3 @@ class ShipwreckApp(App[None]):
             top.update_size((width, height))
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
-
-
-class RefusedApp(App[None]):
-    """A session that may not play: shows why in one line, then ends."""
-
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+c,ctrl+q,q,escape,enter", "quit", "quit", priority=True)]
-
-    def __init__(self, message: str, seconds: float = 5.0, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.message = message
-        self.seconds = seconds
-
-    def compose(self) -> ComposeResult:
-        yield Static(Text(f"shipwreck: {self.message}"), id="refused")
-
-    def on_mount(self) -> None:
-        self.set_timer(self.seconds, self.exit)

@@ -11,18 +11,16 @@ line only: ``shipwreck sim --bots mine.bot`` uses :func:`shipwreck.lang.bots.loa
 from __future__ import annotations
 
 import functools
-import re
 
 from shipwreck.lang.bots.compile import load_source
 from shipwreck.lang.bots.script import BotError, BotScript
+from shipwreck.names import BOT_NAME, valid_bot_name
 from shipwreck.resources import bots_dir
 
-BOT_NAME = re.compile(r"[a-z0-9_]{1,32}")
-"""Every bot name: a shipped bot's and a player's saved bot's."""
+__all__ = ["BOT_NAME", "is_bot_name", "is_shipped", "shipped_bot", "shipped_names"]
 
-
-def is_bot_name(word: str) -> bool:
-    return BOT_NAME.fullmatch(word) is not None
+is_bot_name = valid_bot_name
+"""Every bot name, a shipped bot's and a player's saved bot's, is :data:`BOT_NAME`."""
 
 
 @functools.cache
