@@ -137,3 +137,23 @@ async def test_f1_f14_restored_from_another_directory_and_one_bad_table_set_asid
         await eventually(lambda: again.port > 0, what="the server listens")
     finally:
         await again.stop()
+
+
+async def test_f1_a_bot_saved_over_ssh_is_seated_by_its_name(service: Service) -> None:
+    """docs/bots.md's flow: `ssh host bot save rower < rower.bot`, then `new 4 rower` in the
+    lobby seats the player's own saved script (compiled off the loop at sign-in)."""
+    script = 'bot "Rower" for lifeboat\non turn:\n    else -> row\n'
+    async with asyncssh.connect(
+        "127.0.0.1", service.port, username="ann", client_keys=[MALLORY_KEY],
+        known_hosts=None, config=None, agent_path=None,
+    ) as conn:  # fmt: skip
+        saved = await conn.run("bot save rower", input=script)
+    assert saved.exit_status == 0, saved.stdout
+    ann = await open_terminal(service.port, "ann", MALLORY_KEY)
+    await ann.term.wait_for("signed in as ann")
+    await eventually(lambda: ("ann", "rower") in service.lobby.book._compiled, what="warm")
+    ann.type("new 4 rower\r")
+    await ann.term.wait_for("table 1")
+    specs = service.lobby.tables[1].seat_specs()
+    assert [(s.bot, s.owner) for s in specs[1:]] == [("rower", "ann")] * 3
+    ann.close()
