@@ -58,6 +58,7 @@ from shipwreck.server.driver import (
     DEFAULT_INPUT_BATCH,
     DEFAULT_MAX_PASTE,
     DEFAULT_MAX_WRITE_BUFFER,
+    SESSION_WINDOW,
     SessionIO,
     SSHDriver,
     attach_session_io,
@@ -727,6 +728,7 @@ async def start_server(
     ``window``). Closing the acceptor stops new connections; ``live.shutdown()`` ends sessions.
     """
     key = load_or_create_host_key(host_key_path)
+    ssh_options.setdefault("window", SESSION_WINDOW)  # flow control holds a flood at the client
     config = _Config(
         app_factory=app_factory,
         authorize=authorize,
