@@ -248,7 +248,7 @@ class SessionIO:
         max_paste: int = DEFAULT_MAX_PASTE,
         keys_per_second: float = DEFAULT_KEYS_PER_SECOND,
         key_burst: int = DEFAULT_KEY_BURST,
-        clock: Callable[[], float] = time.monotonic,
+        budget: KeyBudget | None = None,
     ) -> None:
         self.channel = channel
         self.size = size
@@ -261,8 +261,9 @@ class SessionIO:
         """Input events handed to the app per turn."""
         self.max_input_backlog = max(1, max_input_backlog)
         self.max_paste = max(0, max_paste)
-        self.budget = KeyBudget(keys_per_second, key_burst, clock)
-        """Input events the driver may hand the app (each costs one)."""
+        self.budget = budget or KeyBudget(keys_per_second, key_burst)
+        """Input events the driver may hand the app (each costs one). One budget may be shared
+        by several sessions (all of a key's or an address's): pass it as ``budget``."""
         self.events_in = 0
         """Input events handed to the app so far."""
         self.behind = False
@@ -275,6 +276,7 @@ class SessionIO:
         """How many times reading the channel was paused for a backlog of input."""
         self._driver: SSHDriver | None = None
         self._input: deque[str] = deque()
+        self._resuming = False  # (see `_resume_if_drained`)
         self._input_offset = 0  # characters of ``_input[0]`` already taken
         self._input_chars = 0
 
@@ -299,6 +301,8 @@ class SessionIO:
         return self.max_input_backlog
 
     def _pause_if_full(self) -> None:
+        if self._resuming:
+            return  # (see `_resume_if_drained`)
         if self._input_chars > self.backlog_limit and not self.reading_paused:
             self.reading_paused = True
             self.read_pauses += 1
@@ -308,9 +312,18 @@ class SessionIO:
     def _resume_if_drained(self) -> None:
         if self.reading_paused and self._input_chars <= self.backlog_limit // 2:
             self.reading_paused = False
-            if not self.closed and not self.channel.is_closing():
-                # asyncssh delivers what it buffered meanwhile right here, through `feed`.
+            if self.closed or self.channel.is_closing():
+                return
+            # asyncssh delivers what it buffered meanwhile right here, through `feed`: all of it
+            # before reading is paused again. It opens the SSH window again as it delivers the
+            # first packet, however much more it holds, so pausing after a packet or two let
+            # its buffer grow by a window each time (without bound while a client floods).
+            self._resuming = True
+            try:
                 self.channel.resume_reading()
+            finally:
+                self._resuming = False
+            self._pause_if_full()
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""
@@ -573,11 +586,12 @@ class SSHDriver(Driver):
         turn is taken at once: scheduled, it would wait a turn of the event loop behind every
         other session's work, and under load that wait was most of the time from a key to
         the app."""
-        if self._idle():
-            if self._io.budget.available():
-                self._pump()
-            else:
-                self._kick()
+        if not self._idle():
+            self._io.set_behind(True)  # (a turn is waiting for the app, or for the budget)
+        elif self._io.budget.available():
+            self._pump()
+        else:
+            self._kick()
 
     def _idle(self) -> bool:
         return self._pump_handle is None and not (
