@@ -261,7 +261,7 @@ class SessionIO:
         """Input events handed to the app per turn."""
         self.max_input_backlog = max(1, max_input_backlog)
         self.max_paste = max(0, max_paste)
-        self.budget = budget or KeyBudget(keys_per_second, key_burst)
+        self.budget = budget if budget is not None else KeyBudget(keys_per_second, key_burst)
         """Input events the driver may hand the app (each costs one). One budget may be shared
         by several sessions (all of a key's or an address's): pass it as ``budget``."""
         self.events_in = 0
