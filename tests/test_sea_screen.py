@@ -4,10 +4,13 @@ test is about the screen, not the command language; one test types a move."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
 from rich.console import Console
+from textual import events
 from textual.pilot import Pilot
 
 from shipwreck.botseat import RandomPlayer
@@ -28,7 +31,13 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import AppScreen
 from shipwreck.tui.screens import LobbyScreen
-from shipwreck.tui.sea_screen import SeaEndScreen, SeaHelpScreen, SeaMap, SpanishMainScreen
+from shipwreck.tui.sea_screen import (
+    PREVIEW_INTERVAL,
+    SeaEndScreen,
+    SeaHelpScreen,
+    SeaMap,
+    SpanishMainScreen,
+)
 from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZE = (120, 40)
@@ -216,10 +225,51 @@ async def test_typing_a_move_previews_it() -> None:
         assert isinstance(screen, SpanishMainScreen)
         commands = list(table.commands)
         await pilot.press(*"move plantagenet toward isla-1")
+        await pilot.pause(2 * PREVIEW_INTERVAL)  # the last preview waits out the interval
         await pilot.pause()
         assert "preview: plantagenet would end" in screen.panel_text("error")
         assert screen.query_one("#sea", SeaMap).preview is not None
         assert table.commands == commands
+
+
+async def test_a_stream_of_keys_is_previewed_ten_times_a_second_and_its_last_line() -> None:
+    """F6: a move typed, then digit/backspace pairs as fast as the keys go in: the line is
+    previewed at most once per `PREVIEW_INTERVAL` (each preview parses the line, asks the table
+    and draws the map), and the line as it was left is previewed in the end."""
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        shown: list[Any] = []
+        show_preview = screen.show_preview
+
+        def counted(cmd: Any | None) -> None:
+            shown.append(cmd)
+            show_preview(cmd)
+
+        screen.show_preview = counted  # type: ignore[method-assign]
+        ship = PLAN[0][0]
+        await pilot.press(*f"move {ship} L 3")
+        await pilot.pause(2 * PREVIEW_INTERVAL)
+        shown.clear()
+        start = time.monotonic()
+        for burst in range(20):  # as the SSH driver hands them over: turn by turn
+            keys = "5\x7f" * 16 + ("\x7f2" if burst == 19 else "")
+            for key in keys:
+                name = "backspace" if key == "\x7f" else key
+                app.post_message(events.Key(name, None if key == "\x7f" else key))
+            await asyncio.sleep(0)
+        await pilot.pause()
+        elapsed = time.monotonic() - start
+        await pilot.pause(2 * PREVIEW_INTERVAL)
+        await pilot.pause()
+        assert len(shown) <= elapsed / PREVIEW_INTERVAL + 2, (len(shown), elapsed)
+        assert shown[-1] == Move(ship, (("L", 2.0, None),))
+        sea = screen.query_one("#sea", SeaMap)
+        preview = table.preview(0, shown[-1])
+        assert sea.preview == preview and sea.ship == ship
+        assert f"bow at ({preview.x:.1f}, {preview.y:.1f})" in screen.panel_text("error")
 
 
 async def test_an_illegal_preview_says_why() -> None:

@@ -23,6 +23,15 @@ What the driver does, compared with Textual's ``LinuxDriver``:
   every other session on the server; a turn at a time, everybody's input interleaves. Unparsed
   input waits in the `SessionIO`; past ``SessionIO.max_input_backlog`` characters the channel
   stops being read (``pause_reading``), and SSH flow control makes the client wait;
+* every session has a key budget (`KeyBudget`, a token bucket): ``keys_per_second`` input
+  events a second, ``key_burst`` at once (a bracketed paste is one event). Turns interleave
+  sessions but do not limit what one session costs: a client streaming thousands of keys a
+  second kept the server busy with nothing else. Input beyond the budget is read later, not
+  dropped: the driver waits for the bucket to refill;
+* while a session's input comes faster than it is handed over (the budget, or the app's turns),
+  its `SessionIO` keeps only `BEHIND_BACKLOG` characters before it stops reading the channel;
+  with the small SSH channel window the server offers (`SESSION_WINDOW`), the rest waits at
+  the client, and the lag a flood leaves behind is a few seconds of that session's own keys;
 * bracketed pastes are cut out of the input before the parser sees it: a paste is one
   ``Paste`` event whose text has every control character removed (pasted text never acts as
   keys: Textual's parser would replay an escape sequence inside a paste as keys, Ctrl+C
@@ -47,6 +56,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable
@@ -68,11 +79,16 @@ if TYPE_CHECKING:
     from textual.app import App
 
 __all__ = [
+    "BEHIND_BACKLOG",
     "DEFAULT_INPUT_BATCH",
+    "DEFAULT_KEYS_PER_SECOND",
+    "DEFAULT_KEY_BURST",
     "DEFAULT_MAX_INPUT_BACKLOG",
     "DEFAULT_MAX_PASTE",
     "DEFAULT_MAX_WRITE_BUFFER",
     "PASTE_IDLE_TIMEOUT",
+    "SESSION_WINDOW",
+    "KeyBudget",
     "SSHDriver",
     "SessionChannel",
     "SessionIO",
@@ -92,6 +108,25 @@ DEFAULT_MAX_INPUT_BACKLOG = 16 * 1024
 """Characters of unparsed input a session holds before its channel stops being read (SSH flow
 control then holds the rest at the client). Also what is kept while the app is starting."""
 
+DEFAULT_KEYS_PER_SECOND = 200.0
+"""Input events a session is handed per second, sustained: ten times a fast typist, and a held
+key repeats at 30 to 50 a second. A flood of keys costs the server no more than this."""
+
+DEFAULT_KEY_BURST = 500
+"""Input events a session may send at once beyond the sustained rate: a line pasted by a
+terminal without bracketed paste (as keys: a command line holds 500 characters) goes in at once."""
+
+BEHIND_BACKLOG = 256
+"""Characters of unparsed input a session holds before its channel stops being read while its
+input comes faster than it is handed over (a turn at a time, within the key budget): what the
+next turn takes, so the rest waits at the client, not in server memory."""
+
+SESSION_WINDOW = 2048
+"""Bytes of the SSH channel window the server offers a session (asyncssh's default is 2 MiB).
+A session that stops being read holds at most this much in asyncssh's buffer; its client then
+waits for the window to open. Interactive input needs little (a packet is a few keys), and a
+paste takes a round trip per window."""
+
 DEFAULT_MAX_PASTE = 64 * 1024
 """Characters kept of one bracketed paste; the rest of it is dropped."""
 
@@ -103,6 +138,10 @@ _TICK_SLACK = 0.01
 
 _PARSE_SLICE = 256
 """Characters of key input parsed at a time (Textual's parser costs about a microsecond each)."""
+
+_THROTTLE_STEP = 0.05
+"""Seconds of the key budget a session over it waits for before its next turn (200 keys a second
+make it 10 events every 50 ms, not one event every 5 ms)."""
 
 _PARSE_PER_TURN = 2048
 """Characters of key input parsed per turn at most, however few events they make."""
@@ -144,6 +183,44 @@ class SessionChannel(Protocol):
     def resume_reading(self) -> None: ...
 
 
+class KeyBudget:
+    """A token bucket of input events: ``rate`` a second, up to ``burst`` saved up. A ``rate``
+    of 0 (or less) means no limit."""
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = max(1, burst)
+        self._clock = clock
+        self._tokens = float(self.burst)
+        self._stamp = clock()
+
+    @property
+    def unlimited(self) -> bool:
+        return self.rate <= 0
+
+    def available(self) -> int:
+        """Events that may be handed over now."""
+        if self.unlimited:
+            return self.burst
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+        return int(self._tokens)
+
+    def spend(self, events: int) -> None:
+        if not self.unlimited:
+            self._tokens -= events
+
+    def delay(self, events: int) -> float:
+        """Seconds until ``events`` may be handed over (at most ``burst`` are waited for)."""
+        if self.unlimited:
+            return 0.0
+        missing = min(events, self.burst) - self.available()
+        return max(0.0, missing / self.rate)
+
+
 class SessionIO:
     """One session's terminal: where output goes, where input and size changes come from.
 
@@ -151,7 +228,9 @@ class SessionIO:
     when the channel goes away. The driver attaches itself while the app runs and takes the
     input from here a turn at a time (`take_input`); input that has not been taken yet (also
     while the app is starting) waits here, and past ``max_input_backlog`` characters the channel
-    stops being read until the driver has caught up.
+    stops being read until the driver has caught up (past `BEHIND_BACKLOG` while the driver is
+    behind: see `set_behind`). The driver hands over input events within ``budget`` (see
+    `KeyBudget`; ``keys_per_second`` 0 means no budget).
     """
 
     def __init__(
@@ -167,6 +246,9 @@ class SessionIO:
         input_batch: int = DEFAULT_INPUT_BATCH,
         max_input_backlog: int = DEFAULT_MAX_INPUT_BACKLOG,
         max_paste: int = DEFAULT_MAX_PASTE,
+        keys_per_second: float = DEFAULT_KEYS_PER_SECOND,
+        key_burst: int = DEFAULT_KEY_BURST,
+        budget: KeyBudget | None = None,
     ) -> None:
         self.channel = channel
         self.size = size
@@ -179,6 +261,13 @@ class SessionIO:
         """Input events handed to the app per turn."""
         self.max_input_backlog = max(1, max_input_backlog)
         self.max_paste = max(0, max_paste)
+        self.budget = budget if budget is not None else KeyBudget(keys_per_second, key_burst)
+        """Input events the driver may hand the app (each costs one). One budget may be shared
+        by several sessions (all of a key's or an address's): pass it as ``budget``."""
+        self.events_in = 0
+        """Input events handed to the app so far."""
+        self.behind = False
+        """The driver had more input than it handed over in its last turn (see `set_behind`)."""
         self.closed = False
         self.overflowed = False
         self.bytes_sent = 0
@@ -187,6 +276,7 @@ class SessionIO:
         """How many times reading the channel was paused for a backlog of input."""
         self._driver: SSHDriver | None = None
         self._input: deque[str] = deque()
+        self._resuming = False  # (see `_resume_if_drained`)
         self._input_offset = 0  # characters of ``_input[0]`` already taken
         self._input_chars = 0
 
@@ -198,14 +288,42 @@ class SessionIO:
             return
         self._input.append(data)
         self._input_chars += len(data)
-        if self._input_chars > self.max_input_backlog and not self.reading_paused:
+        self._pause_if_full()
+        driver = self._driver
+        if driver is not None:
+            driver.input_arrived()
+
+    @property
+    def backlog_limit(self) -> int:
+        """Characters of input held before the channel stops being read."""
+        if self.behind:
+            return min(self.max_input_backlog, BEHIND_BACKLOG)
+        return self.max_input_backlog
+
+    def _pause_if_full(self) -> None:
+        if self._resuming:
+            return  # (see `_resume_if_drained`)
+        if self._input_chars > self.backlog_limit and not self.reading_paused:
             self.reading_paused = True
             self.read_pauses += 1
             log.debug("%s: %d characters of input waiting; pausing", self.label, self._input_chars)
             self.channel.pause_reading()
-        driver = self._driver
-        if driver is not None:
-            driver.input_arrived()
+
+    def _resume_if_drained(self) -> None:
+        if self.reading_paused and self._input_chars <= self.backlog_limit // 2:
+            self.reading_paused = False
+            if self.closed or self.channel.is_closing():
+                return
+            # asyncssh delivers what it buffered meanwhile right here, through `feed`: all of it
+            # before reading is paused again. It opens the SSH window again as it delivers the
+            # first packet, however much more it holds, so pausing after a packet or two let
+            # its buffer grow by a window each time (without bound while a client floods).
+            self._resuming = True
+            try:
+                self.channel.resume_reading()
+            finally:
+                self._resuming = False
+            self._pause_if_full()
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""
@@ -229,6 +347,16 @@ class SessionIO:
         if self._driver is driver:
             self._driver = None
 
+    def set_behind(self, behind: bool) -> None:
+        """The driver's last turn left input waiting (for the app to take its turn's events in,
+        or for the key budget), or it took all there was: while behind, hold little input."""
+        if behind != self.behind:
+            self.behind = behind
+            if behind:
+                self._pause_if_full()
+            else:
+                self._resume_if_drained()
+
     @property
     def pending_input(self) -> int:
         """Characters of input not taken by the driver yet."""
@@ -236,7 +364,7 @@ class SessionIO:
 
     def take_input(self, limit: int) -> str:
         """Up to ``limit`` characters of the input, oldest first; resumes reading the channel
-        once the backlog is down to half its limit."""
+        once the backlog is down to half its limit (`backlog_limit`)."""
         parts: list[str] = []
         taken = 0
         while self._input and taken < limit:
@@ -250,11 +378,7 @@ class SessionIO:
             else:
                 self._input_offset = offset + len(piece)
         self._input_chars -= taken
-        if self.reading_paused and self._input_chars <= self.max_input_backlog // 2:
-            self.reading_paused = False
-            if not self.closed and not self.channel.is_closing():
-                # asyncssh delivers what it buffered meanwhile right here, through `feed`.
-                self.channel.resume_reading()
+        self._resume_if_drained()
         return "".join(parts)
 
     def send(self, data: str) -> None:
@@ -462,8 +586,12 @@ class SSHDriver(Driver):
         turn is taken at once: scheduled, it would wait a turn of the event loop behind every
         other session's work, and under load that wait was most of the time from a key to
         the app."""
-        if self._idle():
+        if not self._idle():
+            self._io.set_behind(True)  # (a turn is waiting for the app, or for the budget)
+        elif self._io.budget.available():
             self._pump()
+        else:
+            self._kick()
 
     def _idle(self) -> bool:
         return self._pump_handle is None and not (
@@ -471,8 +599,17 @@ class SSHDriver(Driver):
         )
 
     def _kick(self) -> None:
-        if self._idle():
+        """Take the next turn soon: on the next turn of the event loop if the key budget has
+        events left, else once it has refilled by `_THROTTLE_STEP` (or a batch)."""
+        if not self._idle():
+            return
+        budget = self._io.budget
+        if budget.available():
             self._pump_handle = self._loop.call_soon(self._pump)
+            return
+        step = max(1, math.ceil(budget.rate * _THROTTLE_STEP))
+        delay = budget.delay(min(step, self._io.input_batch))
+        self._pump_handle = self._loop.call_later(delay, self._pump)
 
     def _pump(self) -> None:
         """One turn: hand the app up to ``input_batch`` events, parsing input as needed."""
@@ -495,7 +632,15 @@ class SSHDriver(Driver):
             self._schedule_tick()
 
     def _take_turn(self) -> None:
-        batch = self._io.input_batch
+        budget = self._io.budget
+        sent = self._hand_over(min(self._io.input_batch, budget.available()))
+        budget.spend(sent)
+        self._io.events_in += sent
+        # Input waiting after the turn: hold little of it (the rest waits at the client).
+        self._io.set_behind(bool(self._events or self._io.pending_input))
+
+    def _hand_over(self, batch: int) -> int:
+        """Hand the app up to ``batch`` events, parsing input as needed; how many it got."""
         sent = parsed = pasted = 0
         while sent < batch:
             if self._events:
@@ -515,6 +660,7 @@ class SSHDriver(Driver):
             if not data:
                 break
             self._parse(self._pastes.split(data))
+        return sent
 
     def _app_took_batch(self) -> None:
         self._app_busy = False

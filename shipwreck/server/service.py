@@ -107,6 +107,8 @@ class Service:
             exec_wants_input=_reads_script,
             input_batch=self.config.limits.keys_per_turn,
             max_paste=self.config.limits.paste_length,
+            keys_per_second=self.config.limits.keys_per_second,
+            key_burst=self.config.limits.key_burst,
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         log.info("listening on %s:%d", s.listen, self.port)

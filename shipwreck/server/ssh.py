@@ -59,8 +59,11 @@ from textual.app import App
 
 from shipwreck.server.driver import (
     DEFAULT_INPUT_BATCH,
+    DEFAULT_KEY_BURST,
+    DEFAULT_KEYS_PER_SECOND,
     DEFAULT_MAX_PASTE,
     DEFAULT_MAX_WRITE_BUFFER,
+    SESSION_WINDOW,
     SessionIO,
     SSHDriver,
     attach_session_io,
@@ -370,6 +373,9 @@ class _Config:
     input_batch: int = DEFAULT_INPUT_BATCH
     """Input events (keys, ...) a session's app is handed per turn (see `SessionIO`)."""
     max_paste: int = DEFAULT_MAX_PASTE
+    keys_per_second: float = DEFAULT_KEYS_PER_SECOND
+    """Input events a session's app is handed a second, at most (see `KeyBudget`)."""
+    key_burst: int = DEFAULT_KEY_BURST
     admit: Admit = _admit_all
     exec_input_timeout: float = 30.0
     """Seconds a command's standard input may take to reach its EOF (its input is held in
@@ -574,6 +580,8 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             label=self._label,
             input_batch=self._config.input_batch,
             max_paste=self._config.max_paste,
+            keys_per_second=self._config.keys_per_second,
+            key_burst=self._config.key_burst,
         )
         self._task = asyncio.create_task(self._run(info, self._io), name=f"shipwreck {self._label}")
 
@@ -814,6 +822,8 @@ async def start_server(
     exec_wants_input: Callable[[str], bool] = lambda _command: True,
     input_batch: int = DEFAULT_INPUT_BATCH,
     max_paste: int = DEFAULT_MAX_PASTE,
+    keys_per_second: float = DEFAULT_KEYS_PER_SECOND,
+    key_burst: int = DEFAULT_KEY_BURST,
     admit: Admit = _admit_all,
     exec_input_timeout: float = 30.0,
     login_timeout: float = 30.0,
@@ -833,6 +843,7 @@ async def start_server(
     ``window``). Closing the acceptor stops new connections; ``live.shutdown()`` ends sessions.
     """
     key = load_or_create_host_key(host_key_path)
+    ssh_options.setdefault("window", SESSION_WINDOW)  # flow control holds a flood at the client
     config = _Config(
         app_factory=app_factory,
         authorize=authorize,
@@ -847,6 +858,8 @@ async def start_server(
         exec_wants_input=exec_wants_input,
         input_batch=input_batch,
         max_paste=max_paste,
+        keys_per_second=keys_per_second,
+        key_burst=key_burst,
         admit=admit,
         exec_input_timeout=exec_input_timeout,
     )

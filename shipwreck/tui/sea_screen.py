@@ -5,10 +5,16 @@ the screen tries to read it as a command; if it is a move, the table's :meth:`Ta
 says where it would end and the map draws that as a white ghost with its track, before anything
 is sent. :meth:`SpanishMainScreen.show_preview` does the same for a command struct (tests, and
 tools that have a struct rather than a line).
+
+A preview costs a parse, the table's preview and a map drawn again, so it is not done per key:
+the line reports changes once the keys queued are handled (`CommandLine`, on idle), and the
+screen previews the line as it is then, at most once per `PREVIEW_INTERVAL` (a line still
+changing is previewed again when the interval is up, so the last line typed is always shown).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.console import RenderableType
@@ -19,6 +25,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -38,6 +45,9 @@ NAMES = ("sm", "spanish_main", "spanish-main")
 """What ``new`` in the lobby accepts as this game's name."""
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
 SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
+PREVIEW_INTERVAL = 0.1
+"""Seconds between two previews of the line being typed, at least (at most ten a second:
+a preview took as much of the server as a hundred keys, and a flood of keys made one each)."""
 
 
 def lobby_seats(args: list[str]) -> list[SeatSpec] | str:
@@ -95,6 +105,10 @@ class SpanishMainScreen(SeatScreen):
         super().__init__(table, seat)
         self._ghost: Any | None = None
         """The move command being previewed, if any."""
+        self._preview_due: Timer | None = None
+        """The preview of the typed line, when one is waiting for `PREVIEW_INTERVAL`."""
+        self._previewed_at = -PREVIEW_INTERVAL
+        """When the typed line was last previewed (`time.monotonic`)."""
 
     PANELS = {"title": "top", "seats": "side", "fleet": "side", "treasure": "side"}
     PANELS.update(prompt="foot", error="foot")
@@ -225,14 +239,27 @@ class SpanishMainScreen(SeatScreen):
         self._draw(self.view)
 
     @on(Input.Changed, "#command")
-    def typing(self, event: Input.Changed) -> None:
-        """Preview a move as it is typed (once the line reads as one)."""
+    def typing(self, _event: Input.Changed) -> None:
+        """The line changed: preview it (once it reads as a move) when the last preview is
+        `PREVIEW_INTERVAL` old; until then, changes wait for the preview already due."""
+        if self.seat is None or self._preview_due is not None:
+            return
+        wait = self._previewed_at + PREVIEW_INTERVAL - time.monotonic()
+        if wait > 0:
+            self._preview_due = self.set_timer(wait, self._preview_line, name="move preview")
+        else:
+            self._preview_line()
+
+    def _preview_line(self) -> None:
+        """Preview the line as it is now (not as it was when the change was reported)."""
+        self._preview_due = None
+        self._previewed_at = time.monotonic()
         if self.seat is None:
             return
         from shipwreck.lang import parse_command
 
         cmd: Any = None
-        text = event.value.strip()
+        text = self.query_one("#command", CommandLine).value.strip()
         if text.startswith("move"):
             try:
                 cmd = parse_command(GAME, text)

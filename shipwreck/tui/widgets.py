@@ -13,7 +13,6 @@ from textual import events
 from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Region, Size
-from textual.message import Message
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -53,9 +52,12 @@ class CommandLine(Input):
         changes: bool = False,
         **kw: object,
     ) -> None:
-        """``changes``: post an `Input.Changed` as the line changes (a screen that previews
-        what is typed needs it). Off, typing a key posts no message: each would be handled by
-        the line, then the screen, then the app, a tenth of what a key costs the server.
+        """``changes``: post an `Input.Changed` when the line has changed (a screen that
+        previews what is typed needs it): once the keys queued are handled (on idle), not per
+        key, so keys that came in one packet (a paste, a fast typist, a flood) make one message
+        with the line as they left it. Off, typing posts no message at all: each would be
+        handled by the line, then the screen, then the app, a tenth of what a key costs the
+        server.
 
         ``run``: what Enter does with the line, called once the key is handled. (Not an
         `Input.Submitted`: its handler would get it a turn of the event loop later, and on a
@@ -63,7 +65,8 @@ class CommandLine(Input):
         super().__init__(**kw)  # type: ignore[arg-type]
         self.run = run
         self.changes = changes
-        self._quiet: tuple[type[Message], ...] = () if changes else (Input.Changed,)
+        self._announced = ""
+        """The line as the last `Input.Changed` posted on idle gave it."""
         self.cursor_blink = False  # steady: no idle redraws per session, stable snapshots
         self.completer = completer
         self.history: list[str] = []
@@ -77,7 +80,7 @@ class CommandLine(Input):
     async def _on_key(self, event: events.Key) -> None:
         self._typing = True
         try:
-            with self.prevent(*self._quiet):
+            with self.prevent(Input.Changed):  # (see `_on_idle`)
                 await self._run_key(event)
         finally:
             self._typing = False
@@ -96,7 +99,13 @@ class CommandLine(Input):
         """Draw the echo at once, not a few turns of the event loop later (each a wait behind
         every other session's work). Idle comes once the keys queued are all handled, so keys
         that came in one packet (a paste, a fast typist) are drawn once. (Textual then calls
-        ``Widget._on_idle`` itself, which finds nothing left to draw.)"""
+        ``Widget._on_idle`` itself, which finds nothing left to draw.)
+
+        With ``changes``, this is also when the line tells the screen it has changed: once for
+        the keys handled since the last idle."""
+        if self.changes and self.value != self._announced:
+            self._announced = self.value
+            self.post_message(self.Changed(self, self.value))
         if self._repaint_required and not self._entered:
             draw_now(self.screen)
         self._entered = False
@@ -162,8 +171,6 @@ class CommandLine(Input):
             if len(common) > len(partial):
                 self.value = base + common
         self.cursor_position = len(self.value)
-        if self.changes:
-            self.post_message(self.Changed(self, self.value))
 
 
 class KeyLine(Board):
