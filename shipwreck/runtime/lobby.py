@@ -15,7 +15,7 @@ import msgspec
 
 from shipwreck.games import get_ruleset
 from shipwreck.lang.bots import BotError, BotScript, load_bot, load_source
-from shipwreck.runtime.table import SeatSpec, Table
+from shipwreck.runtime.table import Schedule, SeatSpec, Table
 from shipwreck.store import Store
 
 
@@ -39,6 +39,9 @@ class Lobby:
         timers: dict[str, int] | None = None,
         autopilot_after: int = 2,
         clock: Callable[[], float] = time.monotonic,
+        schedule: Schedule | None = None,
+        bot_moves_per_turn: int = 4,
+        unattended_move_seconds: float = 0.3,
     ) -> None:
         self.tables: dict[int, Table] = {}
         self.chat: list[LobbyChat] = []
@@ -47,6 +50,12 @@ class Lobby:
         self.timers = dict(timers or {})
         self.autopilot_after = autopilot_after
         self.clock = clock
+        self.pacing: dict[str, Any] = {
+            "schedule": schedule,
+            "bot_moves_per_turn": bot_moves_per_turn,
+            "unattended_move_seconds": unattended_move_seconds,
+        }
+        """How tables pace their bots (see `Table._run_bots`); the server gives a schedule."""
         self.controllers: dict[tuple[int, str], object] = {}
         """(table, player) -> the session that plays that seat now: never two at once."""
         self.saved_bot: Callable[[str], str | None] = lambda _player: None
@@ -88,9 +97,7 @@ class Lobby:
     def _persist(self, table: Table, seat: int, text: str) -> None:
         """Commit each accepted command before anyone sees its effect."""
         if self.store is not None:
-            self.store.append(table.id, len(table.commands) - 1, seat, text)
-            if table.over:
-                self.store.finish(table.id)
+            self.store.append(table.id, len(table.commands) - 1, seat, text, over=table.over)
 
     def _persist_seats(self, table: Table) -> None:
         """A player sat down or left: a rebuild must seat them as they are now."""
@@ -127,6 +134,7 @@ class Lobby:
             "autopilot_after": self.autopilot_after,
             "autopilot_bot": self._autopilot_script,
             "clock": self.clock,
+            **self.pacing,
         }
 
     def _autopilot_script(self, player: str) -> BotScript:
@@ -142,6 +150,11 @@ class Lobby:
     def tick(self) -> int:
         """Time out overdue decisions at every table (the server calls this periodically)."""
         return sum(t.tick() for t in list(self.tables.values()) if not t.over)
+
+    def close(self) -> None:
+        """Stop every table's scheduled bot work (the server is stopping)."""
+        for table in self.tables.values():
+            table.close()
 
     def claim(self, table_id: int, player: str, session: object) -> object | None:
         """``session`` now controls ``player``'s seat; returns the session it took it from."""

@@ -18,6 +18,7 @@ import asyncssh
 
 from shipwreck.config import Config
 from shipwreck.runtime import Lobby
+from shipwreck.runtime.table import LoopTurns
 from shipwreck.server.gc_policy import FullCollector, tune_gc
 from shipwreck.server.ssh import LIVE_APPS, LiveApps, SessionInfo, ensure_host_key, start_server
 from shipwreck.store import Store
@@ -40,7 +41,13 @@ class Service:
         self.live = live if live is not None else LIVE_APPS
         self.store = Store(config.server.database)
         timers = {k: int(v) for k, v in _fields(config.timers).items()}
-        self.lobby = Lobby(default_bot=config.bots.default, timers=timers)
+        self.lobby = Lobby(
+            default_bot=config.bots.default,
+            timers=timers,
+            schedule=LoopTurns(),
+            bot_moves_per_turn=config.bots.bot_moves_per_turn,
+            unattended_move_seconds=config.bots.unattended_move_seconds,
+        )
         self.restored = self.lobby.attach_store(self.store)
         self.lobby.saved_bot = lambda player: self.store.bot(player, "autopilot")
         self.acceptor: asyncssh.SSHAcceptor | None = None
@@ -96,6 +103,7 @@ class Service:
             except TimeoutError:
                 log.warning("stopping: connections still open after %.0f s; going on", STOP_WAIT)
         await self.live.shutdown()
+        self.lobby.close()
         self.store.close()
 
     def authorize(self, username: str, key: Any) -> bool:

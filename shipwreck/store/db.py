@@ -111,12 +111,22 @@ class Store:
             (table_id, game, seed, seats_json, time.time()),
         )
 
-    def append(self, table_id: int, n: int, seat: int, text: str) -> None:
-        """Commit one accepted command (autocommit: it is on disk when this returns)."""
-        self.db.execute(
-            "INSERT INTO commands (table_id, n, seat, text, at) VALUES (?,?,?,?,?)",
-            (table_id, n, seat, text, time.time()),
-        )
+    def append(self, table_id: int, n: int, seat: int, text: str, over: bool = False) -> None:
+        """Commit one accepted command, and with ``over`` the end of its game, in one
+        transaction: on disk when this returns, or neither is (and it raises)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute(
+                "INSERT INTO commands (table_id, n, seat, text, at) VALUES (?,?,?,?,?)",
+                (table_id, n, seat, text, time.time()),
+            )
+            if over:
+                self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     def set_seats(self, table_id: int, seats_json: str) -> None:
         """A player sat down or left: the seats a rebuild starts from (committed at once)."""
