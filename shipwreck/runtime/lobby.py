@@ -15,8 +15,9 @@ import msgspec
 
 from shipwreck.games import get_ruleset
 from shipwreck.lang.bots import BotError, BotScript, load_bot, load_source
-from shipwreck.runtime.table import Schedule, SeatSpec, Table
+from shipwreck.runtime.table import ChatLine, Schedule, SeatSpec, Table
 from shipwreck.store import Store
+from shipwreck.store.db import ChatRow
 
 
 class LobbyChat(msgspec.Struct, frozen=True):
@@ -104,6 +105,20 @@ class Lobby:
         if self.store is not None:
             self.store.set_seats(table.id, msgspec.json.encode(table.seat_specs()).decode())
 
+    def _persist_chat(self, table: Table, line: ChatLine) -> None:
+        """Table chat and whispers are kept with the game (a restart loses none)."""
+        if self.store is not None:
+            row = ChatRow(
+                line.n, line.sender, line.to_player, line.from_seat, line.to, line.text, line.at
+            )
+            self.store.add_chat(table.id, row)
+
+    def _stored_chat(self, store: Store, table_id: int) -> list[ChatLine]:
+        return [
+            ChatLine(r.sender, r.text, r.to_seat, r.from_seat, r.to_player, r.n, r.at)
+            for r in store.chat(table_id)
+        ]
+
     def attach_store(self, store: Store) -> int:
         """Persist to ``store`` from now on, and rebuild every unfinished table from its log.
         Returns how many tables were restored."""
@@ -119,6 +134,7 @@ class Lobby:
                 replay=store.commands(table_id),
                 **self._table_options(),
             )
+            table.restore_chat(self._stored_chat(store, table_id))
             self.tables[table_id] = table
             table.subscribe(lambda _t: self._notify())
             restored += 1
@@ -130,6 +146,7 @@ class Lobby:
         return {
             "on_command": self._persist,
             "on_seats": self._persist_seats,
+            "on_chat": self._persist_chat,
             "timers": self.timers,
             "autopilot_after": self.autopilot_after,
             "autopilot_bot": self._autopilot_script,

@@ -60,11 +60,24 @@ class SeatInfo(msgspec.Struct):
 
 
 class ChatLine(msgspec.Struct, frozen=True):
+    """One line of table chat. A whisper belongs to two players, not to seats (audit F8):
+    whoever takes a seat later reads none of what was whispered to or from it before."""
+
     sender: str
+    """The player who said it."""
     text: str
     to: Seat | None = None
     """A whisper to one seat; ``None`` is the whole table."""
     from_seat: Seat | None = None
+    """Where the sender sat (``None``: a spectator)."""
+    to_player: str | None = None
+    """Who sat in seat ``to`` then (``None``: a bot or nobody, so only the sender reads it)."""
+    n: int = 0
+    """Its place in the table's chat (the store's key)."""
+    at: float = 0.0
+
+    def readable_by(self, viewer: str | None) -> bool:
+        return self.to is None or (viewer is not None and viewer in (self.sender, self.to_player))
 
 
 class Submitted(msgspec.Struct, frozen=True):
@@ -79,6 +92,9 @@ Listener = Callable[["Table"], None]
 _ids = itertools.count(1)
 
 NOT_SAVED = "the server could not save that move; try again"
+CHAT_NOT_SAVED = "the server could not save that; try again"
+CHAT_KEPT = 500
+"""Chat lines a table keeps in memory (all of them are in the store)."""
 """What a player is told when the store refuses their command (the table is as before)."""
 BOT_SLICE_SECONDS = 0.005
 """At most about this much bot work per loop turn (with a scheduler), whatever the move count."""
@@ -176,6 +192,7 @@ class Table:
         schedule: Schedule | None = None,
         bot_moves_per_turn: int = 4,
         unattended_move_seconds: float = 0.3,
+        on_chat: Callable[[Table, ChatLine], None] | None = None,
     ) -> None:
         self.id = table_id if table_id is not None else next(_ids)
         self.game = game
@@ -200,6 +217,9 @@ class Table:
             if info.kind != "human":  # free seats are played by a bot until someone sits down
                 self.bots[i] = self._player(load_bot(info.bot or "random"), i)
         self.chat: list[ChatLine] = []
+        self._chat_n = 0
+        self.on_chat = on_chat
+        """Called with each chat line before anyone reads it (persistence, like commands)."""
         self.listeners: list[Listener] = []
         self._replay(replay or ())  # a restored table: its log is the truth
         self.on_command = on_command
@@ -235,8 +255,15 @@ class Table:
         """The events ``seat`` (``None`` = spectator) may read."""
         return visible(self.events, seat)
 
-    def chat_for(self, seat: Seat | None) -> list[ChatLine]:
-        return [c for c in self.chat if c.to is None or seat in (c.to, c.from_seat)]
+    def chat_for(self, viewer: str | None) -> list[ChatLine]:
+        """The chat player ``viewer`` (``None``: nobody in particular) may read: the table's,
+        and the whispers they sent or that were sent to them, wherever they sit now."""
+        return [c for c in self.chat if c.readable_by(viewer)]
+
+    def restore_chat(self, lines: list[ChatLine]) -> None:
+        """A restored table's chat, as the store has it."""
+        self.chat = lines[-CHAT_KEPT:]
+        self._chat_n = lines[-1].n + 1 if lines else 0
 
     def preview(self, seat: Seat, cmd: Any) -> Any:
         """What ``cmd`` would do for ``seat`` now, without doing it, if the game can tell (a
@@ -434,8 +461,19 @@ class Table:
             return "that is too long: at most 500 characters"
         if to is not None and not 0 <= to < len(self.seats):
             return "there is no such seat"
-        self.chat.append(ChatLine(sender, text, to, from_seat))
-        del self.chat[:-500]
+        to_player = None
+        if to is not None and self.seats[to].kind == "human":
+            to_player = self.seats[to].player
+        line = ChatLine(sender, text, to, from_seat, to_player, self._chat_n, time.time())
+        if self.on_chat is not None:
+            try:
+                self.on_chat(self, line)  # saved before anyone reads it
+            except Exception:
+                log.exception("%s: could not save a chat line", self.name)
+                return CHAT_NOT_SAVED
+        self._chat_n += 1
+        self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
         self._notify()
         return None
 
