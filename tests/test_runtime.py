@@ -253,3 +253,27 @@ async def test_loop_turns_share_one_slice_per_loop_turn_among_all_tables() -> No
     stop = True
     assert worst < 0.05, f"a loop turn waited {worst:.3f} s behind the bots"
     assert min(runs) >= 2, f"some tables got no turn: {runs}"
+
+
+def test_a_command_typed_while_bots_are_still_to_move_is_applied_in_order() -> None:
+    """With bot work still scheduled, a human's free action goes in at once, where it was
+    typed; the bots then carry on, and the log replays to the same game."""
+    turns = Turns()
+    lobby = Lobby(seed=1, schedule=turns, bot_moves_per_turn=1)
+    seats = [SeatSpec("bot", b) for b in BOTS] + [SeatSpec("human")]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=3)
+    for _ in range(20):  # ann answers until bots still have moves to make after her answer
+        turns.drain()
+        assert table.submit(5, table.rules.default(table.state, 5)).ok
+        if any(not t.cancelled for t in turns.queue):
+            break
+    else:
+        raise AssertionError("the bots never had more than one move to make")
+    at = len(table.commands)
+    result = table.submit_text(5, "say ahoy")
+    assert result.ok, result.message
+    assert table.commands[at] == (5, "say ahoy")
+    turns.drain()
+    assert len(table.commands) > at + 1 and table.view(5).choices
+    again = Table("lifeboat", table.seat_specs(), table.seed, replay=table.commands)
+    assert msgspec.json.encode(again.state) == msgspec.json.encode(table.state)
