@@ -43,6 +43,8 @@ class LimitsSection(msgspec.Struct, forbid_unknown_fields=True):
 
 class BotsSection(msgspec.Struct, forbid_unknown_fields=True):
     default: str = "random"
+    bot_moves_per_turn: int = 4
+    unattended_move_seconds: float = 0.3
 
 
 class TimersSection(msgspec.Struct, forbid_unknown_fields=True):

@@ -467,3 +467,54 @@ async def test_kill_9_mid_game_then_restart_loses_nothing(server: Server, tmp_pa
             f"and bob's), rebuilt equal to the replay; {played} more of theirs to the end "
             f"({len(final)} commands in all: ann {mine[ann.seat]}, bob {mine[bob.seat]})\n"
         )
+
+
+class _Held:
+    def cancel(self) -> None:
+        pass
+
+
+def _hold(_delay: float, _callback: Callable[[], None]) -> _Held:
+    """A scheduler whose turns never come: a rebuilt table's bots stay where the log left them."""
+    return _Held()
+
+
+async def test_kill_9_while_the_timers_run_then_restart_rebuilds_the_same_game(
+    server: Server, tmp_path: Path
+) -> None:
+    """Timers of a second: ann sits at a table and does nothing, so her decisions time out
+    (commands of the system seat) and then her autopilot plays, while the bots go on. SIGKILL
+    the server once two timeouts are on disk: the log it left holds them, the server's own
+    rebuild of it is the replayed game byte for byte, and the server starts again on the file
+    (tests-2026-12 M3: a timeout applied but not saved left a file no server could start from)."""
+    kinds = ("turn", "respond", "fight", "navigate", "thirst", "supply", "overboard", "keep")
+    (server.home / "server.toml").write_text("[timers]\n" + "".join(f"{k} = 1\n" for k in kinds))
+    await server.start()
+    ann = await open_terminal(server.port, "ann", ANN_KEY)
+    await ann.term.wait_for("signed in as ann")
+    await ann.line("new 6 free " + " ".join(BOTS))
+    await ann.term.wait_for(AT_TABLE)
+    table_id = read_table(server.db).id
+
+    def timeouts() -> int:
+        return sum(seat == -1 for seat, _text in read_log(server.db, table_id))
+
+    await wait_until(lambda: timeouts() >= 2, 20, "ann's decisions never timed out", ann)
+    server.kill()
+    ann.close()
+
+    snap = snapshot(server.db, tmp_path / "after-kill")
+    log = Store(snap).commands(table_id)
+    assert sum(seat == -1 for seat, _text in log) >= 2
+    replayed = table_at(export_table(Store(snap), table_id))
+    lobby = Lobby(schedule=_hold)
+    assert lobby.attach_store(Store(snap)) == (0 if replayed.over else 1)
+    if not replayed.over:
+        restored = lobby.tables[table_id]
+        assert restored.commands == log
+        assert msgspec.json.encode(restored.state) == msgspec.json.encode(replayed.state)
+
+    await server.start()  # raises if the server cannot start on the file the kill left
+    if not replayed.over:
+        assert "restored 1 unfinished tables" in server.log()
+    assert read_log(server.db, table_id)[: len(log)] == log

@@ -121,3 +121,41 @@ def test_a_rebuild_seats_players_where_they_sat_down_or_left(tmp_path: Path) -> 
     assert restored is not None and restored.seat_of_player("bob") == 1
     vacated = again.get(left.id)
     assert vacated is not None and vacated.free_seats() == [1]
+
+
+def test_timeouts_are_in_the_log_and_a_restart_rebuilds_the_same_game(tmp_path: Path) -> None:
+    """A decision the table's timer took (from the system seat) is committed like any other
+    command: a fresh lobby on the same file rebuilds the game those timeouts made
+    (tests-2026-12 M3: a timeout applied but not saved left a file the
+    server could not restart from)."""
+    import msgspec
+
+    from shipwreck.runtime import Lobby, SeatSpec
+
+    class Clock:
+        now = 1000.0
+
+        def __call__(self) -> float:
+            return self.now
+
+    clock = Clock()
+    kinds = ("supply", "turn", "keep", "fight", "respond", "navigate", "thirst", "overboard")
+    lobby = Lobby(seed=3, timers=dict.fromkeys(kinds, 5), autopilot_after=100, clock=clock)
+    lobby.attach_store(Store(tmp_path / "s.db"))
+    seats = [SeatSpec("human"), SeatSpec("human")] + [SeatSpec("bot", "loyal")] * 3
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=11)
+    assert table.sit(1, "bob") is None
+    fired = 0
+    for _ in range(6):  # nobody answers: every decision of ann's and bob's times out
+        clock.now += 6
+        fired += table.tick()
+    timeouts = [text for seat, text in table.commands if seat == -1]
+    assert fired >= 4 and len(timeouts) == fired
+    assert not table.over
+
+    again = Lobby(seed=4)
+    assert again.attach_store(Store(tmp_path / "s.db")) == 1
+    restored = again.get(table.id)
+    assert restored is not None
+    assert restored.commands == table.commands
+    assert msgspec.json.encode(restored.state) == msgspec.json.encode(table.state)

@@ -18,8 +18,9 @@ from shipwreck.games import get_ruleset
 from shipwreck.lang.bots import BotError, BotScript
 from shipwreck.lang.text import clean_text
 from shipwreck.runtime.bots import BotBook
-from shipwreck.runtime.table import SeatSpec, Table
+from shipwreck.runtime.table import ChatLine, Schedule, SeatSpec, Table
 from shipwreck.store import Store
+from shipwreck.store.db import ChatRow
 
 log = logging.getLogger("shipwreck.lobby")
 
@@ -47,6 +48,9 @@ class Lobby:
         open_tables_per_player: int = 5,
         new_tables_per_minute: int = 6,
         keep_finished_seconds: float = 600.0,
+        schedule: Schedule | None = None,
+        bot_moves_per_turn: int = 4,
+        unattended_move_seconds: float = 0.3,
     ) -> None:
         self.tables: dict[int, Table] = {}
         self.chat: list[LobbyChat] = []
@@ -55,6 +59,12 @@ class Lobby:
         self.timers = dict(timers or {})
         self.autopilot_after = autopilot_after
         self.clock = clock
+        self.pacing: dict[str, Any] = {
+            "schedule": schedule,
+            "bot_moves_per_turn": bot_moves_per_turn,
+            "unattended_move_seconds": unattended_move_seconds,
+        }
+        """How tables pace their bots (see `Table._run_bots`); the server gives a schedule."""
         self.controllers: dict[tuple[int, str], object] = {}
         """(table, player) -> the session that plays that seat now: never two at once."""
         self.book = BotBook()
@@ -130,14 +140,26 @@ class Lobby:
     def _persist(self, table: Table, seat: int, text: str) -> None:
         """Commit each accepted command before anyone sees its effect."""
         if self.store is not None:
-            self.store.append(table.id, len(table.commands) - 1, seat, text)
-            if table.over:
-                self.store.finish(table.id)
+            self.store.append(table.id, len(table.commands) - 1, seat, text, over=table.over)
 
     def _persist_seats(self, table: Table) -> None:
         """A player sat down or left: a rebuild must seat them as they are now."""
         if self.store is not None:
             self.store.set_seats(table.id, msgspec.json.encode(table.seat_specs()).decode())
+
+    def _persist_chat(self, table: Table, line: ChatLine) -> None:
+        """Table chat and whispers are kept with the game (a restart loses none)."""
+        if self.store is not None:
+            row = ChatRow(
+                line.n, line.sender, line.to_player, line.from_seat, line.to, line.text, line.at
+            )
+            self.store.add_chat(table.id, row)
+
+    def _stored_chat(self, store: Store, table_id: int) -> list[ChatLine]:
+        return [
+            ChatLine(r.sender, r.text, r.to_seat, r.from_seat, r.to_player, r.n, r.at)
+            for r in store.chat(table_id)
+        ]
 
     def attach_store(self, store: Store) -> int:
         """Persist to ``store`` from now on, and rebuild every unfinished table from its log.
@@ -156,6 +178,7 @@ class Lobby:
                     replay=store.commands(table_id),
                     **self._table_options(),
                 )
+                table.restore_chat(self._stored_chat(store, table_id))
             except Exception as e:
                 self.broken[table_id] = f"{type(e).__name__}: {e}"
                 log.exception(
@@ -173,11 +196,13 @@ class Lobby:
         return {
             "on_command": self._persist,
             "on_seats": self._persist_seats,
+            "on_chat": self._persist_chat,
             "timers": self.timers,
             "autopilot_after": self.autopilot_after,
             "autopilot_bot": self._autopilot_script,
             "clock": self.clock,
             "book": self.book,
+            **self.pacing,
         }
 
     def _autopilot_script(self, player: str) -> BotScript:
@@ -216,6 +241,11 @@ class Lobby:
             del self.tables[table.id]
             del self._finished_at[table.id]
             self._notify()
+
+    def close(self) -> None:
+        """Stop every table's scheduled bot work (the server is stopping)."""
+        for table in self.tables.values():
+            table.close()
 
     def claim(self, table_id: int, player: str, session: object) -> object | None:
         """``session`` now controls ``player``'s seat; returns the session it took it from."""

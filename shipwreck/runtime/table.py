@@ -10,11 +10,14 @@ each call runs to completion before the next begins.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import itertools
 import logging
 import time
-from collections.abc import Callable
-from typing import Any, Literal
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -63,11 +66,24 @@ class SeatInfo(msgspec.Struct):
 
 
 class ChatLine(msgspec.Struct, frozen=True):
+    """One line of table chat. A whisper belongs to two players, not to seats (audit F8):
+    whoever takes a seat later reads none of what was whispered to or from it before."""
+
     sender: str
+    """The player who said it."""
     text: str
     to: Seat | None = None
     """A whisper to one seat; ``None`` is the whole table."""
     from_seat: Seat | None = None
+    """Where the sender sat (``None``: a spectator)."""
+    to_player: str | None = None
+    """Who sat in seat ``to`` then (``None``: a bot or nobody, so only the sender reads it)."""
+    n: int = 0
+    """Its place in the table's chat (the store's key)."""
+    at: float = 0.0
+
+    def readable_by(self, viewer: str | None) -> bool:
+        return self.to is None or (viewer is not None and viewer in (self.sender, self.to_player))
 
 
 class Submitted(msgspec.Struct, frozen=True):
@@ -80,6 +96,86 @@ class Submitted(msgspec.Struct, frozen=True):
 
 Listener = Callable[["Table"], None]
 _ids = itertools.count(1)
+
+NOT_SAVED = "the server could not save that move; try again"
+CHAT_NOT_SAVED = "the server could not save that; try again"
+CHAT_KEPT = 500
+"""Chat lines a table keeps in memory (all of them are in the store)."""
+"""What a player is told when the store refuses their command (the table is as before)."""
+BOT_SLICE_SECONDS = 0.005
+"""At most about this much bot work per loop turn (with a scheduler), whatever the move count."""
+RETRY_SECONDS = 1.0
+"""Bot work the store refused is tried again this much later, not at once (no busy loop)."""
+
+
+class NotSaved(Exception):
+    """The store refused a command: the table was rebuilt from the log it has, unchanged."""
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], Handle]
+"""``schedule(delay, callback)``: run ``callback`` on a later loop turn (``delay`` seconds
+from now; 0 = the next turn). Given one, a table never plays a long stretch of bot moves in
+one go (security audit F4: a whole Spanish Main game froze every session for 0.8 s)."""
+
+
+class LoopTurns:
+    """The server's :data:`Schedule`: every table's bot slices share one budget of about
+    :data:`BOT_SLICE_SECONDS` per turn of the running asyncio loop, first come first served,
+    so a hundred busy tables cost the other sessions no more per turn than one.
+
+    Its callbacks run in an empty :mod:`contextvars` context: a loop handle keeps the context
+    it was made in, and that of the session whose command started the bots would keep the
+    session's app alive for as long as the bots play on after it has gone."""
+
+    def __init__(self, budget: float = BOT_SLICE_SECONDS) -> None:
+        self.budget = budget
+        self.ready: deque[_Slice] = deque()
+        self._turn: asyncio.Handle | None = None
+
+    def __call__(self, delay: float, callback: Callable[[], None]) -> Handle:
+        job = _Slice(callback)
+        if delay > 0:
+            loop = asyncio.get_running_loop()
+            job.timer = loop.call_later(delay, self._ready, job, context=contextvars.Context())
+        else:
+            self._ready(job)
+        return job
+
+    def _ready(self, job: _Slice) -> None:
+        job.timer = None
+        if not job.cancelled:
+            self.ready.append(job)
+            if self._turn is None:
+                self._turn = self._next_turn()
+
+    def _run(self) -> None:
+        # `_turn` stays set while this runs: a slice that asks for more joins `ready` and
+        # waits for the one next turn scheduled below (never a turn of its own).
+        start = time.perf_counter()
+        while self.ready and time.perf_counter() - start < self.budget:
+            job = self.ready.popleft()
+            if not job.cancelled:
+                job.callback()
+        self._turn = self._next_turn() if self.ready else None
+
+    def _next_turn(self) -> asyncio.Handle:
+        return asyncio.get_running_loop().call_soon(self._run, context=contextvars.Context())
+
+
+class _Slice:
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+        self.cancelled = False
+        self.timer: asyncio.TimerHandle | None = None
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        if self.timer is not None:
+            self.timer.cancel()
 
 
 class Table:
@@ -100,6 +196,10 @@ class Table:
         autopilot_bot: Callable[[str], BotScript] | None = None,
         clock: Callable[[], float] = time.monotonic,
         book: BotBook | None = None,
+        schedule: Schedule | None = None,
+        bot_moves_per_turn: int = 4,
+        unattended_move_seconds: float = 0.3,
+        on_chat: Callable[[Table, ChatLine], None] | None = None,
     ) -> None:
         self.id = table_id if table_id is not None else next(_ids)
         self.game = game
@@ -126,11 +226,11 @@ class Table:
             if info.kind != "human":  # free seats are played by a bot until someone sits down
                 self.bots[i] = self._named_player(info.bot or "random", info.owner, i)
         self.chat: list[ChatLine] = []
+        self._chat_n = 0
+        self.on_chat = on_chat
+        """Called with each chat line before anyone reads it (persistence, like commands)."""
         self.listeners: list[Listener] = []
-        for seat, text in replay or ():  # a restored table: its log is the truth
-            events = self.rules.apply(self.state, seat, parse_command(game, text))
-            self.commands.append((seat, text))
-            self.events.extend(events)
+        self._replay(replay or ())  # a restored table: its log is the truth
         self.on_command = on_command
         """Called with each accepted command before anyone sees its effect (persistence)."""
         self.on_seats = on_seats
@@ -142,6 +242,12 @@ class Table:
         self.autopilot_bot = autopilot_bot or (lambda _player: self.book.script("random"))
         self.clock = clock
         self.deadlines: dict[Seat, float] = {}
+        self.schedule = schedule
+        """Without one (``shipwreck play``, ``sim``, tests) bots answer at once, to the end of
+        their stretch; with one (the server) see :meth:`_run_bots`."""
+        self.bot_moves_per_turn = max(1, bot_moves_per_turn)
+        self.unattended_move_seconds = unattended_move_seconds
+        self._bots_pending: Handle | None = None
         self._run_bots()
         self._arm_timers()
 
@@ -158,8 +264,15 @@ class Table:
         """The events ``seat`` (``None`` = spectator) may read."""
         return visible(self.events, seat)
 
-    def chat_for(self, seat: Seat | None) -> list[ChatLine]:
-        return [c for c in self.chat if c.to is None or seat in (c.to, c.from_seat)]
+    def chat_for(self, viewer: str | None) -> list[ChatLine]:
+        """The chat player ``viewer`` (``None``: nobody in particular) may read: the table's,
+        and the whispers they sent or that were sent to them, wherever they sit now."""
+        return [c for c in self.chat if c.readable_by(viewer)]
+
+    def restore_chat(self, lines: list[ChatLine]) -> None:
+        """A restored table's chat, as the store has it."""
+        self.chat = lines[-CHAT_KEPT:]
+        self._chat_n = lines[-1].n + 1 if lines else 0
 
     def preview(self, seat: Seat, cmd: Any) -> Any:
         """What ``cmd`` would do for ``seat`` now, without doing it, if the game can tell (a
@@ -248,10 +361,13 @@ class Table:
             events = self.rules.apply(self.state, seat, cmd)
         except IllegalCommand as e:
             return Submitted(False, str(e))
+        try:
+            self._accepted(seat, cmd, events)
+        except NotSaved:
+            return Submitted(False, NOT_SAVED)
         if 0 <= seat < len(self.seats):
             self.deadlines.pop(seat, None)
             self.seats[seat].misses = 0
-        self._accepted(seat, cmd, events)
         self._run_bots()
         self._arm_timers()
         self._notify()
@@ -278,8 +394,12 @@ class Table:
                 events = self.rules.apply(self.state, SYSTEM, timeout)
             except IllegalCommand:
                 continue  # the decision was taken meanwhile
+            try:
+                self._accepted(SYSTEM, timeout, events)
+            except NotSaved:
+                self.deadlines[seat] = when  # not applied: the next tick tries again
+                continue
             fired += 1
-            self._accepted(SYSTEM, timeout, events)
             info = self.seats[seat]
             info.misses += 1
             if info.kind == "human" and info.misses >= self.autopilot_after:
@@ -350,8 +470,19 @@ class Table:
             return "that is too long: at most 500 characters"
         if to is not None and not 0 <= to < len(self.seats):
             return "there is no such seat"
-        self.chat.append(ChatLine(sender, text, to, from_seat))
-        del self.chat[:-500]
+        to_player = None
+        if to is not None and self.seats[to].kind == "human":
+            to_player = self.seats[to].player
+        line = ChatLine(sender, text, to, from_seat, to_player, self._chat_n, time.time())
+        if self.on_chat is not None:
+            try:
+                self.on_chat(self, line)  # saved before anyone reads it
+            except Exception:
+                log.exception("%s: could not save a chat line", self.name)
+                return CHAT_NOT_SAVED
+        self._chat_n += 1
+        self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
         self._notify()
         return None
 
@@ -384,29 +515,121 @@ class Table:
             return RandomPlayer(seed=self.seed * 100 + seat)
 
     def _accepted(self, seat: Seat, cmd: Any, events: list[Event]) -> None:
+        """Log a command just applied to the state: on disk (``on_command``) before anyone
+        sees its effect. If the store refuses it, the table goes back to the log it has (seed
+        plus the commands saved) and :class:`NotSaved` is raised: memory never runs ahead of
+        the log, so a restart replays the game everyone saw (audit F15)."""
         text = format_command(cmd)
         self.commands.append((seat, text))
         if self.on_command is not None:
-            self.on_command(self, seat, text)  # on disk before anyone sees the effect
+            try:
+                self.on_command(self, seat, text)
+            except Exception as e:
+                log.exception("%s: could not save %r; rebuilding from the log", self.name, text)
+                self._rebuild(self.commands[:-1])
+                raise NotSaved(str(e)) from e
         self.events.extend(events)
 
+    def _replay(self, commands: Iterable[tuple[Seat, str]]) -> None:
+        for seat, text in commands:
+            events = self.rules.apply(self.state, seat, parse_command(self.game, text))
+            self.commands.append((seat, text))
+            self.events.extend(events)
+
+    def _rebuild(self, commands: list[tuple[Seat, str]]) -> None:
+        """The game from the seed and ``commands`` alone (the saved log)."""
+        self.state, events = self.rules.new_game(self.seed, len(self.seats))
+        self.events, self.commands = list(events), []
+        self._replay(commands)
+
+    # ------------------------------------------------------------------ bots
+
     def _run_bots(self) -> None:
-        """Let bot seats answer their prompts until a human must act (or the game ends)."""
-        if not any(s.kind == "human" for s in self.seats):
-            return  # nobody to play for yet: the table waits for its first player
-        for _ in range(100_000):
-            if self.over:
+        """Let bot seats answer their prompts until a human must act (or the game ends).
+
+        Without a scheduler, all at once. With one (the server, where every session shares
+        the loop), at most ``bot_moves_per_turn`` moves (and about :data:`BOT_SLICE_SECONDS`)
+        now and the same again on each later loop turn; and a table nobody is playing at (its
+        humans away or on autopilot) makes one move every ``unattended_move_seconds``, so
+        spectators can follow it. The moves are the same either way: only when they are made
+        changes. A human's command that comes in between is applied then, in the order typed,
+        and is in the log where it was applied."""
+        if self.schedule is None:
+            if self._bot_moves(100_000):
+                raise RuntimeError(f"table {self.id}: bots did not settle")
+            return
+        if self._bots_pending is not None:
+            return  # a slice is already on its way
+        more = self._bot_moves(self.bot_moves_per_turn) if self._attended() else True
+        if more:
+            self._bots_later()
+
+    def _bots_later(self, delay: float | None = None) -> None:
+        if self.schedule is None or self._bots_pending is not None or self._bot_prompt() is None:
+            return
+        if delay is None:
+            delay = 0.0 if self._attended() else self.unattended_move_seconds
+        self._bots_pending = self.schedule(delay, self._bots_turn)
+
+    def _bots_turn(self) -> None:
+        """One scheduled slice of bot work (see :meth:`_run_bots`)."""
+        self._bots_pending = None
+        try:
+            before = len(self.commands)
+            limit = self.bot_moves_per_turn if self._attended() else 1
+            try:
+                self._bot_moves(limit, raise_not_saved=True)
+            except NotSaved:
+                self._bots_later(RETRY_SECONDS)
                 return
-            prompts = [p for p in self.rules.prompts(self.state) if p.blocking]
-            bot_prompt = next((p for p in prompts if p.seat in self.bots), None)
-            if bot_prompt is None:
-                return
-            seat = bot_prompt.seat
-            cmd, events = bot_move(self.rules, self.state, seat, bot_prompt.kind, self.bots[seat])
+            if len(self.commands) != before:
+                self._arm_timers()
+                self._notify()
+            self._bots_later()
+        except Exception:  # a callback on the shared loop: log it, never raise into the loop
+            log.exception("%s: bot turn failed", self.name)
+
+    def close(self) -> None:
+        """Stop any bot work still scheduled (the server is stopping)."""
+        if self._bots_pending is not None:
+            self._bots_pending.cancel()
+            self._bots_pending = None
+
+    def _attended(self) -> bool:
+        """Someone is playing here now (connected, not on autopilot)."""
+        return any(s.kind == "human" and s.connected and not s.autopilot for s in self.seats)
+
+    def _bot_prompt(self) -> Any:
+        """The first open decision a bot must take now, if any."""
+        if self.over or not any(s.kind == "human" for s in self.seats):
+            return None  # nobody to play for yet: the table waits for its first player
+        return next(
+            (p for p in self.rules.prompts(self.state) if p.blocking and p.seat in self.bots),
+            None,
+        )
+
+    def _bot_moves(self, limit: int, raise_not_saved: bool = False) -> bool:
+        """Up to ``limit`` bot moves (fewer once a slice's time is used up, with a scheduler).
+        Returns whether a bot still has a decision to take."""
+        start = time.perf_counter()
+        for _ in range(limit):
+            prompt = self._bot_prompt()
+            if prompt is None:
+                return False
+            seat = prompt.seat
+            cmd, events = bot_move(self.rules, self.state, seat, prompt.kind, self.bots[seat])
             if cmd is None:
-                return
-            self._accepted(seat, cmd, events)
-        raise RuntimeError(f"table {self.id}: bots did not settle")
+                return False
+            try:
+                self._accepted(seat, cmd, events)
+            except NotSaved:
+                if raise_not_saved:
+                    raise
+                self._bots_later(RETRY_SECONDS)  # the bots wait; later or the next event
+                return False
+            if self.schedule is not None and time.perf_counter() - start > BOT_SLICE_SECONDS:
+                break
+        return self._bot_prompt() is not None
 
     def _notify(self) -> None:
         for listener in list(self.listeners):

@@ -19,6 +19,7 @@ import asyncssh
 from shipwreck.config import Config
 from shipwreck.names import valid_bot_name, valid_player_name
 from shipwreck.runtime import Lobby
+from shipwreck.runtime.table import LoopTurns
 from shipwreck.server.gc_policy import FullCollector, tune_gc
 from shipwreck.server.limits import Counts, TokenBuckets, WrongKeys
 from shipwreck.server.lint_pool import LintPool
@@ -61,6 +62,9 @@ class Service:
             open_tables_per_player=config.limits.open_tables_per_player,
             new_tables_per_minute=config.limits.new_tables_per_minute,
             keep_finished_seconds=config.limits.finished_table_seconds,
+            schedule=LoopTurns(),
+            bot_moves_per_turn=config.bots.bot_moves_per_turn,
+            unattended_move_seconds=config.bots.unattended_move_seconds,
         )
         self.restored = self.lobby.attach_store(self.store)
         self.acceptor: asyncssh.SSHAcceptor | None = None
@@ -127,6 +131,7 @@ class Service:
                 log.warning("stopping: connections still open after %.0f s; going on", STOP_WAIT)
         await self.live.shutdown()
         self.lint.close()
+        self.lobby.close()
         self.store.close()
 
     def authorize(self, username: str, key: Any) -> bool:

@@ -48,6 +48,32 @@ CREATE TABLE IF NOT EXISTS bots (
 );
 """
 
+CHAT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS chat (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    sender TEXT NOT NULL,         -- the player who said it
+    to_player TEXT,               -- a whisper's reader (NULL: the table, or a seat nobody held)
+    from_seat INTEGER,            -- NULL: a spectator
+    to_seat INTEGER,              -- NULL: the whole table
+    text TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+"""
+
+
+class ChatRow(msgspec.Struct, frozen=True):
+    """One line of a table's chat as stored (see ``runtime.table.ChatLine``)."""
+
+    n: int
+    sender: str
+    to_player: str | None
+    from_seat: int | None
+    to_seat: int | None
+    text: str
+    at: float
+
 
 FILE_MODE = 0o600
 """The database holds every running game's seed and command log (every hidden hand): only the
@@ -80,6 +106,7 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self.db.executescript(CHAT_SCHEMA)
         self._add_skeletons()
 
     def _add_skeletons(self) -> None:
@@ -176,12 +203,22 @@ class Store:
             (table_id, game, seed, seats_json, time.time()),
         )
 
-    def append(self, table_id: int, n: int, seat: int, text: str) -> None:
-        """Commit one accepted command (autocommit: it is on disk when this returns)."""
-        self.db.execute(
-            "INSERT INTO commands (table_id, n, seat, text, at) VALUES (?,?,?,?,?)",
-            (table_id, n, seat, text, time.time()),
-        )
+    def append(self, table_id: int, n: int, seat: int, text: str, over: bool = False) -> None:
+        """Commit one accepted command, and with ``over`` the end of its game, in one
+        transaction: on disk when this returns, or neither is (and it raises)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute(
+                "INSERT INTO commands (table_id, n, seat, text, at) VALUES (?,?,?,?,?)",
+                (table_id, n, seat, text, time.time()),
+            )
+            if over:
+                self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     def set_seats(self, table_id: int, seats_json: str) -> None:
         """A player sat down or left: the seats a rebuild starts from (committed at once)."""
@@ -226,3 +263,31 @@ class Store:
             "SELECT source FROM bots WHERE owner = ? AND name = ?", (owner, name)
         ).fetchone()
         return str(row[0]) if row else None
+
+    # ------------------------------------------------------------------ table chat
+
+    def add_chat(self, table_id: int, row: ChatRow) -> None:
+        """Commit one line of table chat or a whisper (before anyone reads it)."""
+        self.db.execute(
+            "INSERT INTO chat (table_id, n, sender, to_player, from_seat, to_seat, text, at) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (
+                table_id,
+                row.n,
+                row.sender,
+                row.to_player,
+                row.from_seat,
+                row.to_seat,
+                row.text,
+                row.at,
+            ),
+        )
+
+    def chat(self, table_id: int, last: int = 500) -> list[ChatRow]:
+        """A table's last ``last`` chat lines, oldest first."""
+        rows = self.db.execute(
+            "SELECT n, sender, to_player, from_seat, to_seat, text, at FROM chat "
+            "WHERE table_id = ? ORDER BY n DESC LIMIT ?",
+            (table_id, last),
+        ).fetchall()
+        return [ChatRow(*r) for r in reversed(rows)]

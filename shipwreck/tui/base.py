@@ -200,7 +200,7 @@ class SeatScreen(AppScreen):
             for e in events[max(self._log_shown, len(events) - 200) :]:
                 log.write(self.event_line(e))
             self._log_shown = len(events)
-        lines = new_since(t.chat_for(seat), self._chat_last)
+        lines = new_since(t.chat_for(self.shipwreck.user), self._chat_last)
         if lines:
             chat = self.chat_log()
             for c in lines[-100:]:

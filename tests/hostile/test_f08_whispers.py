@@ -1,0 +1,143 @@
+"""F8: whisper history belonged to the seat, not to the player.
+
+The audit's reproduction, over real SSH: alice and bob whisper to each other at a table, a
+spectator whispers to alice's seat, alice leaves, and eve takes alice's old seat. Before the fix
+eve read both players' whispers, and every spectator read every spectator's whisper.
+
+Now a whisper records its sender and the player sitting in the seat it was sent to, and only
+those two ever receive it. Checked on every byte each viewer's terminal received (escape
+sequences removed), with a positive control for each token in the streams that may show it
+(tests-2026-12 M7: whispers shown to everyone). Chat is kept in the store: a restart loses none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncssh
+
+from shipwreck.config import Config
+from shipwreck.server.service import Service
+from shipwreck.server.ssh import LiveApps
+
+from harness import Bystander, eventually
+from sshclient import Client, open_terminal
+
+KEYS = {
+    n: asyncssh.generate_private_key("ssh-ed25519")
+    for n in ["alice", "bob", "carol", "hank", "eve"]
+}
+AT_TABLE = "· lifeboat ·"
+IN_LOBBY = "lobby command"
+
+
+async def sign_in(service: Service, name: str) -> Client:
+    client = await open_terminal(service.port, name, KEYS[name])
+    await client.term.wait_for(f"signed in as {name}")
+    return client
+
+
+async def enter(client: Client, line: str) -> None:
+    await client.line(line)
+    await client.term.wait_for(AT_TABLE)
+    await client.term.wait_for("f1 help")
+
+
+async def seat_alice_and_bob(service: Service) -> tuple[Client, Client, int]:
+    alice = await sign_in(service, "alice")
+    await enter(alice, "new 6 free free loyal loyal loyal")
+    (table_id,) = [t.id for t in service.lobby.seats_of("alice")]
+    bob = await sign_in(service, "bob")
+    await enter(bob, f"join {table_id} 2")
+    table = service.lobby.tables[table_id]
+    assert table.seat_of_player("alice") == 0 and table.seat_of_player("bob") == 1
+    return alice, bob, table_id
+
+
+def check_streams(clients: dict[str, Client], may: dict[str, set[str]], tokens: set[str]) -> None:
+    """Each viewer received exactly the tokens they may read, and none of the others."""
+    for name, client in clients.items():
+        seen = client.term.plain_bytes()
+        got = {t for t in tokens if t in seen}
+        assert got == may[name], f"{name} received {sorted(got)}, may read {sorted(may[name])}"
+
+
+async def test_f08_whispers_reach_their_two_players_only(
+    service: Service, bystander: Bystander
+) -> None:
+    """F8 and M7: who receives which whisper, byte for byte, before and after a seat changes
+    hands."""
+    alice, bob, table_id = await seat_alice_and_bob(service)
+    table = service.lobby.tables[table_id]
+    alice_char, bob_char = table.seat_name(0), table.seat_name(1)
+    carol, hank = await sign_in(service, "carol"), await sign_in(service, "hank")
+    for spectator in (carol, hank):
+        await enter(spectator, f"watch {table_id}")
+
+    await alice.line(f"tell {bob_char} Wq1A2Bx meet me at the stern")
+    await bob.line(f"tell {alice_char} Wq2B2Ax ok I have the medkit")
+    await carol.line(f"tell {alice_char} Wq3C2Ax psst")
+    await alice.line("chat Wq4ALLx hello all")
+    await alice.term.wait_for("Wq3C2Ax")  # the spectator's whisper reached alice's seat
+    for client in (alice, bob, carol, hank):
+        await client.term.wait_for("Wq4ALLx")
+    await bob.term.wait_for("Wq1A2Bx")
+
+    await alice.line("leave")
+    await alice.term.wait_for(IN_LOBBY)
+    eve = await sign_in(service, "eve")
+    await enter(eve, f"join {table_id} 1")
+    await eventually(lambda: table.seat_of_player("eve") == 0, what="eve in alice's old seat")
+    await bob.line(f"tell {alice_char} Wq5B2Ex for the new one")
+    await eve.term.wait_for("Wq5B2Ex")
+    await asyncio.sleep(0.5)  # anything else on its way to anyone has arrived
+
+    tokens = {"Wq1A2Bx", "Wq2B2Ax", "Wq3C2Ax", "Wq4ALLx", "Wq5B2Ex"}
+    may = {
+        "alice": {"Wq1A2Bx", "Wq2B2Ax", "Wq3C2Ax", "Wq4ALLx"},
+        "bob": {"Wq1A2Bx", "Wq2B2Ax", "Wq4ALLx", "Wq5B2Ex"},
+        "carol": {"Wq3C2Ax", "Wq4ALLx"},
+        "hank": {"Wq4ALLx"},
+        "eve": {"Wq4ALLx", "Wq5B2Ex"},
+        "bystander": set(),
+    }
+    clients = {"alice": alice, "bob": bob, "carol": carol, "hank": hank, "eve": eve}
+    check_streams(clients | {"bystander": bystander.client}, may, tokens)
+    for client in clients.values():
+        client.close()
+    bystander.check()
+
+
+async def test_f08_chat_survives_a_restart(config: Config) -> None:
+    """Table chat and whispers are in the store: after a restart bob's screen shows what was
+    said to him and at the table, and a spectator still receives only the table's chat."""
+    first = Service(config, live=LiveApps())
+    await first.start()
+    try:
+        alice, bob, table_id = await seat_alice_and_bob(first)
+        await alice.line(f"tell {first.lobby.tables[table_id].seat_name(1)} Wr1A2Bx secret")
+        await alice.line("chat Wr2ALLx for all")
+        await bob.term.wait_for("Wr2ALLx")
+        await bob.term.wait_for("Wr1A2Bx")
+        alice.close()
+        bob.close()
+    finally:
+        await first.stop()
+
+    second = Service(config, live=LiveApps())
+    await second.start()
+    try:
+        assert second.restored == 1
+        bob = await sign_in(second, "bob")
+        await bob.line(f"open {table_id}")
+        await bob.term.wait_for("Wr1A2Bx")
+        await bob.term.wait_for("Wr2ALLx")
+        carol = await sign_in(second, "carol")
+        await enter(carol, f"watch {table_id}")
+        await carol.term.wait_for("Wr2ALLx")
+        await asyncio.sleep(0.3)
+        assert "Wr1A2Bx" not in carol.term.plain_bytes()
+        bob.close()
+        carol.close()
+    finally:
+        await second.stop()
