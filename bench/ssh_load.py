@@ -136,7 +136,7 @@ def gc_timer(phase, info):
         times["gc"].append([time.monotonic(), time.perf_counter() - gc_start[0]])
     else:
         took = time.perf_counter() - gc_start[0]
-        times["young_gc"].append([time.monotonic(), info["generation"], took])
+        times["young_gc"].append([time.monotonic(), info["generation"], took, info["collected"]])
 gc.callbacks.append(gc_timer)
 
 submit_text = Table.submit_text
@@ -264,9 +264,11 @@ async def timed_start(self):
     threading.Thread(target=watchdog, args=(threading.get_ident(),), daemon=True).start()
 service.Service.start = timed_start
 
-def dump():
-    with open(out, "w") as f:
+def dump(*_):
+    with open(out + ".part", "w") as f:
         json.dump(times, f)
+    import os
+    os.replace(out + ".part", out)
 atexit.register(dump)
 if profile:  # the bench turns the profiler on for the play only (SIGUSR1 on, SIGUSR2 off)
     import cProfile, signal
@@ -282,6 +284,7 @@ def collect(*_):  # what the sessions really hold: garbage collected, freed memo
     ctypes.CDLL("libc.so.6").malloc_trim(0)
     times["forced"].append([started, time.monotonic()])  # (its pause is the bench's own)
 signals.signal(signals.SIGRTMIN, collect)
+signals.signal(signals.SIGRTMIN + 1, dump)  # the figures so far (a server that will not stop)
 faulthandler.register(signals.SIGQUIT, all_threads=True)  # where a server that will not stop is
 from shipwreck.cli import main
 sys.exit(main(["serve", *args]))
@@ -835,13 +838,12 @@ def loop_report(
         lag = [d for at, d in times["lag"] if within(at, span) and not in_forced(at - d - 0.05, at)]
         stalls = [s for at, s in times["stalls"] if within(at, span) and not in_forced(at, at)]
         full = [d for at, d in times["gc"] if within(at, span) and not in_forced(at - d, at)]
-        young = {
-            gen: [d for at, g, d in times["young_gc"] if g == gen and within(at, span)]
-            for gen in (0, 1)
-        }
         gcs = f"full collections {len(full)}, longest {max(full, default=0) * 1000:.0f} ms"
-        for gen, pauses in young.items():
-            gcs += f"; gen {gen} {len(pauses)}, longest {max(pauses, default=0) * 1000:.0f} ms"
+        for gen in (0, 1):
+            young = [(d, n) for at, g, d, n in times["young_gc"] if g == gen and within(at, span)]
+            longest = max((d for d, _ in young), default=0)
+            freed = sum(n for _, n in young)
+            gcs += f"; gen {gen} {len(young)}, longest {longest * 1000:.0f} ms, {freed} freed"
         where = collections.Counter(stall.splitlines()[-2].strip() for stall in stalls)
         lines += [
             f"  {name:<13} lag {ms(lag)}",
@@ -971,8 +973,15 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     phases["second wave"] = (t, time.monotonic())
     rss_again = server.rss_mib()
     cpu_total = server.cpu_seconds() - cpu0
+    server.proc.send_signal(signal.SIGRTMIN + 1)  # the figures, before it is asked to stop
+    async with asyncio.timeout(60):
+        while not server.times_file.exists():
+            await asyncio.sleep(0.2)
     stopping = time.monotonic()
     code = await stop_server(server)
+    if code == -signal.SIGKILL:
+        print("the server did not stop within 120 s of SIGINT and was killed; its log ends:")
+        print("".join(server.lines[-20:]))
     if not server.times_file.exists():
         tail = "".join(server.lines[-80:])
         raise RuntimeError(
@@ -1075,7 +1084,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         f"in play {len(in_play)}, longest {max(in_play, default=0) * 1000:.0f} ms"
     )
     for gen in (0, 1):
-        young = [d for at, g, d in times["young_gc"] if g == gen and play_from <= at <= play_to]
+        young = [d for at, g, d, _ in times["young_gc"] if g == gen and play_from <= at <= play_to]
         print(
             f"  generation {gen} collections in play: {len(young)}, {sum(young):.2f} s in all, "
             f"longest {max(young, default=0) * 1000:.0f} ms"
