@@ -125,7 +125,40 @@ from shipwreck.server import driver, service
 
 TOKEN = re.compile(r"%(token)s")
 times = {"enter": {}, "submit": {}, "refused": {}, "flush": {}, "lag": [], "gc": [], "stalls": []}
-times.update(frozen=[], unseen={}, forced=[])
+times.update(frozen=[], unseen={}, forced=[], turns=[])
+
+# What a long turn of the event loop did: each callback it ran is timed, and a turn whose
+# callbacks took more than 0.25 s in all is kept with its biggest parts (by task name: Textual
+# names a widget's message pump after the widget).
+import asyncio.base_events, asyncio.events
+handle_run = asyncio.events.Handle._run
+in_turn = []
+def timed_handle_run(self):
+    started = time.perf_counter()
+    try:
+        return handle_run(self)
+    finally:
+        in_turn.append((time.perf_counter() - started, self))
+asyncio.events.Handle._run = timed_handle_run
+def handle_name(handle):
+    owner = getattr(handle._callback, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        return re.sub(r"\(.*", "", owner.get_name())
+    return getattr(handle._callback, "__qualname__", type(handle._callback).__name__)
+run_once = asyncio.base_events.BaseEventLoop._run_once
+def timed_run_once(self):
+    in_turn.clear()
+    run_once(self)
+    work = sum(d for d, _ in in_turn)
+    if work > 0.25:
+        parts = {}
+        for d, handle in in_turn:
+            name = handle_name(handle)
+            parts[name] = [parts.get(name, [0, 0])[0] + d, parts.get(name, [0, 0])[1] + 1]
+        top = sorted(parts.items(), key=lambda kv: -kv[1][0])[:6]
+        times["turns"].append([time.monotonic(), work, len(in_turn), top])
+    in_turn.clear()
+asyncio.base_events.BaseEventLoop._run_once = timed_run_once
 
 gc_start = [0.0]
 times["young_gc"] = []
@@ -855,6 +888,23 @@ def loop_report(
             + (f", in: {where.most_common(2)}" if stalls else ""),
         ]
         stacks += [f"--- stall in {name} ---\n{s}" for s in stalls]
+        turns = [
+            t for t in times["turns"] if within(t[0], span) and not in_forced(t[0] - t[1], t[0])
+        ]
+        if turns:
+            where: dict[str, list[float]] = {}
+            for _at, _work, _n, top in turns:
+                for part, (took, count) in top:
+                    where.setdefault(part, [0.0, 0])
+                    where[part][0] += took
+                    where[part][1] += count
+            most = sorted(where.items(), key=lambda kv: -kv[1][0])[:4]
+            longest = max(turns, key=lambda t: t[1])
+            lines.append(
+                f"  {'':<13} turns over 0.25 s: {len(turns)}, longest {longest[1] * 1000:.0f} ms "
+                f"({longest[2]} callbacks); their time went to: "
+                + "; ".join(f"{k} {v[0]:.1f} s in {v[1]}" for k, v in most)
+            )
     for a, b in forced:
         delayed = [d for at, d in times["lag"] if in_forced(at - d - 0.05, at)]
         lines.append(
