@@ -46,7 +46,9 @@ frame showed it (a burst of events drawn as one frame: the screen is up to date)
 with whether the server applied it and wrote it to them and that player's screen; a table
 screen told of a change that did not repaint within 3 s is reported with its state; event-loop
 lag, stalls (``--stalls`` prints their stacks) and garbage-collection
-pauses, including the one that follows when one player leaves and the rest stay; the server's
+pauses phase by phase (sign-in, seating, play, leaving...; the full collection the bench forces to
+measure RSS is left out of them and shown apart), including the one that follows when one player
+leaves and the rest stay; the server's
 warnings; this process's CPU use. ``--profile K`` runs the server under cProfile
 while they play and prints its top K functions by own and cumulative time, and shipwreck's own
 among them.
@@ -123,7 +125,40 @@ from shipwreck.server import driver, service
 
 TOKEN = re.compile(r"%(token)s")
 times = {"enter": {}, "submit": {}, "refused": {}, "flush": {}, "lag": [], "gc": [], "stalls": []}
-times.update(frozen=[], unseen={})
+times.update(frozen=[], unseen={}, forced=[], turns=[])
+
+# What a long turn of the event loop did: each callback it ran is timed, and a turn whose
+# callbacks took more than 0.25 s in all is kept with its biggest parts (by task name: Textual
+# names a widget's message pump after the widget).
+import asyncio.base_events, asyncio.events
+handle_run = asyncio.events.Handle._run
+in_turn = []
+def timed_handle_run(self):
+    started = time.perf_counter()
+    try:
+        return handle_run(self)
+    finally:
+        in_turn.append((time.perf_counter() - started, self))
+asyncio.events.Handle._run = timed_handle_run
+def handle_name(handle):
+    owner = getattr(handle._callback, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        return re.sub(r"\(.*", "", owner.get_name())
+    return getattr(handle._callback, "__qualname__", type(handle._callback).__name__)
+run_once = asyncio.base_events.BaseEventLoop._run_once
+def timed_run_once(self):
+    in_turn.clear()
+    run_once(self)
+    work = sum(d for d, _ in in_turn)
+    if work > 0.25:
+        parts = {}
+        for d, handle in in_turn:
+            name = handle_name(handle)
+            parts[name] = [parts.get(name, [0, 0])[0] + d, parts.get(name, [0, 0])[1] + 1]
+        top = sorted(parts.items(), key=lambda kv: -kv[1][0])[:6]
+        times["turns"].append([time.monotonic(), work, len(in_turn), top])
+    in_turn.clear()
+asyncio.base_events.BaseEventLoop._run_once = timed_run_once
 
 gc_start = [0.0]
 times["young_gc"] = []
@@ -134,7 +169,7 @@ def gc_timer(phase, info):
         times["gc"].append([time.monotonic(), time.perf_counter() - gc_start[0]])
     else:
         took = time.perf_counter() - gc_start[0]
-        times["young_gc"].append([time.monotonic(), info["generation"], took])
+        times["young_gc"].append([time.monotonic(), info["generation"], took, info["collected"]])
 gc.callbacks.append(gc_timer)
 
 submit_text = Table.submit_text
@@ -173,7 +208,7 @@ async def lag_monitor():
         t = time.monotonic()
         await asyncio.sleep(0.05)
         tick[0] = time.monotonic()
-        times["lag"].append(tick[0] - t - 0.05)
+        times["lag"].append([tick[0], tick[0] - t - 0.05])  # (when it ran, how late)
 
 def watchdog(main_id):
     # What the event loop is doing when it has not ticked for 0.25 s: one stack per stall.
@@ -262,9 +297,11 @@ async def timed_start(self):
     threading.Thread(target=watchdog, args=(threading.get_ident(),), daemon=True).start()
 service.Service.start = timed_start
 
-def dump():
-    with open(out, "w") as f:
+def dump(*_):
+    with open(out + ".part", "w") as f:
         json.dump(times, f)
+    import os
+    os.replace(out + ".part", out)
 atexit.register(dump)
 if profile:  # the bench turns the profiler on for the play only (SIGUSR1 on, SIGUSR2 off)
     import cProfile, signal
@@ -275,9 +312,16 @@ if profile:  # the bench turns the profiler on for the play only (SIGUSR1 on, SI
 import faulthandler, signal as signals
 def collect(*_):  # what the sessions really hold: garbage collected, freed memory returned
     import ctypes
+    started = time.monotonic()
+    frozen = gc.get_freeze_count()  # (the server's collector thaws what it froze, and so here)
+    gc.unfreeze()
     gc.collect()
+    if frozen:
+        gc.freeze()
     ctypes.CDLL("libc.so.6").malloc_trim(0)
+    times["forced"].append([started, time.monotonic()])  # (its pause is the bench's own)
 signals.signal(signals.SIGRTMIN, collect)
+signals.signal(signals.SIGRTMIN + 1, dump)  # the figures so far (a server that will not stop)
 faulthandler.register(signals.SIGQUIT, all_threads=True)  # where a server that will not stop is
 from shipwreck.cli import main
 sys.exit(main(["serve", *args]))
@@ -808,6 +852,68 @@ def split_latency(says: list[Say], times: dict[str, Any], labels: dict[str, str]
     ]
 
 
+def loop_report(
+    times: dict[str, Any], phases: dict[str, tuple[float, float]], show_stalls: bool
+) -> list[str]:
+    """The server's event-loop lag, stalls and garbage collections, phase by phase.
+
+    The bench itself stops the server once, to measure its RSS (``gc.collect()`` and
+    ``malloc_trim``, on a signal): that pause is the bench's, not the server's, so the lag
+    samples it delayed, the stalls inside it and its collection are left out of the phases and
+    shown on a line of their own."""
+    forced = [(a, b) for a, b in times["forced"]]
+
+    def in_forced(start: float, end: float) -> bool:
+        return any(start < b and end > a for a, b in forced)
+
+    def within(at: float, phase: tuple[float, float]) -> bool:
+        return phase[0] <= at <= phase[1]
+
+    lines = ["server event loop (a 50 ms timer's lag; the bench's forced collection left out):"]
+    stacks: list[str] = []
+    for name, span in phases.items():
+        lag = [d for at, d in times["lag"] if within(at, span) and not in_forced(at - d - 0.05, at)]
+        stalls = [s for at, s in times["stalls"] if within(at, span) and not in_forced(at, at)]
+        full = [d for at, d in times["gc"] if within(at, span) and not in_forced(at - d, at)]
+        gcs = f"full collections {len(full)}, longest {max(full, default=0) * 1000:.0f} ms"
+        for gen in (0, 1):
+            young = [(d, n) for at, g, d, n in times["young_gc"] if g == gen and within(at, span)]
+            longest = max((d for d, _ in young), default=0)
+            freed = sum(n for _, n in young)
+            gcs += f"; gen {gen} {len(young)}, longest {longest * 1000:.0f} ms, {freed} freed"
+        where = collections.Counter(stall.splitlines()[-2].strip() for stall in stalls)
+        lines += [
+            f"  {name:<13} lag {ms(lag)}",
+            f"  {'':<13} {gcs}; stalls over 0.25 s: {len(stalls)}"
+            + (f", in: {where.most_common(2)}" if stalls else ""),
+        ]
+        stacks += [f"--- stall in {name} ---\n{s}" for s in stalls]
+        turns = [
+            t for t in times["turns"] if within(t[0], span) and not in_forced(t[0] - t[1], t[0])
+        ]
+        if turns:
+            where: dict[str, list[float]] = {}
+            for _at, _work, _n, top in turns:
+                for part, (took, count) in top:
+                    where.setdefault(part, [0.0, 0])
+                    where[part][0] += took
+                    where[part][1] += count
+            most = sorted(where.items(), key=lambda kv: -kv[1][0])[:4]
+            longest = max(turns, key=lambda t: t[1])
+            lines.append(
+                f"  {'':<13} turns over 0.25 s: {len(turns)}, longest {longest[1] * 1000:.0f} ms "
+                f"({longest[2]} callbacks); their time went to: "
+                + "; ".join(f"{k} {v[0]:.1f} s in {v[1]}" for k, v in most)
+            )
+    for a, b in forced:
+        delayed = [d for at, d in times["lag"] if in_forced(at - d - 0.05, at)]
+        lines.append(
+            f"  the bench's forced full collection + malloc_trim (for RSS): {(b - a) * 1000:.0f} "
+            f"ms; the timer it delayed ran {max(delayed, default=0) * 1000:.0f} ms late"
+        )
+    return lines + (stacks if show_stalls else [])
+
+
 def session_labels(lines: list[str]) -> dict[str, str]:
     """Player name → the server's session label, from its log ("session 7 (p003): started")."""
     labels: dict[str, str] = {}
@@ -840,21 +946,27 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     await asyncio.sleep(1.0)  # let the idle server settle before measuring it
     rss_idle, cpu0 = server.rss_mib(), server.cpu_seconds()
 
+    phases: dict[str, tuple[float, float]] = {}
     t = time.monotonic()
     players = await connect_all(server.port, [f"p{i:03d}" for i in range(n)], args.concurrency)
+    phases["sign-in"] = (t, time.monotonic())
     t_connect = time.monotonic() - t
     cpu1 = server.cpu_seconds()
 
     t = time.monotonic()
     groups = [players[i : i + 6] for i in range(0, n, 6)]
     table_ids = await asyncio.gather(*(seat(g) for g in groups))
+    phases["seating"] = (t, time.monotonic())
     t_seat = time.monotonic() - t
     cpu2 = server.cpu_seconds()
     idle = await settle(server, players)
+    phases["settling"] = (phases["seating"][1], time.monotonic())
     cpu_drain = server.cpu_seconds() - cpu2
     rss_seated = server.rss_mib()
+    t = time.monotonic()
     server.proc.send_signal(signal.SIGRTMIN)
     await asyncio.sleep(3.0)
+    phases["RSS measured"] = (t, time.monotonic())
     rss_collected = server.rss_mib()
     print(
         f"{n} signed in in {t_connect:.1f} s; {len(groups)} tables seated in {t_seat:.1f} s, "
@@ -862,7 +974,9 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     )
 
     full = next(i for i, g in enumerate(groups) if len(g) == max(len(g) for g in groups))
+    t = time.monotonic()
     unit = await unit_costs(server, groups[full], table_ids[full], idle)
+    phases["unit costs"] = (t, time.monotonic())
 
     stats = Stats()
     stop = asyncio.Event()
@@ -887,6 +1001,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     if args.profile:
         server.proc.send_signal(signal.SIGUSR2)
     play_to = time.monotonic()
+    phases["play"] = (play_from, play_to)
     t_play = play_to - t
     cpu4 = server.cpu_seconds()
     me = time.process_time() - me
@@ -900,16 +1015,27 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     await close_all(players[-1:])
     await asyncio.sleep(5.0)
     one_done = time.monotonic()
+    phases["one leaves"] = (one_left, one_done)
     await close_all(players[:-1])
     await asyncio.sleep(2.0)
+    phases["all leave"] = (one_done, time.monotonic())
     rss_left = server.rss_mib()
+    t = time.monotonic()
     again = await connect_all(server.port, [f"w{i:03d}" for i in range(n)], args.concurrency)
     await close_all(again)
     await asyncio.sleep(2.0)
+    phases["second wave"] = (t, time.monotonic())
     rss_again = server.rss_mib()
     cpu_total = server.cpu_seconds() - cpu0
+    server.proc.send_signal(signal.SIGRTMIN + 1)  # the figures, before it is asked to stop
+    async with asyncio.timeout(60):
+        while not server.times_file.exists():
+            await asyncio.sleep(0.2)
     stopping = time.monotonic()
     code = await stop_server(server)
+    if code == -signal.SIGKILL:
+        print("the server did not stop within 120 s of SIGINT and was killed; its log ends:")
+        print("".join(server.lines[-20:]))
     if not server.times_file.exists():
         tail = "".join(server.lines[-80:])
         raise RuntimeError(
@@ -960,7 +1086,6 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     for line in warnings[:5]:
         print(f"server: {line}")
     commands = stats.plays + len(stats.says)
-    lag = times["lag"]
     print()
     print(f"sessions {n} at {len(groups)} tables; played {t_play:.1f} s")
     print(
@@ -999,13 +1124,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     print(f"latency, say → each other player's screen: {ms(each)}")
     print(f"latency, say → the last player at the table: {ms(last)}")
     print(*split_latency(says, times, labels), sep="\n")
-    print(f"server event loop lag (50 ms timer): {ms(lag)}")
-    stalls = [stack for at, stack in times["stalls"] if play_from <= at <= play_to]
-    if stalls:
-        where = collections.Counter(stall.splitlines()[-2].strip() for stall in stalls)
-        print(f"server stalls over 0.25 s in play: {len(stalls)}; in: {where.most_common(3)}")
-        if args.stalls:
-            print(*stalls, sep="\n--- stall ---\n")
+    print(*loop_report(times, phases, args.stalls), sep="\n")
     leaving = [d for at, d in times["gc"] if one_left <= at <= one_done]
     print(
         f"one player leaves, {n - 1} stay: {len(leaving)} full collection(s), "
@@ -1019,7 +1138,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
         f"in play {len(in_play)}, longest {max(in_play, default=0) * 1000:.0f} ms"
     )
     for gen in (0, 1):
-        young = [d for at, g, d in times["young_gc"] if g == gen and play_from <= at <= play_to]
+        young = [d for at, g, d, _ in times["young_gc"] if g == gen and play_from <= at <= play_to]
         print(
             f"  generation {gen} collections in play: {len(young)}, {sum(young):.2f} s in all, "
             f"longest {max(young, default=0) * 1000:.0f} ms"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from shipwreck.server.gc_policy import FullCollector, tune_gc
+from shipwreck.server.gc_policy import FREEZE_AFTER, FullCollector, tune_gc, untune_gc
 
 
 class Clock:
@@ -53,8 +53,60 @@ def test_an_ended_sessions_cycles_are_freed_by_the_scheduled_collection() -> Non
         assert collector.maybe_collect() is not None
         assert ref() is None
     finally:
-        gc.unfreeze()
-        gc.set_threshold(*old)
+        untune_gc(old)
+
+
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_what_survives_young_collections_is_frozen_and_a_full_collection_still_frees_it() -> None:
+    """While the server's schedule is in force, the collector freezes what survived
+    ``FREEZE_AFTER`` young collections (young collections no longer walk it); a cycle frozen
+    and then dropped (an ended session's app) is still freed by the next full collection."""
+    ended = [0]
+    collector = FullCollector(lambda: ended[0], every=10**9, after_ended=1)
+    old = gc.get_threshold()
+    tune_gc()
+    try:
+        assert collector.maybe_collect() is None
+        assert collector.freezes == 0  # no young collection yet: nothing to freeze
+        session = Cycle()
+        ref = weakref.ref(session)
+        frozen = gc.get_freeze_count()
+        for _ in range(FREEZE_AFTER):
+            gc.collect(0)
+        assert collector.maybe_collect() is None  # no full collection due: a freeze
+        assert collector.freezes == 1
+        assert gc.get_freeze_count() > frozen
+        assert collector.maybe_collect() is None  # not again before more young collections
+        assert collector.freezes == 1
+        del session  # the session ends: its cycle is garbage among the frozen objects
+        gc.collect(1)
+        assert ref() is not None  # young collections do not look at frozen objects
+        ended[0] = 1
+        assert collector.maybe_collect() is not None  # due: unfreeze, collect, freeze
+        assert ref() is None
+        assert gc.get_freeze_count() > 0  # what survived is frozen again
+    finally:
+        untune_gc(old)
+
+
+def test_without_the_servers_schedule_nothing_is_frozen() -> None:
+    """A process that did not call ``tune_gc`` (tests running a server) collects as Python
+    does: the collector never freezes, so a dropped cycle is freed by any full collection."""
+    collector = FullCollector(lambda: 0, every=10**9, after_ended=1)
+    kept = Cycle()
+    ref = weakref.ref(kept)
+    for _ in range(FREEZE_AFTER + 1):
+        gc.collect(0)
+    assert collector.maybe_collect() is None
+    assert collector.freezes == 0
+    assert gc.get_freeze_count() == 0
+    del kept
+    gc.collect()
+    assert ref() is None
 
 
 def test_the_servers_schedule_comes_from_server_toml() -> None:

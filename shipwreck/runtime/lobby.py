@@ -35,6 +35,8 @@ class TableCreateError(ValueError):
 
 
 Listener = Callable[["Lobby"], None]
+Row = tuple[str, ...]
+"""One table in the lobby's list: id, game, seats, round, status, players."""
 
 
 class Lobby:
@@ -80,6 +82,10 @@ class Lobby:
         self._rng = random.Random(seed)
         self._next_id = 1
         self.store: Store | None = None
+        self.version = 0
+        """Counts the changes the lobby's watchers were told of (see :meth:`listing`)."""
+        self._listing: tuple[int, list[Row]] = (-1, [])
+        self._listed: dict[int, Row] = {}
 
     def create_table(
         self, game: str, seats: list[SeatSpec], creator: str | None = None, seed: int | None = None
@@ -113,7 +119,7 @@ class Lobby:
         table = Table(game, specs, seed, table_id=self._next_id, **self._table_options())
         self._next_id += 1
         self.tables[table.id] = table
-        table.subscribe(lambda _t: self._notify())
+        table.subscribe(self._table_changed)
         if creator is not None:
             self._created.setdefault(creator, []).append(self.clock())
         self._notify()
@@ -186,7 +192,7 @@ class Lobby:
                 )
                 continue
             self.tables[table_id] = table
-            table.subscribe(lambda _t: self._notify())
+            table.subscribe(self._table_changed)
             restored += 1
         ids = [t[0] for t in store.tables()]
         self._next_id = max(ids, default=0) + 1
@@ -284,6 +290,29 @@ class Lobby:
         self._notify()
         return None
 
+    @staticmethod
+    def row(table: Table) -> Row:
+        """``table`` as the lobby lists it."""
+        status = "over" if table.over else ("open" if table.free_seats() else "running")
+        players = ", ".join(s.player for s in table.seats if s.player) or "-"
+        return (str(table.id), table.game, table.summary(), str(table.state.round), status, players)
+
+    def listing(self) -> list[Row]:
+        """Every table's row, worked out once per change however many sessions show it (the
+        same list each time until the lobby changes again)."""
+        if self._listing[0] != self.version:
+            rows = [self.row(t) for t in self.tables.values()]
+            self._listing = (self.version, rows)
+            self._listed = {int(r[0]): r for r in rows}
+        return self._listing[1]
+
+    def _table_changed(self, table: Table) -> None:
+        """A table changed. Its watchers are told by the table; the lobby's only if its row
+        changed: most changes are moves inside a game, and each change told to the lobby
+        repaints every session in it."""
+        if self._listed.get(table.id) != self.row(table):
+            self._notify()
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self.listeners.append(listener)
 
@@ -294,6 +323,7 @@ class Lobby:
         return unsubscribe
 
     def _notify(self) -> None:
+        self.version += 1
         for listener in list(self.listeners):
             try:
                 listener(self)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, ClassVar
 
 from rich import box
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,11 +20,12 @@ from textual.widgets import Static
 
 from shipwreck.lang.complete import command_list, complete
 from shipwreck.lang.text import whole_number
-from shipwreck.runtime import SeatSpec, TableCreateError
-from shipwreck.runtime.lobby import LobbyChat
+from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
+from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
+from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
@@ -32,7 +37,36 @@ LOBBY_HELP = (
 )
 
 
-def tables_panel(rows: list[tuple[str, ...]], height: int) -> RenderableType:
+class SharedRender:
+    """A renderable drawn once for all the sessions that show it at the same width: what
+    ``make()`` renders, kept under ``key`` (which must name everything it draws).
+
+    Every session in the lobby shows the same tables; drawn by each session for itself, a
+    Rich table of thirty rows took 20 ms a session, and one change there took seconds of the
+    server's time with two hundred sessions in the lobby."""
+
+    KEEP = 16
+    _drawn: ClassVar[OrderedDict[Hashable, list[Segment]]] = OrderedDict()
+
+    def __init__(self, key: Hashable, make: Callable[[], RenderableType]) -> None:
+        self.key = key
+        self.make = make
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        o = options
+        key = (self.key, o.max_width, o.height, o.ascii_only, o.legacy_windows, o.encoding)
+        segments = self._drawn.get(key)
+        if segments is None:
+            segments = list(console.render(self.make(), options))
+            self._drawn[key] = segments
+            while len(self._drawn) > self.KEEP:
+                self._drawn.popitem(last=False)
+        else:
+            self._drawn.move_to_end(key)
+        yield from segments
+
+
+def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
     order = {"open": 0, "running": 1, "over": 2}
@@ -52,11 +86,27 @@ def tables_panel(rows: list[tuple[str, ...]], height: int) -> RenderableType:
     return t
 
 
+_PACERS: weakref.WeakKeyDictionary[Lobby, RepaintPacer[LobbyScreen]] = weakref.WeakKeyDictionary()
+
+
+def lobby_pacer(lobby: Lobby) -> RepaintPacer[LobbyScreen]:
+    """The pacer of ``lobby``'s screens' repaints (see :mod:`shipwreck.tui.pacer`)."""
+    pacer = _PACERS.get(lobby)
+    if pacer is None:
+        pacer = _PACERS[lobby] = RepaintPacer(LobbyScreen.post_repaint)
+    return pacer
+
+
 class LobbyScreen(AppScreen):
-    """Open and running tables, table creation, lobby chat."""
+    """Open and running tables, table creation, lobby chat.
+
+    Every session in the lobby shows the same list, so one change there repaints them all:
+    their repaints are paced (a few per turn of the event loop, each screen at most twice a
+    second, see :mod:`shipwreck.tui.pacer`), and the list is drawn once for all of them
+    (:class:`SharedRender`). What a player types is drawn at once."""
 
     _chat_last: LobbyChat | None = None
-    _rows: list[tuple[str, ...]] | None = None
+    _rows: list[Row] | None = None
     _awaiting_layout = False
     PANELS = {"who": "board", "tables": "board", "help": "board", "error": "foot"}
 
@@ -86,16 +136,42 @@ class LobbyScreen(AppScreen):
         board = self.query_one("#board", Board)
         board.update("who", self.shipwreck.signed_in_line())
         board.update("help", LOBBY_HELP)
+        assert self.pacer is not None  # (found in this session's context)
         self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()
 
+    _pacer: RepaintPacer[LobbyScreen] | None = None
+
+    @property
+    def pacer(self) -> RepaintPacer[LobbyScreen]:
+        """(Kept: the lobby tells a screen of a change from any session's context, where
+        ``self.app`` is that session's app.)"""
+        if self._pacer is None:
+            self._pacer = lobby_pacer(self.shipwreck.lobby)
+        return self._pacer
+
+    def notify_change(self, _source: object) -> None:
+        """The lobby changed: repaint when the pacer says."""
+        self.pacer.want(self)
+
+    def post_repaint(self) -> bool:
+        """Queue one repaint (the pacer's turn for this screen has come); whether it did."""
+        super().notify_change(None)
+        return self._repaint_due
+
+    def _repaint(self) -> None:
+        super()._repaint()
+        self.pacer.done(self)
+
     def on_unmount(self) -> None:
         self._unsub()
+        self.pacer.forget(self)
 
     def on_screen_suspend(self) -> None:
         """Covered by a table or help: stop following the lobby (it would repaint every change)."""
         self._unsub()
+        self.pacer.forget(self)
 
     def on_screen_resume(self) -> None:
         self._unsub()
@@ -108,15 +184,13 @@ class LobbyScreen(AppScreen):
 
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
-        rows: list[tuple[str, ...]] = []
-        for t in lobby.tables.values():
-            status = "over" if t.over else ("open" if t.free_seats() else "running")
-            players = ", ".join(s.player for s in t.seats if s.player) or "-"
-            rows.append((str(t.id), t.game, t.summary(), str(t.state.round), status, players))
-        if rows != self._rows:  # most changes are moves inside a game: no row changes
+        rows = lobby.listing()
+        if rows != self._rows:  # (a chat line, say)
             board = self.query_one("#board", Board)
             spot = board.spot("tables")
-            board.update("tables", tables_panel(rows, spot.height if spot else 0))
+            height = spot.height if spot else 0
+            key = ("tables", tuple(rows), height)
+            board.update("tables", SharedRender(key, lambda: tables_panel(rows, height)))
             if spot is not None:
                 self._rows = rows
             elif not self._awaiting_layout:  # not laid out: again once the board has its room
@@ -163,6 +237,8 @@ class LobbyScreen(AppScreen):
                     self.error(f"unknown lobby command {word!r}; try: new, join, watch, say, help")
         except TableCreateError as e:
             self.error(str(e))
+        if self.is_current and self.pacer.forget(self):  # what I did, shown now (not paced)
+            self.refresh_all()
 
     def create(self, args: list[str]) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's

@@ -1,0 +1,142 @@
+"""Repaints as background work: a few at a time, each screen at most so often.
+
+Every session in the lobby shows the same list, so one change there (a table made, a player
+sitting down) is a repaint for each of them. Queued at once, two hundred repaints ran in one
+turn of the event loop, one after the other, and every timer, keystroke and table waited
+behind all of them: during a busy seating, the loop's turns took seconds.
+
+A :class:`RepaintPacer` lets at most ``at_once`` of its screens have a repaint queued (a
+screen's repaint tells it when it is done, which lets the next one go), at most ``per_second``
+a second in all, takes them in the order they asked (round robin: a screen that asks again goes
+to the back), and repaints a screen at most once every ``every`` seconds. So a burst of changes
+costs at most ``at_once`` repaints per turn of the loop, a lobby that keeps changing (players
+sitting down all over) costs a bounded share of the server however many watch it, and each
+screen coalesces what changed while it waited into one repaint, which reads the lobby as it is
+then: nothing is lost, only shown a little later (with many watchers, later: 200 sessions in a
+lobby that never stops changing see it change every two seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+S = TypeVar("S")
+log = logging.getLogger("shipwreck.tui")
+
+STALE = 5.0
+"""Seconds after which a queued repaint that never said it was done stops holding its place
+(a screen that closed meanwhile, say)."""
+
+
+class RepaintPacer(Generic[S]):
+    """Paces the repaints of many screens (see the module's docstring). ``post(screen)``
+    queues one repaint of ``screen`` and says whether it did; the screen's repaint calls
+    :meth:`done` when it has run."""
+
+    def __init__(
+        self,
+        post: Callable[[S], bool],
+        at_once: int = 8,
+        every: float = 0.5,
+        per_second: float = 100.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.post = post
+        self.at_once = at_once
+        self.every = every
+        self.per_second = per_second
+        self.clock = clock
+        self._allowance = float(at_once)
+        """Repaints that may be queued now (it grows by ``per_second``, to ``at_once``)."""
+        self._pumped = clock()
+        self._waiting: dict[S, None] = {}
+        """Screens that want a repaint, in the order they asked (an ordered set)."""
+        self._posted: dict[S, float] = {}
+        """Screens with a repaint queued, and since when."""
+        self._last: weakref.WeakKeyDictionary[S, float] = weakref.WeakKeyDictionary()
+        self._handle: asyncio.Handle | None = None
+        self._handle_at = 0.0
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def want(self, screen: S) -> None:
+        """``screen`` should show what changed: it will repaint (once, however often it asks
+        before then)."""
+        if screen in self._posted or screen in self._waiting:
+            return  # its queued repaint will show this change too
+        self._waiting[screen] = None
+        self._schedule()
+
+    def done(self, screen: S) -> None:
+        """``screen`` has repainted."""
+        self._last[screen] = self.clock()
+        if self._posted.pop(screen, None) is not None and self._waiting:
+            self._schedule()
+
+    def forget(self, screen: S) -> bool:
+        """``screen`` is closing, or has just drawn itself: it needs no repaint. ``True`` if it
+        was waiting for one."""
+        self._posted.pop(screen, None)
+        return self._waiting.pop(screen, 1) is None
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    @property
+    def posted(self) -> int:
+        return len(self._posted)
+
+    def _schedule(self, delay: float = 0.0) -> None:
+        """Pump in ``delay`` seconds, unless a pump is due sooner."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test changing a lobby nobody shows): later
+            return
+        at = loop.time() + delay
+        if self._handle is not None and self._loop is loop:
+            if self._handle_at <= at:
+                return  # a pump is already due by then
+            self._handle.cancel()
+        self._loop, self._handle_at = loop, at
+        if delay > 0:
+            self._handle = loop.call_at(at, self._pump)
+        else:
+            self._handle = loop.call_soon(self._pump)
+
+    def _pump(self) -> None:
+        """Queue the repaints of the next screens whose turn has come (as many as fit)."""
+        self._handle = None
+        now = self.clock()
+        for screen, since in list(self._posted.items()):
+            if now - since > STALE:
+                del self._posted[screen]
+        gained = (now - self._pumped) * self.per_second
+        self._allowance, self._pumped = min(self.at_once, self._allowance + gained), now
+        soonest: float | None = None
+        for screen in list(self._waiting):
+            if len(self._posted) >= self.at_once:  # a repaint that is done lets the next go
+                self._schedule(min(self._posted.values()) + STALE - now)  # (or goes stale)
+                return
+            if self._allowance < 1:
+                self._schedule((1 - self._allowance) / self.per_second)
+                return
+            due = self._last.get(screen, now - self.every) + self.every
+            if due > now:
+                soonest = due if soonest is None else min(soonest, due)
+                continue
+            del self._waiting[screen]
+            try:
+                queued = self.post(screen)
+            except Exception:  # one broken screen must not stop the others' repaints
+                log.exception("%s: its repaint could not be queued", screen)
+                continue
+            if queued:
+                self._posted[screen] = now
+                self._allowance -= 1
+        if soonest is not None:
+            self._schedule(max(soonest - now, 0.001))

@@ -1,0 +1,278 @@
+"""One lobby, many sessions: a change there reaches every lobby screen, paced (issue 15).
+
+A change in the lobby (a table made, a player sitting down) repaints every session in it. Queued
+at once, two hundred repaints ran in one turn of the event loop and every timer waited behind
+them (3.7 s with 200 sessions signing in and sitting down). These tests hold the pacing to its
+word (at most K lobby repaints per turn of the loop, each screen at most so often), and check
+that nothing is lost on the way: every screen ends up showing the lobby as it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import pytest
+from textual._context import active_app
+from textual.pilot import Pilot
+
+from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.board import Board
+from shipwreck.tui.pacer import RepaintPacer
+from shipwreck.tui.screens import LobbyScreen, lobby_pacer
+from shipwreck.tui.widgets import EventLog
+
+SIZE = (120, 40)
+
+
+def open_table(lobby: Lobby, creator: str, seed: int = 1) -> Table:
+    seats = [SeatSpec("human"), SeatSpec("empty"), *[SeatSpec("bot", "random")] * 4]
+    return lobby.create_table("lifeboat", seats, creator=creator, seed=seed)
+
+
+class Fake:
+    """A screen, for the pacer on its own."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+class Turns:
+    """Counts the turns of the running event loop (a callback that queues itself again runs
+    once a turn)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._handle: asyncio.Handle | None = None
+
+    def _tick(self) -> None:
+        self.count += 1
+        self._handle = asyncio.get_running_loop().call_soon(self._tick)
+
+    def start(self) -> None:
+        self._handle = asyncio.get_running_loop().call_soon(self._tick)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+
+
+@asynccontextmanager
+async def lobby_sessions(
+    lobby: Lobby, n: int
+) -> AsyncIterator[tuple[list[ShipwreckApp], list[Pilot[None]]]]:
+    """``n`` sessions in ``lobby``'s lobby, in one event loop as on the server."""
+    apps = [ShipwreckApp(lobby, f"p{i:02d}") for i in range(n)]
+    async with AsyncExitStack() as stack:
+        pilots = [await stack.enter_async_context(app.run_test(size=SIZE)) for app in apps]
+        await pilots[-1].pause()
+        assert all(isinstance(app.screen, LobbyScreen) for app in apps)
+        yield apps, pilots
+
+
+def shown_rows(app: ShipwreckApp) -> list[str]:
+    """The rows of the lobby's tables panel as the screen's board draws them now."""
+    token = active_app.set(app)  # (several apps share this test's context)
+    try:
+        board = app.screen.query_one("#board", Board)
+        region = board.spot("tables")
+        assert region is not None
+        return [strip.text for strip in board.render_lines(region)]
+    finally:
+        active_app.reset(token)
+
+
+def shows(app: ShipwreckApp, lobby: Lobby) -> bool:
+    """Whether ``app`` shows every table's row as the lobby lists it now."""
+    text = "\n".join(shown_rows(app))
+    return all(
+        all(part in text for part in (row[0], row[2], row[4], row[5])) for row in lobby.listing()
+    )
+
+
+async def until(test: Callable[[], bool], timeout: float = 20.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not test():
+            await asyncio.sleep(0.02)
+
+
+def record_repaints(monkeypatch: pytest.MonkeyPatch, turns: Turns) -> list[tuple[int, Any]]:
+    """(loop turn, screen) of every lobby repaint from now on."""
+    done: list[tuple[int, Any]] = []
+    repaint = LobbyScreen._repaint
+
+    def recorded(self: LobbyScreen) -> None:
+        done.append((turns.count, self))
+        repaint(self)
+
+    monkeypatch.setattr(LobbyScreen, "_repaint", recorded)
+    return done
+
+
+# ------------------------------------------------------------------ the lobby tells less
+
+
+def test_a_move_inside_a_game_is_not_told_to_the_lobby_a_seat_taken_is() -> None:
+    lobby = Lobby(seed=1)
+    told: list[int] = []
+    lobby.subscribe(lambda lb: told.append(lb.version))
+    table = open_table(lobby, "ann", seed=3)
+    rows = lobby.listing()
+    assert lobby.listing() is rows  # one list for every session that shows it
+    told.clear()
+    assert table.submit_text(0, "say ahoy").ok  # a move: the table's row stays the same
+    assert told == []
+    assert lobby.listing() is rows
+    assert table.sit(1, "bob") is None  # a seat taken: its row changes
+    assert told == [lobby.version]
+    assert lobby.listing() is not rows
+    assert lobby.listing()[0][5] == "ann, bob"
+
+
+def test_a_change_to_a_row_is_told_even_when_nobody_listed_the_lobby_since() -> None:
+    lobby = Lobby(seed=1)
+    told: list[int] = []
+    lobby.subscribe(lambda lb: told.append(lb.version))
+    first = open_table(lobby, "ann")
+    second = open_table(lobby, "bob")
+    told.clear()
+    assert first.sit(1, "cy") is None
+    assert second.sit(1, "di") is None  # (nobody has read the list in between)
+    assert len(told) == 2
+    assert [r[5] for r in lobby.listing()] == ["ann, cy", "bob, di"]
+
+
+# ------------------------------------------------------------------ the pacer on its own
+
+
+async def test_the_pacer_queues_at_most_at_once_repaints_and_serves_everybody() -> None:
+    turns = Turns()
+    posted: list[tuple[int, int]] = []
+    pacer: RepaintPacer[Fake]
+
+    def post(screen: Fake) -> bool:
+        posted.append((turns.count, screen.n))
+        loop.call_soon(pacer.done, screen)  # the repaint runs in the next turn
+        return True
+
+    loop = asyncio.get_running_loop()
+    pacer = RepaintPacer(post, at_once=4, every=0.3, per_second=1000)
+    screens = [Fake(n) for n in range(20)]
+    turns.start()
+    try:
+        for screen in screens:
+            pacer.want(screen)
+            pacer.want(screen)  # asking twice before the repaint: one repaint
+        await until(lambda: pacer.waiting == 0 and pacer.posted == 0, 5)
+        per_turn = collections.Counter(turn for turn, _ in posted)
+        assert max(per_turn.values()) <= 4
+        assert sorted(n for _, n in posted) == list(range(20))
+        asked = time.monotonic()
+        pacer.want(screens[0])  # it has just repainted: not again within ``every``
+        await until(lambda: len(posted) == 21, 5)
+        assert time.monotonic() - asked >= 0.25
+    finally:
+        turns.stop()
+
+
+async def test_the_pacer_spreads_repaints_over_time_at_per_second() -> None:
+    times: list[float] = []
+    pacer: RepaintPacer[Fake]
+
+    def post(screen: Fake) -> bool:
+        times.append(time.monotonic())
+        asyncio.get_running_loop().call_soon(pacer.done, screen)
+        return True
+
+    pacer = RepaintPacer(post, at_once=5, every=0.0, per_second=50)
+    started = time.monotonic()
+    for screen in [Fake(n) for n in range(30)]:
+        pacer.want(screen)
+    await until(lambda: len(times) == 30, 5)
+    # 5 at once, then 50 a second: the other 25 take half a second at least
+    assert times[-1] - started >= 0.45
+
+
+async def test_a_refused_or_failing_repaint_does_not_hold_a_place() -> None:
+    posted: list[int] = []
+
+    def post(screen: Fake) -> bool:
+        posted.append(screen.n)
+        if screen.n == 1:
+            raise RuntimeError("a broken screen")
+        return screen.n != 0  # screen 0 is closing: its repaint is refused
+
+    pacer = RepaintPacer(post, at_once=1, every=0.0)
+    screens = [Fake(n) for n in range(3)]
+    for screen in screens:
+        pacer.want(screen)
+    await until(lambda: posted == [0, 1, 2], 2)
+    assert pacer.posted == 1  # screen 2's repaint is queued; 0 and 1 hold nothing
+
+
+# ------------------------------------------------------------------ lobby screens
+
+
+async def test_one_lobby_change_repaints_at_most_k_lobby_screens_per_loop_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """12 sessions in the lobby, a player sits down at a table: every lobby screen repaints
+    and shows it, never more than K in one turn of the event loop (unpaced, all 12 did)."""
+    lobby = Lobby(seed=1)
+    table = open_table(lobby, "ann")
+    async with lobby_sessions(lobby, 12) as (apps, _):
+        pacer = lobby_pacer(lobby)
+        pacer.at_once = 3
+        await until(lambda: pacer.waiting == 0 and pacer.posted == 0)
+        turns = Turns()
+        repaints = record_repaints(monkeypatch, turns)
+        turns.start()
+        try:
+            assert table.sit(1, "zed") is None
+            await until(lambda: {id(s) for _, s in repaints} >= {id(a.screen) for a in apps})
+        finally:
+            turns.stop()
+        per_turn = collections.Counter(turn for turn, _ in repaints)
+        assert max(per_turn.values()) <= 3, per_turn
+        for app in apps:
+            assert any("ann, zed" in row for row in shown_rows(app)), shown_rows(app)
+
+
+async def test_every_lobby_screen_ends_up_showing_a_burst_of_changes() -> None:
+    """Many changes while the screens are paced (tables made, seats taken, chat): no update
+    is lost, every screen shows the lobby as it is once the burst is over."""
+    lobby = Lobby(seed=1, open_tables_per_player=50, new_tables_per_minute=50)
+    async with lobby_sessions(lobby, 8) as (apps, _):
+        pacer = lobby_pacer(lobby)
+        pacer.at_once, pacer.every = 2, 0.2
+        tables = [open_table(lobby, f"host{i}", seed=i) for i in range(4)]
+        for i in range(24):
+            if i % 3 == 0:
+                lobby.say("crier", f"news {i}")
+            else:
+                tables[i % 4].sit(1 + i // 4 % 5, f"guest{i}")
+            await asyncio.sleep(0.01 * (i % 4))
+        await until(lambda: pacer.waiting == 0 and pacer.posted == 0)
+        for app in apps:
+            assert shows(app, lobby), (shown_rows(app), lobby.listing())
+            chat = app.screen.query_one("#lobby-chat", EventLog)
+            assert "news 21" in chat.texts[-1].plain
+
+
+async def test_what_a_player_types_in_the_lobby_is_drawn_at_once_not_paced() -> None:
+    lobby = Lobby(seed=1)
+    async with lobby_sessions(lobby, 2) as (apps, pilots):
+        pacer = lobby_pacer(lobby)
+        pacer.every = 60.0  # a paced repaint would not come during this test
+        lobby.say("crier", "first")  # both screens repaint once: the next is a minute away
+        await until(lambda: pacer.waiting == 0 and pacer.posted == 0)
+        await pilots[0].press(*"say ahoy", "enter")
+        await pilots[0].pause()
+        chat = apps[0].screen.query_one("#lobby-chat", EventLog)
+        assert "ahoy" in chat.texts[-1].plain  # drawn by the typed line itself
+        assert pacer.waiting == 1  # the other screen waits its turn (a minute here)
