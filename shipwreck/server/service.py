@@ -17,6 +17,7 @@ from typing import Any
 import asyncssh
 
 from shipwreck.config import Config
+from shipwreck.lang.bots import shipped_bot, shipped_names
 from shipwreck.names import valid_bot_name, valid_player_name
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.table import LoopTurns
@@ -96,6 +97,8 @@ class Service:
         log.info("host key %s (%s)", s.host_key, self.fingerprint)
         if self.restored:
             log.info("restored %d unfinished tables from %s", self.restored, s.database)
+        for name in shipped_names():  # compiled now, not on the loop when a first table seats it
+            shipped_bot(name)
         self.acceptor = await start_server(
             s.listen,
             s.port,
