@@ -276,3 +276,27 @@ async def test_what_a_player_types_in_the_lobby_is_drawn_at_once_not_paced() -> 
         chat = apps[0].screen.query_one("#lobby-chat", EventLog)
         assert "ahoy" in chat.texts[-1].plain  # drawn by the typed line itself
         assert pacer.waiting == 1  # the other screen waits its turn (a minute here)
+
+
+async def test_a_burst_of_table_repaints_is_spread_over_turns_of_the_loop() -> None:
+    """TurnBudget: under the budget a repaint is queued at once (no turn added to what a player
+    waits); a burst past it goes out ``per_turn`` a turn, in order, and none is lost."""
+    from shipwreck.tui.pacer import TurnBudget
+
+    budget = TurnBudget(per_turn=4)
+    turn = [0]
+    posted: list[tuple[int, int]] = []
+
+    def post(i: int) -> Callable[[], None]:
+        return lambda: posted.append((i, turn[0]))
+
+    budget.run(post(0))
+    assert posted == [(0, 0)]  # at once
+    for i in range(1, 11):
+        budget.run(post(i))
+    for t in range(1, 6):
+        turn[0] = t
+        await asyncio.sleep(0)  # one turn of the event loop
+    assert [i for i, _ in posted] == list(range(11))
+    per_turn = collections.Counter(t for _, t in posted)
+    assert max(per_turn.values()) <= 4 and per_turn[0] == 4

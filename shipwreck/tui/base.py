@@ -33,6 +33,7 @@ from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.draw_now import draw_now
+from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 log = logging.getLogger("shipwreck.tui")
@@ -62,6 +63,9 @@ class AppScreen(Screen[None]):
         if self._repaint_due:
             return
         self._repaint_due = True
+        TABLE_TURNS.run(self._post_repaint)  # at once, unless a burst has spent this turn
+
+    def _post_repaint(self) -> None:
         # (``call_later``'s message would name the session that made the change as its sender,
         # and a screen keeps the last message it handled: that session's screen stayed alive.)
         message = Callback(callback=self._repaint)

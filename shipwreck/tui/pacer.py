@@ -19,6 +19,8 @@ lobby that never stops changing see it change every two seconds).
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextvars
 import logging
 import time
 import weakref
@@ -140,3 +142,56 @@ class RepaintPacer(Generic[S]):
                 self._allowance -= 1
         if soonest is not None:
             self._schedule(max(soonest - now, 0.001))
+
+
+class TurnBudget:
+    """At most ``per_turn`` repaints queued in one turn of the event loop; the rest go out in
+    the next turns, in the order they came.
+
+    Table screens are not paced like the lobby's (a change at a table must reach its players at
+    once), but a burst (dozens of players sitting down at once, each join repainting the others
+    at that table) queued every repaint in the same turn, and every timer and keystroke waited
+    behind all of them. Under the budget nothing changes: a repaint is queued at once."""
+
+    def __init__(self, per_turn: int = 16) -> None:
+        self.per_turn = per_turn
+        self.used = 0
+        self.waiting: collections.deque[Callable[[], None]] = collections.deque()
+        self._armed: asyncio.AbstractEventLoop | None = None
+
+    def run(self, post: Callable[[], None]) -> None:
+        """Call ``post`` (which queues one repaint) now, or in a later turn if this one's
+        budget is spent."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop: nothing to share a turn with
+            post()
+            return
+        if self._armed is not loop:  # a new loop (tests run many): start afresh
+            self._armed, self.used = None, 0
+            self.waiting.clear()
+        if self.used < self.per_turn and not self.waiting:
+            self.used += 1
+            post()
+        else:
+            self.waiting.append(post)
+        if self._armed is None:
+            self._armed = loop
+            loop.call_soon(self._next_turn, context=contextvars.Context())
+
+    def _next_turn(self) -> None:
+        self._armed, self.used = None, 0
+        while self.waiting and self.used < self.per_turn:
+            post = self.waiting.popleft()
+            self.used += 1
+            try:
+                post()
+            except Exception:  # one broken screen must not stop the others' repaints
+                log.exception("a repaint could not be queued")
+        if self.used:
+            self._armed = asyncio.get_running_loop()
+            self._armed.call_soon(self._next_turn, context=contextvars.Context())
+
+
+TABLE_TURNS = TurnBudget()
+"""The budget every table screen's repaints share (see :class:`TurnBudget`)."""
