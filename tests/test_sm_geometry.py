@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from shipwreck.games.spanish_main import geometry as geo
@@ -168,6 +168,14 @@ def _sample_path(
 
 @settings(max_examples=250, deadline=None)
 @given(scene=scenes(), legs=legs_st)
+@example(  # found in a full run: the turn is made, then the run is blocked where it began
+    scene=(
+        [geo.edge(W, H), geo.island("i2", 11.5, 27.4375, 1.0, 0.01)]
+        + [geo.island("i3", 19.75, 31.5625, 4.1875, 0.1)],
+        (18.5, 27.4375, 17.0, 4.5),
+    ),
+    legs=[(-1.0, 2.0)],
+)
 def test_moves_never_overlap_or_pass_through(
     scene: tuple[list[geo.Obstacle], tuple[float, float, float, float]],
     legs: list[tuple[float, float]],
@@ -193,9 +201,12 @@ def test_moves_never_overlap_or_pass_through(
         for o in obs:
             assert o.gap(seg) >= -1e-3, f"passes through {o.id}"
     if path.hit is not None:
-        # Touching: within the obstacle's margin; or, for a leg blocked where it stood (it began
-        # closer than geo.near_gap and would go straight in), within near_gap.
-        stood = path.legs[-1].ran == 0 and path.legs[-1].turned == 0
+        # Touching: within the obstacle's margin; or, for a run blocked where it began (the
+        # leg's turn, if any, left her closer than geo.near_gap, heading straight in: the run
+        # is refused at once, SM-13), within near_gap. A turn stopped short ends within the
+        # margin.
+        last, asked = path.legs[-1], legs[len(path.legs) - 1]
+        stood = last.ran == 0 and last.turned == asked[0]
         touch = geo.near_gap(path.hit) if stood else path.hit.margin
         assert path.hit.gap(end) <= touch + 1e-6
 
