@@ -201,12 +201,12 @@ def test_moves_never_overlap_or_pass_through(
         for o in obs:
             assert o.gap(seg) >= -1e-3, f"passes through {o.id}"
     if path.hit is not None:
-        # Touching: within the obstacle's margin; or, for a run blocked where it began (the
-        # leg's turn, if any, left her closer than geo.near_gap, heading straight in: the run
-        # is refused at once, SM-13), within near_gap. A turn stopped short ends within the
-        # margin.
+        # Touching: within the obstacle's margin; or, for a motion blocked where it began (it
+        # began closer than geo.near_gap and would go straight in, SM-13: a turn refused before
+        # it turned at all, or a run refused where the leg's whole turn left her), within
+        # near_gap. A turn stopped partway ends within the margin.
         last, asked = path.legs[-1], legs[len(path.legs) - 1]
-        stood = last.ran == 0 and last.turned == asked[0]
+        stood = last.ran == 0 and last.turned in (0, asked[0])
         touch = geo.near_gap(path.hit) if stood else path.hit.margin
         assert path.hit.gap(end) <= touch + 1e-6
 
