@@ -70,10 +70,10 @@ class Client:
         self.conn.close()
 
 
-async def open_terminal(
-    port: int, username: str, key: asyncssh.SSHKey, size: tuple[int, int] = (120, 40)
-) -> Client:
-    conn = await asyncssh.connect(
+async def connect(port: int, username: str, key: asyncssh.SSHKey) -> asyncssh.SSHClientConnection:
+    """An SSH connection to the server on 127.0.0.1 as ``username`` with ``key`` (and nothing
+    from this machine's own SSH set-up)."""
+    return await asyncssh.connect(
         "127.0.0.1",
         port,
         username=username,
@@ -82,6 +82,12 @@ async def open_terminal(
         config=None,
         agent_path=None,
     )
+
+
+async def open_terminal(
+    port: int, username: str, key: asyncssh.SSHKey, size: tuple[int, int] = (120, 40)
+) -> Client:
+    conn = await connect(port, username, key)
     term = Terminal(*size)
     chan, _ = await conn.create_session(
         lambda: term, term_type="xterm-256color", term_size=size, encoding=None

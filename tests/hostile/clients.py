@@ -10,19 +10,7 @@ from typing import Any
 
 import asyncssh
 
-from sshclient import Terminal
-
-
-async def connect(port: int, username: str, key: asyncssh.SSHKey) -> asyncssh.SSHClientConnection:
-    return await asyncssh.connect(
-        "127.0.0.1",
-        port,
-        username=username,
-        client_keys=[key],
-        known_hosts=None,
-        config=None,
-        agent_path=None,
-    )
+from sshclient import Terminal, connect
 
 
 async def run(port: int, username: str, key: asyncssh.SSHKey, command: str, data: str) -> Any:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import asyncssh
 import msgspec
+from clients import run
 
 from shipwreck.runtime import SeatSpec
 from shipwreck.server.service import Service
@@ -143,11 +144,7 @@ async def test_f1_a_bot_saved_over_ssh_is_seated_by_its_name(service: Service) -
     """docs/bots.md's flow: `ssh host bot save rower < rower.bot`, then `new 4 rower` in the
     lobby seats the player's own saved script (compiled off the loop at sign-in)."""
     script = 'bot "Rower" for lifeboat\non turn:\n    else -> row\n'
-    async with asyncssh.connect(
-        "127.0.0.1", service.port, username="ann", client_keys=[MALLORY_KEY],
-        known_hosts=None, config=None, agent_path=None,
-    ) as conn:  # fmt: skip
-        saved = await conn.run("bot save rower", input=script)
+    saved = await run(service.port, "ann", MALLORY_KEY, "bot save rower", script)
     assert saved.exit_status == 0, saved.stdout
     ann = await open_terminal(service.port, "ann", MALLORY_KEY)
     await ann.term.wait_for("signed in as ann")

@@ -13,7 +13,7 @@ from shipwreck.server.service import Service
 from shipwreck.server.ssh import ClientKey
 
 from harness import BYSTANDER_KEY, Bystander, eventually
-from sshclient import open_terminal
+from sshclient import connect, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 EVE_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -46,15 +46,7 @@ async def test_names_tried_at_authentication_are_not_stored(service: Service) ->
         assert service.authorize(f"user{i}", key)
     assert len(service._wrong_keys) == 0
     for _ in range(3):
-        async with await asyncssh.connect(
-            "127.0.0.1",
-            service.port,
-            username="nobody_here",
-            client_keys=[EVE_KEY],
-            known_hosts=None,
-            config=None,
-            agent_path=None,
-        ):
+        async with await connect(service.port, "nobody_here", EVE_KEY):
             pass
     assert len(service._wrong_keys) == 0
 
