@@ -303,7 +303,7 @@ def dump(*_):
     import os
     os.replace(out + ".part", out)
 atexit.register(dump)
-if profile:  # the bench turns the profiler on for the play only (SIGUSR1 on, SIGUSR2 off)
+if profile:  # the bench turns the profiler on for one phase (SIGUSR1 on, SIGUSR2 off)
     import cProfile, signal
     prof = cProfile.Profile()
     signal.signal(signal.SIGUSR1, lambda *_: prof.enable())
@@ -955,7 +955,11 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
 
     t = time.monotonic()
     groups = [players[i : i + 6] for i in range(0, n, 6)]
+    if args.profile and args.profile_phase == "seating":
+        server.proc.send_signal(signal.SIGUSR1)
     table_ids = await asyncio.gather(*(seat(g) for g in groups))
+    if args.profile and args.profile_phase == "seating":
+        server.proc.send_signal(signal.SIGUSR2)
     phases["seating"] = (t, time.monotonic())
     t_seat = time.monotonic() - t
     cpu2 = server.cpu_seconds()
@@ -982,7 +986,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     stop = asyncio.Event()
     me = time.process_time()
     cpu3 = server.cpu_seconds()
-    if args.profile:
+    if args.profile and args.profile_phase == "play":
         server.proc.send_signal(signal.SIGUSR1)
     for p in players:
         p.keys_per_second = args.keys_per_second
@@ -998,7 +1002,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     await asyncio.sleep(args.seconds)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    if args.profile:
+    if args.profile and args.profile_phase == "play":
         server.proc.send_signal(signal.SIGUSR2)
     play_to = time.monotonic()
     phases["play"] = (play_from, play_to)
@@ -1183,6 +1187,12 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=8, help="sign-ins at a time")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", type=int, default=0, metavar="K", help="cProfile the server")
+    ap.add_argument(
+        "--profile-phase",
+        choices=("play", "seating"),
+        default="play",
+        help="the phase --profile covers (default: play)",
+    )
     ap.add_argument("--stalls", action="store_true", help="print where the server stalled")
     ap.add_argument("--keep", action="store_true", help="keep the server's files (db, profile)")
     ap.add_argument(

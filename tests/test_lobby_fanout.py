@@ -300,3 +300,40 @@ async def test_a_burst_of_table_repaints_is_spread_over_turns_of_the_loop() -> N
     assert [i for i, _ in posted] == list(range(11))
     per_turn = collections.Counter(t for _, t in posted)
     assert max(per_turn.values()) <= 4 and per_turn[0] == 4
+
+
+async def test_a_turn_takes_screen_work_until_its_learnt_cost_is_spent() -> None:
+    """TurnBudget by cost: once repaints of a kind are known to take 15 ms, a 40 ms turn takes
+    two of them (not sixteen); opening a table (counted at 20 ms) goes alone or with one; a
+    kind that costs more than a whole turn still goes, one a turn; order is kept, none lost."""
+    from shipwreck.tui.pacer import TurnBudget
+
+    budget = TurnBudget(per_turn=16, seconds=0.04, costs={"open": 0.02})
+    budget.measured("table", 0.015)
+    budget.measured("huge", 0.5)
+    turn = [0]
+    posted: list[tuple[str, int]] = []
+
+    def post(name: str) -> Callable[[], None]:
+        return lambda: posted.append((name, turn[0]))
+
+    work = ["table"] * 5 + ["open", "open", "huge", "table", "table"]
+    for i, kind in enumerate(work):
+        budget.run(post(f"{kind}{i}"), kind)
+    for t in range(1, 10):
+        turn[0] = t
+        await asyncio.sleep(0)
+    assert [name for name, _ in posted] == [f"{kind}{i}" for i, kind in enumerate(work)]
+    by_turn: dict[int, list[str]] = collections.defaultdict(list)
+    for name, t in posted:
+        by_turn[t].append(name)
+    assert list(by_turn.values()) == [
+        ["table0", "table1"],
+        ["table2", "table3"],
+        ["table4", "open5"],
+        ["open6"],  # 20 ms + 500 ms would not fit: the huge one waits for a turn of its own
+        ["huge7"],
+        ["table8", "table9"],
+    ], by_turn
+    budget.measured("table", 0.005)  # a moving average: one cheap repaint lowers it a little
+    assert 0.012 < budget.cost["table"] < 0.015

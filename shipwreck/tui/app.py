@@ -9,12 +9,13 @@ from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
-from textual.events import Resize
+from textual.events import Callback, Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 
 from shipwreck.runtime import Lobby, Table
+from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -80,7 +81,7 @@ class ShipwreckApp(App[None]):
             mine = self.lobby.seats_of(self.user)
             first = mine[-1] if mine else None
         if first is not None:
-            self.open_table(first)
+            self.open_table(first, paced=False)
         else:
             self.push_screen(LobbyScreen())
         self._check_size()
@@ -92,13 +93,36 @@ class ShipwreckApp(App[None]):
         (a covered lobby kept its widgets and caches, and stopped following changes anyway)."""
         self.switch_screen(LobbyScreen())
 
-    def open_table(self, table: Table, spectate: bool = False) -> None:
+    def open_table(self, table: Table, spectate: bool = False, paced: bool = True) -> None:
+        """Sit at (or watch) ``table``: the seat is taken now, and its screen is built when
+        the screens' shared budget allows (``paced``; see :class:`~shipwreck.tui.pacer.TurnBudget`:
+        building a table screen is the costliest piece of screen work there is, and a crowd
+        sitting down at once held every other session for over half a second)."""
         seat = None if spectate else table.seat_of_player(self.user)
         if seat is not None:
             previous = self.lobby.claim(table.id, self.user, self)
             if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
                 previous.post_message(SeatTakenOver(table.id))
             table.set_connected(self.user, True)
+        self._opening = (table, seat)
+        if paced:
+            TABLE_TURNS.run(self._post_opening, kind="open")
+        else:
+            self._show_opening()
+
+    _opening: tuple[Table, int | None] | None = None
+    """The table a lobby command asked for, until its screen is built (the last one asked)."""
+
+    def _post_opening(self) -> None:
+        # (Run from the budget's own context: posted as a message, it runs in this app's.)
+        message = Callback(callback=self._show_opening)
+        message._sender = self
+        self.post_message(message)
+
+    def _show_opening(self) -> None:
+        if self._opening is None or not self.is_running:
+            return
+        (table, seat), self._opening = self._opening, None
         screen: Screen[None]
         if table.game == "spanish_main":
             from shipwreck.tui.sea_screen import SpanishMainScreen

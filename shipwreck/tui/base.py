@@ -15,6 +15,7 @@ change must cost each of them as little as possible; three rules keep it cheap:
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +64,8 @@ class AppScreen(Screen[None]):
         if self._repaint_due:
             return
         self._repaint_due = True
-        TABLE_TURNS.run(self._post_repaint)  # at once, unless a burst has spent this turn
+        TABLE_TURNS.run(self._post_repaint, type(self).__name__)  # at once, unless a burst
+        # has spent this turn
 
     def _post_repaint(self) -> None:
         # (``call_later``'s message would name the session that made the change as its sender,
@@ -87,9 +89,11 @@ class AppScreen(Screen[None]):
         raise NotImplementedError
 
     def _repaint(self) -> None:
+        started = time.perf_counter()
         self._repaint_due = False
         self.refresh_all()
         draw_now(self)  # the other sessions' work would delay Textual's own drawing
+        TABLE_TURNS.measured(type(self).__name__, time.perf_counter() - started)
 
     def refresh_all(self) -> None:
         """Show the lobby or table as it is now."""

@@ -145,53 +145,90 @@ class RepaintPacer(Generic[S]):
 
 
 class TurnBudget:
-    """At most ``per_turn`` repaints queued in one turn of the event loop; the rest go out in
-    the next turns, in the order they came.
+    """At most ``per_turn`` pieces of screen work (a repaint, opening a table) queued in one
+    turn of the event loop, and about ``seconds`` of it by what such work has been taking; the
+    rest go out in the next turns, in the order they came.
 
     Table screens are not paced like the lobby's (a change at a table must reach its players at
     once), but a burst (dozens of players sitting down at once, each join repainting the others
     at that table) queued every repaint in the same turn, and every timer and keystroke waited
-    behind all of them. Under the budget nothing changes: a repaint is queued at once."""
+    behind all of them. A count alone was not enough: a table screen's repaint costs five times
+    a lobby's, and opening a table screen (building its widgets) twenty, so sixteen of them in
+    a turn still held the loop for over half a second while two hundred players sat down. Each
+    kind's cost is learnt as it runs (:meth:`measured`), and a turn takes work until its
+    estimate is spent (always at least one piece, so a slow kind still goes). Under the budget
+    nothing changes: the work is queued at once."""
 
-    def __init__(self, per_turn: int = 16) -> None:
+    def __init__(
+        self, per_turn: int = 16, seconds: float = 0.04, costs: dict[str, float] | None = None
+    ) -> None:
         self.per_turn = per_turn
+        self.seconds = seconds
         self.used = 0
-        self.waiting: collections.deque[Callable[[], None]] = collections.deque()
+        self.spent = 0.0
+        """This turn's work, counted and estimated."""
+        self.cost: dict[str, float] = dict(costs or {})
+        """What each kind of work has been taking (a moving average, seconds), or is assumed
+        to take (a kind never :meth:`measured`)."""
+        self.waiting: collections.deque[tuple[Callable[[], None], str]] = collections.deque()
         self._armed: asyncio.AbstractEventLoop | None = None
 
-    def run(self, post: Callable[[], None]) -> None:
-        """Call ``post`` (which queues one repaint) now, or in a later turn if this one's
-        budget is spent."""
+    def run(self, post: Callable[[], None], kind: str = "repaint") -> None:
+        """Call ``post`` (which queues one piece of ``kind`` work) now, or in a later turn if
+        this one's budget is spent."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop: nothing to share a turn with
             post()
             return
         if self._armed is not loop:  # a new loop (tests run many): start afresh
-            self._armed, self.used = None, 0
+            self._armed, self.used, self.spent = None, 0, 0.0
             self.waiting.clear()
-        if self.used < self.per_turn and not self.waiting:
-            self.used += 1
+        if not self.waiting and self._fits(kind):
+            self._take(kind)
             post()
         else:
-            self.waiting.append(post)
+            self.waiting.append((post, kind))
         if self._armed is None:
             self._armed = loop
             loop.call_soon(self._next_turn, context=contextvars.Context())
 
+    def measured(self, kind: str, seconds: float) -> None:
+        """One piece of ``kind`` work took ``seconds``: learn its cost."""
+        old = self.cost.get(kind)
+        self.cost[kind] = seconds if old is None else old + (seconds - old) * COST_WEIGHT
+
+    def _fits(self, kind: str) -> bool:
+        if self.used == 0:
+            return True
+        return self.used < self.per_turn and self.spent + self.cost.get(kind, 0.0) <= self.seconds
+
+    def _take(self, kind: str) -> None:
+        self.used += 1
+        self.spent += self.cost.get(kind, 0.0)
+
     def _next_turn(self) -> None:
-        self._armed, self.used = None, 0
-        while self.waiting and self.used < self.per_turn:
-            post = self.waiting.popleft()
-            self.used += 1
+        self._armed, self.used, self.spent = None, 0, 0.0
+        while self.waiting and self._fits(self.waiting[0][1]):
+            post, kind = self.waiting.popleft()
+            self._take(kind)
             try:
                 post()
-            except Exception:  # one broken screen must not stop the others' repaints
+            except Exception:  # one broken screen must not stop the others' work
                 log.exception("a repaint could not be queued")
         if self.used:
             self._armed = asyncio.get_running_loop()
             self._armed.call_soon(self._next_turn, context=contextvars.Context())
 
 
-TABLE_TURNS = TurnBudget()
-"""The budget every table screen's repaints share (see :class:`TurnBudget`)."""
+COST_WEIGHT = 0.2
+"""How much one measurement moves a kind's learnt cost (an exponential moving average)."""
+
+OPEN_SECONDS = 0.02
+"""What opening a table screen is counted as in a turn's budget. Building one takes about
+50 ms of CPU in all (measured as ``ShipwreckApp.open_table`` then two pauses,
+headless, 120×40), spread over three or four turns of the loop (compose, mount, first frame);
+it is not measured as it runs because its parts run as Textual's own callbacks."""
+
+TABLE_TURNS = TurnBudget(costs={"open": OPEN_SECONDS})
+"""The budget every screen's repaints and table openings share (see :class:`TurnBudget`)."""
