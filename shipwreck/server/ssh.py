@@ -47,7 +47,7 @@ import itertools
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -450,7 +450,7 @@ class _Server(asyncssh.SSHServer):
         log.info("%s:%d: no key signed %r in; hint given", *self._peer, username[:32])
         return ("shipwreck", text, "", [])
 
-    def validate_kbdint_response(self, username: str, responses: list[str]) -> bool:
+    def validate_kbdint_response(self, username: str, responses: Sequence[str]) -> bool:
         return False
 
     def host_based_auth_supported(self) -> bool:
