@@ -233,7 +233,10 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "help": CommandHelp("help", "this list", "", "help"),
             "quit": CommandHelp(
-                "quit", "end your session; your seats wait for you to sign in again", "", "quit"
+                "quit",
+                "end this session (on a server, your seats wait for you to sign in again)",
+                "",
+                "quit",
             ),
         },
     ),
@@ -269,7 +272,7 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "lobby": CommandHelp("lobby", "back to the lobby, keeping your seat (Esc)", "", ""),
             "leave": CommandHelp("leave", "give up your seat and go back to the lobby", "", ""),
-            "quit": CommandHelp("quit", "end your session; your seat waits for you", "", ""),
+            "quit": CommandHelp("quit", "end this session (on a server, your seat waits)", "", ""),
         },
     ),
 )

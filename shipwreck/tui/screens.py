@@ -36,7 +36,7 @@ LOBBY_HELP = (
     "new [4-6] [BOT|free …]     Lifeboat (you sit first; default: 6 seats, 5 shipped bots)\n"
     "new sm [2-4] [BOT|free …]  Spanish Main (bots sm_hauler, sm_raider, sm_random; or free)\n"
     "join ID [SEAT]  take a free seat  watch ID  watch as a spectator  open ID  back to your seat\n"
-    "say TEXT        lobby chat        help      all commands          quit     leave the server"
+    "say TEXT        lobby chat        help      all commands          quit     end this session"
 )
 
 
