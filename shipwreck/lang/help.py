@@ -216,14 +216,14 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
         "In the lobby",
         {
             "new": CommandHelp(
-                "new [4-6] [BOT|free ...] | new sm [2-4] [BOT|free ...] | new tutorial",
-                "start a table and sit at it: Lifeboat (6 seats and shipped bots unless you"
-                " say), Spanish Main ('sm'), or a tutorial; 'free' keeps a seat for a friend",
+                "new [4-6] [BOT...] | new sm [2-4] [BOT...] | new tutorial",
+                "start a table and sit at it: Lifeboat (6 seats, shipped bots), Spanish Main"
+                " ('sm') or a tutorial; a BOT 'free' keeps a seat for a friend",
                 "",
                 "new 4 free loyal",
             ),
             "join": CommandHelp(
-                "join ID [SEAT]", "take a free seat at table ID (the list above)", "", "join 1"
+                "join ID [SEAT]", "take a free seat at table ID (listed above)", "", "join 1"
             ),
             "watch": CommandHelp("watch ID", "watch table ID as a spectator", "", "watch 1"),
             "open": CommandHelp("open ID", "go back to your seat at table ID", "", "open 1"),

@@ -326,6 +326,18 @@ class EndOfGame(ClosingModal):
             yield Static("press Enter to close", classes="hint")
 
 
+def usage_forms(usage: str) -> list[str]:
+    """The forms of a usage line, split at the ``|`` between forms (not those inside
+    brackets: ``new [4-6] [BOT|free ...] | new tutorial`` is two forms)."""
+    forms, depth, start = [], 0, 0
+    for i, ch in enumerate(usage):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "|" and depth == 0:
+            forms.append(usage[start:i].strip())
+            start = i + 1
+    return [*forms, usage[start:].strip()]
+
+
 def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> RichTable:
     """Commands by section: each usage form on a line of its own (so the command column stays
     narrow and the descriptions have the width), and the example, if any, under its
@@ -336,7 +348,7 @@ def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> RichTable:
     for i, (title, entries) in enumerate(sections):
         t.add_row(Text(title, style="bold underline"), "", end_section=False)
         for entry in entries:
-            forms = "\n".join(f.strip() for f in entry.usage.split("|"))
+            forms = "\n".join(usage_forms(entry.usage))
             what = Text(entry.description)
             if entry.example:
                 what.append(f"\ne.g. {entry.example}", style="dim")

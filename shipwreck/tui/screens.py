@@ -121,6 +121,7 @@ class LobbyScreen(AppScreen):
             id="foot",
         )
         yield CommandLine(
+            completer=self.complete,
             run=self.run_typed,
             placeholder="lobby command (try: new)",
             id="command",
@@ -239,6 +240,13 @@ class LobbyScreen(AppScreen):
 
     def action_help(self) -> None:
         self.shipwreck.push_screen(LobbyHelpScreen())
+
+    def complete(self, text: str) -> list[str]:
+        """The lobby's next words (Tab); several are listed on the error line."""
+        options = W.complete_words("lobby", text)
+        if len(options) > 1:
+            self.error_text(Text("  ".join(options[:30]), style="cyan"))
+        return options
 
     def create(self, word: W.New) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's

@@ -56,11 +56,7 @@ def fit_error(screen: Any, board_id: str, spot: str, text: Text, rows: int) -> i
     from shipwreck.tui.board import Board
 
     board = screen.query_one(f"#{board_id}", Board)
-    width = board.size.width - 2  # (the panel's padding)
-    needed = 1
-    if width > 0 and text.plain:
-        needed = len(text.wrap(screen.app.console, width))
-    needed = max(1, min(MAX_ERROR_ROWS, needed))
+    needed = max(1, min(MAX_ERROR_ROWS, rows_for(screen, text, board.size.width - 2)))
     if needed != rows:
         screen.error_rows = needed
         board.relayout()
@@ -86,9 +82,29 @@ def caret_error(line: str, message: str, style: str = "red") -> Text:
     return Text.assemble(shown, "\n", (" " * at + "^ " + why, style))
 
 
+def error_width(screen: Any) -> int:
+    """The columns the error line of ``screen`` has (its ``#foot`` board, less its padding);
+    0 before it is laid out."""
+    from shipwreck.tui.board import Board
+
+    board: Board = screen.query_one("#foot", Board)
+    return max(0, board.size.width - 2)
+
+
+def rows_for(screen: Any, text: Text, width: int) -> int:
+    """The rows ``text`` takes, wrapped to ``width``."""
+    return len(text.wrap(screen.app.console, width)) if width > 0 and text.plain else 1
+
+
 def show_syntax_error(screen: Any, line: str, message: str) -> None:
-    """Show ``message`` about ``line`` on ``screen`` (its ``error_text``)."""
-    screen.error_text(caret_error(line, message))
+    """Show ``message`` about ``line`` on ``screen`` (its ``error_text``): with the line and a
+    caret under the word when that fits in :data:`MAX_ERROR_ROWS`, else the reason alone (it
+    names the word), so that the reason is never cut."""
+    shown = caret_error(line, message)
+    width = error_width(screen)
+    if rows_for(screen, shown, width) > MAX_ERROR_ROWS:
+        shown = caret_error("", message)
+    screen.error_text(shown)
 
 
 # --------------------------------------------------------------------------- the lobby
