@@ -276,12 +276,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.set_defaults(func=_cmd_sim)
 
-    serve = sub.add_parser("serve", help="run the SSH game server (settings: server.toml)")
-    serve.add_argument("--config", default="server.toml" if Path("server.toml").exists() else None)
-    serve.add_argument("--port", type=int, default=None)
-    serve.add_argument("--db", default=None, help="SQLite database file")
-    serve.add_argument("--host-key", default=None, help="host key file (made on first start)")
-    serve.add_argument("--listen", default=None, help="address to listen on")
+    serve = sub.add_parser(
+        "serve",
+        help="run the SSH game server (settings: server.toml)",
+        description="Run the SSH game server: players connect with 'ssh -p PORT NAME@HOST',"
+        " and their first key keeps their name. Settings come from a TOML file (the project's"
+        " server.toml lists them all); the flags below override it. Ctrl+C stops it.",
+    )
+    serve.add_argument(
+        "--config",
+        default="server.toml" if Path("server.toml").exists() else None,
+        metavar="FILE",
+        help="settings file (default: server.toml in this folder, if there is one; else the"
+        " built-in settings)",
+    )
+    serve.add_argument(
+        "--port", type=int, default=None, help="port to listen on (default: the file's, or 2222)"
+    )
+    serve.add_argument(
+        "--db",
+        default=None,
+        metavar="FILE",
+        help="SQLite file for players, tables and saved bots (default: shipwreck.db)",
+    )
+    serve.add_argument(
+        "--host-key",
+        default=None,
+        metavar="FILE",
+        help="the server's SSH host key, made on first start (default: shipwreck_host_key)",
+    )
+    serve.add_argument(
+        "--listen",
+        default=None,
+        metavar="ADDRESS",
+        help="address to listen on (default: 127.0.0.1, this machine only; 0.0.0.0 for all)",
+    )
     serve.set_defaults(func=_cmd_serve)
 
     export = sub.add_parser("export", help="write a table's game file (seed, seats, command log)")
@@ -296,11 +325,36 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--as", dest="as_seat", type=int, default=None, help="seat N (1-6), once over")
     rep.set_defaults(func=_cmd_replay)
 
-    play = sub.add_parser("play", help="play Lifeboat in this terminal against bots")
-    play.add_argument("--seats", type=int, default=6, choices=(4, 5, 6))
-    play.add_argument("--bots", default="", help="comma-separated bot scripts for the other seats")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--name", default="")
+    play = sub.add_parser(
+        "play",
+        help="play in this terminal against bots, no server (Lifeboat; 'new sm' for Spanish Main)",
+        description="Play in this terminal, with no server: a Lifeboat table against bots opens"
+        " at once; Escape goes to the lobby, where 'new sm' starts Spanish Main, 'new' another"
+        " Lifeboat table and 'help' lists the rest. Nothing is kept after you quit.",
+    )
+    play.add_argument(
+        "--seats",
+        type=int,
+        default=6,
+        choices=(4, 5, 6),
+        help="seats at the first Lifeboat table, yours included (default: 6)",
+    )
+    play.add_argument(
+        "--bots",
+        default="",
+        metavar="BOT,...",
+        help="who plays the other seats, in turn: shipped bots (random, survivor, loyal,"
+        " predator, hoarder) or your own .bot files (default: the five shipped bots)",
+    )
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the table's seed: the same seed and moves make the same game (default: random)",
+    )
+    play.add_argument(
+        "--name", default="", help="your name at the table (default: your login name)"
+    )
     play.set_defaults(func=_cmd_play)
 
     bot = sub.add_parser("bot", help="bot scripts (docs/bots.md)")

@@ -100,7 +100,11 @@ async def test_a_bad_command_shows_one_line_and_changes_nothing() -> None:
         screen = app.screen
         assert isinstance(screen, TableScreen)
         error = screen.panel_text("error")
-        assert "captain" in error and "\n" not in error.strip()
+        # The typed line, and under it a caret at the unknown word, then why and the fix.
+        shown, caret = error.split("\n")
+        assert shown == "rob captian knfe"
+        assert caret.index("^") == shown.index("captian")
+        assert "did you mean 'rob captain knife'?" in caret and "column" not in error
         assert table.commands == before
 
 

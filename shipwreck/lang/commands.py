@@ -33,6 +33,10 @@ def transformer(game: str) -> Transformer[Any, Any]:
         from shipwreck.lang.spanish_main import ToCommand as SpanishMainToCommand
 
         return SpanishMainToCommand()
+    if game in ("lobby", "table"):
+        from shipwreck.lang.words import TO_WORD
+
+        return TO_WORD
     raise KeyError(f"unknown game {game!r}")
 
 

@@ -105,6 +105,12 @@ def _spanish_main_names() -> tuple[str, ...]:
     return (*SEAT_NAMES, "S", "L", "kill", "steal")
 
 
+def _lobby_names() -> tuple[str, ...]:
+    from shipwreck.lang.bots.registry import shipped_names
+
+    return (*shipped_names(), "free")
+
+
 def _spanish_main_term_names() -> dict[str, tuple[str, ...]]:
     from shipwreck.lang.spanish_main import static_names
 
@@ -116,6 +122,7 @@ def _spanish_main_term_names() -> dict[str, tuple[str, ...]]:
 _NAMES: dict[str, Callable[[], tuple[str, ...]]] = {
     "lifeboat": _lifeboat_names,
     "spanish_main": _spanish_main_names,
+    "lobby": _lobby_names,
 }
 _TERM_NAMES: dict[str, Callable[[], dict[str, tuple[str, ...]]]] = {
     "spanish_main": _spanish_main_term_names,
@@ -137,6 +144,15 @@ _TERMS: dict[str, dict[str, _Term]] = {
         "NUMBER": _Term("a number", show=False),
         "INT": _Term("a number", show=False),
         "TAKE": _Term("what to take"),
+    },
+    "lobby": {
+        "INT": _Term("a number", show=False),
+        "BOT": _Term("a bot or 'free'", open=True),
+        "TEXT": _Term("some text", show=False),
+    },
+    "table": {
+        "NAME": _Term("a player or seat", show=False, open=True),
+        "TEXT": _Term("some text", show=False),
     },
 }
 
@@ -161,13 +177,20 @@ class Vocabulary:
     """The terminals whose pattern makes a word known (not free text, not open)."""
     listed: frozenset[str] = frozenset()
     """Open terminals whose words came from a view: listed in messages."""
+    keywords: frozenset[str] = frozenset()
+    """The terminals that are one literal word (``"new"``, ``"sm"``)."""
 
     def kinds(self, word: str, accepted: Iterable[str]) -> list[str]:
-        """The accepted terminals ``word`` is, sorted (``flare`` is ``FLARE`` or ``ITEM``)."""
+        """The accepted terminals ``word`` is: keywords first, as Lark's lexer takes them
+        (``sm`` is the keyword, not a bot's name), then by name (``flare`` is ``FLARE`` or
+        ``ITEM``)."""
         return sorted(
-            t
-            for t in accepted
-            if t in self.patterns and t not in self.text and self.patterns[t].fullmatch(word)
+            (
+                t
+                for t in accepted
+                if t in self.patterns and t not in self.text and self.patterns[t].fullmatch(word)
+            ),
+            key=lambda t: (t not in self.keywords, t),
         )
 
     def is_word(self, word: str) -> bool:
@@ -224,7 +247,9 @@ def vocabulary(game: str, names: Names | None = None) -> Vocabulary:
             words[t] = tuple(w for w in ws if base.patterns[t].fullmatch(w))
     known = frozenset(w for ws in words.values() for w in ws)
     listed = frozenset(t for t in names if t in words)
-    return Vocabulary(game, base.patterns, words, base.text, known, base.closed, listed)
+    return Vocabulary(
+        game, base.patterns, words, base.text, known, base.closed, listed, base.keywords
+    )
 
 
 @cache
@@ -237,6 +262,7 @@ def _vocabulary(game: str) -> Vocabulary:
     patterns: dict[str, re.Pattern[str]] = {}
     words: dict[str, tuple[str, ...]] = {}
     text: set[str] = set()
+    keywords: set[str] = set()
     for term in parser.terminals:
         if term.name in ignored:
             continue
@@ -244,6 +270,7 @@ def _vocabulary(game: str) -> Vocabulary:
         patterns[term.name] = pattern
         if isinstance(term.pattern, PatternStr):
             words[term.name] = (term.pattern.value,)
+            keywords.add(term.name)
         else:
             given = term_names.get(term.name, names)
             words[term.name] = tuple(dict.fromkeys(n for n in given if pattern.fullmatch(n)))
@@ -251,7 +278,9 @@ def _vocabulary(game: str) -> Vocabulary:
                 text.add(term.name)
     known = frozenset(w for ws in words.values() for w in ws)
     closed = frozenset(t for t in patterns if t not in text and not (t in terms and terms[t].open))
-    return Vocabulary(game, patterns, words, frozenset(text), known, closed)
+    return Vocabulary(
+        game, patterns, words, frozenset(text), known, closed, keywords=frozenset(keywords)
+    )
 
 
 # --------------------------------------------------------------------------- walking the words
@@ -317,6 +346,10 @@ class Walker:
     def complete(self) -> bool:
         """May the line end here?"""
         return END in self.accepts()
+
+    def finish(self) -> Any:
+        """The parse tree of the words fed (the line must be :meth:`complete`)."""
+        return self._ip.feed_eof()
 
 
 def _first_words(game: str) -> list[str]:

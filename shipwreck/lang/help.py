@@ -20,6 +20,8 @@ class CommandHelp(NamedTuple):
     """One line, lowercase, no final full stop."""
     rule: str
     """The rule ids (``LB-22, LB-24``, ``SM-17``) of docs/rules/; empty if none."""
+    example: str = ""
+    """One line as a player would type it (the lobby's and the tables' words)."""
 
 
 _TIMER = "The table's timer (system seat only)"
@@ -209,11 +211,79 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
     ),
 )
 
+LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
+    (
+        "In the lobby",
+        {
+            "new": CommandHelp(
+                "new [4-6] [BOT...] | new sm [2-4] [BOT...] | new tutorial",
+                "start a table and sit at it: Lifeboat (6 seats, shipped bots), Spanish Main"
+                " ('sm') or a tutorial; a BOT 'free' keeps a seat for a friend",
+                "",
+                "new 4 free loyal",
+            ),
+            "join": CommandHelp(
+                "join ID [SEAT]", "take a free seat at table ID (listed above)", "", "join 1"
+            ),
+            "watch": CommandHelp("watch ID", "watch table ID as a spectator", "", "watch 1"),
+            "open": CommandHelp("open ID", "go back to your seat at table ID", "", "open 1"),
+            "say": CommandHelp("say TEXT", "talk to everyone in the lobby", "", "say hello all"),
+            "rules": CommandHelp(
+                "rules [lifeboat | sm]", "read how a game is played and won", "", "rules sm"
+            ),
+            "help": CommandHelp("help", "this list", "", "help"),
+            "quit": CommandHelp(
+                "quit",
+                "end this session (on a server, your seats wait for you to sign in again)",
+                "",
+                "quit",
+            ),
+        },
+    ),
+)
+
+TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
+    (
+        "At any table",
+        {
+            "help": CommandHelp("help", "this list (also F1)", "", "help"),
+            "rules": CommandHelp("rules", "how this game is played and won", "", "rules"),
+            "legend": CommandHelp(
+                "legend", "what the signs on the cards and the board mean", "", "legend"
+            ),
+            "say": CommandHelp("say TEXT", "talk to the whole table", "", "say hello"),
+            "tell": CommandHelp(
+                "tell WHO TEXT | whisper WHO TEXT",
+                "whisper to one player: their name or their seat",
+                "",
+                "tell bob let us team up",
+            ),
+            "chat": CommandHelp(
+                "chat TEXT", "talk to the table without it entering the game's log", "", "chat hi"
+            ),
+            "start": CommandHelp(
+                "start | start with bots",
+                "your table waits for players: start it now (bots in the free seats)",
+                "",
+                "start with bots",
+            ),
+            "takeover": CommandHelp(
+                "takeover", "take your seat back from the autopilot", "", "takeover"
+            ),
+            "lobby": CommandHelp("lobby", "back to the lobby, keeping your seat (Esc)", "", ""),
+            "leave": CommandHelp("leave", "give up your seat and go back to the lobby", "", ""),
+            "quit": CommandHelp("quit", "end this session (on a server, your seat waits)", "", ""),
+        },
+    ),
+)
+
 _SYSTEM_SECTIONS = frozenset({_TIMER})
 
 _TABLES: dict[str, tuple[tuple[str, dict[str, CommandHelp]], ...]] = {
     "lifeboat": LIFEBOAT_SECTIONS,
     "spanish_main": SPANISH_MAIN_SECTIONS,
+    "lobby": LOBBY_SECTIONS,
+    "table": TABLE_SECTIONS,
 }
 
 

@@ -23,6 +23,16 @@ MAX_MARKS = 2
 """Combining marks kept on one base character (enough for any written language's accents)."""
 
 
+_RULE_IDS = re.compile(r" ?\((?:SM|LB)-\d+(?:, ?(?:SM|LB)-\d+)*\)")
+"""A rule id in brackets (``(SM-11)``, ``(LB-22, LB-24)``) and the space before it."""
+
+
+def without_rule_ids(text: str) -> str:
+    """``text`` as a player reads it: the rules' ids (for developers, in the engine's
+    messages) left out. ``... no ram (SM-18)`` -> ``... no ram``."""
+    return _RULE_IDS.sub("", text)
+
+
 def whole_number(word: str) -> int | None:
     """``word`` as a whole number if it is ASCII digits only (at most nine), else ``None``."""
     return int(word) if _DIGITS.fullmatch(word) else None

@@ -26,7 +26,7 @@ from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Seat, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotError, BotPlayer, BotScript
-from shipwreck.lang.text import clean_text
+from shipwreck.lang.text import clean_text, without_rule_ids
 from shipwreck.runtime.bots import BotBook
 
 log = logging.getLogger("shipwreck.table")
@@ -281,7 +281,10 @@ class Table:
         preview = getattr(self.rules, "preview", None)
         if preview is None:
             return None
-        return preview(self.state, seat, cmd)
+        try:
+            return preview(self.state, seat, cmd)
+        except IllegalCommand as e:
+            raise IllegalCommand(without_rule_ids(str(e))) from None
 
     def seat_name(self, seat: Seat) -> str:
         return str(self.rules.seat_name(self.state, seat))
@@ -360,7 +363,7 @@ class Table:
         try:
             events = self.rules.apply(self.state, seat, cmd)
         except IllegalCommand as e:
-            return Submitted(False, str(e))
+            return Submitted(False, without_rule_ids(str(e)))
         try:
             self._accepted(seat, cmd, events)
         except NotSaved:

@@ -107,6 +107,7 @@ class Service:
             authorize=self.authorize,
             admit=self.admit,
             exec_input_timeout=self.config.limits.exec_input_seconds,
+            auth_hint=self.auth_hint,
             live=self.live,
             max_write_buffer=self.config.limits.write_buffer_bytes,
             exec_handler=self.run_command,
@@ -149,6 +150,25 @@ class Service:
             return True
         owner = self.store.player(username)
         return owner is not None and owner.fingerprint == getattr(key, "fingerprint", None)
+
+    def auth_hint(self, username: str, offered_a_key: bool) -> str:
+        """What a client that could not sign in reads (its ``ssh`` prints it): how to make a
+        key, or why its keys were refused. Names no owner and no fingerprint (F16)."""
+        if not valid_player_name(username):
+            shown = "".join(c if c.isascii() and c.isprintable() else "?" for c in username[:32])
+            return f"'{shown}' is not a name here: {NAME_RULE}."
+        if offered_a_key:
+            return (
+                f"none of your keys may sign in as '{username}' now: the name belongs to"
+                " another key, or was tried too often with the wrong one. Use that key, wait a"
+                " while, or pick another name."
+            )
+        return (
+            "Shipwreck signs you in with an SSH key, and your ssh offered none. Make one"
+            " (press Enter at each question):\n"
+            "    ssh-keygen -t ed25519\n"
+            "then connect again; your name is yours from then on, with that key."
+        )
 
     def open_sessions(self) -> tuple[dict[str, int], dict[str, int]]:
         """Open sessions per key and per address (for tests and the curious)."""

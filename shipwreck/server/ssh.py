@@ -47,7 +47,7 @@ import itertools
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -165,6 +165,12 @@ class Admission:
 def _admit_all(info: SessionInfo, command: str | None) -> Admission:
     return Admission(release=lambda: None)
 
+
+AuthHint: TypeAlias = Callable[[str, bool], str]
+"""``auth_hint(username, offered_a_key)``: the text shown to a client none of whose keys (if
+it offered any) signed it in, before it is refused. Shown as the instructions of a
+keyboard-interactive challenge with no prompts: OpenSSH prints them (at its default log level)
+and asks nothing; the challenge always fails. Players sign in by key only."""
 
 AuthResult: TypeAlias = bool | str
 Authorize: TypeAlias = Callable[[str, ClientKey], AuthResult | Awaitable[AuthResult]]
@@ -380,6 +386,8 @@ class _Config:
     exec_input_timeout: float = 30.0
     """Seconds a command's standard input may take to reach its EOF (its input is held in
     memory until then)."""
+    auth_hint: AuthHint | None = None
+    """What to tell a client that could not sign in with a key (see `AuthHint`)."""
 
 
 @dataclass(slots=True)
@@ -427,6 +435,22 @@ class _Server(asyncssh.SSHServer):
         return False
 
     def kbdint_auth_supported(self) -> bool:
+        # A hint only, once: it never signs anyone in, and once given it is no longer offered
+        # (asyncssh asks again after each failure; a client would be told it again and again).
+        return self._config.auth_hint is not None and not self._hinted
+
+    def get_kbdint_challenge(
+        self, username: str, lang: str, submethods: str
+    ) -> tuple[str, str, str, list[tuple[str, bool]]] | bool:
+        hint = self._config.auth_hint
+        if hint is None or self._hinted:  # once: OpenSSH would ask again, and print it again
+            return False
+        self._hinted = True
+        text = hint(username, self._keys_offered > 0)
+        log.info("%s:%d: no key signed %r in; hint given", *self._peer, username[:32])
+        return ("shipwreck", text, "", [])
+
+    def validate_kbdint_response(self, username: str, responses: Sequence[str]) -> bool:
         return False
 
     def host_based_auth_supported(self) -> bool:
@@ -435,7 +459,13 @@ class _Server(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
+    _keys_offered = 0
+    """Public keys the client has offered on this connection."""
+    _hinted = False
+    """The client has been given the ``auth_hint``."""
+
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._keys_offered += 1
         client_key = ClientKey.from_ssh_key(key)
         try:
             result = self._config.authorize(username, client_key)
@@ -826,6 +856,7 @@ async def start_server(
     key_burst: int = DEFAULT_KEY_BURST,
     admit: Admit = _admit_all,
     exec_input_timeout: float = 30.0,
+    auth_hint: AuthHint | None = None,
     login_timeout: float = 30.0,
     keepalive_interval: float = 30.0,
     keepalive_count_max: int = 3,
@@ -862,6 +893,7 @@ async def start_server(
         key_burst=key_burst,
         admit=admit,
         exec_input_timeout=exec_input_timeout,
+        auth_hint=auth_hint,
     )
     acceptor = await asyncssh.create_server(
         lambda: _Server(config),

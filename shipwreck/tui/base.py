@@ -31,10 +31,19 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from shipwreck.engine.core import Event
+from shipwreck.lang.help import CommandHelp as CommandEntry
+from shipwreck.lang.help import player_commands
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.pacer import TABLE_TURNS
+from shipwreck.tui.typed import (
+    END_OF_LINE,
+    chat_line_text,
+    complete_table_words,
+    fit_error,
+    run_table_line,
+)
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
 log = logging.getLogger("shipwreck.tui")
@@ -123,9 +132,6 @@ class SeatScreen(AppScreen):
     """One table as one seat (or a spectator) sees it: what Lifeboat's and Spanish Main's
     table screens share — following the table, typed lines, chat, leaving."""
 
-    TELL_EXAMPLE = "tell X hello"
-    """An example for the error line when ``tell`` names nobody."""
-
     BINDINGS = [
         Binding("pageup", "log_page(-1)", "earlier", show=False),
         Binding("pagedown", "log_page(1)", "later", show=False),
@@ -212,8 +218,8 @@ class SeatScreen(AppScreen):
         if lines:
             chat = self.chat_log()
             for c in lines[-100:]:
-                to = f" → {t.seat_name(c.to)}" if c.to is not None else ""
-                chat.write(Text(f"{c.sender}{to}: {c.text}", style=self.chat_style))
+                said = chat_line_text(t, c.sender, c.from_seat, c.to, c.to_player, c.text)
+                chat.write(Text(said, style=self.chat_style))
             self._chat_last = lines[-1]
         if t.over and not self._ended:
             self._ended = True
@@ -230,7 +236,7 @@ class SeatScreen(AppScreen):
         width, h = size.width, self.prompt_rows()
         return [
             Spot("prompt", Region(0, 0, width, h), pad=1),
-            Spot("error", Region(0, h, width, 1), pad=1),
+            Spot("error", Region(0, h, width, self.error_rows), pad=1),
         ]
 
     def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
@@ -246,7 +252,16 @@ class SeatScreen(AppScreen):
     # ------------------------------------------------------------------ typed lines
 
     def error(self, text: str, style: str = "red") -> None:
-        self.show("error", (text, style), lambda: Text(text, style=style))
+        self.error_text(Text(text, style=style))
+
+    error_rows = 1
+    """Rows of the error line now: an error as long as the screen is wide wraps onto more
+    (:data:`MAX_ERROR_ROWS` at most), and it is given them (the log gives them up)."""
+
+    def error_text(self, text: Text) -> None:
+        """Show ``text`` on the error line, wrapped, on as many rows as it needs."""
+        fit_error(self, "foot", "error", text, self.error_rows)
+        self.show("error", (text.plain, text.spans), lambda: text)
 
     def run_line(self, line: str) -> None:
         self.error("")
@@ -254,42 +269,21 @@ class SeatScreen(AppScreen):
             limit = self.shipwreck.commands_per_second
             self.error(f"slow down: at most {limit} commands a second")
             return
-        word, _, rest = line.partition(" ")
-        t = self.table
-        if word == "":
-            return
-        if word == "help":
-            self.action_help()
-        elif word == "lobby":
-            self.action_lobby()
-        elif word == "leave":
-            t.leave(self.shipwreck.user)
-            self.action_lobby()
-        elif word == "quit":
-            self.app.exit()
-        elif word in ("tell", "whisper", "chat"):
-            self.chat(word, rest)
-        elif self.seat is None:
-            self.error("spectators cannot play; 'lobby' to go back")
-        else:
-            result = t.submit_text(self.seat, line)
-            if not result.ok:
-                self.error(result.message)
+        if line:
+            run_table_line(self, line)
         self.after_command()
 
-    def chat(self, word: str, rest: str) -> None:
-        t = self.table
-        to = None
-        if word != "chat":
-            name, _, rest = rest.partition(" ")
-            seats = [s for s in range(len(t.seats)) if t.seat_name(s) == name]
-            if not seats:
-                self.error(f"tell whom? e.g. '{self.TELL_EXAMPLE}' (not {name!r})")
-                return
-            to = seats[0]
-        problem = t.say(self.shipwreck.user, rest, self.seat, to)
-        if problem:
-            self.error(problem)
+    def complete_words(self, text: str, options: list[str]) -> list[str]:
+        """The game's completions ``options`` of ``text``, and the table's own words (``tell``
+        completes whom, ``start`` its ``with bots``)."""
+        return complete_table_words(self, text, options)
+
+    def show_options(self, options: list[str]) -> None:
+        """Several completions: list them on the error line."""
+        if len(options) > 1:
+            done = "(or Enter: the command is whole)"
+            shown = [done if o == END_OF_LINE else o for o in options]
+            self.error("  ".join(shown[:30]), style="cyan")
 
     def action_log_page(self, pages: int) -> None:
         """Page the event log (the command line keeps the focus)."""
@@ -336,8 +330,40 @@ class EndOfGame(ClosingModal):
             yield Static("press Enter to close", classes="hint")
 
 
+def usage_forms(usage: str) -> list[str]:
+    """The forms of a usage line, split at the ``|`` between forms (not those inside
+    brackets: ``new [4-6] [BOT|free ...] | new tutorial`` is two forms)."""
+    forms, depth, start = [], 0, 0
+    for i, ch in enumerate(usage):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "|" and depth == 0:
+            forms.append(usage[start:i].strip())
+            start = i + 1
+    return [*forms, usage[start:].strip()]
+
+
+def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> RichTable:
+    """Commands by section: each usage form on a line of its own (so the command column stays
+    narrow and the descriptions have the width), and the example, if any, under its
+    description."""
+    t = RichTable(expand=True, box=None, show_header=False, padding=(0, 2, 0, 0))
+    t.add_column("command", style="bold cyan", no_wrap=True)
+    t.add_column("what it does", ratio=1)
+    for i, (title, entries) in enumerate(sections):
+        t.add_row(Text(title, style="bold underline"), "", end_section=False)
+        for entry in entries:
+            forms = "\n".join(usage_forms(entry.usage))
+            what = Text(entry.description)
+            if entry.example:
+                what.append(f"\ne.g. {entry.example}", style="dim")
+            t.add_row(forms, what)
+        if i < len(sections) - 1:
+            t.add_row("", "")
+    return t
+
+
 class CommandHelp(ClosingModal):
-    """Every command of a game (from its language's command list) and the table's own."""
+    """Every command of a game (from its language's help table) and the table's own words."""
 
     GAME_TITLE = ""
     BOX_ID = "help"
@@ -346,17 +372,23 @@ class CommandHelp(ClosingModal):
     def commands(self) -> list[tuple[str, str]]:
         raise NotImplementedError
 
+    def sections(self) -> list[tuple[str, list[CommandEntry]]]:
+        """What the help lists, by section: the game's commands, then the table's words and
+        keys."""
+        game = [CommandEntry(usage, description, "") for usage, description in self.commands()]
+        table = list(player_commands("table").values())
+        keys = [
+            CommandEntry("Tab", "complete a word; twice lists what may come next", ""),
+            CommandEntry("↑ ↓", "the lines you typed before", ""),
+            CommandEntry("PgUp / PgDn", "read back through the game's log, and forward", ""),
+        ]
+        return [
+            (f"{self.GAME_TITLE} commands", game),
+            ("At any table", table),
+            ("Keys", keys),
+        ]
+
     def compose(self) -> ComposeResult:
-        t = RichTable(title=f"{self.GAME_TITLE} commands", expand=True)
-        t.add_column("command", style="bold cyan", no_wrap=True)
-        t.add_column("what it does")
-        for usage, description in self.commands():
-            t.add_row(usage, description)
-        t.add_row("tell X TEXT", "whisper to one seat (table chat)")
-        t.add_row("chat TEXT", "talk to the whole table without it entering the game log")
-        t.add_row("lobby / leave", "back to the lobby (keeping / giving up your seat)")
-        t.add_row("Tab, ↑ ↓", "complete a word; earlier lines you typed")
-        t.add_row("PgUp / PgDn", "read back through the game log, and forward again")
         with VerticalScroll(id=self.BOX_ID):
-            yield Static(t)
-            yield Static(self.HINT, classes="hint")
+            yield Static(self.HINT, classes="hint")  # first: seen without scrolling
+            yield Static(help_grid(self.sections()))

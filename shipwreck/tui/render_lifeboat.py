@@ -245,10 +245,15 @@ def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
     mine = [p for p in view.prompts if p.seat == view.seat and p.blocking]
     if view.phase == "over":
         return Text("the boat has reached land: the game is over", style="bold")
+    offers = offers_to_me(view)
     if not mine:
         waiting = sorted({_name(view, p.seat) for p in view.prompts if p.blocking})
         who = ", ".join(waiting) if waiting else "the table"
-        return Text(f"waiting for {who}", style="dim")
+        t = Text(f"waiting for {who}", style="dim")
+        if offers:
+            t.append("\n")
+            t.append(offers, style="bold yellow")
+        return t
     kind = mine[0].kind
     t = Text(PROMPT_TEXT.get(kind, kind), style="bold cyan")
     if view.request is not None and view.request.target == view.me:
@@ -256,11 +261,28 @@ def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
         what = "your seat" if r.kind == "swap" else (r.item or "a hidden item")
         t.append(" · " if compact else "\n")
         t.append(f"{r.attacker} wants {what}")
+    if offers:
+        t.append(" · " if compact else "\n")
+        t.append(offers, style="bold yellow")
     t.append("\n")
     choices = [format_command(c) for c in view.choices]
     t.append("choices: ", style="bold")
     t.append(" | ".join(choices[:24]) + (" …" if len(choices) > 24 else ""))
     return t
+
+
+def offers_to_me(view: LifeboatView) -> str:
+    """The trade offers waiting for my answer, in a line ("" if none): what each offers and
+    asks, and what to type."""
+    waiting = [t for t in view.trades if t.target == view.me]
+    if not waiting:
+        return ""
+    parts = []
+    for t in waiting:
+        ask = f" for your {t.ask}" if t.ask else ""
+        parts.append(f"{t.source} offers you {t.item}{ask}")
+    who = "" if len(waiting) == 1 else " NAME"
+    return "; ".join(parts) + f": 'accept{who}' or 'decline{who}'"
 
 
 def _name(view: LifeboatView, seat: int) -> str:

@@ -18,14 +18,17 @@ from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from shipwreck.lang import words as W
 from shipwreck.lang.complete import command_list, complete
-from shipwreck.lang.text import whole_number
+from shipwreck.lang.help import CommandHelp as CommandEntry
+from shipwreck.lang.help import player_commands
 from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
 from shipwreck.tui.pacer import RepaintPacer
+from shipwreck.tui.typed import fit_error, run_lobby_line
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
@@ -33,7 +36,7 @@ LOBBY_HELP = (
     "new [4-6] [BOT|free …]     Lifeboat (you sit first; default: 6 seats, 5 shipped bots)\n"
     "new sm [2-4] [BOT|free …]  Spanish Main (bots sm_hauler, sm_raider, sm_random; or free)\n"
     "join ID [SEAT]  take a free seat  watch ID  watch as a spectator  open ID  back to your seat\n"
-    "say TEXT        lobby chat        help      all commands          quit     leave the server"
+    "say TEXT        lobby chat        help      all commands          quit     end this session"
 )
 
 
@@ -113,8 +116,12 @@ class LobbyScreen(AppScreen):
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
         yield EventLog(id="lobby-chat", max_lines=200)
-        yield Board(lambda size: [Spot("error", Region(0, 0, size.width, 1), pad=1)], id="foot")
+        yield Board(
+            lambda size: [Spot("error", Region(0, 0, size.width, self.error_rows), pad=1)],
+            id="foot",
+        )
         yield CommandLine(
+            completer=self.complete,
             run=self.run_typed,
             placeholder="lobby command (try: new)",
             id="command",
@@ -208,7 +215,14 @@ class LobbyScreen(AppScreen):
         self.refresh_all()
 
     def error(self, text: str) -> None:
-        self.query_one("#foot", Board).update("error", Text(text, style="red"))
+        self.error_text(Text(text, style="red"))
+
+    error_rows = 1
+    """Rows of the error line now (see ``SeatScreen.error_rows``)."""
+
+    def error_text(self, text: Text) -> None:
+        fit_error(self, "foot", "error", text, self.error_rows)
+        self.query_one("#foot", Board).update("error", text)
 
     def run_line(self, line: str) -> None:
         self.error("")
@@ -216,54 +230,42 @@ class LobbyScreen(AppScreen):
         if not app.allow_command():
             self.error(f"slow down: at most {app.commands_per_second} commands a second")
             return
-        word, _, rest = line.partition(" ")
-        try:
-            match word:
-                case "":
-                    return
-                case "new":
-                    self.create(rest.split())
-                case "join" | "watch" | "open":
-                    self.enter(word, rest.split())
-                case "say":
-                    problem = app.lobby.say(app.user, rest)
-                    if problem:
-                        self.error(problem)
-                case "help":
-                    app.push_screen(HelpScreen())
-                case "quit":
-                    app.exit()
-                case _:
-                    self.error(f"unknown lobby command {word!r}; try: new, join, watch, say, help")
-        except TableCreateError as e:
-            self.error(str(e))
+        if line:
+            try:
+                run_lobby_line(self, line)
+            except TableCreateError as e:
+                self.error(str(e))
         if self.is_current and self.pacer.forget(self):  # what I did, shown now (not paced)
             self.refresh_all()
 
-    def create(self, args: list[str]) -> None:
+    def action_help(self) -> None:
+        self.shipwreck.push_screen(LobbyHelpScreen())
+
+    def complete(self, text: str) -> list[str]:
+        """The lobby's next words (Tab); several are listed on the error line."""
+        options = W.complete_words("lobby", text)
+        if len(options) > 1:
+            self.error_text(Text("  ".join(options[:30]), style="cyan"))
+        return options
+
+    def create(self, word: W.New) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's
         name (a shipped bot or one of the player's saved bots, never a path)."""
         from shipwreck.tui import sea_screen
 
-        if args and args[0] in sea_screen.NAMES:
-            seats = sea_screen.lobby_seats(args[1:])
+        if word.game == sea_screen.GAME:
+            seats = sea_screen.lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
             if isinstance(seats, str):
                 self.error(seats)
                 return
-            game = sea_screen.GAME
-            table = self.shipwreck.lobby.create_table(game, seats, creator=self.shipwreck.user)
+            table = self.shipwreck.lobby.create_table(word.game, seats, creator=self.shipwreck.user)
             self.shipwreck.open_table(table)
             return
-        n = 6
-        if args and whole_number(args[0]) is not None:
-            n = whole_number(args.pop(0)) or 0
-        elif args and args[0][:1].isdigit():
-            self.error(f"{args[0]!r} is not a seat count: new 4, new 5 or new 6")
-            return
+        n = 6 if word.seats is None else word.seats
         if not 4 <= n <= 6:
             self.error("Lifeboat is for 4 to 6 seats: new 4, new 5 or new 6")
             return
-        bots = args or DEFAULT_BOTS
+        bots = list(word.bots) or DEFAULT_BOTS
         seats = [SeatSpec("human")]
         for i in range(n - 1):
             b = bots[i % len(bots)]
@@ -271,24 +273,19 @@ class LobbyScreen(AppScreen):
         table = self.shipwreck.lobby.create_table("lifeboat", seats, creator=self.shipwreck.user)
         self.shipwreck.open_table(table)
 
-    def enter(self, how: str, args: list[str]) -> None:
+    def enter(self, word: W.JoinTable | W.Watch | W.Open) -> None:
+        """``join ID [SEAT]``, ``watch ID``, ``open ID``."""
         app = self.shipwreck
-        number = whole_number(args[0]) if args else None
-        if number is None:
-            self.error(f"{how} which table? a table's id, e.g. '{how} 1'")
-            return
+        how = {W.JoinTable: "join", W.Watch: "watch", W.Open: "open"}[type(word)]
+        number = word.table
         table = app.lobby.get(number)
         if table is None:
             self.error(f"there is no table {number}; the list above shows the tables")
             return
-        if how == "join" and table.seat_of_player(app.user) is None:
+        if isinstance(word, W.JoinTable) and table.seat_of_player(app.user) is None:
             free = table.free_seats()
-            chosen = whole_number(args[1]) if len(args) > 1 else None
-            if len(args) > 1 and chosen is None:
-                self.error(f"{how} {number} SEAT: a seat's number, e.g. '{how} {number} 2'")
-                return
-            if chosen is not None:
-                seat = chosen - 1
+            if word.seat is not None:
+                seat = word.seat - 1
             elif free:
                 seat = free[0]
             else:
@@ -309,7 +306,6 @@ class TableScreen(SeatScreen):
     borderless command line; so an 80×24 terminal shows every panel and a log."""
 
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
-    TELL_EXAMPLE = "tell kid let us team up"
 
     PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
     PANELS.update(prompt="foot", error="foot")
@@ -383,11 +379,9 @@ class TableScreen(SeatScreen):
         self.show("seats", line, lambda: line)  # the 1 s countdown repaints only on change
 
     def complete(self, text: str) -> list[str]:
-        if self.seat is None:
-            return []
-        options = complete(text, self.table.view(self.seat))
-        if len(options) > 1:
-            self.error("  ".join(options), style="cyan")
+        options = [] if self.seat is None else complete(text, self.table.view(self.seat))
+        options = self.complete_words(text, options)
+        self.show_options(options)
         return options
 
     def paint(self, view: Any) -> None:
@@ -433,6 +427,17 @@ class HelpScreen(CommandHelp):
 
     def commands(self) -> list[tuple[str, str]]:
         return list(command_list("lifeboat"))
+
+
+class LobbyHelpScreen(CommandHelp):
+    """The lobby's commands, each with an example."""
+
+    def sections(self) -> list[tuple[str, list[CommandEntry]]]:
+        keys = [
+            CommandEntry("Tab", "complete a word", ""),
+            CommandEntry("↑ ↓", "the lines you typed before", ""),
+        ]
+        return [("Lobby commands", list(player_commands("lobby").values())), ("Keys", keys)]
 
 
 class TooSmallScreen(ModalScreen[None]):

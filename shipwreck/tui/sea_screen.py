@@ -98,7 +98,6 @@ class SpanishMainScreen(SeatScreen):
     CSS_PATH = "sea_screen.tcss"
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
 
-    TELL_EXAMPLE = "tell blue truce?"
     chat_style = "cyan"  # the table chat shares the log, in its own colour
 
     def __init__(self, table: Table, seat: int | None) -> None:
@@ -275,13 +274,14 @@ class SpanishMainScreen(SeatScreen):
 
         view = self.view
         if self.seat is None:
-            return []
-        try:
-            options = complete(text, view, game=GAME)
-        except Exception:  # a language without completion for this game
-            options = self._complete_from_choices(view, text)
-        if len(options) > 1:
-            self.error("  ".join(options[:30]), style="cyan")
+            options: list[str] = []
+        else:
+            try:
+                options = complete(text, view, game=GAME)
+            except Exception:  # a language without completion for this game
+                options = self._complete_from_choices(view, text)
+        options = self.complete_words(text, options)
+        self.show_options(options)
         return options
 
     def _complete_from_choices(self, view: SpanishMainView, text: str) -> list[str]:

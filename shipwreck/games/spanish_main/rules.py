@@ -1013,7 +1013,7 @@ def _eliminate(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
     state.hit = None
     log.public("mast", f"{t.id} loses mast {i + 1} ({m.rank}{m.range}); {t.masts_up} left")
     if t.derelict:
-        log.public("derelict", f"{t.id} is derelict (SM-11)")
+        log.public("derelict", f"{t.id} is derelict: no masts left, she cannot move")
         if t.towing:
             tow = state.ships[t.towing]
             t.towing, tow.towed_by = None, None
@@ -1166,7 +1166,7 @@ def _cmd_repair(state: SpanishMainState, log: _Log, seat: int, cmd: C.Repair) ->
     if s.towed_by is not None:
         tower = state.ships[s.towed_by]
         s.towed_by, tower.towing = None, None
-        log.public("tow", f"{s.id} sails again: {tower.id} casts off the tow (SM-17)")
+        log.public("tow", f"{s.id} sails again: {tower.id} casts off the tow")
 
 
 # --- end of turn, end of game (SM-10, SM-40, SM-41)

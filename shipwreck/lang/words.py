@@ -1,0 +1,276 @@
+"""The lobby's and the tables' own words: ``new``, ``join``, ``say``, ``tell``, ``rules``, ...
+
+They are a language like a game's commands (``grammar/lobby.lark``, ``grammar/table.lark``),
+read into the structs below, so that errors, "did you mean" and Tab completion treat them as
+they treat a game's commands (:mod:`shipwreck.lang.errors`). The screens dispatch on the
+structs (``tui/screens.py``, ``tui/base.py``); what a word means (which bots exist, which table
+or seat) is theirs and the lobby's to check.
+
+A line is read a word at a time (the errors module's :class:`Walker`), never by Lark's lexer
+alone, so a word is never split in two: ``new 4x`` is not ``new 4 x``.
+
+At a table a line is first one of the table's words, else the game's command. ``say`` is both
+in Lifeboat: a seated player's ``say`` goes into the game's log, a spectator's into the table's
+chat (:func:`is_table_word`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Literal
+
+import msgspec
+from lark import Token, Transformer, Tree
+from lark.exceptions import UnexpectedInput
+
+from shipwreck.lang.errors import (
+    Names,
+    Walker,
+    check_line,
+    diagnose,
+    split_words,
+)
+
+Where = Literal["lobby", "table"]
+
+GAME_NAMES = {
+    "lifeboat": "lifeboat",
+    "sm": "spanish_main",
+    "spanish_main": "spanish_main",
+    "spanish-main": "spanish_main",
+}
+"""What players may call each game, and the game it is."""
+
+
+# --------------------------------------------------------------------------- the words
+
+
+class New(msgspec.Struct, frozen=True):
+    """``new [GAME] [SEATS] [BOT|free ...]``: a table, the player in its first seat."""
+
+    game: str = "lifeboat"
+    seats: int | None = None
+    bots: tuple[str, ...] = ()
+
+
+class Tutorial(msgspec.Struct, frozen=True):
+    """``new tutorial [GAME]``: a scripted table that teaches the game."""
+
+    game: str = "lifeboat"
+
+
+class JoinTable(msgspec.Struct, frozen=True):
+    """``join ID [SEAT]`` (SEAT counted from 1, as the table shows them)."""
+
+    table: int
+    seat: int | None = None
+
+
+class Watch(msgspec.Struct, frozen=True):
+    table: int
+
+
+class Open(msgspec.Struct, frozen=True):
+    """``open ID``: back to my seat at table ID."""
+
+    table: int
+
+
+class Say(msgspec.Struct, frozen=True):
+    text: str
+
+
+class Help(msgspec.Struct, frozen=True):
+    pass
+
+
+class Rules(msgspec.Struct, frozen=True):
+    """``rules [GAME]``: ``None`` is the table's game (in the lobby: ask which)."""
+
+    game: str | None = None
+
+
+class Quit(msgspec.Struct, frozen=True):
+    pass
+
+
+class Legend(msgspec.Struct, frozen=True):
+    pass
+
+
+class ToLobby(msgspec.Struct, frozen=True):
+    """``lobby``: back to the lobby, keeping the seat."""
+
+
+class Leave(msgspec.Struct, frozen=True):
+    """``leave``: give up the seat and go back to the lobby."""
+
+
+class Tell(msgspec.Struct, frozen=True):
+    """``tell NAME TEXT`` / ``whisper NAME TEXT``: NAME a player's name or a seat's id."""
+
+    to: str
+    text: str
+
+
+class Chat(msgspec.Struct, frozen=True):
+    """``chat TEXT``: to the whole table, outside the game's log."""
+
+    text: str
+
+
+class Start(msgspec.Struct, frozen=True):
+    """``start`` / ``start with bots``: the creator starts a table waiting for players."""
+
+    with_bots: bool = False
+
+
+class Takeover(msgspec.Struct, frozen=True):
+    """``takeover``: take my seat back from the autopilot."""
+
+
+LobbyWord = New | Tutorial | JoinTable | Watch | Open | Say | Help | Rules | Quit
+TableWord = Help | Rules | Legend | ToLobby | Leave | Quit | Say | Tell | Chat | Start | Takeover
+
+
+class _ToWord(Transformer[Token, Any]):
+    """Builds a word's struct from a tree of ``grammar/lobby.lark`` or ``grammar/table.lark``."""
+
+    def game(self, a: list[Token]) -> str:
+        return GAME_NAMES[str(a[0])]
+
+    def new(self, a: list[Any]) -> New:
+        game, seats, *bots = a
+        return New(
+            game or "lifeboat",
+            int(seats) if seats is not None else None,
+            tuple(str(b) for b in bots),
+        )
+
+    def tutorial(self, a: list[str | None]) -> Tutorial:
+        return Tutorial(a[0] or "lifeboat")
+
+    def join(self, a: list[Token | None]) -> JoinTable:
+        return JoinTable(int(str(a[0])), int(str(a[1])) if a[1] is not None else None)
+
+    def watch(self, a: list[Token]) -> Watch:
+        return Watch(int(str(a[0])))
+
+    def open(self, a: list[Token]) -> Open:
+        return Open(int(str(a[0])))
+
+    def say(self, a: list[Token]) -> Say:
+        return Say(str(a[0]).strip())
+
+    def help(self, _: list[Token]) -> Help:
+        return Help()
+
+    def rules(self, a: list[str | None]) -> Rules:
+        return Rules(a[0])
+
+    def quit(self, _: list[Token]) -> Quit:
+        return Quit()
+
+    def legend(self, _: list[Token]) -> Legend:
+        return Legend()
+
+    def lobby(self, _: list[Token]) -> ToLobby:
+        return ToLobby()
+
+    def leave(self, _: list[Token]) -> Leave:
+        return Leave()
+
+    def tell(self, a: list[Token]) -> Tell:
+        return Tell(str(a[0]), str(a[1]).strip())
+
+    def chat(self, a: list[Token]) -> Chat:
+        return Chat(str(a[0]).strip())
+
+    def with_bots(self, _: list[Token]) -> bool:
+        return True
+
+    def start_table(self, a: list[bool | None]) -> Start:
+        return Start(bool(a[0]))
+
+    def takeover(self, _: list[Token]) -> Takeover:
+        return Takeover()
+
+
+TO_WORD = _ToWord()
+
+
+class _Stopped(UnexpectedInput):
+    """Where the word-by-word reading stopped, for :func:`diagnose` (as Lark's own error)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"stopped at {index}")
+        self.pos_in_stream = index  # type: ignore[assignment]  # (Lark: None until set)
+
+
+# --------------------------------------------------------------------------- reading a line
+
+
+def parse_words(where: Where, text: str, names: Names | None = None) -> Any:
+    """One line of the lobby's (``where="lobby"``) or a table's words, as its struct. Anything
+    else raises :class:`CommandSyntaxError` with one line saying what is wrong and, when a close
+    correction reads, the corrected line. ``names``: at a table, whom ``tell`` may name
+    (``{"NAME": (...)}``), for "did you mean"."""
+    line, offset = check_line(text)
+    walker = Walker(where, names)
+    for start, word in split_words(line):
+        if not walker.feed(word, line[start:]):
+            raise diagnose(where, line, offset, _Stopped(start), names)
+        if walker.text:
+            break
+    if not walker.complete():
+        raise diagnose(where, line, offset, _Stopped(len(line)), names)
+    tree: Tree[Token] = walker.finish()
+    return TO_WORD.transform(tree)
+
+
+def first_words(where: Where) -> list[str]:
+    """The words a line of ``where`` may start with, sorted."""
+    walker = Walker(where)
+    return sorted(walker.vocab.candidates(walker.accepts()))
+
+
+def is_table_word(line: str, game_words: list[str]) -> bool:
+    """Is ``line`` (at a table) meant as one of the table's words rather than the game's
+    command? Its first word is a table word and not a command of the game (``say`` in
+    Lifeboat is the game's own)."""
+    words = split_words(line)
+    if not words:
+        return False
+    word = words[0][1]
+    return word in first_words("table") and word not in game_words
+
+
+def unknown_first_word(word: str, choices: list[str], what: str = "command") -> str:
+    """The error for a line starting with ``word``, which none of ``choices`` is: the closest
+    ones, or the list."""
+    shown = "".join(ch if ch.isprintable() else "?" for ch in word[:40])
+    close = difflib.get_close_matches(word.lower(), choices, n=3, cutoff=0.6)
+    if close:
+        quoted = [f"'{c}'" for c in close]
+        either = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+        return f"unknown {what} {shown!r}; did you mean {either}?"
+    return f"unknown {what} {shown!r}; try: {', '.join(choices)}"
+
+
+def complete_words(where: Where, text: str, names: Names | None = None) -> list[str]:
+    """The words that may come next after ``text`` (or complete its last word), sorted. With
+    ``names`` (at a table: the players and seats), ``tell`` completes whom."""
+    from shipwreck.lang.errors import MAX_LINE
+
+    if len(text) > MAX_LINE:
+        return []
+    words = [w for _, w in split_words(text)]
+    partial = words.pop() if words and text[-1] not in " \t" else ""
+    walker = Walker(where, names)
+    for word in words:
+        if not walker.feed(word) or walker.text:
+            return []
+    accepted = walker.accepts()
+    if accepted & walker.vocab.text:
+        return []
+    return sorted(w for w in walker.vocab.candidates(accepted) if w.startswith(partial))

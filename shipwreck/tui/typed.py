@@ -1,0 +1,366 @@
+"""What a typed line does, once read: the lobby's words, a table's words, or a game command.
+
+The lines are read by the action language (:mod:`shipwreck.lang.words`, and the game's own
+commands); here each struct is dispatched to what it does on the screen that took it. Some
+words open screens that other parts of the app provide (``show_rules``, ``show_legend``,
+``start_table``, ``new_tutorial``): a screen without one says so in one line.
+
+An error that names a column (``column 5: unknown word ...``) is shown as the typed line with
+a caret under that column and the reason after it (:func:`caret_error`), never as "column 5".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from shipwreck.lang import words as W
+from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
+from shipwreck.lang.text import whole_number
+from shipwreck.names import skeleton
+
+if TYPE_CHECKING:
+    from shipwreck.runtime import Table
+    from shipwreck.tui.base import SeatScreen
+    from shipwreck.tui.screens import LobbyScreen
+
+_COLUMN = re.compile(r"column (\d+): ")
+
+NOT_HERE = {
+    "show_rules": "the rules screen is not in this version yet",
+    "show_legend": "the legend is not in this version yet",
+    "start_table": "this table starts by itself: there is nothing to start",
+    "new_tutorial": "the tutorial is not in this version yet",
+}
+"""What a word answers when its screen has no method for it."""
+
+
+# --------------------------------------------------------------------------- errors
+
+MAX_ERROR_ROWS = 3
+"""The most rows an error line takes (it wraps rather than being cut at the screen's edge)."""
+
+END_OF_LINE = "\n"
+"""Offered by :func:`complete_table_words` with the next words when the line is a whole
+command already: Tab then lists the words instead of typing the only one (``offer painting to
+kid `` is complete; ``for`` would make it incomplete)."""
+
+
+def fit_error(screen: Any, board_id: str, spot: str, text: Text, rows: int) -> int:
+    """The rows the error panel ``spot`` of board ``board_id`` needs for ``text`` (wrapped,
+    at most :data:`MAX_ERROR_ROWS`); when it is not ``rows``, the board is laid out again
+    (rarely: only when an error needs another row, or no longer does)."""
+    from shipwreck.tui.board import Board
+
+    board = screen.query_one(f"#{board_id}", Board)
+    needed = max(1, min(MAX_ERROR_ROWS, rows_for(screen, text, board.size.width - 2)))
+    if needed != rows:
+        screen.error_rows = needed
+        board.relayout()
+    return needed
+
+
+def caret_error(line: str, message: str, style: str = "red") -> Text:
+    """``message`` for the typed ``line``. When it starts with ``column N:``, the line is shown
+    with its word at N marked, and under it a caret at N, then the reason::
+
+        rob captian knife
+            ^ unknown word 'captian'; did you mean 'rob captain knife'?
+
+    A reason too long to follow the caret on one row starts under it on a row of its own."""
+    m = _COLUMN.match(message)
+    why = message[m.end() :] if m else message
+    if m is None or not line:
+        return Text(why, style=style)
+    at = min(max(int(m.group(1)) - 1, 0), len(line))
+    end = next((s + len(w) for s, w in split_words(line) if s <= at < s + len(w)), at)
+    shown = Text(line, style="dim")
+    shown.stylize(f"bold {style} underline", at, max(end, at + 1))
+    return Text.assemble(shown, "\n", (" " * at + "^ " + why, style))
+
+
+def error_width(screen: Any) -> int:
+    """The columns the error line of ``screen`` has (its ``#foot`` board, less its padding);
+    0 before it is laid out."""
+    from shipwreck.tui.board import Board
+
+    board: Board = screen.query_one("#foot", Board)
+    return max(0, board.size.width - 2)
+
+
+def rows_for(screen: Any, text: Text, width: int) -> int:
+    """The rows ``text`` takes, wrapped to ``width``."""
+    return len(text.wrap(screen.app.console, width)) if width > 0 and text.plain else 1
+
+
+def show_syntax_error(screen: Any, line: str, message: str) -> None:
+    """Show ``message`` about ``line`` on ``screen`` (its ``error_text``): with the line and a
+    caret under the word when that fits in :data:`MAX_ERROR_ROWS`, else the reason alone (it
+    names the word), so that the reason is never cut."""
+    shown = caret_error(line, message)
+    width = error_width(screen)
+    if rows_for(screen, shown, width) > MAX_ERROR_ROWS:
+        shown = caret_error("", message)
+    screen.error_text(shown)
+
+
+# --------------------------------------------------------------------------- the lobby
+
+
+def lobby_number_hint(line: str) -> str | None:
+    """The lobby's own words for a table or seat count that is not a number (``new ²``,
+    ``join x``), or None."""
+    words = [w for _, w in split_words(line)]
+    if not words:
+        return None
+    how, args = words[0], words[1:]
+    if how == "new":
+        game = "lifeboat"
+        if args and args[0] in W.GAME_NAMES:
+            game = W.GAME_NAMES[args[0]]
+            args = args[1:]
+        if args and args[0][:1].isdigit() and whole_number(args[0]) is None:
+            if game == "spanish_main":
+                return f"{args[0]!r} is not a seat count: new sm 2, new sm 3 or new sm 4"
+            return f"{args[0]!r} is not a seat count: new 4, new 5 or new 6"
+        return None
+    if how in ("join", "watch", "open"):
+        number = whole_number(args[0]) if args else None
+        if number is None:
+            return f"{how} which table? a table's id, e.g. '{how} 1'"
+        if how == "join" and len(args) > 1 and whole_number(args[1]) is None:
+            return f"{how} {number} SEAT: a seat's number, e.g. '{how} {number} 2'"
+    return None
+
+
+def named_bots(line: str) -> W.New | None:
+    """``new [GAME] [SEATS] WORD...`` whose words after the count are not all bot names by
+    their form (``../bots/x.bot``): read as words for the lobby to refuse by its own rule (a
+    bot is named, never a path: it says what a bot's name is). None if it is not so."""
+    words = [w for _, w in split_words(line)]
+    if not words or words[0] != "new":
+        return None
+    args = words[1:]
+    game = W.GAME_NAMES.get(args[0]) if args else None
+    args = args[1:] if game else args
+    seats = whole_number(args[0]) if args else None
+    args = args[1:] if seats is not None else args
+    if not args or any(w[:1].isdigit() for w in args):
+        return None
+    return W.New(game or "lifeboat", seats, tuple(args))
+
+
+def run_lobby_line(screen: LobbyScreen, line: str) -> None:
+    """Read ``line`` as a lobby word and do it."""
+    try:
+        word = W.parse_words("lobby", line)
+    except CommandSyntaxError as e:
+        hint = lobby_number_hint(line)
+        if hint is not None:
+            screen.error(hint)
+            return
+        loose = named_bots(line)
+        if loose is not None:
+            screen.create(loose)
+            return
+        first = split_words(line)[0][1] if split_words(line) else ""
+        if first not in W.first_words("lobby"):
+            why = W.unknown_first_word(first, W.first_words("lobby"), "lobby command")
+            show_syntax_error(screen, line, f"column 1: {why}")
+            return
+        show_syntax_error(screen, line, str(e))
+        return
+    app = screen.shipwreck
+    match word:
+        case W.New():
+            screen.create(word)
+        case W.Tutorial():
+            _call(screen, "new_tutorial", word.game)
+        case W.JoinTable() | W.Watch() | W.Open():
+            screen.enter(word)
+        case W.Say(text):
+            problem = app.lobby.say(app.user, text)
+            if problem:
+                screen.error(problem)
+        case W.Help():
+            screen.action_help()
+        case W.Rules(game):
+            _call(screen, "show_rules", game)
+        case W.Quit():
+            app.exit()
+
+
+def _call(screen: Any, method: str, *args: Any) -> None:
+    """``screen.method(*args)`` if the screen has it; else the one-line "not here"."""
+    do: Callable[..., None] | None = getattr(screen, method, None)
+    if do is None:
+        screen.error(NOT_HERE[method])
+        return
+    do(*args)
+
+
+# --------------------------------------------------------------------------- a table
+
+
+def tell_names(table: Table) -> Names:
+    """Whom ``tell`` may name at ``table``: each seat's id and each seated player's name."""
+    names: dict[str, None] = {}
+    for i, s in enumerate(table.seats):
+        names[table.seat_name(i)] = None
+        if s.kind == "human" and s.player:
+            names[s.player] = None
+    return {"NAME": tuple(names)}
+
+
+def find_seat(table: Table, who: str) -> int | None:
+    """The seat ``who`` names: a seat's id, or the name of the player sitting there."""
+    for i in range(len(table.seats)):
+        if table.seat_name(i) == who:
+            return i
+    for i, s in enumerate(table.seats):
+        if s.kind == "human" and s.player and skeleton(s.player) == skeleton(who):
+            return i
+    return None
+
+
+def person(table: Table, player: str | None, seat: int | None) -> str:
+    """How chat names someone: ``ann (lauren)``; a bot's seat by its id; a spectator
+    ``carol (watching)``."""
+    if seat is None:
+        return f"{player} (watching)"
+    name = table.seat_name(seat)
+    return f"{player} ({name})" if player else name
+
+
+def chat_line_text(
+    table: Table,
+    sender: str,
+    from_seat: int | None,
+    to: int | None,
+    to_player: str | None,
+    text: str,
+) -> str:
+    """A chat line as shown: ``ann (lauren) → bob (kid): hi``."""
+    to_text = f" → {person(table, to_player, to)}" if to is not None else ""
+    return f"{person(table, sender, from_seat)}{to_text}: {text}"
+
+
+def complete_table_words(screen: SeatScreen, text: str, options: list[str]) -> list[str]:
+    """``options`` (the game's completions of ``text``) with the table's words: while the first
+    word is typed, every word that starts so; after a table word, its own next words."""
+    words = split_words(text)
+    typing_first = not words or (len(words) == 1 and text[-1] not in " \t")
+    table_words = W.first_words("table")
+    if typing_first:
+        partial = words[0][1] if words else ""
+        return sorted({*options, *(w for w in table_words if w.startswith(partial))})
+    first = words[0][1]
+    game = screen.table.game
+    if first in table_words and (first not in game_words(game) or screen.seat is None):
+        return W.complete_words("table", text, tell_names(screen.table))
+    if options and text[-1] in " \t" and _is_command(game, [w for _, w in words]):
+        return [END_OF_LINE, *options]
+    return options
+
+
+def _is_command(game: str, words: list[str]) -> bool:
+    """Do ``words`` make a whole command of ``game`` already?"""
+    from shipwreck.lang.errors import Walker
+
+    walker = Walker(game)
+    return all(walker.feed(w) for w in words) and walker.complete()
+
+
+def game_words(game: str) -> list[str]:
+    """The words a command of ``game`` may start with."""
+    from shipwreck.lang.errors import Walker
+
+    walker = Walker(game)
+    return sorted(walker.vocab.candidates(walker.accepts()))
+
+
+def run_table_line(screen: SeatScreen, line: str) -> None:
+    """Read ``line`` at a table: the table's words first, then the game's command."""
+    t = screen.table
+    words = split_words(line)
+    if not words:
+        return
+    first = words[0][1]
+    commands = game_words(t.game)
+    table_words = W.first_words("table")
+    if first in table_words and (first not in commands or screen.seat is None):
+        try:
+            word = W.parse_words("table", line, tell_names(t))
+        except CommandSyntaxError as e:
+            show_syntax_error(screen, line, str(e))
+            return
+        do_table_word(screen, line, word)
+    elif first in commands:
+        if screen.seat is None:
+            screen.error(
+                "you are watching this table: only its players play; 'say TEXT' talks to the"
+                " table, 'lobby' goes back"
+            )
+            return
+        result = t.submit_text(screen.seat, line)
+        if not result.ok:
+            show_syntax_error(screen, line, result.message)
+    else:
+        choices = sorted({*commands, *table_words} - {"timeout"})
+        show_syntax_error(screen, line, "column 1: " + W.unknown_first_word(first, choices))
+
+
+def do_table_word(screen: SeatScreen, line: str, word: Any) -> None:
+    """Do one of the table's words."""
+    t, app = screen.table, screen.shipwreck
+    match word:
+        case W.Help():
+            screen.action_help()
+        case W.Rules(game):
+            _call(screen, "show_rules", game)
+        case W.Legend():
+            _call(screen, "show_legend")
+        case W.ToLobby():
+            screen.action_lobby()
+        case W.Leave():
+            t.leave(app.user)
+            screen.action_lobby()
+        case W.Quit():
+            app.exit()
+        case W.Say(text) | W.Chat(text):
+            problem = t.say(app.user, text, screen.seat, None)
+            if problem:
+                screen.error(problem)
+        case W.Tell(who, text):
+            tell(screen, who, text)
+        case W.Start(with_bots):
+            _call(screen, "start_table", with_bots)
+        case W.Takeover():
+            if screen.seat is None:
+                screen.error("you are watching: there is no seat of yours to take back")
+            elif t.take_back(app.user):
+                screen.error("you have your seat back", style="green")
+            else:
+                screen.error("your seat is yours already: nobody plays it for you")
+
+
+def tell(screen: SeatScreen, who: str, text: str) -> None:
+    """Whisper ``text`` to the seat ``who`` names (a player's name or a seat's id)."""
+    t, app = screen.table, screen.shipwreck
+    to = find_seat(t, who)
+    if to is None:
+        players = [
+            person(t, s.player, i) for i, s in enumerate(t.seats) if s.kind == "human" and s.player
+        ]
+        others = "; at this table: " + ", ".join(players) if players else ""
+        screen.error(f"{who[:32]!r} is not at this table: tell a player or a seat{others}")
+        return
+    if to == screen.seat:
+        screen.error("that is your own seat: tell someone else")
+        return
+    problem = t.say(app.user, text, screen.seat, to)
+    if problem:
+        screen.error(problem)
