@@ -222,20 +222,20 @@ class SpanishMainScreen(SeatScreen):
         self.show_fleet()
 
     def run_line(self, line: str) -> None:
+        confirmed, self._confirm = self._confirm == line, None  # (any other line cancels)
         if line in ("ships", "fleet"):  # (until the table's words have a grammar)
             self.error("")
             self.show_fleet()
-        elif not self.stuck_move(line):
+        elif confirmed or not self.stuck_move(line):
             super().run_line(line)
 
     def stuck_move(self, line: str) -> bool:
         """Hold back a move the preview says would leave her where she is (blocked before she
         runs at all, SM-13: she would pivot a little and stop, her action spent): say so, and
-        run it only if the same line comes again (↑ Enter). The engine's rule is kept as it is
-        (a move that turns her at all is a move): this guards a person's Enter, not the rule,
-        so bots and replays play the same. Returns whether the line was held back."""
-        confirmed, self._confirm = self._confirm == line, None
-        if confirmed or self.seat is None or not line.startswith("move "):
+        run it only if the same line comes next (↑ Enter; :meth:`run_line`). The engine's rule
+        stays as it is (a move that turns her at all is a move): this guards a person's Enter,
+        not the rule, so bots and replays play the same. Returns whether it was held back."""
+        if self.seat is None or not line.startswith("move "):
             return False
         from shipwreck.lang import parse_command
 
@@ -250,8 +250,9 @@ class SpanishMainScreen(SeatScreen):
         if math.hypot(preview.x - ship.x, preview.y - ship.y) >= STUCK:
             return False
         self._confirm = line
-        why = f"her {preview.part} is against {preview.touches}" if preview.touches else "blocked"
-        self.error(f"↑ Enter to do it anyway: {ship.id} would not move, {why}", style="yellow")
+        self.after_command()  # (the ghost goes: clearing it later would clear this line too)
+        why = f" (her {preview.part} on {preview.touches})" if preview.touches else ""
+        self.error(f"↑ Enter to do it anyway: {ship.id} stays put{why}", style="yellow")
         return True
 
     def players(self) -> list[str]:
