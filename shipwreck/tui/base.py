@@ -344,8 +344,10 @@ class CommandHelp(ClosingModal):
 
     def compose(self) -> ComposeResult:
         t = RichTable(title=f"{self.GAME_TITLE} commands", expand=True)
-        t.add_column("command", style="bold cyan", no_wrap=True)
-        t.add_column("what it does")
+        # (shared 2:3 and wrapped, not the command's whole width: at 80 columns the longest
+        # usage left the descriptions no room at all)
+        t.add_column("command", style="bold cyan", ratio=2)
+        t.add_column("what it does", ratio=3)
         for usage, description in self.commands():
             t.add_row(usage, description)
         t.add_row("tell X TEXT", "whisper to one seat (table chat)")
@@ -354,5 +356,5 @@ class CommandHelp(ClosingModal):
         t.add_row("Tab, ↑ ↓", "complete a word; earlier lines you typed")
         t.add_row("PgUp / PgDn", "read back through the game log, and forward again")
         with VerticalScroll(id=self.BOX_ID):
+            yield Static(self.HINT, classes="hint")  # (first: at 80x24 the end is out of sight)
             yield Static(t)
-            yield Static(self.HINT, classes="hint")

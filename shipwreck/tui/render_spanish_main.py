@@ -463,12 +463,12 @@ def status(s: ShipView) -> str:
     return ", ".join(parts) or "at sea"
 
 
-def fleet(view: SpanishMainView) -> RenderableType:
+def fleet(view: SpanishMainView, wide: bool = False) -> RenderableType:
     """Every ship: code and bow arrow, masts (cannon ranges, x = eliminated), cargo, the move
-    left this turn and where she is."""
+    left this turn and where she is (``wide``: room for the longest id, and a longer where)."""
     t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
     t.add_column("", no_wrap=True, width=5)
-    t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=12)
+    t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=18 if wide else 12)
     t.add_column("masts", no_wrap=True)
     t.add_column("hold", no_wrap=True, justify="right")
     t.add_column("move", no_wrap=True)

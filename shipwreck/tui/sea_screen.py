@@ -24,6 +24,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.timer import Timer
@@ -162,6 +163,16 @@ class SpanishMainScreen(SeatScreen):
     def compacted(self, compact: bool) -> None:
         self.query_one("#side", Board).relayout()
 
+    WIDE_FROM = 150
+    """From this many columns the side is wider (class ``-wide``), so that no column of the
+    fleet is cut (``towed by pescados-de-plata``)."""
+
+    def on_resize(self, event: Resize) -> None:  # (Textual runs SeatScreen's too)
+        wide = event.size.width >= self.WIDE_FROM
+        if wide != self.has_class("-wide"):
+            self.set_class(wide, "-wide")
+            self.paint(self.view)
+
     def prompt_rows(self) -> int:
         """What to decide, and two lines of choices (:class:`R.Packed`)."""
         return 3
@@ -196,7 +207,8 @@ class SpanishMainScreen(SeatScreen):
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
         self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
-        self.show("fleet", ships, lambda: R.fleet(view))
+        wide = self.has_class("-wide")
+        self.show("fleet", (ships, wide), lambda: R.fleet(view, wide))
         self.show(
             "treasure",
             (ships, view.islands, view.gold_total, view.coins_lost, self.compact),
@@ -426,8 +438,8 @@ class SeaHelpScreen(CommandHelp):
     GAME_TITLE = "Spanish Main"
     BOX_ID = "sea-help"
     HINT = (
-        "a move you type is drawn as a white ghost on the map before you press Enter;"
-        " press Escape to close"
+        "Escape closes · PgUp PgDn scroll · F2: your ships and the goal · a move you type is"
+        " drawn as a white ghost on the map before you press Enter"
     )
 
     def commands(self) -> list[tuple[str, str]]:
