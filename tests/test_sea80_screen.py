@@ -201,3 +201,32 @@ async def test_a_move_blocked_where_she_stands_asks_before_spending_her_action()
         assert any(s.id == "dover" and s.acted for s in sm_view(table, 0).ships)
         await type_line(pilot, "move plantagenet S 0 L 0")  # a move that moves: no question
         assert len(table.commands) == len(before) + 2
+
+
+# ------------------------------------------------------------------ wide terminals
+
+
+async def test_at_200_columns_no_fleet_column_is_cut() -> None:
+    """Play-test: `towed by…` and `pescados-de…` were cut even at 200 columns. From
+    `WIDE_FROM` columns the side is wider: the longest id and 'towed by pescados-de-plata'
+    fit."""
+    import msgspec
+
+    lobby, table = new_table(seats=2)
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen) and screen.has_class("-wide")
+        await pilot.pause()
+        text = "\n".join(screen_rows(app))
+        assert "pescados-de-plata" in text and "pescados-de…" not in text
+        fleet = screen.panel_region("fleet")
+        assert fleet is not None
+        view = sm_view(table, 0)
+        towed = msgspec.structs.replace(view.ships[0], towed_by="pescados-de-plata")
+        ships = (towed, *view.ships[1:])
+        drawn = _plain(R.fleet(msgspec.structs.replace(view, ships=ships), wide=True), fleet.width)
+        assert "towed by pescados-de-plata" in drawn
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not screen.has_class("-wide")
