@@ -230,3 +230,22 @@ async def test_at_200_columns_no_fleet_column_is_cut() -> None:
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert not screen.has_class("-wide")
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("seed", (1, 4, 9))
+def test_every_preset_fleet_gets_a_first_move_for_each_ship(preset: str, seed: int) -> None:
+    """SM-4, SM-12: the same for each preset fleet (``plain`` too: five ships in one harbour),
+    sailed by red, through the rules' own game and view."""
+    from shipwreck.games.spanish_main import RULES as game
+    from shipwreck.games.spanish_main import rules
+
+    state, _ = game.new_game(seed, 2, {"fleets": [[preset], ["spanish"]]})
+    view = game.view(state, 0)
+    hints = suggested_moves(view)
+    assert set(hints) == {s.id for s in view.ships if s.owner == 0}
+    from shipwreck.lang import parse_command
+
+    for ship, line in hints.items():
+        preview = rules.preview(state, 0, parse_command("spanish_main", line, view))
+        assert sum(d for _, d in preview.legs) > 2.0 or " dock " in line, f"{ship}: {line}"

@@ -334,7 +334,8 @@ def suggested_moves(view: SpanishMainView) -> dict[str, str]:
 
     if view.seat is None or not view.choices:
         return {}
-    key = (view.seat, view.ships, tuple((i.id, i.x, i.y, len(i.coins)) for i in view.islands))
+    islands = tuple((i.id, i.x, i.y, len(i.coins)) for i in view.islands)
+    key = (view.seat, view.step, view.ships, islands)
     if key in _HINTS:
         return _HINTS[key]
     state = sea(view)
