@@ -4,7 +4,7 @@ A scenario shows one rule in ten lines of TOML; ``shipwreck scenario run FILE`` 
 tests under ``tests/scenarios/`` check each one's ``[expect]`` table against the result. The
 position's keys are the game's ``Position`` (``rules.position_type``): Lifeboat's seats and hands,
 or Spanish Main's islands, ships and dice; a command line names its sender, a character
-(``lauren: row``) or a seat (``red: move dover L 30``), or ``system`` for the timer.
+(``lauren: row``) or a seat (``red: move dover S 0 S 30``), or ``system`` for the timer.
 """
 
 from __future__ import annotations

@@ -657,7 +657,7 @@ def test_docs_show_the_tables() -> None:
             assert line in docs, line
     block = docs.split("```")[1]
     examples = [re.split(r"\s{2,}", line.strip())[0] for line in block.strip().splitlines()]
-    assert len(examples) == 5
+    assert len(examples) == 6
     for text in examples:
         assert format_command(parse(text)) in (text, "move dover S 0")
 

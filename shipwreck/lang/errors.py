@@ -22,7 +22,7 @@ pattern does not make a word "known"; what a typo there is corrected to are the 
 them: the ship list and the seeded islands' ids, or, with a view (``names``), the ids in play.
 With a view, :func:`check_names` also refuses a well-formed id that is not in play::
 
-    move dovr L 30   ->  column 6: unknown ship 'dovr'; did you mean 'move dover L 30'?
+    move dovr S   ->  column 6: unknown ship 'dovr'; did you mean 'move dover S'?
 """
 
 from __future__ import annotations

@@ -134,7 +134,7 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             "move": CommandHelp(
                 "move SHIP LEG... | move SHIP toward TARGET | move SHIP dock ISLAND",
                 "sail the legs of the base move, each 'S' or 'L', the turn in degrees (+ to"
-                " starboard, at most 90) and an optional distance: 'move dover L 30 S -15';"
+                " starboard, at most 90) and an optional distance: 'move dover S 0 S 30';"
                 " or every leg toward a ship or island; or until docked at an island",
                 "SM-12, SM-13, SM-14",
             ),

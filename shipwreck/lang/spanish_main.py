@@ -275,3 +275,90 @@ def _may_move(samples: list[C.Move], leg: list[str]) -> bool:
     if turn == 0 and len(leg) == 3 and float(leg[2]) == 0:
         return False
     return any(c.legs[0][0] == leg[0] and _sign(c.legs[0][1]) == _sign(turn) for c in samples)
+
+
+# --------------------------------------------------------------------------- hints
+
+USEFUL_SHARE = 0.5
+"""A suggested move sails at least this share of the ship's whole move (or docks)."""
+MAX_TRIES = 6
+"""Moves previewed per ship at most, to find one to suggest (each is a geometry plan)."""
+_HINTS: dict[tuple[object, ...], dict[str, str]] = {}
+"""The last suggestions, by what they were worked out from (a repaint per command at a
+table asks again for the same sea)."""
+
+
+def _goal_islands(view: SpanishMainView, ship_id: str) -> list[str]:
+    """Where a ship would want to go, best first: home when she carries coins, else the wild
+    islands that still hold coins, nearest first."""
+    ship = next(s for s in view.ships if s.id == ship_id)
+    home = [i for i in view.islands if i.home == ship.owner]
+    if ship.cargo and home:
+        return [home[0].id]
+    wild = [i for i in view.islands if i.home is None and i.coins and i.id != ship.docked]
+    wild.sort(key=lambda i: math.hypot(i.x - ship.x, i.y - ship.y))
+    return [i.id for i in wild]
+
+
+def _candidates(view: SpanishMainView, ship_id: str) -> list[C.Command]:
+    """Moves worth previewing for a ship, most useful first: docking where she wants to go,
+    sailing toward it, straight on, then the engine's sampled headings, smallest turn first."""
+    mine = [c for c in view.choices if getattr(c, "ship", None) == ship_id]
+    goals = _goal_islands(view, ship_id)[:2]
+    out: list[C.Command] = []
+    for want in (C.MoveDock, C.MoveToward):
+        for goal in goals:
+            out += [c for c in mine if isinstance(c, want) and _target(c) == goal]
+    samples = [c for c in mine if isinstance(c, C.Move)]
+    straight = [c for c in samples if all(turn == 0 for _, turn, _ in c.legs)]
+    turning = sorted(
+        (c for c in samples if c not in straight),
+        key=lambda c: sum(abs(turn) for _, turn, _ in c.legs),
+    )
+    return out + straight + turning
+
+
+def _target(cmd: C.Command) -> str:
+    return cmd.island if isinstance(cmd, C.MoveDock) else getattr(cmd, "target", "")
+
+
+def suggested_moves(view: SpanishMainView) -> dict[str, str]:
+    """For each of my ships that may move now, one legal move that takes her somewhere: the
+    text of the first of :func:`_candidates` that docks or sails at least `USEFUL_SHARE` of her
+    move, as the preview (from the public sea of ``view`` only) says. A ship with none (every
+    way blocked) is left out. At most `MAX_TRIES` previews a ship, remembered per sea."""
+    from shipwreck.engine.core import IllegalCommand
+    from shipwreck.games.spanish_main.geometry import LEG_LENGTH
+    from shipwreck.games.spanish_main.rules import preview
+    from shipwreck.games.spanish_main.view import sea
+
+    if view.seat is None or not view.choices:
+        return {}
+    islands = tuple((i.id, i.x, i.y, len(i.coins)) for i in view.islands)
+    key = (view.seat, view.step, view.ships, islands)
+    if key in _HINTS:
+        return _HINTS[key]
+    state = sea(view)
+    out: dict[str, str] = {}
+    ships = dict.fromkeys(c.ship for c in view.choices if isinstance(c, MOVES))
+    for ship_id in ships:
+        ship = next(s for s in view.ships if s.id == ship_id)
+        whole = sum(LEG_LENGTH[k] for k in ship.move)
+        for cmd in _candidates(view, ship_id)[:MAX_TRIES]:
+            assert isinstance(cmd, MOVES)
+            try:
+                p = preview(state, view.seat, cmd)
+            except IllegalCommand:
+                continue
+            ran = sum(d for _, d in p.legs)
+            docks = isinstance(cmd, C.MoveDock)
+            if docks or ran >= USEFUL_SHARE * whole:
+                out[ship_id] = format_spanish_main(cmd)
+                break
+    if len(_HINTS) > 64:
+        _HINTS.clear()
+    _HINTS[key] = out
+    return out
+
+
+MOVES = (C.Move, C.MoveToward, C.MoveDock)

@@ -16,7 +16,9 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -44,8 +46,7 @@ _BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 """The braille dot bit for (row 0..3, column 0..1) of a cell."""
 
 PROMPT_TEXT = {
-    "turn": "your turn: one action per ship (move, come about, shoot, explore, repair),"
-    " then 'end turn'",
+    "turn": "your turn: one action per ship, then 'end turn' · F2: your ships and the goal",
     "after_move": "your ship's move is done: tow SHIP X, ram SHIP X, or pass",
     "eliminate": "your ship is hit: eliminate N (the mast she loses, 1 = bow)",
     "load": "you explored: load SHIP [coin…] (the coins to take aboard)",
@@ -243,6 +244,57 @@ def _bow_cell(cv: _Canvas, x: float, y: float, heading: float) -> tuple[int, int
     return cv.cell_of(x - math.sin(rad) * HULL_RADIUS, y - math.cos(rad) * HULL_RADIUS)
 
 
+_LABEL_ROWS = (0, -1, 1, -2, 2)
+"""Where an island's label may go, in rows from where it belongs, nearest first."""
+_LABEL_SHIFTS = (0, -2, 2, -4, 4)
+"""And in columns (a row nearer beats a column nearer)."""
+
+
+def _place(
+    cv: _Canvas,
+    texts: Sequence[str],
+    col: int,
+    row: int,
+    style: str,
+    rows: Sequence[int] = _LABEL_ROWS,
+) -> int | None:
+    """Put the first of ``texts`` that fits, centred on ``col`` in ``row`` or a cell near it
+    (:data:`_LABEL_ROWS`, :data:`_LABEL_SHIFTS`), moved back inside the map if it would run
+    off an edge, where it covers no other text and no hull, track or ghost (an island's own
+    dots it may cover).
+    Returns the row it went in, or ``None`` if none fits anywhere near (it is left out rather
+    than drawn over something)."""
+    for text in texts:
+        n = len(text)
+        for dy in rows:
+            for dx in _LABEL_SHIFTS:
+                left = max(0, min(cv.cols - n, col - n // 2 + dx))
+                if _clear(cv, left, row + dy, n):
+                    cv.put(left, row + dy, text, style)
+                    return row + dy
+    return None
+
+
+def _clear(cv: _Canvas, col: int, row: int, n: int) -> bool:
+    """May a label of ``n`` cells go at (col, row)? Over nothing but sea and island dots, with
+    no other label right beside it (two would read as one word)."""
+    if row < 0 or row >= cv.rows or col < 0 or col + n > cv.cols:
+        return False
+    cells = range(row * cv.cols + col, row * cv.cols + col + n)
+    return all(cv.layer[c] <= _RING and c not in cv.text for c in cells) and _apart(cv, col, row, n)
+
+
+def _apart(cv: _Canvas, col: int, row: int, n: int) -> bool:
+    """No label's letter in the cells just left and right of (col, row)..(col + n - 1, row)."""
+    for c in (col - 1, col + n):
+        if 0 <= c < cv.cols and cv.text.get(row * cv.cols + c, (" ",))[0] not in _NOT_LETTERS:
+            return False
+    return True
+
+
+_NOT_LETTERS = " " + ARROWS
+
+
 def _label_ship(cv: _Canvas, code: str, cells: tuple[int, int, int, int], style: str) -> None:
     c0, r0, c1, r1 = cells
     mid_r, mid_c, n = (r0 + r1) // 2, (c0 + c1) // 2, len(code)
@@ -255,8 +307,16 @@ def _label_ship(cv: _Canvas, code: str, cells: tuple[int, int, int, int], style:
         (c0 - n, r1 + 1),
         (c1 + 1, r1 + 1),
         (c0 - n, r0 - 1),
-    ):
-        if cv.free(col, row, n):
+        (c1 + 2, mid_r),
+        (c0 - n - 1, mid_r),
+        (mid_c - n // 2, r0 - 2),
+        (mid_c - n // 2, r1 + 2),
+        (c1 + 2, r0 - 1),
+        (c1 + 2, r1 + 1),
+        (c0 - n - 1, r0 - 1),
+        (c0 - n - 1, r1 + 1),
+    ):  # (beside her, then a cell further: crowded, a code is left out rather than misread)
+        if cv.free(col, row, n) and _apart(cv, col, row, n):
             cv.put(col, row, code, style)
             return
 
@@ -305,18 +365,8 @@ def sea_map(
         hulls.append((s, _draw_hull(cv, s.x, s.y, s.heading, s.length, _SHIP, colour)))
     if moving is not None and preview is not None:
         _draw_hull(cv, preview.x, preview.y, preview.heading, moving.length, _GHOST, GHOST)
-    # text: island names and coins first (they sit inside their discs), then bows, then codes
-    for isl in view.islands:
-        col, row = cv.cell_of(isl.x, isl.y)
-        cv.put(col - len(isl.id) // 2, row, isl.id, ISLAND_TEXT)
-        if isl.home is not None:
-            home = f"⌂{view.seats[isl.home]}"
-            cv.put(col - len(home) // 2, row + 1, home, f"bold {owner_colour(isl.home)} on {SEA}")
-        elif isl.coins:
-            coins = Text()
-            for coin in isl.coins:
-                coins.append(str(coin.value) if coin.value is not None else "●")
-            cv.put(col - len(coins) // 2, row + 1, coins.plain, f"bold #5a3d00 on {ISLAND}")
+    # text: bow arrows first (each marks an exact point), then island names and what lies
+    # under them, each placed where it covers no other text and no hull, then ship codes
     for s, _cells in hulls:
         col, row = _bow_cell(cv, s.x, s.y, s.heading)
         colour = DERELICT if s.derelict else owner_colour(s.owner)
@@ -324,6 +374,20 @@ def sea_map(
     if moving is not None and preview is not None:
         col, row = _bow_cell(cv, preview.x, preview.y, preview.heading)
         cv.put(col, row, arrow(preview.heading), f"bold {GHOST}")
+    for isl in view.islands:
+        col, row = cv.cell_of(isl.x, isl.y)
+        under: tuple[str, ...]
+        if isl.home is not None:
+            under = (f"⌂{view.seats[isl.home]}", "⌂")
+            under_style = f"bold {owner_colour(isl.home)} on {SEA}"
+        else:
+            coins = "".join(str(c.value) if c.value is not None else "●" for c in isl.coins)
+            under = (coins,) if coins else ()
+            under_style = f"bold #5a3d00 on {ISLAND}"
+        names = (isl.id, isl.id.removeprefix("isla-"))  # crowded: the number alone
+        at = _place(cv, names, col, row, ISLAND_TEXT)
+        if at is not None and under:
+            _place(cv, under, col, at + 1, under_style, rows=(0, 1, -2, 2, -3, 3))
     codes = ship_codes(view)
     for s, cells in hulls:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
@@ -356,7 +420,7 @@ def legend(scale: float) -> Text:
 
 
 def title(view: SpanishMainView, table_name: str, signed_in: str) -> Text:
-    t = Text(f"{table_name} · spanish main · ", style="bold")
+    t = Text(f"{table_name} · spanish main · ", style="bold", no_wrap=True, overflow="ellipsis")
     if view.me is not None and view.seat is not None:
         t.append("you are ", style="bold")
         t.append(view.me, style=f"bold {owner_colour(view.seat)}")
@@ -399,12 +463,12 @@ def status(s: ShipView) -> str:
     return ", ".join(parts) or "at sea"
 
 
-def fleet(view: SpanishMainView) -> RenderableType:
+def fleet(view: SpanishMainView, wide: bool = False) -> RenderableType:
     """Every ship: code and bow arrow, masts (cannon ranges, x = eliminated), cargo, the move
-    left this turn and where she is."""
+    left this turn and where she is (``wide``: room for the longest id, and a longer where)."""
     t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
     t.add_column("", no_wrap=True, width=5)
-    t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=12)
+    t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=18 if wide else 12)
     t.add_column("masts", no_wrap=True)
     t.add_column("hold", no_wrap=True, justify="right")
     t.add_column("move", no_wrap=True)
@@ -455,30 +519,44 @@ def seats(view: SpanishMainView, players: Sequence[str]) -> RenderableType:
     return t
 
 
-def treasure(view: SpanishMainView) -> RenderableType:
-    """The coin values this seat has seen (hidden from the others), and the gold in play."""
-    t = Text()
+def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
+    """The coin values this seat has seen (hidden from the others), and the gold in play
+    (compact: two lines, the coins packed on the second)."""
+    gold = f"{view.gold_total} gold dealt in coins; {view.coins_lost} lost"
     if view.seat is None:
-        t.append("spectators see no hidden coin value", style="dim")
-    else:
-        known: list[tuple[str, list[CoinView]]] = []
-        for isl in view.islands:
-            seen = [c for c in isl.coins if c.value is not None]
-            if seen:
-                known.append((isl.id, seen))
-        for s in view.ships:
-            seen = [c for c in s.cargo if c.value is not None]
-            if seen:
-                known.append((f"aboard {s.id}", seen))
-        t.append("coins you know", style="bold")
-        t.append(" (hidden from the others)", style="dim")
-        if not known:
-            t.append("\n  none yet: explore an island to see its coins", style="dim")
-        for where, coins in known:
-            t.append(f"\n  {where}: ")
-            t.append(", ".join(f"#{c.id}={c.value}" for c in coins), style="bold yellow")
-    t.append(f"\n{view.gold_total} gold dealt in coins; {view.coins_lost} lost", style="dim")
+        return Text.assemble(("spectators see no hidden coin value", "dim"), "\n", (gold, "dim"))
+    items = known_coins(view)
+    if compact:
+        head = Text.assemble(
+            ("coins you know", "bold"),
+            (" (secret)", "dim"),
+            (f" · {view.gold_total} gold, {view.coins_lost} lost", "dim"),
+        )
+        return Packed(head, items, lines=1, more="F2")
+    t = Text.assemble(("coins you know", "bold"), (" (hidden from the others)", "dim"))
+    for item in items:
+        t.append("\n  ")
+        t.append_text(item)
+    t.append(f"\n{gold}", style="dim")
     return t
+
+
+def known_coins(view: SpanishMainView) -> list[Text]:
+    """Where the coins whose value this seat has seen are, with their values (one item a
+    place), or a line saying how to see some."""
+    known: list[tuple[str, list[CoinView]]] = []
+    for isl in view.islands:
+        seen = [c for c in isl.coins if c.value is not None]
+        if seen:
+            known.append((isl.id, seen))
+    for s in view.ships:
+        seen = [c for c in s.cargo if c.value is not None]
+        if seen:
+            known.append((f"aboard {s.id}", seen))
+    return [
+        Text.assemble(f"{where}: ", (", ".join(f"#{c.id}={c.value}" for c in coins), "bold yellow"))
+        for where, coins in known
+    ] or [Text("none yet: explore an island to see them", style="dim")]
 
 
 def describe(cmd: C.Command) -> str:
@@ -528,15 +606,19 @@ def describe(cmd: C.Command) -> str:
             return type(cmd).__name__.lower()
 
 
-def _by_action(choices: Iterable[C.Command]) -> dict[str, list[str]]:
-    """My turn's actions, grouped: which ships may move, come about, explore, repair; which
-    may shoot or dock where."""
-    out: dict[str, list[str]] = {}
+def _by_action(choices: Iterable[C.Command], suggested: dict[str, str]) -> dict[str, list[str]]:
+    """My turn's actions, grouped, most useful first: which ships may explore, shoot or dock
+    where, a move to try for each ship that may move (``suggested``: the whole line), which
+    other ships may move, repair, come about."""
+    order = ("explore", "shoot", "dock", "try", "move", "repair", "come about")
+    out: dict[str, list[str]] = {k: [] for k in order}
     for c in choices:
         match c:
             case C.Move(ship) | C.MoveToward(ship):
-                what, who = "move", ship
+                what, who = ("try", suggested[ship]) if ship in suggested else ("move", ship)
             case C.MoveDock(ship, island):
+                if suggested.get(ship) == f"move {ship} dock {island}":
+                    continue  # (the move to try says it)
                 what, who = "dock", f"{ship}→{island}"
             case C.Shoot(ship, target):
                 what, who = "shoot", f"{ship}→{target}"
@@ -548,14 +630,59 @@ def _by_action(choices: Iterable[C.Command]) -> dict[str, list[str]]:
                 what, who = "repair", ship
             case _:
                 continue
-        ships = out.setdefault(what, [])
-        if who not in ships:
-            ships.append(who)
-    return out
+        if who not in out[what]:
+            out[what].append(who)
+    return {k: v for k, v in out.items() if v}
 
 
-def prompt(view: SpanishMainView) -> Text:
-    """What I must decide now, and my legal choices (grouped by action in a turn): two lines."""
+class Packed:
+    """Items laid out on at most ``lines`` lines of whatever width the panel has, each item
+    whole (never cut at the edge), separated by `` · ``; what does not fit is counted at the
+    end ("+3 more: Tab"). So the hint line says all it can at 80 columns and more at 120."""
+
+    def __init__(
+        self, head: Text, items: Sequence[Text], lines: int = 2, more: str = "Tab"
+    ) -> None:
+        """``head``: a line above the items (cut at the edge if it must be)."""
+        self.head, self.items, self.lines, self.more = head, list(items), lines, more
+
+    def __str__(self) -> str:
+        return "\n".join([self.head.plain, " · ".join(t.plain for t in self.items)])
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        head = self.head.copy()
+        head.no_wrap, head.overflow = True, "ellipsis"
+        yield head
+        yield from self.pack(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
+
+    def pack(self, width: int) -> list[Text]:
+        rows: list[Text] = [Text(no_wrap=True, overflow="ellipsis")]
+        for i, item in enumerate(self.items):
+            row = rows[-1]
+            sep = 3 if row.cell_len else 0
+            left = len(self.items) - i - 1
+            tail = len(f" · +{left} more: {self.more}") if left and len(rows) == self.lines else 0
+            if row.cell_len + sep + item.cell_len + tail <= width:
+                if sep:
+                    row.append(" · ", style="dim")
+                row.append_text(item)
+                continue
+            if len(rows) < self.lines and item.cell_len <= width:
+                rows.append(Text(no_wrap=True, overflow="ellipsis"))
+                rows[-1].append_text(item)
+                continue
+            row.append(f"{' · ' if row.cell_len else ''}+{left + 1} more: {self.more}", "dim")
+            break
+        return rows
+
+
+def prompt(view: SpanishMainView, suggested: dict[str, str] | None = None) -> RenderableType:
+    """What I must decide now (one line), and my legal choices, grouped by action in a turn,
+    on the two lines below (:class:`Packed`). ``suggested``: a move to try per ship
+    (:func:`shipwreck.lang.spanish_main.suggested_moves`)."""
     mine = [p for p in view.prompts if p.seat == view.seat and p.blocking]
     if view.over:
         return Text(f"the game is over: {view.end_reason}", style="bold")
@@ -564,18 +691,21 @@ def prompt(view: SpanishMainView) -> Text:
         who = ", ".join(waiting) if waiting else "the table"
         return Text(f"waiting for {who}", style="dim")
     kind = mine[0].kind
-    t = Text(no_wrap=True, overflow="ellipsis")
-    t.append(PROMPT_TEXT.get(kind, kind) + "\n", style="bold cyan")
+    head = Text(PROMPT_TEXT.get(kind, kind), style="bold cyan")
+    items: list[Text] = []
     if kind == "turn":
-        acts = _by_action(view.choices)
-        parts = [f"{what}: {', '.join(ships)}" for what, ships in acts.items()]
-        parts += [f"free: {describe(c)}" for c in view.free]
-        t.append(" · ".join(parts) or "every ship has acted: end turn")
-        return t
-    choices = [describe(c) for c in view.choices]
-    t.append("choices: ", style="bold")
-    t.append(" | ".join(choices[:16]) + (" …" if len(choices) > 16 else ""))
-    return t
+        for what, ships in _by_action(view.choices, suggested or {}).items():
+            if what == "try":
+                items += [Text(line, style="bold") for line in ships]
+            else:
+                items.append(Text.assemble((f"{what}: ", "bold"), ", ".join(ships)))
+        items += [Text(f"free: {describe(c)}") for c in view.free]
+        if not items:
+            items.append(Text("every ship has acted: end turn"))
+    else:
+        items = [Text(describe(c)) for c in view.choices]
+        items[0] = Text.assemble(("choices: ", "bold"), items[0])
+    return Packed(head, items)
 
 
 _DICE = re.compile(r"d6 = \d+")
@@ -618,3 +748,110 @@ def final(view: SpanishMainView) -> RenderableType:
             ", ".join(f"#{c}" for c in view.home_coins[i]) or "-",
         )
     return t
+
+
+# ------------------------------------------------------------------ the fleet and goal screen
+
+
+def _glossary(rows: Iterable[tuple[Text | str, Text | str]]) -> Table:
+    """Two columns: a term as the screen shows it, and what it means (wrapped)."""
+    t = Table.grid(padding=(0, 2, 0, 2))
+    t.add_column(no_wrap=True, style="bold")
+    t.add_column(ratio=1)
+    for term, meaning in rows:
+        t.add_row(term, meaning)
+    return t
+
+
+def goal(view: SpanishMainView) -> Text:
+    """How the game ends and who wins (SM-40, SM-41), as this table's options set it."""
+    options = view.options
+    t = Text()
+    if options.get("end", "half") == "all":
+        t.append("The game ends once every coin is unloaded at a home island or lost")
+    else:
+        t.append("The game ends when one player has ")
+        t.append("more than half of all the gold", style="bold")
+        t.append(f" ({view.gold_total} dealt in coins) at home")
+    t.append(", or when only one player still has a ship afloat with a mast standing. ")
+    t.append("Most gold at home wins", style="bold")
+    t.append("; a tie goes to the larger points value of ships still afloat. ")
+    t.append(
+        "Gold counts once a ship carrying coins docks at her own home island (⌂): she unloads"
+        " there. Coins lie face down on the wild islands: dock, explore, load, sail home."
+    )
+    rounds = options.get("max_rounds", 0)
+    if isinstance(rounds, int) and rounds > 0:
+        t.append(f" After round {rounds} the game ends and is scored all the same.")
+    return t
+
+
+def _abilities_note(view: SpanishMainView) -> str:
+    if view.options.get("abilities"):
+        return "abilities are on: only ships without one are in play"
+    return "abilities are off at this table: every ship sails and fights as a plain hull"
+
+
+def ship_card(s: ShipView) -> RenderableType:
+    """One ship's card: name, points, masts, move, hold, and her ability's text (the card's),
+    indented under it."""
+    from shipwreck.games.spanish_main.ships import CARDS
+
+    colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
+    t = Text(s.id, style=f"bold {colour}")
+    if s.name.lower() != s.id.replace("-", " "):
+        t.append(f" ({s.name})", style=colour)
+    t.append(f" · {s.points} pts · masts ")
+    t.append_text(_masts(s))
+    t.append(f" · move {'+'.join(s.move)} · hold {s.cargo_slots}")
+    card = CARDS.get(s.card)
+    ability = card.ability if card is not None else ""
+    text = Text(ability or "no ability", style="italic" if ability else "dim")
+    return Group(t, Padding(text, (0, 0, 0, 4)))
+
+
+def fleet_info(view: SpanishMainView) -> RenderableType:
+    """The goal, what the fleet panel's notation means, and every ship's card (mine first):
+    what a newcomer needs to read the table, from the public view only."""
+    gte = view.options.get("hit_rule", "gte") == "gte"
+    hits = "a die roll of 3 or more hits" if gte else "a die roll above 3 hits"
+    parts: list[RenderableType] = [
+        Text("How to win", style="bold underline"),
+        goal(view),
+        Text(""),
+        Text("Reading the fleet", style="bold underline"),
+        _glossary(
+            (
+                (
+                    "3:SLLS",
+                    f"masts from bow to stern, one cannon each; 3 is the cannon's rank:"
+                    f" {hits}. S fires as far as {LEG_LENGTH['S']:g}, L as far"
+                    f" as {LEG_LENGTH['L']:g}; x is a mast shot away. Each hit takes a mast; a"
+                    " ship with none left is a derelict, and a derelict that is hit sinks.",
+                ),
+                (
+                    "S+S",
+                    f"her base move: the legs of one move, S = {LEG_LENGTH['S']:g},"
+                    f" L = {LEG_LENGTH['L']:g}, each after a turn of up to 90°, e.g."
+                    " 'move dover S 0 S 30' (straight on, then 30° to starboard).",
+                ),
+                ("0/5", "hold: coins aboard / room for coins"),
+                ("28 pts", "the points value of a player's ships afloat (breaks a tie in gold)"),
+                ("done", "she has had her one action this turn; 'end turn' when all are done"),
+                ("↑ do", "her bow's heading on the map, and her code there"),
+            )
+        ),
+        Text(""),
+        Text("Your ships" if view.seat is not None else "The ships", style="bold underline"),
+    ]
+    mine = [s for s in view.ships if s.owner == view.seat]
+    others = [s for s in view.ships if s.owner != view.seat]
+    parts += [ship_card(s) for s in mine or others]
+    if mine and others:
+        parts += [Text(""), Text("The other fleets", style="bold underline")]
+        parts += [ship_card(s) for s in others]
+    parts.append(Text(_abilities_note(view), style="dim"))
+    if view.seat is not None:
+        parts += [Text(""), Text("Coins you know (only you see them)", style="bold underline")]
+        parts += [Padding(item, (0, 0, 0, 2)) for item in known_coins(view)]
+    return Group(*parts)

@@ -14,8 +14,9 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.events import Resize
 from textual.geometry import Region, Size
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from shipwreck.lang import words as W
@@ -89,6 +90,12 @@ def tables_panel(rows: list[Row], height: int) -> RenderableType:
     return t
 
 
+def _rows(content: RenderableType, width: int, screen: Screen[Any]) -> int:
+    """How many rows ``content`` takes at ``width`` columns (wrapped as a board draws it)."""
+    console = screen.app.console
+    return len(console.render_lines(content, console.options.update_width(max(1, width))))
+
+
 _PACERS: weakref.WeakKeyDictionary[Lobby, RepaintPacer[LobbyScreen]] = weakref.WeakKeyDictionary()
 
 
@@ -130,19 +137,25 @@ class LobbyScreen(AppScreen):
         yield KeyLine()
 
     def board_layout(self, size: Size) -> list[Spot]:
-        """Who I am, the tables, and the lobby's commands (the tables take what is left)."""
+        """Who I am, the tables, and the lobby's commands, as many rows as they wrap to at
+        this width (at 80 columns, twice as many: every command stays on screen); the tables
+        take what is left."""
         width, height = size
-        tables = max(0, height - 5)
+        board = self.query_one("#board", Board) if self.is_mounted else None
+        shown = board.content("help") if board is not None else None
+        help_rows = min(max(1, height - 4), _rows(shown or LOBBY_HELP, width - 2, self))
+        tables = max(0, height - 1 - help_rows)
         return [
             Spot("who", Region(0, 0, width, 1), pad=1, style="bar"),
             Spot("tables", Region(0, 1, width, tables)),
-            Spot("help", Region(0, 1 + tables, width, 4), pad=1, style="muted"),
+            Spot("help", Region(0, 1 + tables, width, help_rows), pad=1, style="muted"),
         ]
 
     def on_mount(self) -> None:
         board = self.query_one("#board", Board)
         board.update("who", self.shipwreck.signed_in_line())
         board.update("help", LOBBY_HELP)
+        self.set_class(self.app.size.height < SeatScreen.COMPACT_BELOW, "-compact")
         assert self.pacer is not None  # (found in this session's context)
         self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
@@ -185,7 +198,8 @@ class LobbyScreen(AppScreen):
         self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.height < SeatScreen.COMPACT_BELOW, "-compact")  # (CSS)
         self._rows = None  # as many tables as fit the new size, once the board has it
         self.call_after_refresh(self.refresh_all)
 
@@ -307,7 +321,7 @@ class TableScreen(SeatScreen):
 
     BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
 
-    PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
+    PANELS = dict.fromkeys(("title", "timer", "seats", "boat", "me", "nav", "fight"), "board")
     PANELS.update(prompt="foot", error="foot")
 
     def compose(self) -> ComposeResult:
@@ -329,9 +343,12 @@ class TableScreen(SeatScreen):
         no seats line, and shorter boat and cards (see the class's docstring)."""
         width = size.width
         (lx, lw), (rx, rw) = split(width, 2, 1)
-        spots = [Spot("title", Region(0, 0, width, 1), pad=1, style="bar")]
-        if not self.compact:
-            spots.append(Spot("seats", Region(0, 1, width, 2), pad=1, style="muted"))
+        title = max(1, width - self.TIMER_WIDTH)
+        spots = [
+            Spot("title", Region(0, 0, title, 1), pad=1, style="bar"),
+            Spot("timer", Region(title, 0, width - title, 1), pad=1, style="bar"),
+            Spot("seats", Region(0, 1, width, 1 if self.compact else 2), pad=1, style="muted"),
+        ]
         y = spots[-1].region.bottom
         h = 8 if self.compact else 10  # the boat's title, header, rule and six seats
         spots += [Spot("boat", Region(lx, y, lw, h)), Spot("me", Region(rx, y, rw, h))]
@@ -340,8 +357,12 @@ class TableScreen(SeatScreen):
         spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
         return spots
 
+    TIMER_WIDTH = 12
+    """Columns kept at the right of the title bar for the decision countdown ("timer")."""
+
     def prompt_rows(self) -> int:
-        return 2 if self.compact else 3
+        """What to decide, and the choices on two lines (wrapped, not cut), at every size."""
+        return 3
 
     def compacted(self, compact: bool) -> None:
         for board in self.query(Board):
@@ -368,11 +389,13 @@ class TableScreen(SeatScreen):
                 elif not s.connected:
                     who += " (away)"
             elif s.kind == "bot":
-                who = f"bot {s.bot}"
+                who = "bot" if self.compact else f"bot {s.bot}"  # (compact: one row for all)
             else:
-                who = f"free seat (bot {s.bot})"
+                who = "free seat" if self.compact else f"free seat (bot {s.bot})"
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
-            line.append(who + "   ", style="yellow" if s.autopilot else "")
+            line.append(
+                who + ("  " if self.compact else "   "), style="yellow" if s.autopilot else ""
+            )
         left = t.deadline(self.seat)
         if left is not None:
             line.append(f"⏱ {int(left)} s to decide", style="bold red" if left < 10 else "bold")

@@ -14,6 +14,7 @@ changing is previewed again when the interval is up, so the last line typed is a
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -22,21 +23,23 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.lang.text import whole_number
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.tui import render_spanish_main as R
-from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen
+from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
@@ -45,6 +48,8 @@ NAMES = ("sm", "spanish_main", "spanish-main")
 """What ``new`` in the lobby accepts as this game's name."""
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
 SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
+STUCK = 0.1
+"""A move that would take her bow less far than this is "not moving" (:meth:`stuck_move`)."""
 PREVIEW_INTERVAL = 0.1
 """Seconds between two previews of the line being typed, at least (at most ten a second:
 a preview took as much of the server as a hundred keys, and a flood of keys made one each)."""
@@ -96,7 +101,11 @@ class SpanishMainScreen(SeatScreen):
     """One Spanish Main table, as one seat (or a spectator) sees it."""
 
     CSS_PATH = "sea_screen.tcss"
-    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
+    BINDINGS = [
+        Binding("f1", "help", "help"),
+        Binding("f2", "fleet", "ships & goal"),
+        Binding("escape", "lobby", "lobby"),
+    ]
 
     chat_style = "cyan"  # the table chat shares the log, in its own colour
 
@@ -108,12 +117,14 @@ class SpanishMainScreen(SeatScreen):
         """The preview of the typed line, when one is waiting for `PREVIEW_INTERVAL`."""
         self._previewed_at = -PREVIEW_INTERVAL
         """When the typed line was last previewed (`time.monotonic`)."""
+        self._confirm: str | None = None
+        """A move held back by :meth:`stuck_move`, which runs if it is entered again."""
 
-    PANELS = {"title": "top", "seats": "side", "fleet": "side", "treasure": "side"}
+    PANELS = {"title": "top", "timer": "top", "seats": "side", "fleet": "side", "treasure": "side"}
     PANELS.update(prompt="foot", error="foot")
 
     def compose(self) -> ComposeResult:
-        yield Board(lambda size: [Spot("title", Region(0, 0, size.width, 1), 1, "bar")], id="top")
+        yield Board(self.top_layout, id="top")
         with Horizontal(id="sea-main"):
             yield SeaMap(id="sea")
             with Vertical(id="sea-side"):
@@ -132,13 +143,38 @@ class SpanishMainScreen(SeatScreen):
         )
         yield KeyLine()
 
+    TIMER_WIDTH = 12
+    """Columns kept at the right of the title bar for the decision countdown ("timer" panel)."""
+
+    def top_layout(self, size: Size) -> list[Spot]:
+        """The title bar: the title, and at its right end a place for the countdown."""
+        title = max(1, size.width - self.TIMER_WIDTH)
+        return [
+            Spot("title", Region(0, 0, title, 1), 1, "bar"),
+            Spot("timer", Region(title, 0, size.width - title, 1), 1, "bar"),
+        ]
+
     def placeholder(self) -> str:
         if self.seat is None:
             return "watching: 'lobby' to go back, 'help' for commands"
-        return "command: a move shows where it ends before Enter ('help', 'tell X TEXT', 'lobby')"
+        return "type a command: a move is drawn on the map before Enter ('help', 'lobby')"
 
     def compacted(self, compact: bool) -> None:
         self.query_one("#side", Board).relayout()
+
+    WIDE_FROM = 150
+    """From this many columns the side is wider (class ``-wide``), so that no column of the
+    fleet is cut (``towed by pescados-de-plata``)."""
+
+    def on_resize(self, event: Resize) -> None:  # (Textual runs SeatScreen's too)
+        wide = event.size.width >= self.WIDE_FROM
+        if wide != self.has_class("-wide"):
+            self.set_class(wide, "-wide")
+            self.paint(self.view)
+
+    def prompt_rows(self) -> int:
+        """What to decide, and two lines of choices (:class:`R.Packed`)."""
+        return 3
 
     def side_layout(self, size: Size) -> list[Spot]:
         """The seats and the fleet as tall as this table needs: a header and a row per seat;
@@ -170,13 +206,14 @@ class SpanishMainScreen(SeatScreen):
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
         self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
-        self.show("fleet", ships, lambda: R.fleet(view))
+        wide = self.has_class("-wide")
+        self.show("fleet", (ships, wide), lambda: R.fleet(view, wide))
         self.show(
             "treasure",
-            (ships, view.islands, view.gold_total, view.coins_lost),
-            lambda: R.treasure(view),
+            (ships, view.islands, view.gold_total, view.coins_lost, self.compact),
+            lambda: R.treasure(view, self.compact),
         )
-        self.show("prompt", view, lambda: R.prompt(view))
+        self.show("prompt", view, lambda: R.prompt(view, suggested_moves(view)))
         self._draw(view)
 
     def event_line(self, event: Event) -> Text:
@@ -187,6 +224,47 @@ class SpanishMainScreen(SeatScreen):
 
     def help_screen(self) -> ModalScreen[None]:
         return SeaHelpScreen()
+
+    def show_fleet(self) -> None:
+        """The goal, how to read the fleet panel, and every ship's card (F2, ``ships``)."""
+        self.app.push_screen(SeaFleetScreen(self.view))
+
+    def action_fleet(self) -> None:
+        self.show_fleet()
+
+    def run_line(self, line: str) -> None:
+        confirmed, self._confirm = self._confirm == line, None  # (any other line cancels)
+        if line in ("ships", "fleet"):  # (until the table's words have a grammar)
+            self.error("")
+            self.show_fleet()
+        elif confirmed or not self.stuck_move(line):
+            super().run_line(line)
+
+    def stuck_move(self, line: str) -> bool:
+        """Hold back a move the preview says would leave her where she is (blocked before she
+        runs at all, SM-13: she would pivot a little and stop, her action spent): say so, and
+        run it only if the same line comes next (↑ Enter; :meth:`run_line`). The engine's rule
+        stays as it is (a move that turns her at all is a move): this guards a person's Enter,
+        not the rule, so bots and replays play the same. Returns whether it was held back."""
+        if self.seat is None or not line.startswith("move "):
+            return False
+        from shipwreck.lang import parse_command
+
+        try:
+            cmd = parse_command(GAME, line, self.view)
+            preview = self.table.preview(self.seat, cmd) if isinstance(cmd, MOVES) else None
+        except Exception:  # not a move, or an illegal one: the table says why
+            return False
+        if not isinstance(preview, MovePreview) or preview.stop is None:
+            return False
+        ship = next(s for s in self.view.ships if s.id == cmd.ship)
+        if math.hypot(preview.x - ship.x, preview.y - ship.y) >= STUCK:
+            return False
+        self._confirm = line
+        self.after_command()  # (the ghost goes: clearing it later would clear this line too)
+        why = f" (her {preview.part} on {preview.touches})" if preview.touches else ""
+        self.error(f"↑ Enter to do it anyway: {ship.id} stays put{why}", style="yellow")
+        return True
 
     def players(self) -> list[str]:
         """Who plays each seat: a player (away, on autopilot), or a free seat's stand-in."""
@@ -326,6 +404,33 @@ class SeaEndScreen(EndOfGame):
         return R.final(self.view)
 
 
+class SeaFleetScreen(ClosingModal):
+    """How to win, what the fleet panel's notation means, and each ship's card (F2)."""
+
+    CSS_PATH = "sea_screen.tcss"
+    BINDINGS = [
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+    ]
+
+    def __init__(self, view: SpanishMainView) -> None:
+        super().__init__()
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sea-fleet"):
+            yield Static("Escape closes · ↑ ↓ PgUp PgDn scroll", classes="hint")
+            with VerticalScroll(id="sea-fleet-text"):
+                yield Static(R.fleet_info(self.view))
+
+    def action_scroll(self, rows: int) -> None:
+        self.query_one("#sea-fleet-text", VerticalScroll).scroll_relative(
+            y=rows, animate=False, immediate=True
+        )
+
+
 class SeaHelpScreen(CommandHelp):
     """Every Spanish Main command."""
 
@@ -333,8 +438,8 @@ class SeaHelpScreen(CommandHelp):
     GAME_TITLE = "Spanish Main"
     BOX_ID = "sea-help"
     HINT = (
-        "a move you type is drawn as a white ghost on the map before you press Enter;"
-        " press Escape to close"
+        "Escape closes · PgUp PgDn scroll · F2: your ships and the goal · a move you type is"
+        " drawn as a white ghost on the map before you press Enter"
     )
 
     def commands(self) -> list[tuple[str, str]]:

@@ -260,6 +260,11 @@ class EventLog(StyleKeyed, ScrollView):
         """The side borders and a framed blank row, when this log frames its own rows."""
         self._borders: dict[int, tuple[str | None, Strip]] = {}
         """The top and bottom border rows drawn (row → its label and the line)."""
+        self._following = True
+        """The view is at the newest line, so it follows new ones. Kept as a flag, not worked
+        out from the scroll position when a line comes: a resize moves the end (the view shrinks,
+        the lines wrap to more rows) before the log hears of it, and a log at its newest line
+        then looked scrolled back for good."""
 
     @property
     def texts(self) -> list[Text]:
@@ -308,12 +313,13 @@ class EventLog(StyleKeyed, ScrollView):
     def _grown(self) -> None:
         """New rows (or new widths): show the last ones, as a log does, unless the reader has
         scrolled back."""
-        follow = self.scroll_offset.y >= self.max_scroll_y
+        follow = self._following
         self.virtual_size = Size(self._width, self.rows)
         if self.is_mounted:
             self._scroll_update(self.virtual_size)
             if follow:  # (not ``scroll_end``: it queues a callback for each line)
                 self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+            self._following = follow
         self._show_position()
         self.refresh()
 
@@ -333,6 +339,7 @@ class EventLog(StyleKeyed, ScrollView):
         # not on screen marked dirty makes the compositor arrange the whole screen again.
         if round(old_value) != round(new_value):
             self.refresh()
+        self._following = round(new_value) >= self.max_scroll_y
         self._show_position()
 
     def _show_position(self) -> None:
