@@ -43,7 +43,7 @@ async def test_the_lobby_shows_every_command_at_80x24() -> None:
         text = "\n".join(rows(app))
         for word in ("new [4-6]", "new sm", "join ID", "watch ID", "open ID", "say TEXT", "help"):
             assert word in text, f"{word!r} is not on screen"
-        assert "quit" in text and "leave the server" in text
+        assert "quit" in text and "end this session" in text
         assert "lifeboat" in text  # and the tables are still listed
 
 

@@ -33,11 +33,11 @@ from shipwreck.tui.typed import fit_error, run_lobby_line
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
-LOBBY_HELP = (
-    "new [4-6] [BOT|free …]     Lifeboat (you sit first; default: 6 seats, 5 shipped bots)\n"
-    "new sm [2-4] [BOT|free …]  Spanish Main (bots sm_hauler, sm_raider, sm_random; or free)\n"
-    "join ID [SEAT]  take a free seat  watch ID  watch as a spectator  open ID  back to your seat\n"
-    "say TEXT        lobby chat        help      all commands          quit     end this session"
+LOBBY_HELP = Text(
+    "new [4-6] [BOT|free …]     Lifeboat with bots   new tutorial  learn to play\n"
+    "new sm [2-4] [BOT|free …]  Spanish Main         rules [sm]    how to win\n"
+    "join ID [SEAT]   sit down  watch ID  spectate   open ID       your seat again\n"
+    "say TEXT         chat      help      commands   quit          end this session"
 )
 
 
