@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from shipwreck.runtime import Lobby, Table
+from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -100,7 +101,11 @@ class ShipwreckApp(App[None]):
                 previous.post_message(SeatTakenOver(table.id))
             table.set_connected(self.user, True)
         screen: Screen[None]
-        if table.game == "spanish_main":
+        if isinstance(table, TutorialTable):
+            from shipwreck.tui.tutorial import tutorial_screen
+
+            screen = tutorial_screen(table, seat)
+        elif table.game == "spanish_main":
             from shipwreck.tui.sea_screen import SpanishMainScreen
 
             screen = SpanishMainScreen(table, seat)

@@ -116,7 +116,7 @@ class LobbyScreen(AppScreen):
         yield Board(lambda size: [Spot("error", Region(0, 0, size.width, 1), pad=1)], id="foot")
         yield CommandLine(
             run=self.run_typed,
-            placeholder="lobby command (try: new)",
+            placeholder="lobby command (first time? try: new tutorial)",
             id="command",
             max_length=self._max_line(),
         )
@@ -221,6 +221,8 @@ class LobbyScreen(AppScreen):
             match word:
                 case "":
                     return
+                case "new" if rest.split()[:1] == ["tutorial"]:
+                    self.start_tutorial(" ".join(rest.split()[1:]) or "lifeboat")
                 case "new":
                     self.create(rest.split())
                 case "join" | "watch" | "open":
@@ -270,6 +272,11 @@ class LobbyScreen(AppScreen):
             seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
         table = self.shipwreck.lobby.create_table("lifeboat", seats, creator=self.shipwreck.user)
         self.shipwreck.open_table(table)
+
+    def start_tutorial(self, game: str) -> None:
+        """``new tutorial [sm]``: a short scripted game with a coach (runtime/tutorial.py)."""
+        app = self.shipwreck
+        app.open_table(app.lobby.create_tutorial(game, app.user))
 
     def enter(self, how: str, args: list[str]) -> None:
         app = self.shipwreck
