@@ -16,7 +16,7 @@ from textual.screen import Screen
 from shipwreck.runtime.coach import CoachLine
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
-from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.board import Spot
 from shipwreck.tui.screens import TableScreen
 from shipwreck.tui.sea_screen import SpanishMainScreen
 
@@ -49,16 +49,16 @@ else:
 
 class CoachPanel(_Screen):
     """What both tutorial screens add to their table screen: the coach's panel on the foot
-    board, above the prompt (3 rows; 4 on a full-size screen).
+    board, above the prompt.
 
     A mixin, not a screen: Textual's CSS follows a widget's first base class only, and the
     table screens' CSS (``TableScreen {...}``) must still apply."""
 
-    def coach_rows(self) -> int:
-        return 3 if self.compact else 4
+    COACH_ROWS = 3
+    """Enough for the coach's longest line at 80 columns (what to type comes first)."""
 
     def foot_layout(self, size: Size) -> list[Spot]:
-        rows = self.coach_rows()
+        rows = self.COACH_ROWS
         below = super().foot_layout(size)
         spots = [Spot("coach", below[0].region._replace(height=rows), pad=1)]
         return spots + [s._replace(region=s.region.translate(Offset(0, rows))) for s in below]
@@ -82,10 +82,6 @@ class CoachPanel(_Screen):
     def after_command(self) -> None:
         super().after_command()
         self.show_coach()
-
-    def compacted(self, compact: bool) -> None:
-        super().compacted(compact)
-        self.query_one("#foot", Board).relayout()
 
 
 class LifeboatTutorialScreen(CoachPanel, TableScreen):
