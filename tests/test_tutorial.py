@@ -140,6 +140,33 @@ async def test_another_legal_command_is_taken_and_the_coach_adapts_to_the_end() 
         assert table.over and typed
 
 
+def test_a_step_taken_out_of_order_keeps_the_others() -> None:
+    """Shooting before moving: the coach counts the shot and still teaches the two-leg move."""
+    table = start("sm", "ann")
+    assert table.coach_line().command == "move windjammer S -30 L -30"
+    assert table.submit_text(0, "shoot dover at titan").ok
+    line = table.coach_line()
+    assert line.note == "Good." and line.command == "move windjammer S -30 L -30"
+    assert table.submit_text(0, line.command).ok
+    assert table.coach_line().command == "end turn"
+
+
+def test_off_the_script_the_coach_still_brings_the_game_to_its_end() -> None:
+    """A player who keeps nothing, rests and never joins: the bots' lines no longer fit (they
+    play safe defaults), the coach hints with legal commands, and the boat still lands."""
+    table = start("lifeboat", "ann")
+    for _ in range(200):
+        if table.over:
+            break
+        command = table.coach_line().command
+        assert command is not None
+        view = table.view(0)
+        off = {"take water": "take cash", "row": "rest", "join defender": "done"}
+        typed = off.get(command, command)
+        assert table.submit_text(0, typed).ok, (typed, view.step)
+    assert table.over
+
+
 def test_a_tutorial_is_the_same_game_every_time() -> None:
     games = []
     for _ in range(2):

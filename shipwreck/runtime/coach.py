@@ -38,8 +38,12 @@ class Hint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The coach's words for a decision no step covers (the game went another way)."""
 
     say: str
-    type: str = ""
-    """A command to suggest, if it is legal then; else the first legal answer is."""
+    type: str | list[str] = ""
+    """Commands to suggest, best first: the first that is legal then; if none is, the first
+    legal answer."""
+
+    def commands(self) -> list[str]:
+        return [self.type] if isinstance(self.type, str) else list(self.type)
 
 
 class CoachWords(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -80,11 +84,9 @@ class Coach:
         self.steps = list(steps)
         self.hints = hints
         self.words = words
-        self.index = 0
-        """The first step not yet taken."""
+        self.done: set[int] = set()
+        """Steps taken (or given up: their command was refused, the game went elsewhere)."""
         self.note = ""
-        self._failed: set[int] = set()
-        """Steps whose own command was refused (the game went elsewhere): hinted instead."""
 
     # ------------------------------------------------------------------ what to say
 
@@ -97,39 +99,42 @@ class Coach:
             last = f" (last: {public_log[-1].text})" if public_log else ""
             return CoachLine(self.words.wait + last, None, self.note)
         j = self._active(kind)
-        step = self.steps[j] if j is not None and j not in self._failed else None
+        step = self.steps[j] if j is not None else None
         if step is not None and _answers(self.game, view, step.type):
             return CoachLine(step.say, step.type, self.note)
         hint = self.hints.get(kind, Hint(f"Decide: {kind}."))
-        command = hint.type if hint.type and _answers(self.game, view, hint.type) else None
+        command = next((c for c in hint.commands() if c and _answers(self.game, view, c)), None)
         if command is None and view.choices:
             command = format_command(view.choices[0])
         return CoachLine(hint.say, command, self.note)
 
     def heard(self, before: Any, text: str, ok: bool) -> None:
-        """The player typed ``text`` with ``before`` on screen; it was accepted or not."""
+        """The player typed ``text`` with ``before`` on screen; it was accepted or not.
+
+        Refused: the step stays (unless it was the step's own command: the game went elsewhere,
+        so the coach gives that step up and hints instead). Accepted as an answer: the step it
+        is the command of is taken, even out of order; another answer takes the step at hand."""
         kind = self._my_prompt(before)
-        j = self._active(kind) if kind is not None else None
         typed = _canonical(self.game, before, text)
+        if kind is None or typed is None:
+            self.note = self.words.wrong if not ok else ""
+            return
+        pending = [j for j in range(len(self.steps)) if j not in self.done]
+        ours = [j for j in pending if self.steps[j].kind == kind]
+        same = [j for j in ours if _canonical(self.game, before, self.steps[j].type) == typed]
         if not ok:
-            if (
-                j is not None
-                and typed is not None
-                and typed == _canonical(self.game, before, self.steps[j].type)
-            ):
-                self._failed.add(j)  # the step's own command no longer works: hint instead
+            self.done.update(same[:1])
             self.note = self.words.wrong
-            return
-        if kind is None or typed is None or not _answers(self.game, before, text):
-            self.note = self.words.free if typed is not None else ""
-            return
-        if j is None:
+        elif not _answers(self.game, before, text):
+            self.note = self.words.free
+        elif same:
+            self.done.add(same[0])
+            self.note = self.words.good
+        elif ours:
+            self.done.add(ours[0])
+            self.note = self.steps[ours[0]].other or self.words.other
+        else:
             self.note = ""
-            return
-        step = self.steps[j]
-        same = typed == _canonical(self.game, before, step.type)
-        self.note = self.words.good if same else (step.other or self.words.other)
-        self.index = j + 1
 
     # ------------------------------------------------------------------ reading the view
 
@@ -140,9 +145,9 @@ class Coach:
         return None
 
     def _active(self, kind: str) -> int | None:
-        """The next step (from :attr:`index`) that teaches a ``kind`` decision."""
-        for j in range(self.index, len(self.steps)):
-            if self.steps[j].kind == kind:
+        """The first step not taken that teaches a ``kind`` decision."""
+        for j, step in enumerate(self.steps):
+            if step.kind == kind and j not in self.done:
                 return j
         return None
 

@@ -65,8 +65,9 @@ class ScriptedBot:
     """A bot seat that plays fixed lines: the first of its lines that answers its decision now
     (used up once played); none does, and the table plays the decision's safe default."""
 
-    def __init__(self, name: str, lines: list[str]) -> None:
+    def __init__(self, name: str, game: str, lines: list[str]) -> None:
         self.name = name
+        self.game = game
         self.lines = list(lines)
         self.trace: deque[TraceEntry] = deque(maxlen=100)
 
@@ -75,7 +76,7 @@ class ScriptedBot:
         legal = {format_command(c): c for c in view.choices}
         for i, line in enumerate(self.lines):
             try:
-                text = format_command(parse_command(view_game(view), line, view))
+                text = format_command(parse_command(self.game, line, view))
             except CommandSyntaxError:
                 continue
             if text in legal:
@@ -92,11 +93,6 @@ class ScriptedBot:
 
     def defaulted(self, decision: Decision, fallback: Any | None) -> None:
         decision.entry.command = None if fallback is None else format_command(fallback)
-
-
-def view_game(view: Any) -> str:
-    """Which game a view is of (the views of the two games differ in shape)."""
-    return "lifeboat" if hasattr(view, "characters") else "spanish_main"
 
 
 def _seat_count(position: dict[str, Any]) -> int:
@@ -128,7 +124,7 @@ class TutorialTable(Table):
 
     def _named_player(self, name: str, owner: str | None, seat: Seat) -> Any:
         lines = self.script.bots.get(self.seat_name(seat), [])
-        return ScriptedBot(f"tutorial {self.seat_name(seat)}", lines)
+        return ScriptedBot(f"tutorial {self.seat_name(seat)}", self.game, lines)
 
     def submit_text(self, seat: Seat, text: str) -> Submitted:
         """As any table; the coach hears what the player typed and how it went."""
