@@ -118,7 +118,7 @@ async def test_a_wrong_command_gets_a_coach_hint_and_changes_nothing() -> None:
             assert len(table.events) == log
             assert screen.panel_text("error")
             coach = screen.panel_text("coach")
-            assert "Not quite, and nothing changed" in coach
+            assert "Not quite; nothing changed" in coach
             assert asked(screen) == "take water"  # the step is not lost
         assert first != coach
         await type_line(pilot, "take water")
@@ -134,7 +134,7 @@ async def test_another_legal_command_is_taken_and_the_coach_adapts_to_the_end() 
         table = await open_tutorial(pilot, "tutorial")
         await type_line(pilot, "take cash")  # not what the coach asked: taken all the same
         assert (0, "take cash") in table.commands
-        assert "Water would have saved you a wound" in app.screen.panel_text("coach")  # type: ignore[attr-defined]
+        assert "water would have saved a wound" in app.screen.panel_text("coach")  # type: ignore[attr-defined]
         await type_line(pilot, "rest")
         typed = await follow_the_coach(pilot, table)
         assert table.over and typed
@@ -251,6 +251,27 @@ def test_every_step_asks_for_a_command_of_its_game(name: str) -> None:
     for step in script.steps:
         parse_command(script.game, step.type)
         assert step.kind in script.hints, f"no hint for {step.kind!r} decisions"
+
+
+@pytest.mark.parametrize("name", ["lifeboat", "sm"])
+def test_every_coach_line_fits_its_panel_at_80_columns(name: str) -> None:
+    """The panel has three rows; at 80 columns a line with the longest note must fit."""
+    from rich.console import Console
+
+    from shipwreck.runtime.coach import CoachLine
+    from shipwreck.tui.tutorial import CoachPanel, coach_text
+
+    script = load_script(name)
+    w = script.coach
+    notes = [w.good, w.other, w.wrong, w.free] + [s.other for s in script.steps]
+    note = max(notes, key=len)
+    lines = [CoachLine(s.say, s.type, note) for s in script.steps]
+    lines += [CoachLine(h.say, max(h.commands(), key=len), note) for h in script.hints.values()]
+    lines.append(CoachLine(w.finish.format(score=25, parts="treasure 8 + survival 8 + friend 9")))
+    console = Console(width=78)  # 80 columns less the panel's padding
+    for line in lines:
+        rows = console.render_lines(coach_text(line), pad=False)
+        assert len(rows) <= CoachPanel.COACH_ROWS, f"too long at 80 columns: {line}"
 
 
 # ------------------------------------------------------------------ snapshots

@@ -54,8 +54,8 @@ class CoachWords(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     wait: str = "The others are playing; your turn comes next."
     good: str = "Good."
     other: str = "That works too; the game goes on."
-    wrong: str = "Not quite, and nothing changed (the red line says why)."
-    free: str = "That needs no turn; your decision is still open."
+    wrong: str = "Not quite; nothing changed (see the red line)."
+    free: str = "That needs no turn; your decision is open."
 
 
 class CoachLine(msgspec.Struct, frozen=True):

@@ -21,10 +21,11 @@ from typing import Any
 import msgspec
 
 from shipwreck.engine.core import Event, Seat
+from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import Decision, TraceEntry
 from shipwreck.runtime.bots import BotBook
-from shipwreck.runtime.coach import Coach, CoachWords, Hint, Step
+from shipwreck.runtime.coach import Coach, CoachLine, CoachWords, Hint, Step
 from shipwreck.runtime.table import SeatSpec, Submitted, Table
 
 TUTORIALS = {"lifeboat": "lifeboat", "sm": "spanish_main", "spanish_main": "spanish_main"}
@@ -107,8 +108,8 @@ class TutorialTable(Table):
         self, script: Script, player: str, table_id: int | None = None, book: BotBook | None = None
     ) -> None:
         self.script = script
-        rules_position = _position_type(script.game)
-        self._position = msgspec.convert(script.position, type=rules_position)
+        position_type = get_ruleset(script.game).position_type
+        self._position = msgspec.convert(script.position, type=position_type)
         seats = [
             SeatSpec("human", player=player) if i == script.seat else SeatSpec("bot", "tutorial")
             for i in range(_seat_count(script.position))
@@ -134,7 +135,7 @@ class TutorialTable(Table):
             self.coach.heard(before, text, result.ok)
         return result
 
-    def coach_line(self) -> Any:
+    def coach_line(self) -> CoachLine:
         """What the coach says now: from the player's view and the public log only."""
         return self.coach.line(self.view(self.script.seat), self.log(None))
 
@@ -144,12 +145,6 @@ class TutorialTable(Table):
         if seat is not None:
             self.seats[seat].connected = connected
             self._notify()
-
-
-def _position_type(game: str) -> Any:
-    from shipwreck.games import get_ruleset
-
-    return get_ruleset(game).position_type
 
 
 def start(

@@ -65,8 +65,7 @@ class CoachPanel(_Screen):
 
     def coach_line(self) -> CoachLine:
         assert isinstance(self.table, TutorialTable)
-        line: CoachLine = self.table.coach_line()
-        return line
+        return self.table.coach_line()
 
     def show_coach(self) -> None:
         if self.seat is None:  # the coach reads the player's own view: not for spectators
