@@ -4,9 +4,9 @@ A tutorial (:mod:`shipwreck.runtime.tutorial`) is a list of steps, each teaching
 player's decisions (a prompt kind) with the command to type. The coach never reads the game's
 state, only what the player's screen shows: the player's view (their prompt, their choices) and
 the public log. So it cannot give away another seat's hidden cards, and it follows whatever
-actually happens: if the player answers differently, or the game takes another turn, it skips to
-the next step that fits, or falls back to a plain hint for the decision at hand (with a command
-that is legal now), and the game goes on. A tutorial never dead-ends.
+actually happens: a step is taken when its command is answered, even out of order; another
+answer takes the step at hand; and when no step's command is legal now (the game went another
+way), a plain hint for the decision at hand names one that is. A tutorial never dead-ends.
 """
 
 from __future__ import annotations
