@@ -137,6 +137,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     lobby = Lobby(seed=args.seed)
     user = args.name or getpass.getuser() or "player"
+    if args.tutorial is not None:
+        try:
+            tutorial = lobby.create_tutorial(args.tutorial, user)
+        except TableCreateError as e:
+            print(f"shipwreck play: {e}", file=sys.stderr)
+            return 2
+        ShipwreckApp(lobby, user, open_table=tutorial.id).run()
+        return 0
     words = args.bots.split(",") if args.bots else DEFAULT_BOTS
     bots: list[str] = []
     for word in words:  # a file here is the local user's own: seated by a name (see BotBook)
@@ -354,6 +362,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--name", default="", help="your name at the table (default: your login name)"
+    )
+    play.add_argument(
+        "--tutorial",
+        nargs="?",
+        const="lifeboat",
+        default=None,
+        metavar="GAME",
+        help="a short game with a coach: Lifeboat, or 'sm' for Spanish Main",
     )
     play.set_defaults(func=_cmd_play)
 

@@ -32,3 +32,5 @@ def test_wheel_carries_grammar_and_bots(tmp_path: Path) -> None:
     for bot in (ROOT / "bots").iterdir():
         assert f"shipwreck/_data/bots/{bot.name}" in names
     assert "shipwreck/games/lifeboat/rules.py" in names
+    for tutorial in ("lifeboat", "spanish_main"):  # the tutorials' scripts (runtime/tutorial.py)
+        assert f"shipwreck/runtime/tutorials/{tutorial}.toml" in names

@@ -147,8 +147,8 @@ class _ToWord(Transformer[Token, Any]):
             tuple(str(b) for b in bots),
         )
 
-    def tutorial(self, a: list[str | None]) -> Tutorial:
-        return Tutorial(a[0] or "lifeboat")
+    def tutorial(self, a: list[str | Token | None]) -> Tutorial:
+        return Tutorial(str(a[0]) if a[0] is not None else "lifeboat")
 
     def join(self, a: list[Token | None]) -> JoinTable:
         return JoinTable(int(str(a[0])), int(str(a[1])) if a[1] is not None else None)

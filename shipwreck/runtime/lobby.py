@@ -19,6 +19,7 @@ from shipwreck.lang.bots import BotError, BotScript
 from shipwreck.lang.text import clean_text
 from shipwreck.runtime.bots import BotBook
 from shipwreck.runtime.table import ChatLine, Schedule, SeatSpec, Table
+from shipwreck.runtime.tutorial import TutorialError, TutorialTable, load_script
 from shipwreck.store import Store
 from shipwreck.store.db import ChatRow
 
@@ -125,9 +126,27 @@ class Lobby:
         self._notify()
         return table
 
+    def create_tutorial(self, name: str, player: str) -> Table:
+        """A tutorial table for ``player`` (:mod:`.tutorial`): no timers, not saved, not one of
+        the player's open tables. A player has one tutorial at a time: a new one replaces it."""
+        try:
+            script = load_script(name)
+        except TutorialError as e:
+            raise TableCreateError(str(e)) from None
+        for old in [t for t in self.tables.values() if isinstance(t, TutorialTable)]:
+            if old.seat_of_player(player) is not None:
+                del self.tables[old.id]
+                self._finished_at.pop(old.id, None)
+        table = TutorialTable(script, player, table_id=self._next_id, book=self.book)
+        self._next_id += 1
+        self.tables[table.id] = table
+        table.subscribe(self._table_changed)
+        self._notify()
+        return table
+
     def _check_caps(self, creator: str) -> None:
         """What one player may create: a few unfinished tables, a few new ones a minute."""
-        mine = self.seats_of(creator)
+        mine = [t for t in self.seats_of(creator) if not isinstance(t, TutorialTable)]
         if len(mine) >= self.open_tables_per_player:
             ids = ", ".join(str(t.id) for t in mine)
             raise TableCreateError(

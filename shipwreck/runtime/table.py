@@ -206,7 +206,7 @@ class Table:
         self.name = name or f"table {self.id}"
         self.seed = seed
         self.rules: Any = get_ruleset(game)
-        self.state, self.events = self.rules.new_game(seed, len(seats))
+        self.state, self.events = self._new_game(len(seats))
         self.events = list(self.events)
         self.commands: list[tuple[Seat, str]] = []
         """The command log: (seat, canonical text). With the seed it rebuilds the game."""
@@ -533,6 +533,11 @@ class Table:
                 raise NotSaved(str(e)) from e
         self.events.extend(events)
 
+    def _new_game(self, seats: int) -> tuple[Any, list[Event]]:
+        """The game's start, dealt from the seed (a tutorial starts from a fixed position)."""
+        state, events = self.rules.new_game(self.seed, seats)
+        return state, list(events)
+
     def _replay(self, commands: Iterable[tuple[Seat, str]]) -> None:
         for seat, text in commands:
             events = self.rules.apply(self.state, seat, parse_command(self.game, text))
@@ -541,7 +546,7 @@ class Table:
 
     def _rebuild(self, commands: list[tuple[Seat, str]]) -> None:
         """The game from the seed and ``commands`` alone (the saved log)."""
-        self.state, events = self.rules.new_game(self.seed, len(self.seats))
+        self.state, events = self._new_game(len(self.seats))
         self.events, self.commands = list(events), []
         self._replay(commands)
 

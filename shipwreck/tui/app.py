@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from shipwreck.runtime import Lobby, Table
+from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
@@ -124,7 +125,11 @@ class ShipwreckApp(App[None]):
             return
         (table, seat), self._opening = self._opening, None
         screen: Screen[None]
-        if table.game == "spanish_main":
+        if isinstance(table, TutorialTable):
+            from shipwreck.tui.tutorial import tutorial_screen
+
+            screen = tutorial_screen(table, seat)
+        elif table.game == "spanish_main":
             from shipwreck.tui.sea_screen import SpanishMainScreen
 
             screen = SpanishMainScreen(table, seat)

@@ -130,7 +130,7 @@ class LobbyScreen(AppScreen):
         yield CommandLine(
             completer=self.complete,
             run=self.run_typed,
-            placeholder="lobby command (try: new)",
+            placeholder="lobby command (first time? try: new tutorial)",
             id="command",
             max_length=self._max_line(),
         )
@@ -286,6 +286,11 @@ class LobbyScreen(AppScreen):
             seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
         table = self.shipwreck.lobby.create_table("lifeboat", seats, creator=self.shipwreck.user)
         self.shipwreck.open_table(table)
+
+    def new_tutorial(self, game: str) -> None:
+        """``new tutorial [sm]``: a short scripted game with a coach (runtime/tutorial.py)."""
+        app = self.shipwreck
+        app.open_table(app.lobby.create_tutorial(game, app.user))
 
     def enter(self, word: W.JoinTable | W.Watch | W.Open) -> None:
         """``join ID [SEAT]``, ``watch ID``, ``open ID``."""

@@ -1,0 +1,102 @@
+"""Tutorial table screens: a game's table screen with the coach's panel above the prompt.
+
+The coach's words come from the table (:meth:`TutorialTable.coach_line`: the player's view and
+the public log only); this module only draws them, after every change and every typed line (a
+refused line changes nothing at the table, but the coach has a hint for it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.geometry import Offset, Size
+from textual.screen import Screen
+
+from shipwreck.runtime.coach import CoachLine
+from shipwreck.runtime.tutorial import TutorialTable
+from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.board import Spot
+from shipwreck.tui.screens import TableScreen
+from shipwreck.tui.sea_screen import SpanishMainScreen
+
+COACH_LABEL = " coach "
+TYPE_LABEL = "type: "
+"""The coach's panel reads ``coach  type: <command>  <note> <explanation>``."""
+
+
+def coach_text(line: CoachLine) -> Text:
+    """The coach's panel: what to type first (so that a narrow screen never cuts it), then
+    the coach's reaction to the last command and the lesson."""
+    t = Text()
+    t.append(COACH_LABEL, style="bold reverse yellow")
+    t.append(" ")
+    if line.command:
+        t.append(TYPE_LABEL, style="bold")
+        t.append(line.command, style="bold yellow")
+        t.append("  ")
+    if line.note:
+        t.append(line.note + " ", style="italic yellow")
+    t.append(line.text)
+    return t
+
+
+if TYPE_CHECKING:
+    _Screen = SeatScreen
+else:
+    _Screen = object
+
+
+class CoachPanel(_Screen):
+    """What both tutorial screens add to their table screen: the coach's panel on the foot
+    board, above the prompt.
+
+    A mixin, not a screen: Textual's CSS follows a widget's first base class only, and the
+    table screens' CSS (``TableScreen {...}``) must still apply."""
+
+    COACH_ROWS = 3
+    """Enough for the coach's longest line at 80 columns (what to type comes first)."""
+
+    def foot_layout(self, size: Size) -> list[Spot]:
+        rows = self.COACH_ROWS
+        below = super().foot_layout(size)
+        spots = [Spot("coach", below[0].region._replace(height=rows), pad=1)]
+        return spots + [s._replace(region=s.region.translate(Offset(0, rows))) for s in below]
+
+    def coach_line(self) -> CoachLine:
+        assert isinstance(self.table, TutorialTable)
+        return self.table.coach_line()
+
+    def show_coach(self) -> None:
+        if self.seat is None:  # the coach reads the player's own view: not for spectators
+            line = CoachLine("You are watching someone's tutorial.")
+        else:
+            line = self.coach_line()
+        self.show("coach", line, lambda: coach_text(line))
+
+    def paint(self, view: Any) -> None:
+        super().paint(view)
+        self.show_coach()
+
+    def after_command(self) -> None:
+        super().after_command()
+        self.show_coach()
+
+
+class LifeboatTutorialScreen(CoachPanel, TableScreen):
+    """The Lifeboat table with the coach."""
+
+    PANELS = {**TableScreen.PANELS, "coach": "foot"}
+
+
+class SeaTutorialScreen(CoachPanel, SpanishMainScreen):
+    """The Spanish Main table with the coach."""
+
+    PANELS = {**SpanishMainScreen.PANELS, "coach": "foot"}
+
+
+def tutorial_screen(table: TutorialTable, seat: int | None) -> Screen[None]:
+    """The screen for a tutorial table."""
+    if table.game == "spanish_main":
+        return SeaTutorialScreen(table, seat)
+    return LifeboatTutorialScreen(table, seat)
