@@ -265,8 +265,9 @@ class SeatScreen(AppScreen):
             limit = self.shipwreck.commands_per_second
             self.error(f"slow down: at most {limit} commands a second")
             return
-        if line:
-            run_table_line(self, line)
+        if not line:
+            return
+        run_table_line(self, line)
         self.after_command()
 
     def complete_words(self, text: str, options: list[str]) -> list[str]:
