@@ -282,10 +282,7 @@ def _is_command(game: str, words: list[str]) -> bool:
 
 def game_words(game: str) -> list[str]:
     """The words a command of ``game`` may start with."""
-    from shipwreck.lang.errors import Walker
-
-    walker = Walker(game)
-    return sorted(walker.vocab.candidates(walker.accepts()))
+    return W.first_words(game)
 
 
 def run_table_line(screen: SeatScreen, line: str) -> None:
