@@ -332,7 +332,7 @@ async def test_lines_typed_ahead_keep_their_boundaries(service: Service) -> None
     # Ctrl+U erases "chat oops", Backspace the "x"; then a fourth line right behind.
     ann.type("chat oops\x15chat third3x\x7f\rchat fourth4\r")
     assert await said(4) == ["first1", "second2", "third3", "fourth4"]
-    await ann.term.wait_for("ann: fourth4")
+    await ann.term.wait_for(f"ann ({table.seat_name(0)}): fourth4")  # who, and where she sits
     assert "first1chat" not in ann.term.text()
     ann.close()
 

@@ -172,3 +172,13 @@ def test_keywords_win_over_names_word_by_word() -> None:
     kinds = walker.vocab.kinds("sm", walker.accepts())
     assert kinds[0] == "SM" and "BOT" in kinds
     assert parse_words("lobby", "new sm") == New("spanish_main")
+
+
+def test_docs_show_the_tables() -> None:
+    """docs/words.md holds the lobby's and the tables' help tables as markdown() renders them."""
+    from pathlib import Path
+
+    from shipwreck.lang.help import markdown
+
+    docs = (Path(__file__).parents[1] / "docs" / "words.md").read_text(encoding="utf-8")
+    assert markdown("lobby") in docs and markdown("table") in docs

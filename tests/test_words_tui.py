@@ -345,5 +345,9 @@ async def test_an_offer_waiting_shows_in_the_prompt_and_tab_keeps_the_line_whole
         mine = an_offer(table, ann, table.seat_name(bob))
         line = f"offer {mine.item.split(':')[0]} to {mine.target} "
         await pilot.press(*line, "tab")
-        assert screen.query_one("#command", CommandLine).value == line  # 'for' not typed
+        command = screen.query_one("#command", CommandLine)
+        assert command.value == line  # 'for' not typed
         assert "for" in error(app) and "Enter" in error(app)
+        command.value = ""
+        await pilot.press(*"accept ", "tab")  # a name leaves it whole: typed as before
+        assert command.value == f"accept {bob_char} "

@@ -229,7 +229,10 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             "open": CommandHelp("open ID", "go back to your seat at table ID", "", "open 1"),
             "say": CommandHelp("say TEXT", "talk to everyone in the lobby", "", "say hello all"),
             "rules": CommandHelp(
-                "rules [lifeboat | sm]", "read how a game is played and won", "", "rules sm"
+                "rules [GAME]",
+                "read how a game is played and won (GAME: lifeboat or sm)",
+                "",
+                "rules sm",
             ),
             "help": CommandHelp("help", "this list", "", "help"),
             "quit": CommandHelp(
@@ -310,13 +313,25 @@ def player_commands(game: str) -> dict[str, CommandHelp]:
     }
 
 
+def usage_forms(usage: str) -> list[str]:
+    """The forms of a usage line, split at the ``|`` between forms (not those inside
+    brackets: ``rules [lifeboat | sm] | help`` is two forms)."""
+    forms, depth, start = [], 0, 0
+    for i, ch in enumerate(usage):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "|" and depth == 0:
+            forms.append(usage[start:i].strip())
+            start = i + 1
+    return [*forms, usage[start:].strip()]
+
+
 def markdown(game: str) -> str:
     """The tables of docs/commands.md, one per section."""
     lines: list[str] = []
     for title, table in sections(game):
         lines += [f"## {title}", "| command | what it does | rule |", "|---|---|---|"]
         for entry in table.values():
-            forms = " / ".join(f"`{u.strip()}`" for u in entry.usage.split("|"))
+            forms = " / ".join(f"`{u}`" for u in usage_forms(entry.usage))
             lines.append(f"| {forms} | {entry.description} | {entry.rule} |")
         lines.append("")
     return "\n".join(lines)

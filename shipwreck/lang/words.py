@@ -17,6 +17,7 @@ chat (:func:`is_table_word`).
 from __future__ import annotations
 
 import difflib
+from functools import cache
 from typing import Any, Literal
 
 import msgspec
@@ -228,10 +229,16 @@ def parse_words(where: Where, text: str, names: Names | None = None) -> Any:
     return TO_WORD.transform(tree)
 
 
-def first_words(where: Where) -> list[str]:
-    """The words a line of ``where`` may start with, sorted."""
+def first_words(where: str) -> list[str]:
+    """The words a line of ``where`` (``lobby``, ``table`` or a game) may start with, sorted;
+    read from its grammar once."""
+    return list(_first_words(where))
+
+
+@cache
+def _first_words(where: str) -> tuple[str, ...]:
     walker = Walker(where)
-    return sorted(walker.vocab.candidates(walker.accepts()))
+    return tuple(sorted(walker.vocab.candidates(walker.accepts())))
 
 
 def is_table_word(line: str, game_words: list[str]) -> bool:

@@ -32,7 +32,7 @@ from textual.widgets import Static
 
 from shipwreck.engine.core import Event
 from shipwreck.lang.help import CommandHelp as CommandEntry
-from shipwreck.lang.help import player_commands
+from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.draw_now import draw_now
@@ -269,8 +269,9 @@ class SeatScreen(AppScreen):
             limit = self.shipwreck.commands_per_second
             self.error(f"slow down: at most {limit} commands a second")
             return
-        if line:
-            run_table_line(self, line)
+        if not line:
+            return
+        run_table_line(self, line)
         self.after_command()
 
     def complete_words(self, text: str, options: list[str]) -> list[str]:
@@ -328,18 +329,6 @@ class EndOfGame(ClosingModal):
         with Vertical(id=self.BOX_ID):
             yield Static(self.result())
             yield Static("press Enter to close", classes="hint")
-
-
-def usage_forms(usage: str) -> list[str]:
-    """The forms of a usage line, split at the ``|`` between forms (not those inside
-    brackets: ``new [4-6] [BOT|free ...] | new tutorial`` is two forms)."""
-    forms, depth, start = [], 0, 0
-    for i, ch in enumerate(usage):
-        depth += {"[": 1, "]": -1}.get(ch, 0)
-        if ch == "|" and depth == 0:
-            forms.append(usage[start:i].strip())
-            start = i + 1
-    return [*forms, usage[start:].strip()]
 
 
 def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> RichTable:

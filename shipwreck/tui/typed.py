@@ -45,8 +45,8 @@ MAX_ERROR_ROWS = 3
 
 END_OF_LINE = "\n"
 """Offered by :func:`complete_table_words` with the next words when the line is a whole
-command already: Tab then lists the words instead of typing the only one (``offer painting to
-kid `` is complete; ``for`` would make it incomplete)."""
+command already and a word offered would leave it unfinished: Tab then lists the words instead
+of typing the only one (``offer painting to kid `` is whole; ``for`` would need an item)."""
 
 
 def fit_error(screen: Any, board_id: str, spot: str, text: Text, rows: int) -> int:
@@ -261,7 +261,13 @@ def complete_table_words(screen: SeatScreen, text: str, options: list[str]) -> l
     game = screen.table.game
     if first in table_words and (first not in game_words(game) or screen.seat is None):
         return W.complete_words("table", text, tell_names(screen.table))
-    if options and text[-1] in " \t" and _is_command(game, [w for _, w in words]):
+    typed = [w for _, w in words]
+    if (
+        options
+        and text[-1] in " \t"
+        and _is_command(game, typed)
+        and not all(_is_command(game, [*typed, o]) for o in options)
+    ):  # whole now, and a word offered would leave it unfinished (``for``): list, never type
         return [END_OF_LINE, *options]
     return options
 
@@ -276,10 +282,7 @@ def _is_command(game: str, words: list[str]) -> bool:
 
 def game_words(game: str) -> list[str]:
     """The words a command of ``game`` may start with."""
-    from shipwreck.lang.errors import Walker
-
-    walker = Walker(game)
-    return sorted(walker.vocab.candidates(walker.accepts()))
+    return W.first_words(game)
 
 
 def run_table_line(screen: SeatScreen, line: str) -> None:
