@@ -34,7 +34,7 @@ class ShipwreckApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", priority=True),
-        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
+        Binding("ctrl+c", "ask_leave", "leave", show=False, priority=True),
     ]
 
     def __init__(
@@ -84,6 +84,34 @@ class ShipwreckApp(App[None]):
         else:
             self.push_screen(LobbyScreen())
         self._check_size()
+
+    def action_ask_leave(self) -> None:
+        """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table
+        (for the lobby; the seat is kept), in the lobby to quit. A question already open is
+        left alone."""
+        from shipwreck.tui.base import SeatScreen
+        from shipwreck.tui.confirm import Confirm
+
+        if any(isinstance(s, Confirm) for s in self.screen_stack):
+            return
+        table = next((s for s in self.screen_stack if isinstance(s, SeatScreen)), None)
+        if table is None:
+            self.push_screen(Confirm("quit Shipwreck?"), self._quit_if)
+        else:
+            self.push_screen(Confirm("leave the table?"), self._lobby_if)
+
+    def _quit_if(self, yes: bool | None) -> None:
+        if yes:
+            self.exit()
+
+    def _lobby_if(self, yes: bool | None) -> None:
+        from shipwreck.tui.base import SeatScreen
+
+        if not yes:
+            return
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, SeatScreen):
+            self.pop_screen()  # a help or end screen over the table
+        self.show_lobby()
 
     def show_lobby(self) -> None:
         """Back to the lobby from a table: a new lobby screen takes the table's place.

@@ -32,6 +32,8 @@ from textual.widgets import Static
 from shipwreck.engine.core import Event
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.clock import clock_line, waiting_panel
+from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
@@ -187,6 +189,7 @@ class SeatScreen(AppScreen):
 
     def on_mount(self) -> None:
         self._set_compact(self.app.size.height < self.COMPACT_BELOW)
+        self.set_interval(1.0, self.refresh_clock)  # the countdown (a row, on change only)
         self._unsub = self.table.subscribe(self.notify_change)
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()
@@ -229,6 +232,39 @@ class SeatScreen(AppScreen):
             Spot("error", Region(0, h, width, 1), pad=1),
         ]
 
+    _title: tuple[object, Text] = ((), Text())
+
+    def show_title(self, key: object, title: Text) -> None:
+        """The title bar: the seat's clock (:func:`clock.clock_line`) and then ``title``."""
+        self._title = (key, title)
+        self.refresh_clock()
+
+    def refresh_clock(self) -> None:
+        """Draw the title bar again if the clock's line changed (every second, see on_mount)."""
+        key, title = self._title
+        clock = clock_line(self.table, self.seat)
+        if clock is None:
+            self.show("title", key, lambda: title)
+            return
+        self.show("title", (key, clock.plain), lambda: Text.assemble(clock, " ", title))
+
+    def show_prompt(self, key: object, render: Callable[[], RenderableType]) -> None:
+        """The prompt panel: the game's (reported to the table: its clock waits until every
+        player has been shown the game), or who has joined while the table waits to start."""
+        t = self.table
+        if not t.started:
+            seats = tuple((s.kind, s.player) for s in t.seats)
+            self.show("prompt", ("waiting", seats), lambda: waiting_panel(t, self.shipwreck.user))
+            return
+        self.show("prompt", key, render)
+        t.prompt_shown(self.seat)
+
+    def start_table(self, with_bots: bool) -> None:
+        """``start`` / ``start with bots``: begin a table that waits for its players."""
+        problem = self.table.start(self.shipwreck.user, with_bots)
+        if problem:
+            self.error(problem)
+
     def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
         """Update panel ``wid`` (on its board, see :attr:`PANELS`) with ``render()`` unless
         ``key`` (what it draws) is unchanged. Keys are compared with ``==``: tuples of the
@@ -254,6 +290,10 @@ class SeatScreen(AppScreen):
         t = self.table
         if word == "":
             return
+        if self.seat is not None and t.take_back(self.shipwreck.user):  # typing anything
+            self.error("you have your seat back", style="green")
+            if word == "takeover":
+                return
         if word == "help":
             self.action_help()
         elif word == "lobby":
@@ -263,6 +303,11 @@ class SeatScreen(AppScreen):
             self.action_lobby()
         elif word == "quit":
             self.app.exit()
+        elif word == "start":
+            if rest.strip() in ("", "with bots"):
+                self.start_table(with_bots=bool(rest.strip()))
+            else:
+                self.error(f"start what? 'start', or 'start with bots' (not {rest.strip()!r})")
         elif word in ("tell", "whisper", "chat"):
             self.chat(word, rest)
         elif self.seat is None:
@@ -297,6 +342,14 @@ class SeatScreen(AppScreen):
 
     def action_lobby(self) -> None:
         self.shipwreck.show_lobby()
+
+    def action_confirm_lobby(self) -> None:
+        """Escape: back to the lobby (keeping the seat), once the player says so."""
+        self.app.push_screen(Confirm("leave the table?"), self._leave_if)
+
+    def _leave_if(self, yes: bool | None) -> None:
+        if yes and self.is_current:
+            self.action_lobby()
 
     def become_spectator(self, why: str) -> None:
         self.seat = None

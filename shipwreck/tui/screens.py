@@ -69,7 +69,7 @@ class SharedRender:
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
-    order = {"open": 0, "running": 1, "over": 2}
+    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "over": 4}
     rows = sorted(rows, key=lambda r: (order.get(r[4], 3), -int(r[0])))
     fit = max(0, height - 2)  # the header and its rule
     shown = rows if len(rows) <= fit else rows[: max(0, fit - 1)]
@@ -78,7 +78,8 @@ def tables_panel(rows: list[Row], height: int) -> RenderableType:
         t.add_column(name, no_wrap=True)
     t.add_column("players", no_wrap=True, overflow="ellipsis", ratio=1)
     for row in shown:
-        t.add_row(*row, style="green" if row[4] == "open" else ("dim" if row[4] == "over" else ""))
+        style = {"open": "green", "waiting": "green", "paused": "yellow", "over": "dim"}
+        t.add_row(*row, style=style.get(row[4], ""))
     if len(shown) < len(rows):
         t.add_row("", f"… {len(rows) - len(shown)} more", style="dim")
     if not rows:
@@ -251,7 +252,9 @@ class LobbyScreen(AppScreen):
                 self.error(seats)
                 return
             game = sea_screen.GAME
-            table = self.shipwreck.lobby.create_table(game, seats, creator=self.shipwreck.user)
+            table = self.shipwreck.lobby.create_table(
+                game, seats, creator=self.shipwreck.user, gather=True
+            )
             self.shipwreck.open_table(table)
             return
         n = 6
@@ -268,7 +271,9 @@ class LobbyScreen(AppScreen):
         for i in range(n - 1):
             b = bots[i % len(bots)]
             seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
-        table = self.shipwreck.lobby.create_table("lifeboat", seats, creator=self.shipwreck.user)
+        table = self.shipwreck.lobby.create_table(
+            "lifeboat", seats, creator=self.shipwreck.user, gather=True
+        )
         self.shipwreck.open_table(table)
 
     def enter(self, how: str, args: list[str]) -> None:
@@ -308,7 +313,7 @@ class TableScreen(SeatScreen):
     seats line, the boat without its title, three rows of cards as one-line chips, a
     borderless command line; so an 80×24 terminal shows every panel and a log."""
 
-    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
+    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "confirm_lobby", "lobby")]
     TELL_EXAMPLE = "tell kid let us team up"
 
     PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
@@ -356,11 +361,9 @@ class TableScreen(SeatScreen):
             return "watching: 'lobby' to go back, 'help' for commands"
         return "command (Tab completes; 'help', 'tell X TEXT', 'lobby', 'leave')"
 
-    def on_mount(self) -> None:  # Textual runs SeatScreen.on_mount after this one
-        self.set_interval(1.0, self.refresh_seats)  # the countdown
-
     def refresh_seats(self) -> None:
-        """Who plays each seat (player, bot, autopilot, away) and my countdown."""
+        """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
+        (see `SeatScreen.refresh_clock`)."""
         t = self.table
         line = Text()
         for i, s in enumerate(t.seats):
@@ -377,10 +380,7 @@ class TableScreen(SeatScreen):
                 who = f"free seat (bot {s.bot})"
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
             line.append(who + "   ", style="yellow" if s.autopilot else "")
-        left = t.deadline(self.seat)
-        if left is not None:
-            line.append(f"⏱ {int(left)} s to decide", style="bold red" if left < 10 else "bold")
-        self.show("seats", line, lambda: line)  # the 1 s countdown repaints only on change
+        self.show("seats", line, lambda: line)
 
     def complete(self, text: str) -> list[str]:
         if self.seat is None:
@@ -393,7 +393,7 @@ class TableScreen(SeatScreen):
     def paint(self, view: Any) -> None:
         me = f"you are {view.me}" if view.me else "spectator"
         title = f"{self.table.name} · lifeboat · {me} · {self.shipwreck.signed_in_line()}"
-        self.show("title", title, lambda: Text(title, style="bold"))
+        self.show_title(title, Text(title, style="bold"))
         self.refresh_seats()
         compact = self.compact
         people = (view.characters, view.actor, view.navigator, view.me)
@@ -407,7 +407,7 @@ class TableScreen(SeatScreen):
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
         self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
-        self.show("prompt", ask, lambda: R.prompt(view, compact))
+        self.show_prompt(ask, lambda: R.prompt(view, compact))
 
     def chat_log(self) -> EventLog:
         return self.query_one("#chat", EventLog)

@@ -96,7 +96,7 @@ class SpanishMainScreen(SeatScreen):
     """One Spanish Main table, as one seat (or a spectator) sees it."""
 
     CSS_PATH = "sea_screen.tcss"
-    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
+    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "confirm_lobby", "lobby")]
 
     TELL_EXAMPLE = "tell blue truce?"
     chat_style = "cyan"  # the table chat shares the log, in its own colour
@@ -167,7 +167,7 @@ class SpanishMainScreen(SeatScreen):
     def paint(self, view: SpanishMainView) -> None:
         signed_in = self.shipwreck.signed_in_line()
         top = (view.seat, view.round, view.turn, view.over)
-        self.show("title", top, lambda: R.title(view, self.table.name, signed_in))
+        self.show_title(top, R.title(view, self.table.name, signed_in))
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
         self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
@@ -177,7 +177,7 @@ class SpanishMainScreen(SeatScreen):
             (ships, view.islands, view.gold_total, view.coins_lost),
             lambda: R.treasure(view),
         )
-        self.show("prompt", view, lambda: R.prompt(view))
+        self.show_prompt(view, lambda: R.prompt(view))
         self._draw(view)
 
     def event_line(self, event: Event) -> Text:
