@@ -16,9 +16,10 @@ class Confirm(ModalScreen[bool]):
     DEFAULT_CSS = """
     Confirm { align: center middle; }
     Confirm > Vertical {
-        width: auto; max-width: 76; height: auto; padding: 1 2;
+        width: 40; height: auto; padding: 1 2;
         border: round $warning; background: $surface;
     }
+    Confirm #question { width: 100%; text-align: center; text-style: bold; }
     """
     BINDINGS = [
         Binding("y", "answer(True)", "yes"),
