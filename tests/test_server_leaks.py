@@ -192,6 +192,9 @@ async def test_twenty_sessions_leave_nothing_behind(service: Service, tracked: T
             clients[i].type(f"join {table_id}\r")
         for i in seats:
             await clients[i].term.wait_for(at_table(table_id))
+        creator = clients[table_id - 1]  # (p00 made table 1, p01 table 2)
+        await creator.term.wait_for("every seat is taken")
+        await creator.line("start")  # the table waited for its players (issue 16)
     for i in (12, 13, 14, 15):
         clients[i].type("new\r")
     for i, table_id in zip((12, 13, 14, 15), (3, 4, 5, 6), strict=True):
@@ -268,6 +271,7 @@ async def test_a_client_that_stops_reading_is_dropped_without_slowing_the_table(
         await ann.term.wait_for(at_table(1))
         await stalled.line("join 1")
         await stalled.term.wait_for(at_table(1))
+        await ann.line("start")  # the table waited for its players (issue 16)
         table = service.lobby.tables[1]
         assert table.seat_of_player("sid") is not None
         assert service.live.count == 2

@@ -206,7 +206,6 @@ class Table:
         bot_moves_per_turn: int = 4,
         unattended_move_seconds: float = 0.3,
         on_chat: Callable[[Table, ChatLine], None] | None = None,
-        waits: bool = False,
         solo_timers: bool = False,
     ) -> None:
         self.id = table_id if table_id is not None else next(_ids)
@@ -238,7 +237,7 @@ class Table:
         self.on_chat = on_chat
         """Called with each chat line before anyone reads it (persistence, like commands)."""
         self.listeners: list[Listener] = []
-        self.started = not (waits or any(s.waiting for s in seats))
+        self.started = not any(s.waiting for s in seats)
         """A table made with free seats waits until its host types ``start`` (or the lobby's
         ``auto_start_seconds`` pass): until then nothing is played, by a bot or anyone."""
         self.host = next((s.player for s in seats if s.kind == "human" and s.player), None)
