@@ -247,7 +247,7 @@ class Table:
         """Whether a table with one human runs decision timers (off: the game waits)."""
         self.seen: set[Seat] = set()
         """Human seats whose screen has shown them the started table (`prompt_shown`): the
-        clock runs only once every human seat is in here."""
+        clock runs only once every connected human seat is in here (`clock_waits`)."""
         self._replay(replay or ())  # a restored table: its log is the truth
         if self.commands:  # a game under way: its players have seen it before
             self.seen = {i for i, s in enumerate(self.seats) if s.kind == "human"}
@@ -403,8 +403,8 @@ class Table:
 
     def prompt_shown(self, seat: Seat | None) -> None:
         """A screen has shown ``seat``'s player the started table (its prompt): the clock
-        runs once every human seat has been shown it (a first-timer is not timed while the
-        screen is still on its way)."""
+        runs once every connected player has been shown it (a first-timer is not timed while
+        their screen is still on its way)."""
         if seat is None or not self.started or seat in self.seen:
             return
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
@@ -545,8 +545,8 @@ class Table:
 
     def _arm_timers(self) -> None:
         """Start a deadline for every human decision that has none; drop finished ones. No
-        deadlines while the table is untimed or paused; none new until every human seat has
-        been shown the game (:meth:`prompt_shown`)."""
+        deadlines while the table is untimed or paused; none new until every connected player
+        has been shown the game (:meth:`prompt_shown`)."""
         if not self.timed or self.paused:
             self.deadlines.clear()
             return
