@@ -377,7 +377,7 @@ class TableScreen(SeatScreen):
             elif s.kind == "bot":
                 who = f"bot {s.bot}"
             else:
-                who = f"free seat (bot {s.bot})"
+                who = f"free seat (bot {s.bot})" if t.started else "free seat"
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
             line.append(who + "   ", style="yellow" if s.autopilot else "")
         self.show("seats", line, lambda: line)
