@@ -200,7 +200,7 @@ async def test_new_with_free_seats_waits_for_start_and_shows_who_joined() -> Non
         assert not table.started and table.commands == [], "nothing is played before the start"
         assert lobby.row(table)[4] == "waiting"
         shown = screen.panel_text("prompt")
-        assert "waiting for players" in shown and "type 'start'" in shown
+        assert "waiting to start" in shown and "type 'start'" in shown
         assert table.seat_name(1) in shown.split("free:")[1]
         await type_line(p1, "take water")
         assert "has not started" in screen.panel_text("error")
@@ -220,7 +220,7 @@ async def test_new_with_free_seats_waits_for_start_and_shows_who_joined() -> Non
             await type_line(p1, "start")
             await p2.pause()
             assert table.started and lobby.row(table)[4] == "running"
-            assert "waiting for players" not in bobs.panel_text("prompt")
+            assert "waiting to start" not in bobs.panel_text("prompt")
 
 
 @pytest.mark.parametrize(("words", "kind"), [("start", "empty"), ("start with bots", "bot")])

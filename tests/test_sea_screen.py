@@ -138,7 +138,7 @@ async def test_new_sm_from_the_lobby_shows_the_sea() -> None:
         codes = R.ship_codes(view)
         assert all(codes[s.id] in shown for s in view.ships)
         assert "spanish main" in screen.panel_text("title")
-        assert "waiting for players" in screen.panel_text("prompt")  # a free seat: issue 16
+        assert "waiting to start" in screen.panel_text("prompt")  # a free seat: issue 16
         await type_line(pilot, "start")
         assert table.started
         assert "your turn" in screen.panel_text("prompt")

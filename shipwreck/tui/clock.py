@@ -43,16 +43,17 @@ def clock_line(table: Table, seat: int | None) -> Text | None:
 
 def waiting_panel(table: Table, user: str) -> Text:
     """The prompt panel of a table that has not started: who has joined, which seats are
-    free, and who starts it (``start`` for its host)."""
+    free, and who starts it (``start`` for its host). Two rows, each cut rather than wrapped
+    (an 80×24 table has two rows for its prompt)."""
     joined = [f"{table.seat_name(i)} {s.player}" for i, s in enumerate(table.seats) if s.player]
     free = [table.seat_name(i) for i in table.free_seats()]
-    text = Text("waiting for players: ", style="bold")
-    text.append(", ".join(joined) or "nobody yet")
-    text.append(f"; free: {', '.join(free)}" if free else "; every seat is taken")
+    first = Text("waiting to start · ", style="bold", no_wrap=True, overflow="ellipsis")
+    first.append(f"joined: {', '.join(joined) or 'nobody yet'}")
+    first.append(f" · free: {', '.join(free)}" if free else " · every seat is taken")
     host = table.host
     if host is None or host == user or table.seat_of_player(host) is None:
-        text.append("\ntype 'start' (a bot stands in at a free seat until someone joins)")
-        text.append(" or 'start with bots'", style="")
+        second = "type 'start' (friends can join later) or 'start with bots'"
     else:
-        text.append(f"\n{host} starts the game when ready ('say' to talk meanwhile: 'chat TEXT')")
-    return text
+        second = f"{host} starts the game when ready ('chat TEXT' to talk meanwhile)"
+    first.append("\n" + second, style="")
+    return first
