@@ -83,6 +83,7 @@ async def test_a_lone_players_table_has_no_clock_and_pauses_while_they_are_away(
     async with again.run_test(size=(80, 24)) as pilot:
         screen = seat_screen(again)
         assert screen.table is table and screen.seat == 0
+        assert "welcome back: the table waited for you" in screen.panel_text("error")
         assert not table.paused and lobby.row(table)[4] == "running"
         assert table.commands == before
         now = table.view(0)
@@ -185,6 +186,7 @@ async def test_a_player_who_comes_back_is_off_autopilot() -> None:
     async with app.run_test(size=(80, 24)):
         assert seat_screen(app).seat == 0
         assert not table.seats[0].autopilot and table.seats[0].connected
+        assert "a bot played your seat while you were away" in seat_screen(app).panel_text("error")
 
 
 # ---------------------------------------------------------------------- new N free waits for start

@@ -12,9 +12,11 @@ from textual.binding import Binding
 from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
-from textual.screen import Screen
 
 from shipwreck.runtime import Lobby, Table
+from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.clock import welcome_back
+from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -89,9 +91,6 @@ class ShipwreckApp(App[None]):
         """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table
         (for the lobby; the seat is kept), in the lobby to quit. A question already open is
         left alone."""
-        from shipwreck.tui.base import SeatScreen
-        from shipwreck.tui.confirm import Confirm
-
         if any(isinstance(s, Confirm) for s in self.screen_stack):
             return
         table = next((s for s in self.screen_stack if isinstance(s, SeatScreen)), None)
@@ -105,8 +104,6 @@ class ShipwreckApp(App[None]):
             self.exit()
 
     def _lobby_if(self, yes: bool | None) -> None:
-        from shipwreck.tui.base import SeatScreen
-
         if not yes:
             return
         while len(self.screen_stack) > 1 and not isinstance(self.screen, SeatScreen):
@@ -126,14 +123,17 @@ class ShipwreckApp(App[None]):
             previous = self.lobby.claim(table.id, self.user, self)
             if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
                 previous.post_message(SeatTakenOver(table.id))
+        greeting = welcome_back(table, seat) if seat is not None else ""
+        if seat is not None:
             table.set_connected(self.user, True)
-        screen: Screen[None]
+        screen: SeatScreen
         if table.game == "spanish_main":
             from shipwreck.tui.sea_screen import SpanishMainScreen
 
             screen = SpanishMainScreen(table, seat)
         else:
             screen = TableScreen(table, seat)
+        screen.greeting = greeting
         if isinstance(self.screen, TooSmallScreen):  # (a resize came first): it goes on top
             self.pop_screen()
         if isinstance(self.screen, LobbyScreen):

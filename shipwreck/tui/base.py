@@ -193,6 +193,11 @@ class SeatScreen(AppScreen):
         self._unsub = self.table.subscribe(self.notify_change)
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()
+        if self.greeting:
+            self.error(self.greeting, style="green")
+
+    greeting = ""
+    """Said on the error line when the screen opens (a player back at their seat)."""
 
     def on_unmount(self) -> None:
         self._unsub()

@@ -41,6 +41,19 @@ def clock_line(table: Table, seat: int | None) -> Text | None:
     return line if line else None
 
 
+def welcome_back(table: Table, seat: int) -> str:
+    """What a player coming back to their seat is told (before the table knows they are back):
+    that it waited, or that a bot played for them; "" if they were not away."""
+    info = table.seats[seat]
+    if info.connected or table.over:
+        return ""
+    if table.paused:
+        return "welcome back: the table waited for you"
+    if info.autopilot:
+        return "welcome back: a bot played your seat while you were away; it is yours again"
+    return "welcome back: your clock ran while you were away" if table.timed else ""
+
+
 def waiting_panel(table: Table, user: str) -> Text:
     """The prompt panel of a table that has not started: who has joined, which seats are
     free, and who starts it (``start`` for its host). Two rows, each cut rather than wrapped
