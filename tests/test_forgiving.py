@@ -304,3 +304,52 @@ async def test_ctrl_c_in_the_lobby_asks_before_quitting() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+# ---------------------------------------------------------------------- snapshots
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_a_table_waiting_for_players(snap_compare: Any, size: tuple[int, int]) -> None:
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("empty"), SeatSpec("bot", "loyal")]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=5, gather=True)
+    assert table.sit(1, "bob") is None
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+    assert snap_compare(app, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["lifeboat", "spanish_main"])
+def test_snapshot_the_warning_before_the_table_plays_for_you(
+    snap_compare: Any, game: str, size: tuple[int, int]
+) -> None:
+    clock = Clock()
+    kinds = LIFEBOAT_KINDS if game == "lifeboat" else SEA_KINDS
+    lobby = Lobby(seed=1, timers=dict.fromkeys(kinds, 40), clock=clock)
+    table = two_player_table(lobby, game)
+    table.prompt_shown(1)
+    table.set_connected("bob", False)
+    for _ in range(40):  # bob's decisions time out until it is ann's turn
+        if table.deadline(0) is not None or table.view(0).choices:
+            break
+        clock.now += 41
+        lobby.tick()
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        assert table.deadline(0) == 40
+        clock.now += 33
+        seat_screen(app).refresh_clock()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_snapshot_ctrl_c_asks_before_leaving_the_table(snap_compare: Any) -> None:
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), *(SeatSpec("bot", b) for b in BOTS)]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=5)
+    app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
+    assert snap_compare(app, terminal_size=(80, 24), press=["ctrl+c"])

@@ -445,8 +445,8 @@ def seats(view: SpanishMainView, players: Sequence[str]) -> RenderableType:
         afloat = [s for s in view.ships if s.owner == i]
         who = Text(players[i] if i < len(players) else "")
         if i == view.seat:  # "ann (you) (autopilot)": "(you)" first, so a cut keeps it
-            name, gap, tag = who.plain.partition(" ")
-            who = Text.assemble(name, (" (you)", "bold"), (gap + tag, "yellow"))
+            player, gap, tag = who.plain.partition(" ")
+            who = Text.assemble(player, (" (you)", "bold"), (gap + tag, "yellow"))
         t.add_row(
             Text(name, style=f"bold {owner_colour(i)}"),
             who,
