@@ -59,11 +59,18 @@ class TimersSection(msgspec.Struct, forbid_unknown_fields=True):
     offer: int = 0
 
 
+class TablesSection(msgspec.Struct, forbid_unknown_fields=True):
+    solo_timers: bool = False
+    autopilot_after: int = 3
+    auto_start_seconds: int = 0
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True):
     server: ServerSection = msgspec.field(default_factory=ServerSection)
     limits: LimitsSection = msgspec.field(default_factory=LimitsSection)
     bots: BotsSection = msgspec.field(default_factory=BotsSection)
     timers: TimersSection = msgspec.field(default_factory=TimersSection)
+    tables: TablesSection = msgspec.field(default_factory=TablesSection)
 
 
 class ConfigError(ValueError):

@@ -339,6 +339,8 @@ async def new_game(ann: Player, bob: Player, db: Path) -> int:
     assert [s.kind for s in row.seats] == ["human", "empty"] + ["bot"] * 4
     await bob.client.line(f"join {row.id}")
     await bob.client.term.wait_for(AT_TABLE)
+    await ann.client.term.wait_for("every seat is taken")  # the table waits for ann's start
+    await ann.client.line("start")
     seats = read_table(db, row.id).seats
     ann.seat = next(i for i, s in enumerate(seats) if s.player == "ann")
     bob.seat = next(i for i, s in enumerate(seats) if s.player == "bob")
@@ -483,17 +485,20 @@ async def test_kill_9_while_the_timers_run_then_restart_rebuilds_the_same_game(
     server: Server, tmp_path: Path
 ) -> None:
     """Timers of a second: ann sits at a table and does nothing, so her decisions time out
-    (commands of the system seat) and then her autopilot plays, while the bots go on. SIGKILL
+    (commands of the system seat: her lone table is timed by `solo_timers`) and then her
+    autopilot plays, while the bots go on. SIGKILL
     the server once two timeouts are on disk: the log it left holds them, the server's own
     rebuild of it is the replayed game byte for byte, and the server starts again on the file
     (tests-2026-12 M3: a timeout applied but not saved left a file no server could start from)."""
     kinds = ("turn", "respond", "fight", "navigate", "thirst", "supply", "overboard", "keep")
-    (server.home / "server.toml").write_text("[timers]\n" + "".join(f"{k} = 1\n" for k in kinds))
+    timers = "[timers]\n" + "".join(f"{k} = 1\n" for k in kinds)
+    (server.home / "server.toml").write_text("[tables]\nsolo_timers = true\n" + timers)
     await server.start()
     ann = await open_terminal(server.port, "ann", ANN_KEY)
     await ann.term.wait_for("signed in as ann")
     await ann.line("new 6 free " + " ".join(BOTS))
     await ann.term.wait_for(AT_TABLE)
+    await ann.line("start")
     table_id = read_table(server.db).id
 
     def timeouts() -> int:

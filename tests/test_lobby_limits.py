@@ -50,7 +50,11 @@ def test_f7_finished_tables_leave_memory_but_not_the_store(tmp_path: object) -> 
     table = lobby.create_table("lifeboat", [SeatSpec("human"), *BOTS], creator="ann", seed=2)
     table.leave("ann")
     table.sit(0, "ann")
-    table.set_connected("ann", False)  # the autopilot plays the game out
+    table.set_connected("ann", False)  # a lone player away: the table pauses (issue 16)
+    assert table.paused and not table.over
+    table.set_connected("ann", True)
+    while not table.over:  # ann plays the safe default to the end
+        assert table.submit(0, table.rules.default(table.state, 0)).ok
     assert table.over
     lobby.tick()
     assert table.id in lobby.tables  # its end screen is still there for a while
@@ -63,11 +67,13 @@ def test_f7_finished_tables_leave_memory_but_not_the_store(tmp_path: object) -> 
 def test_f13_one_broken_table_does_not_stop_the_others_clocks() -> None:
     clock = Clock()
     kinds = TimersSection.__struct_fields__
-    lobby = Lobby(clock=clock, timers=dict.fromkeys(kinds, 5))
+    lobby = Lobby(clock=clock, timers=dict.fromkeys(kinds, 5), solo_timers=True)
     tables = [
         lobby.create_table("lifeboat", [SeatSpec("human"), *BOTS], creator=p, seed=i)
         for i, p in enumerate(["ann", "bob", "cy"])
     ]
+    for t in tables:
+        t.prompt_shown(0)
 
     def broken() -> int:
         raise RuntimeError("this table's timer is broken")

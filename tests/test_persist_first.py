@@ -116,9 +116,11 @@ def test_a_timeout_the_store_refuses_is_tried_again_at_the_next_tick(tmp_path: P
     path = tmp_path / "s.db"
     store = Store(path)
     clock = FakeClock()
-    lobby = Lobby(seed=1, timers=dict.fromkeys(("supply", "turn", "keep"), 10), clock=clock)
+    kinds = ("supply", "turn", "keep")  # (a lone player is timed only with solo_timers)
+    lobby = Lobby(seed=1, timers=dict.fromkeys(kinds, 10), clock=clock, solo_timers=True)
     lobby.attach_store(store)
     table = lifeboat(lobby)
+    table.prompt_shown(0)
     assert table.deadline(0) is not None
     before = snapshot(table)
 

@@ -24,18 +24,30 @@ class FakeClock:
         return self.now
 
 
-def table_with(clock: FakeClock, timers: dict[str, int], autopilot_after: int = 2) -> Table:
+def table_with(
+    clock: FakeClock, timers: dict[str, int], autopilot_after: int = 2, bob: bool = False
+) -> Table:
+    """Ann's table against bots; with ``bob``, bob sits at the second seat (two players)."""
     lobby = Lobby(seed=1, timers=timers, autopilot_after=autopilot_after, clock=clock)
-    seats = [SeatSpec("human")] + [SeatSpec("bot", b) for b in BOTS]
-    return lobby.create_table("lifeboat", seats, creator="ann", seed=7)
+    seats = [SeatSpec("human")] + [SeatSpec("empty")] * bob + [SeatSpec("bot", b) for b in BOTS]
+    table = lobby.create_table("lifeboat", seats[:6], creator="ann", seed=7)
+    if bob:
+        assert table.sit(1, "bob") is None
+    return table
 
 
 def test_a_missed_deadline_plays_the_safe_default_from_the_system_seat() -> None:
+    """At a table of two players; the clock starts once both screens have shown the game."""
     clock = FakeClock()
-    table = table_with(clock, {"supply": 30, "turn": 30, "keep": 30, "fight": 30, "respond": 30,
-                               "navigate": 30, "thirst": 30, "overboard": 30})  # fmt: skip
+    kinds = ("supply", "turn", "keep", "fight", "respond", "navigate", "thirst", "overboard")
+    table = table_with(clock, dict.fromkeys(kinds, 30), bob=True)
     view = table.view(0)
     assert view.choices, "ann has a decision to take"
+    table.prompt_shown(0)
+    assert table.deadline(0) is None, "bob's screen has not shown him the game yet"
+    clock.now += 100
+    assert table.tick() == 0
+    table.prompt_shown(1)
     left = table.deadline(0)
     assert left is not None and 29.9 < left <= 30
     before = len(table.commands)
@@ -47,6 +59,7 @@ def test_a_missed_deadline_plays_the_safe_default_from_the_system_seat() -> None
     assert table.commands[before][1] == f"timeout {table.seat_name(0)}"
     assert any(e.kind == "timeout" for e in table.events)
     assert table.seats[0].misses == 1 and not table.seats[0].autopilot
+    assert table.seats[0].played_for == "take " + view.supply_offer[0], "the one default played"
 
 
 def test_missing_deadlines_in_a_row_starts_the_autopilot_and_acting_takes_it_back() -> None:
@@ -58,6 +71,8 @@ def test_missing_deadlines_in_a_row_starts_the_autopilot_and_acting_takes_it_bac
     seats = [SeatSpec("human"), SeatSpec("human")] + [SeatSpec("bot", b) for b in BOTS[:4]]
     table = lobby.create_table("lifeboat", seats, creator="ann", seed=7)
     assert table.sit(1, "bob") is None
+    table.prompt_shown(0)
+    table.prompt_shown(1)
 
     def bob_answers() -> None:
         """Bob takes his open decision, if he has one."""
@@ -99,12 +114,25 @@ def test_missing_deadlines_in_a_row_starts_the_autopilot_and_acting_takes_it_bac
     assert table.tick() == 0 and table.commands == waiting, "someone played ann's decision"
 
 
-def test_a_disconnected_player_is_on_autopilot_and_the_table_goes_on() -> None:
+def test_a_lone_player_who_disconnects_pauses_the_table_until_they_are_back() -> None:
+    """Issue 16: a dropped connection no longer hands a lone player's seat to the autopilot
+    (which played the game out at once): the table pauses, and goes on when they are back."""
     clock = FakeClock()
-    table = table_with(clock, {})
+    table = table_with(clock, {"supply": 5, "turn": 5, "keep": 5})
+    assert table.deadline(0) is None, "a table with one player has no timers"
+    while table.view(0).choices:  # ann plays a few decisions, then drops
+        assert table.submit(0, table.rules.default(table.state, 0)).ok
+        if len(table.commands) > 20:
+            break
     table.set_connected("ann", False)
-    assert table.seats[0].autopilot and not table.seats[0].connected
-    assert table.over, "with everyone else a bot, the autopilot plays the game out"
+    assert not table.seats[0].autopilot and not table.seats[0].connected
+    assert table.paused and not table.over
+    before, view = list(table.commands), table.view(0)
+    clock.now += 10_000
+    assert table.tick() == 0 and table.commands == before, "someone played while ann was away"
+    table.set_connected("ann", True)
+    assert not table.paused and table.view(0).round == view.round
+    assert table.view(0).choices == view.choices
 
 
 def test_no_timer_means_the_table_waits() -> None:
@@ -158,6 +186,24 @@ class Turn:
 
 
 SM_BOTS = ("sm_raider", "sm_hauler", "sm_raider")
+SM_PROMPTS = ("turn", "after_move", "board", "load", "respond", "fight")
+
+
+def solo_autopilot(**kw: object) -> tuple[Lobby, FakeClock]:
+    """A lobby whose lone players are timed and go on autopilot at their first miss: how a
+    table comes to be played by nobody now that a dropped player's table pauses instead."""
+    clock = FakeClock()
+    timers = dict.fromkeys(SM_PROMPTS, 5)
+    lobby = Lobby(seed=1, timers=timers, solo_timers=True, autopilot_after=1, clock=clock, **kw)  # type: ignore[arg-type]
+    return lobby, clock
+
+
+def miss_once(table: Table, clock: FakeClock, seat: int) -> None:
+    """The player at ``seat`` lets their deadline pass: the autopilot takes the seat."""
+    table.prompt_shown(seat)
+    assert table.deadline(seat) is not None
+    clock.now += 6
+    assert table.tick() == 1 and table.seats[seat].autopilot
 
 
 def sm_table(lobby: Lobby, seed: int, human_last: bool = False) -> Table:
@@ -171,11 +217,11 @@ def test_a_scheduled_turn_makes_at_most_k_bot_moves_then_yields(
 ) -> None:
     monkeypatch.setattr(table_module, "BOT_SLICE_SECONDS", 60.0)  # only K bounds a turn here
     turns = Turns()
-    lobby = Lobby(seed=1, schedule=turns, bot_moves_per_turn=3, unattended_move_seconds=0.3)
+    lobby, clock = solo_autopilot(schedule=turns, bot_moves_per_turn=3, unattended_move_seconds=0.3)
     table = sm_table(lobby, seed=11)
     assert len(table.commands) <= 3, "creating the table made at most K moves"
-    table.set_connected("ann", False)  # on autopilot: nobody plays here now, so it is paced
-    assert table.seats[0].autopilot and not table.over
+    miss_once(table, clock, 0)  # on autopilot: nobody plays here now, so it is paced
+    assert not table.over
     for _ in range(20):  # unattended: one move per turn, each turn asked for 0.3 s later
         before = len(table.commands)
         turn = turns.run_one()
@@ -204,14 +250,16 @@ def test_paced_bots_play_the_same_game_as_bots_at_once() -> None:
     whose bots answer at once."""
     games: list[Table] = []
     for schedule in (None, Turns()):
-        lobby = Lobby(seed=1, schedule=schedule, bot_moves_per_turn=2)
+        lobby, clock = solo_autopilot(schedule=schedule, bot_moves_per_turn=2)
         table = sm_table(lobby, seed=5, human_last=True)
         for _ in range(6):  # ann answers her own prompts six times, then goes away
             if isinstance(schedule, Turns):
                 schedule.drain()
             assert table.view(3).choices, "ann has a decision to take"
             assert table.submit(3, table.rules.default(table.state, 3)).ok
-        table.set_connected("ann", False)
+        if isinstance(schedule, Turns):
+            schedule.drain()
+        miss_once(table, clock, 3)  # then lets her clock run out: the autopilot plays on
         if isinstance(schedule, Turns):
             assert not table.over, "an unattended table does not play on at once"
             assert schedule.drain() > 50

@@ -138,6 +138,9 @@ async def test_new_sm_from_the_lobby_shows_the_sea() -> None:
         codes = R.ship_codes(view)
         assert all(codes[s.id] in shown for s in view.ships)
         assert "spanish main" in screen.panel_text("title")
+        assert "waiting to start" in screen.panel_text("prompt")  # a free seat: issue 16
+        await type_line(pilot, "start")
+        assert table.started
         assert "your turn" in screen.panel_text("prompt")
 
 
@@ -175,6 +178,7 @@ async def test_end_turn_through_the_table_updates_the_screen() -> None:
     app = ShipwreckApp(lobby, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await type_line(pilot, "new sm 2")
+        await type_line(pilot, "start")
         screen = app.screen
         assert isinstance(screen, SpanishMainScreen)
         table = screen.table

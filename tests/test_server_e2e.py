@@ -74,6 +74,8 @@ async def test_two_players_play_a_whole_game_over_ssh(service: Service) -> None:
     await bob.term.wait_for("H.BBBB")  # the lobby updates itself: ann's table, one free seat
     await bob.line("join 1")
     await bob.term.wait_for("table 1 · lifeboat · you are")
+    await ann.term.wait_for("every seat is taken")  # the table waits for ann's start
+    await ann.line("start")
 
     table = service.lobby.get(1)
     assert table is not None

@@ -38,6 +38,8 @@ async def test_a_spanish_main_game_over_ssh(service: Service) -> None:
     ann = await open_terminal(service.port, "ann", KEY)
     await ann.term.wait_for("signed in as ann")
     await ann.line("new sm 2")
+    await ann.term.wait_for("waiting to start")  # a free seat: it waits for 'start'
+    await ann.line("start")  # (its random stand-in plays it)
     await ann.term.wait_for("spanish")
     table = service.lobby.get(1)
     assert table is not None and table.game == "spanish_main"

@@ -192,6 +192,9 @@ async def test_twenty_sessions_leave_nothing_behind(service: Service, tracked: T
             clients[i].type(f"join {table_id}\r")
         for i in seats:
             await clients[i].term.wait_for(at_table(table_id))
+        creator = clients[table_id - 1]  # (p00 made table 1, p01 table 2)
+        await creator.term.wait_for("every seat is taken")
+        await creator.line("start")  # the table waited for its players (issue 16)
     for i in (12, 13, 14, 15):
         clients[i].type("new\r")
     for i, table_id in zip((12, 13, 14, 15), (3, 4, 5, 6), strict=True):
@@ -242,8 +245,8 @@ async def test_twenty_sessions_leave_nothing_behind(service: Service, tracked: T
     for table in service.lobby.tables.values():
         assert len(table.listeners) == 1, table.name
         for i, seat in enumerate(table.seats):
-            if seat.kind == "human" and not table.over:
-                assert not seat.connected and seat.autopilot, (table.name, i)
+            if seat.kind == "human" and not table.over:  # away, not on autopilot (issue 16)
+                assert not seat.connected and not seat.autopilot, (table.name, i)
 
     # A lobby screen for every session, and a new one each time a table sends a player back
     # (the spectator, and every second polite player seated at a table).
@@ -268,6 +271,7 @@ async def test_a_client_that_stops_reading_is_dropped_without_slowing_the_table(
         await ann.term.wait_for(at_table(1))
         await stalled.line("join 1")
         await stalled.term.wait_for(at_table(1))
+        await ann.line("start")  # the table waited for its players (issue 16)
         table = service.lobby.tables[1]
         assert table.seat_of_player("sid") is not None
         assert service.live.count == 2
@@ -290,8 +294,9 @@ async def test_a_client_that_stops_reading_is_dropped_without_slowing_the_table(
             worst = max(worst, time.monotonic() - sent)
         await service.live.wait_for(1)
         assert any("client is not reading" in m and "(sid)" in m for m in driver_log.messages)
-        seat = table.seat_of_player("sid")
-        assert seat is not None and table.seats[seat].autopilot
+        seat = table.seat_of_player("sid")  # away: at a table of two, his clock runs on
+        assert seat is not None and not table.seats[seat].connected
+        assert not table.seats[seat].autopilot
 
         for j in range(k + 1, k + 6):  # after the drop too
             token = f"t{j}q"
@@ -377,8 +382,8 @@ async def test_openssh_client_signs_in_opens_a_table_and_quits(
             assert await proc.wait() == 0
         await service.live.wait_for(0)
         table = service.lobby.tables[1]
-        seat = table.seat_of_player("dora")
-        assert seat is not None and table.seats[seat].autopilot
+        seat = table.seat_of_player("dora")  # her table waits for her (issue 16)
+        assert seat is not None and not table.seats[seat].autopilot and table.paused
     finally:
         if proc.returncode is None:
             proc.kill()

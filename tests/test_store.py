@@ -145,6 +145,8 @@ def test_timeouts_are_in_the_log_and_a_restart_rebuilds_the_same_game(tmp_path: 
     seats = [SeatSpec("human"), SeatSpec("human")] + [SeatSpec("bot", "loyal")] * 3
     table = lobby.create_table("lifeboat", seats, creator="ann", seed=11)
     assert table.sit(1, "bob") is None
+    table.prompt_shown(0)
+    table.prompt_shown(1)
     fired = 0
     for _ in range(6):  # nobody answers: every decision of ann's and bob's times out
         clock.now += 6

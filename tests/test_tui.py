@@ -342,7 +342,8 @@ async def test_coming_back_lands_in_your_seat_with_the_log() -> None:
     first = ShipwreckApp(lobby, "ann")
     async with first.run_test(size=SIZE):
         assert isinstance(first.screen, TableScreen)
-    assert table.seats[0].autopilot and not table.seats[0].connected
+    # at a table of two, a player away is not on autopilot: their clock runs (issue 16)
+    assert not table.seats[0].autopilot and not table.seats[0].connected
     assert not table.over
     again = ShipwreckApp(lobby, "ann")
     async with again.run_test(size=SIZE):
@@ -376,14 +377,17 @@ async def test_the_table_shows_the_countdown_and_the_autopilot() -> None:
     assert table.sit(1, "bob") is None
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=SIZE) as pilot:
-        table.set_connected("bob", False)
+        table.set_connected("bob", False)  # away: his clock runs, ann's does not wait for him
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, TableScreen)
-        shown = screen.panel_text("seats")
-        assert "bob (autopilot)" in shown
+        assert "bob (away)" in screen.panel_text("seats")
         assert table.view(0).choices, "ann has a decision, so a timer runs for her"
-        assert "s to decide" in shown
+        assert "s to decide" in screen.panel_text("title")  # (every size shows the title)
+        table._autopilot(1, True)  # bob's misses have put him on autopilot
+        table._notify()
+        await pilot.pause()
+        assert "bob (autopilot)" in screen.panel_text("seats")
 
 
 async def test_going_back_to_the_lobby_replaces_the_table_screen() -> None:

@@ -54,6 +54,8 @@ class Lobby:
         schedule: Schedule | None = None,
         bot_moves_per_turn: int = 4,
         unattended_move_seconds: float = 0.3,
+        solo_timers: bool = False,
+        auto_start_seconds: float = 0.0,
     ) -> None:
         self.tables: dict[int, Table] = {}
         self.chat: list[LobbyChat] = []
@@ -61,6 +63,11 @@ class Lobby:
         self.default_bot = default_bot
         self.timers = dict(timers or {})
         self.autopilot_after = autopilot_after
+        self.solo_timers = solo_timers
+        """Whether a table with one player has decision timers (by default it waits)."""
+        self.auto_start_seconds = auto_start_seconds
+        """A table waiting for players starts by itself this long after it was made (0: only
+        when its host types ``start``)."""
         self.clock = clock
         self.pacing: dict[str, Any] = {
             "schedule": schedule,
@@ -89,9 +96,16 @@ class Lobby:
         self._listed: dict[int, Row] = {}
 
     def create_table(
-        self, game: str, seats: list[SeatSpec], creator: str | None = None, seed: int | None = None
+        self,
+        game: str,
+        seats: list[SeatSpec],
+        creator: str | None = None,
+        seed: int | None = None,
+        gather: bool = False,
     ) -> Table:
-        """A new table; the creator (if any) takes the first human seat."""
+        """A new table; the creator (if any) takes the first human seat. With ``gather`` (the
+        lobby's ``new``) a table with free seats waits for players until its creator starts it
+        (:meth:`Table.start`, or ``auto_start_seconds``)."""
         try:
             rules = get_ruleset(game)
         except KeyError as e:
@@ -115,6 +129,8 @@ class Lobby:
         if creator is not None and humans:  # the creator sits in the first human seat
             specs[humans[0]] = SeatSpec("human", player=creator)
         seed = seed if seed is not None else self._rng.randrange(1 << 31)
+        if gather and creator is not None and any(s.kind == "empty" for s in specs):
+            specs = [msgspec.structs.replace(s, waiting=True) for s in specs]
         if self.store is not None:  # the table exists on disk before its first command
             self.store.create_table(self._next_id, game, seed, msgspec.json.encode(specs).decode())
         table = Table(game, specs, seed, table_id=self._next_id, **self._table_options())
@@ -225,6 +241,7 @@ class Lobby:
             "timers": self.timers,
             "autopilot_after": self.autopilot_after,
             "autopilot_bot": self._autopilot_script,
+            "solo_timers": self.solo_timers,
             "clock": self.clock,
             "book": self.book,
             **self.pacing,
@@ -252,11 +269,17 @@ class Lobby:
             if table.id in self.broken:
                 continue
             try:
+                if self._start_due(table, now):
+                    table.start(None)
                 fired += table.tick()
             except Exception as e:
                 self.broken[table.id] = f"{type(e).__name__}: {e}"
                 log.exception("table %d: its timer failed; its clock is stopped", table.id)
         return fired
+
+    def _start_due(self, table: Table, now: float) -> bool:
+        wait = self.auto_start_seconds
+        return not table.started and wait > 0 and now - table.created_at >= wait
 
     def _forget_when_done(self, table: Table, now: float) -> None:
         """A finished table stays in memory ``keep_finished_seconds`` for its end screen and
@@ -312,8 +335,16 @@ class Lobby:
     @staticmethod
     def row(table: Table) -> Row:
         """``table`` as the lobby lists it."""
-        status = "over" if table.over else ("open" if table.free_seats() else "running")
-        players = ", ".join(s.player for s in table.seats if s.player) or "-"
+        if table.over:
+            status = "over"
+        elif not table.started:
+            status = "waiting"  # for players: its host starts it
+        elif table.paused:
+            status = "paused"  # its one player is away
+        else:
+            status = "open" if table.free_seats() else "running"
+        away = {"paused": " (away)"}.get(status, "")
+        players = ", ".join(s.player + away for s in table.seats if s.player) or "-"
         return (str(table.id), table.game, table.summary(), str(table.state.round), status, players)
 
     def listing(self) -> list[Row]:

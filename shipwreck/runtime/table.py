@@ -50,6 +50,9 @@ class SeatSpec(msgspec.Struct, frozen=True):
     """For a human seat: who sits there."""
     owner: str | None = None
     """Whose saved bot ``bot`` is; ``None`` for a shipped bot (see :mod:`.bots`)."""
+    waiting: bool = False
+    """The table has not started: its creator is still gathering players (``new N free``).
+    Set on every seat while it waits, so that a table rebuilt after a restart waits again."""
 
 
 class SeatInfo(msgspec.Struct):
@@ -63,6 +66,9 @@ class SeatInfo(msgspec.Struct):
     """A human seat played by a bot while its player is away or keeps missing deadlines."""
     misses: int = 0
     """Deadlines missed in a row."""
+    played_for: str = ""
+    """The safe default the table played for this seat when its last deadline passed (until
+    the player acts again): their screen says so."""
 
 
 class ChatLine(msgspec.Struct, frozen=True):
@@ -200,6 +206,7 @@ class Table:
         bot_moves_per_turn: int = 4,
         unattended_move_seconds: float = 0.3,
         on_chat: Callable[[Table, ChatLine], None] | None = None,
+        solo_timers: bool = False,
     ) -> None:
         self.id = table_id if table_id is not None else next(_ids)
         self.game = game
@@ -230,7 +237,20 @@ class Table:
         self.on_chat = on_chat
         """Called with each chat line before anyone reads it (persistence, like commands)."""
         self.listeners: list[Listener] = []
+        self.started = not any(s.waiting for s in seats)
+        """A table made with free seats waits until its host types ``start`` (or the lobby's
+        ``auto_start_seconds`` pass): until then nothing is played, by a bot or anyone."""
+        self.host = next((s.player for s in seats if s.kind == "human" and s.player), None)
+        """Who may start the table: its creator (while they sit at it)."""
+        self.created_at = clock()
+        self.solo_timers = solo_timers
+        """Whether a table with one human runs decision timers (off: the game waits)."""
+        self.seen: set[Seat] = set()
+        """Human seats whose screen has shown them the started table (`prompt_shown`): the
+        clock runs only once every connected human seat is in here (`clock_waits`)."""
         self._replay(replay or ())  # a restored table: its log is the truth
+        if self.commands:  # a game under way: its players have seen it before
+            self.seen = {i for i, s in enumerate(self.seats) if s.kind == "human"}
         self.on_command = on_command
         """Called with each accepted command before anyone sees its effect (persistence)."""
         self.on_seats = on_seats
@@ -297,15 +317,45 @@ class Table:
 
     def seat_specs(self) -> list[SeatSpec]:
         """Who sits where now, as a table would be created with it."""
+        waiting = not self.started
         return [
-            SeatSpec("human", player=s.player)
+            SeatSpec("human", player=s.player, waiting=waiting)
             if s.kind == "human"
-            else SeatSpec(s.kind, s.bot or "random", owner=s.owner)
+            else SeatSpec(s.kind, s.bot or "random", owner=s.owner, waiting=waiting)
             for s in self.seats
         ]
 
     def free_seats(self) -> list[Seat]:
         return [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+
+    def humans(self) -> list[Seat]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    @property
+    def paused(self) -> bool:
+        """The table's one player is away: nothing is played until they come back (a lone
+        player's dropped connection must not cost them the game)."""
+        humans = self.humans()
+        if not self.started or len(humans) != 1:
+            return False
+        me = self.seats[humans[0]]
+        return not me.connected and not me.autopilot
+
+    @property
+    def timed(self) -> bool:
+        """Whether decisions have deadlines here: with several players (one player's table
+        waits for them, unless the server says ``solo_timers``)."""
+        return self.started and (len(self.humans()) > 1 or self.solo_timers)
+
+    def clock_waits(self) -> bool:
+        """The clock has not started: a player here has not yet been shown the game. One who
+        is away does not hold it (their clock runs, as at any table of several)."""
+        return any(i not in self.seen and self.seats[i].connected for i in self.humans())
+
+    def default_text(self, seat: Seat) -> str | None:
+        """What the table would play for ``seat`` if its deadline passed now, as typed."""
+        cmd = self.rules.default(self.state, seat) if not self.over else None
+        return format_command(cmd) if cmd is not None else None
 
     def summary(self) -> str:
         kinds = {"human": "H", "bot": "B", "empty": "."}
@@ -330,11 +380,51 @@ class Table:
         self._notify()
         return None
 
+    def start(self, player: str | None, with_bots: bool = False) -> str | None:
+        """Start a table that waits for players; returns why not, or None. ``player`` is who
+        typed ``start`` (``None``: the lobby's clock). Seats still free get their stand-in bot
+        now; ``with_bots`` makes those bots the seats' own (nobody can join them later)."""
+        if self.started:
+            return "the table has already started"
+        if player is not None:
+            if self.seat_of_player(player) is None:
+                return "only a player at this table can start it"
+            host = self.host
+            if host is not None and player != host and self.seat_of_player(host) is not None:
+                return f"{host} starts this table; waiting for them"
+        if with_bots:
+            for i in self.free_seats():
+                info = self.seats[i]
+                self.seats[i] = SeatInfo(kind="bot", bot=info.bot, owner=info.owner)
+        self.started = True
+        if self.on_seats is not None:
+            self.on_seats(self)
+        self._run_bots()
+        self._arm_timers()
+        self._notify()
+        return None
+
+    def prompt_shown(self, seat: Seat | None) -> None:
+        """A screen has shown ``seat``'s player the started table (its prompt): the clock
+        runs once every connected player has been shown it (a first-timer is not timed while
+        their screen is still on its way)."""
+        if seat is None or not self.started or seat in self.seen:
+            return
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            return
+        self.seen.add(seat)
+        if self.timed and not self.clock_waits():
+            before = dict(self.deadlines)
+            self._arm_timers()
+            if self.deadlines != before:
+                self._notify()
+
     def leave(self, player: str) -> None:
         """A player gives up the seat; a bot plays it from now on."""
         seat = self.seat_of_player(player)
         if seat is None:
             return
+        self.seen.discard(seat)
         self.seats[seat] = SeatInfo(kind="empty", bot="random")
         self.bots[seat] = self._named_player("random", None, seat)
         self.deadlines.pop(seat, None)
@@ -360,6 +450,8 @@ class Table:
         """The one door into the engine. A refused command changes nothing."""
         if self.over:
             return Submitted(False, "the game is over")
+        if not self.started:
+            return Submitted(False, "the game has not started yet: waiting for its players")
         try:
             events = self.rules.apply(self.state, seat, cmd)
         except IllegalCommand as e:
@@ -371,6 +463,7 @@ class Table:
         if 0 <= seat < len(self.seats):
             self.deadlines.pop(seat, None)
             self.seats[seat].misses = 0
+            self.seats[seat].played_for = ""
         self._run_bots()
         self._arm_timers()
         self._notify()
@@ -392,6 +485,7 @@ class Table:
             if when > now or self.over or seat not in self.deadlines:
                 continue
             del self.deadlines[seat]
+            played = self.default_text(seat) or ""
             timeout = parse_command(self.game, f"timeout {self.seat_name(seat)}")
             try:
                 events = self.rules.apply(self.state, SYSTEM, timeout)
@@ -405,6 +499,7 @@ class Table:
             fired += 1
             info = self.seats[seat]
             info.misses += 1
+            info.played_for = played
             if info.kind == "human" and info.misses >= self.autopilot_after:
                 self._autopilot(seat, True)
         if fired:
@@ -414,16 +509,17 @@ class Table:
         return fired
 
     def set_connected(self, player: str, connected: bool) -> None:
-        """A player's session came or went: away means autopilot (issue: never stall a table)."""
+        """A player's session came or went. Away is not autopilot: a table with one player
+        pauses until they are back (:attr:`paused`); at a table of several their clock runs
+        on, and missed deadlines lead to the autopilot as for anyone (docs/architecture.md).
+        Coming back ends the autopilot."""
         seat = self.seat_of_player(player)
         if seat is None:
             return
         self.seats[seat].connected = connected
-        if not connected:
-            self._autopilot(seat, True)
-            self._run_bots()
-        elif self.seats[seat].autopilot:  # back: the player has the seat again
+        if connected and self.seats[seat].autopilot:  # back: the player has the seat again
             self._autopilot(seat, False)
+        self._run_bots()
         self._arm_timers()
         self._notify()
 
@@ -441,6 +537,8 @@ class Table:
         info = self.seats[seat]
         info.autopilot = on
         info.misses = 0
+        if not on:
+            info.played_for = ""
         if on and info.player is not None:
             script = self.autopilot_bot(info.player)
             self.bots[seat] = self._player(script, seat)
@@ -449,7 +547,13 @@ class Table:
             self.bots.pop(seat, None)
 
     def _arm_timers(self) -> None:
-        """Start a deadline for every human decision that has none; drop finished ones."""
+        """Start a deadline for every human decision that has none; drop finished ones. No
+        deadlines while the table is untimed or paused; none new until every connected player
+        has been shown the game (:meth:`prompt_shown`)."""
+        if not self.timed or self.paused:
+            self.deadlines.clear()
+            return
+        arm = not self.clock_waits()
         now = self.clock()
         waiting: dict[Seat, str] = {}
         for p in self.rules.prompts(self.state):
@@ -460,7 +564,7 @@ class Table:
                 del self.deadlines[seat]
         for seat, kind in waiting.items():
             seconds = self.timers.get(kind, 0)
-            if seconds > 0 and seat not in self.deadlines:
+            if arm and seconds > 0 and seat not in self.deadlines:
                 self.deadlines[seat] = now + seconds
 
     def say(
@@ -611,6 +715,8 @@ class Table:
         """The first open decision a bot must take now, if any."""
         if self.over or not any(s.kind == "human" for s in self.seats):
             return None  # nobody to play for yet: the table waits for its first player
+        if not self.started or self.paused:
+            return None  # (a bot never plays a free seat before the start)
         return next(
             (p for p in self.rules.prompts(self.state) if p.blocking and p.seat in self.bots),
             None,

@@ -60,6 +60,9 @@ class Service:
         self.lobby = Lobby(
             default_bot=config.bots.default,
             timers=timers,
+            autopilot_after=config.tables.autopilot_after,
+            solo_timers=config.tables.solo_timers,
+            auto_start_seconds=config.tables.auto_start_seconds,
             open_tables_per_player=config.limits.open_tables_per_player,
             new_tables_per_minute=config.limits.new_tables_per_minute,
             keep_finished_seconds=config.limits.finished_table_seconds,

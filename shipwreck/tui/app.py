@@ -12,10 +12,12 @@ from textual.binding import Binding
 from textual.events import Callback, Resize
 from textual.geometry import Size
 from textual.message import Message
-from textual.screen import Screen
 
 from shipwreck.runtime import Lobby, Table
 from shipwreck.runtime.tutorial import TutorialTable
+from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.clock import welcome_back
+from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
@@ -36,7 +38,7 @@ class ShipwreckApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", priority=True),
-        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
+        Binding("ctrl+c", "ask_leave", "leave", show=False, priority=True),
     ]
 
     def __init__(
@@ -87,6 +89,29 @@ class ShipwreckApp(App[None]):
             self.push_screen(LobbyScreen())
         self._check_size()
 
+    def action_ask_leave(self) -> None:
+        """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table
+        (for the lobby; the seat is kept), in the lobby to quit. A question already open is
+        left alone."""
+        if any(isinstance(s, Confirm) for s in self.screen_stack):
+            return
+        table = next((s for s in self.screen_stack if isinstance(s, SeatScreen)), None)
+        if table is None:
+            self.push_screen(Confirm("quit Shipwreck?"), self._quit_if)
+        else:
+            self.push_screen(Confirm("leave the table?"), self._lobby_if)
+
+    def _quit_if(self, yes: bool | None) -> None:
+        if yes:
+            self.exit()
+
+    def _lobby_if(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, SeatScreen):
+            self.pop_screen()  # a help or end screen over the table
+        self.show_lobby()
+
     def show_lobby(self) -> None:
         """Back to the lobby from a table: a new lobby screen takes the table's place.
 
@@ -104,14 +129,16 @@ class ShipwreckApp(App[None]):
             previous = self.lobby.claim(table.id, self.user, self)
             if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
                 previous.post_message(SeatTakenOver(table.id))
+        greeting = welcome_back(table, seat) if seat is not None else ""
+        if seat is not None:
             table.set_connected(self.user, True)
-        self._opening = (table, seat)
+        self._opening = (table, seat, greeting)
         if paced:
             TABLE_TURNS.run(self._post_opening, kind="open")
         else:
             self._show_opening()
 
-    _opening: tuple[Table, int | None] | None = None
+    _opening: tuple[Table, int | None, str] | None = None
     """The table a lobby command asked for, until its screen is built (the last one asked)."""
 
     def _post_opening(self) -> None:
@@ -123,8 +150,8 @@ class ShipwreckApp(App[None]):
     def _show_opening(self) -> None:
         if self._opening is None or not self.is_running:
             return
-        (table, seat), self._opening = self._opening, None
-        screen: Screen[None]
+        (table, seat, greeting), self._opening = self._opening, None
+        screen: SeatScreen
         if isinstance(table, TutorialTable):
             from shipwreck.tui.tutorial import tutorial_screen
 
@@ -135,6 +162,7 @@ class ShipwreckApp(App[None]):
             screen = SpanishMainScreen(table, seat)
         else:
             screen = TableScreen(table, seat)
+        screen.greeting = greeting
         if isinstance(self.screen, TooSmallScreen):  # (a resize came first): it goes on top
             self.pop_screen()
         if isinstance(self.screen, LobbyScreen):

@@ -35,6 +35,8 @@ from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.clock import clock_line, waiting_panel
+from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.typed import (
@@ -197,9 +199,15 @@ class SeatScreen(AppScreen):
 
     def on_mount(self) -> None:
         self._set_compact(self.app.size.height < self.COMPACT_BELOW)
+        self.set_interval(1.0, self.refresh_clock)  # the countdown (a row, on change only)
         self._unsub = self.table.subscribe(self.notify_change)
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()
+        if self.greeting:
+            self.error(self.greeting, style="green")
+
+    greeting = ""
+    """Said on the error line when the screen opens (a player back at their seat)."""
 
     def on_unmount(self) -> None:
         self._unsub()
@@ -239,6 +247,39 @@ class SeatScreen(AppScreen):
             Spot("error", Region(0, h, width, self.error_rows), pad=1),
         ]
 
+    _title: tuple[object, Text] = ((), Text())
+
+    def show_title(self, key: object, title: Text) -> None:
+        """The title bar: the seat's clock (:func:`clock.clock_line`) and then ``title``."""
+        self._title = (key, title)
+        self.refresh_clock()
+
+    def refresh_clock(self) -> None:
+        """Draw the title bar again if the clock's line changed (every second, see on_mount)."""
+        key, title = self._title
+        clock = clock_line(self.table, self.seat)
+        if clock is None:
+            self.show("title", key, lambda: title)
+            return
+        self.show("title", (key, clock.plain), lambda: Text.assemble(clock, " ", title))
+
+    def show_prompt(self, key: object, render: Callable[[], RenderableType]) -> None:
+        """The prompt panel: the game's (reported to the table: its clock waits until every
+        player has been shown the game), or who has joined while the table waits to start."""
+        t = self.table
+        if not t.started:
+            seats = tuple((s.kind, s.player) for s in t.seats)
+            self.show("prompt", ("waiting", seats), lambda: waiting_panel(t, self.shipwreck.user))
+            return
+        self.show("prompt", key, render)
+        t.prompt_shown(self.seat)
+
+    def start_table(self, with_bots: bool) -> None:
+        """``start`` / ``start with bots``: begin a table that waits for its players."""
+        problem = self.table.start(self.shipwreck.user, with_bots)
+        if problem:
+            self.error(problem)
+
     def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
         """Update panel ``wid`` (on its board, see :attr:`PANELS`) with ``render()`` unless
         ``key`` (what it draws) is unchanged. Keys are compared with ``==``: tuples of the
@@ -271,6 +312,10 @@ class SeatScreen(AppScreen):
             return
         if not line:
             return
+        if self.seat is not None and self.table.take_back(self.shipwreck.user):  # typing anything
+            self.error("you have your seat back", style="green")
+            if line.split()[0] == "takeover":
+                return
         run_table_line(self, line)
         self.after_command()
 
@@ -296,6 +341,14 @@ class SeatScreen(AppScreen):
 
     def action_lobby(self) -> None:
         self.shipwreck.show_lobby()
+
+    def action_confirm_lobby(self) -> None:
+        """Escape: back to the lobby (keeping the seat), once the player says so."""
+        self.app.push_screen(Confirm("leave the table?"), self._leave_if)
+
+    def _leave_if(self, yes: bool | None) -> None:
+        if yes and self.is_current:
+            self.action_lobby()
 
     def become_spectator(self, why: str) -> None:
         self.seat = None

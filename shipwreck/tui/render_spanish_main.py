@@ -508,8 +508,9 @@ def seats(view: SpanishMainView, players: Sequence[str]) -> RenderableType:
     for i, name in enumerate(view.seats):
         afloat = [s for s in view.ships if s.owner == i]
         who = Text(players[i] if i < len(players) else "")
-        if i == view.seat:
-            who.append(" (you)", style="bold")
+        if i == view.seat:  # "ann (you) (autopilot)": "(you)" first, so a cut keeps it
+            player, gap, tag = who.plain.partition(" ")
+            who = Text.assemble(player, (" (you)", "bold"), (gap + tag, "yellow"))
         t.add_row(
             Text(name, style=f"bold {owner_colour(i)}"),
             who,

@@ -73,7 +73,7 @@ class SharedRender:
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
-    order = {"open": 0, "running": 1, "over": 2}
+    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "over": 4}
     rows = sorted(rows, key=lambda r: (order.get(r[4], 3), -int(r[0])))
     fit = max(0, height - 2)  # the header and its rule
     shown = rows if len(rows) <= fit else rows[: max(0, fit - 1)]
@@ -82,7 +82,8 @@ def tables_panel(rows: list[Row], height: int) -> RenderableType:
         t.add_column(name, no_wrap=True)
     t.add_column("players", no_wrap=True, overflow="ellipsis", ratio=1)
     for row in shown:
-        t.add_row(*row, style="green" if row[4] == "open" else ("dim" if row[4] == "over" else ""))
+        style = {"open": "green", "waiting": "green", "paused": "yellow", "over": "dim"}
+        t.add_row(*row, style=style.get(row[4], ""))
     if len(shown) < len(rows):
         t.add_row("", f"… {len(rows) - len(shown)} more", style="dim")
     if not rows:
@@ -272,7 +273,9 @@ class LobbyScreen(AppScreen):
             if isinstance(seats, str):
                 self.error(seats)
                 return
-            table = self.shipwreck.lobby.create_table(word.game, seats, creator=self.shipwreck.user)
+            table = self.shipwreck.lobby.create_table(
+                word.game, seats, creator=self.shipwreck.user, gather=True
+            )
             self.shipwreck.open_table(table)
             return
         n = 6 if word.seats is None else word.seats
@@ -284,7 +287,9 @@ class LobbyScreen(AppScreen):
         for i in range(n - 1):
             b = bots[i % len(bots)]
             seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
-        table = self.shipwreck.lobby.create_table("lifeboat", seats, creator=self.shipwreck.user)
+        table = self.shipwreck.lobby.create_table(
+            "lifeboat", seats, creator=self.shipwreck.user, gather=True
+        )
         self.shipwreck.open_table(table)
 
     def new_tutorial(self, game: str) -> None:
@@ -324,9 +329,9 @@ class TableScreen(SeatScreen):
     seats line, the boat without its title, three rows of cards as one-line chips, a
     borderless command line; so an 80×24 terminal shows every panel and a log."""
 
-    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
+    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "confirm_lobby", "lobby")]
 
-    PANELS = dict.fromkeys(("title", "timer", "seats", "boat", "me", "nav", "fight"), "board")
+    PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
     PANELS.update(prompt="foot", error="foot")
 
     def compose(self) -> ComposeResult:
@@ -348,10 +353,8 @@ class TableScreen(SeatScreen):
         no seats line, and shorter boat and cards (see the class's docstring)."""
         width = size.width
         (lx, lw), (rx, rw) = split(width, 2, 1)
-        title = max(1, width - self.TIMER_WIDTH)
         spots = [
-            Spot("title", Region(0, 0, title, 1), pad=1, style="bar"),
-            Spot("timer", Region(title, 0, width - title, 1), pad=1, style="bar"),
+            Spot("title", Region(0, 0, width, 1), pad=1, style="bar"),  # the clock comes first
             Spot("seats", Region(0, 1, width, 1 if self.compact else 2), pad=1, style="muted"),
         ]
         y = spots[-1].region.bottom
@@ -361,9 +364,6 @@ class TableScreen(SeatScreen):
         h = 3 if self.compact else 8  # the track, a label and a row of cards
         spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
         return spots
-
-    TIMER_WIDTH = 12
-    """Columns kept at the right of the title bar for the decision countdown ("timer")."""
 
     def prompt_rows(self) -> int:
         """What to decide, and the choices on two lines (wrapped, not cut), at every size."""
@@ -378,11 +378,9 @@ class TableScreen(SeatScreen):
             return "watching: 'lobby' to go back, 'help' for commands"
         return "command (Tab completes; 'help', 'tell X TEXT', 'lobby', 'leave')"
 
-    def on_mount(self) -> None:  # Textual runs SeatScreen.on_mount after this one
-        self.set_interval(1.0, self.refresh_seats)  # the countdown
-
     def refresh_seats(self) -> None:
-        """Who plays each seat (player, bot, autopilot, away) and my countdown."""
+        """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
+        (see `SeatScreen.refresh_clock`)."""
         t = self.table
         line = Text()
         for i, s in enumerate(t.seats):
@@ -396,15 +394,12 @@ class TableScreen(SeatScreen):
             elif s.kind == "bot":
                 who = "bot" if self.compact else f"bot {s.bot}"  # (compact: one row for all)
             else:
-                who = "free seat" if self.compact else f"free seat (bot {s.bot})"
+                who = f"free seat (bot {s.bot})" if t.started and not self.compact else "free seat"
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
             line.append(
                 who + ("  " if self.compact else "   "), style="yellow" if s.autopilot else ""
             )
-        left = t.deadline(self.seat)
-        if left is not None:
-            line.append(f"⏱ {int(left)} s to decide", style="bold red" if left < 10 else "bold")
-        self.show("seats", line, lambda: line)  # the 1 s countdown repaints only on change
+        self.show("seats", line, lambda: line)
 
     def complete(self, text: str) -> list[str]:
         options = [] if self.seat is None else complete(text, self.table.view(self.seat))
@@ -415,7 +410,7 @@ class TableScreen(SeatScreen):
     def paint(self, view: Any) -> None:
         me = f"you are {view.me}" if view.me else "spectator"
         title = f"{self.table.name} · lifeboat · {me} · {self.shipwreck.signed_in_line()}"
-        self.show("title", title, lambda: Text(title, style="bold"))
+        self.show_title(title, Text(title, style="bold"))
         self.refresh_seats()
         compact = self.compact
         people = (view.characters, view.actor, view.navigator, view.me)
@@ -429,7 +424,7 @@ class TableScreen(SeatScreen):
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
         self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
-        self.show("prompt", ask, lambda: R.prompt(view, compact))
+        self.show_prompt(ask, lambda: R.prompt(view, compact))
 
     def chat_log(self) -> EventLog:
         return self.query_one("#chat", EventLog)

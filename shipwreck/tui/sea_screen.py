@@ -104,7 +104,7 @@ class SpanishMainScreen(SeatScreen):
     BINDINGS = [
         Binding("f1", "help", "help"),
         Binding("f2", "fleet", "ships & goal"),
-        Binding("escape", "lobby", "lobby"),
+        Binding("escape", "confirm_lobby", "lobby"),
     ]
 
     chat_style = "cyan"  # the table chat shares the log, in its own colour
@@ -120,7 +120,7 @@ class SpanishMainScreen(SeatScreen):
         self._confirm: str | None = None
         """A move held back by :meth:`stuck_move`, which runs if it is entered again."""
 
-    PANELS = {"title": "top", "timer": "top", "seats": "side", "fleet": "side", "treasure": "side"}
+    PANELS = {"title": "top", "seats": "side", "fleet": "side", "treasure": "side"}
     PANELS.update(prompt="foot", error="foot")
 
     def compose(self) -> ComposeResult:
@@ -143,16 +143,9 @@ class SpanishMainScreen(SeatScreen):
         )
         yield KeyLine()
 
-    TIMER_WIDTH = 12
-    """Columns kept at the right of the title bar for the decision countdown ("timer" panel)."""
-
     def top_layout(self, size: Size) -> list[Spot]:
-        """The title bar: the title, and at its right end a place for the countdown."""
-        title = max(1, size.width - self.TIMER_WIDTH)
-        return [
-            Spot("title", Region(0, 0, title, 1), 1, "bar"),
-            Spot("timer", Region(title, 0, size.width - title, 1), 1, "bar"),
-        ]
+        """The title bar (the seat's clock first: see :meth:`SeatScreen.show_title`)."""
+        return [Spot("title", Region(0, 0, size.width, 1), 1, "bar")]
 
     def placeholder(self) -> str:
         if self.seat is None:
@@ -202,7 +195,7 @@ class SpanishMainScreen(SeatScreen):
     def paint(self, view: SpanishMainView) -> None:
         signed_in = self.shipwreck.signed_in_line()
         top = (view.seat, view.round, view.turn, view.over)
-        self.show("title", top, lambda: R.title(view, self.table.name, signed_in))
+        self.show_title(top, R.title(view, self.table.name, signed_in))
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
         self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
@@ -213,7 +206,7 @@ class SpanishMainScreen(SeatScreen):
             (ships, view.islands, view.gold_total, view.coins_lost, self.compact),
             lambda: R.treasure(view, self.compact),
         )
-        self.show("prompt", view, lambda: R.prompt(view, suggested_moves(view)))
+        self.show_prompt(view, lambda: R.prompt(view, suggested_moves(view)))
         self._draw(view)
 
     def event_line(self, event: Event) -> Text:

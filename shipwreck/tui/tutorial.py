@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.geometry import Offset, Size
-from textual.screen import Screen
 
 from shipwreck.runtime.coach import CoachLine
 from shipwreck.runtime.tutorial import TutorialTable
@@ -95,7 +94,7 @@ class SeaTutorialScreen(CoachPanel, SpanishMainScreen):
     PANELS = {**SpanishMainScreen.PANELS, "coach": "foot"}
 
 
-def tutorial_screen(table: TutorialTable, seat: int | None) -> Screen[None]:
+def tutorial_screen(table: TutorialTable, seat: int | None) -> SeatScreen:
     """The screen for a tutorial table."""
     if table.game == "spanish_main":
         return SeaTutorialScreen(table, seat)

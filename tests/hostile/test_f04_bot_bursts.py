@@ -8,6 +8,10 @@ server froze for 12.6 s (one table: 0.77 s).
 Now a table's bots make at most ``bot_moves_per_turn`` moves (and a few milliseconds of work)
 per loop turn, and a table nobody is playing at makes one move every
 ``unattended_move_seconds``, so spectators can follow it.
+
+Since issue 16 a lone player's table pauses while they are away (nothing is played), so the
+attack needs the autopilot: here lone players are timed (``solo_timers``), with 1 s timers and
+the autopilot at the first miss, so each of mallory's seats is on autopilot before she leaves.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ def uncapped(config: Config) -> Config:
     five tables: lift them, to test F4's defence on its own with the audit's ten."""
     config.limits.open_tables_per_player = TABLES
     config.limits.new_tables_per_minute = TABLES
+    config.tables.solo_timers = True  # (see the module's docstring)
+    config.tables.autopilot_after = 1
+    config.timers.turn = 1
     return config
 
 
@@ -53,11 +60,16 @@ async def seat_ten_tables_then_disconnect(service: Service) -> list[int]:
         await new_table_then_lobby(mal, service, "new sm 4 sm_raider sm_hauler sm_raider")
     ids = [t.id for t in service.lobby.seats_of("mallory")]
     assert len(ids) == TABLES
-    mal.close()
     await eventually(
         lambda: all(service.lobby.tables[i].seats[0].autopilot for i in ids),
         what="every seat of mallory's on autopilot",
     )
+    mal.close()
+    await eventually(
+        lambda: not any(service.lobby.tables[i].seats[0].connected for i in ids),
+        what="mallory gone",
+    )
+    assert not any(service.lobby.tables[i].paused for i in ids), "on autopilot: not paused"
     return ids
 
 

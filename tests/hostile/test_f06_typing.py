@@ -110,6 +110,8 @@ async def sit_typist(service: Service, name: str) -> Typist:
     client = await open_terminal(service.port, name, key, size=(120, 40))
     await client.term.wait_for(f"signed in as {name}")
     await client.line("new sm 2")
+    await client.term.wait_for("waiting to start")
+    await client.line("start")
     table = None
 
     def seated() -> bool:

@@ -41,9 +41,11 @@ async def test_f7_one_player_cannot_flood_the_lobby_with_tables(
 
 @pytest.fixture
 def timed(config: Config) -> Config:
-    """Every decision has a one-second timer (set before the server starts)."""
+    """Every decision has a one-second timer (set before the server starts), at a lone
+    player's table too (by default since issue 16 such a table waits for its player)."""
     for kind in config.timers.__struct_fields__:
         setattr(config.timers, kind, 1)
+    config.tables.solo_timers = True
     return config
 
 

@@ -51,6 +51,8 @@ async def seat_alice_and_bob(service: Service) -> tuple[Client, Client, int]:
     await enter(bob, f"join {table_id} 2")
     table = service.lobby.tables[table_id]
     assert table.seat_of_player("alice") == 0 and table.seat_of_player("bob") == 1
+    await alice.line("start")  # (the table waited for its players)
+    await eventually(lambda: table.started, what="the start")
     return alice, bob, table_id
 
 

@@ -1,0 +1,176 @@
+"""Tables that forgive, over real SSH (issue 16, section 3): a bot game survives a dropped
+connection, and Ctrl+C asks before it leaves a table or quits. ``shipwreck serve``'s service on
+127.0.0.1 with its default settings (timers on), real asyncssh clients with PTYs (pyte screens),
+and OpenSSH's ``ssh`` for Ctrl+C as a terminal sends it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pty
+import re
+import shutil
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from shipwreck.config import Config
+from shipwreck.server.service import Service
+from shipwreck.server.ssh import LiveApps
+
+from sshclient import TIMEOUT, Client, PtyReader, open_terminal, set_winsize
+
+ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
+BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
+CTRL_C = "\x03"
+AT_TABLE = "table 1 · lifeboat · you are"
+IN_LOBBY = "new [4-6]"  # the lobby's help, shown only there
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[Service]:
+    config = Config()  # the shipped defaults: [timers] on, [tables] solo_timers off
+    config.server.listen = "127.0.0.1"
+    config.server.port = 0
+    config.server.database = str(tmp_path / "shipwreck.db")
+    config.server.host_key = str(tmp_path / "host_key")
+    svc = Service(config, live=LiveApps())
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()
+
+
+async def answer(client: Client, key: str, question: str) -> None:
+    """Answer the question on screen, and wait until it has gone (a person reads first)."""
+    client.type(key)
+    async with asyncio.timeout(TIMEOUT):
+        while question in client.term.text():
+            await asyncio.sleep(0.02)
+
+
+def choices_line(client: Client) -> str:
+    m = re.search(r"choices:.*", client.term.text())
+    return m.group(0).strip() if m else ""
+
+
+async def test_a_dropped_bot_game_waits_and_reconnecting_finds_the_same_prompt(
+    service: Service,
+) -> None:
+    """The play-test's worst problem: a dropped connection played a bot game to its end in
+    two seconds. Now the table pauses: the lobby says so, nothing is played for ann, and she
+    comes back to the same round and the same prompt."""
+    ann = await open_terminal(service.port, "ann", ANN_KEY)
+    await ann.term.wait_for("signed in as ann")
+    await ann.line("new")
+    await ann.term.wait_for(AT_TABLE)
+    await ann.term.wait_for("choices:")
+    table = service.lobby.get(1)
+    assert table is not None and table.deadline(0) is None, "a lone player has no timer"
+    before, prompt = list(table.commands), choices_line(ann)
+    view = table.view(0)
+    ann.conn.abort()  # the Wi-Fi drops
+
+    bob = await open_terminal(service.port, "bob", BOB_KEY)
+    await bob.term.wait_for(IN_LOBBY)
+    await bob.term.wait_for("paused")  # bob's lobby: ann's table waits for her
+    assert "ann (away)" in bob.term.text()
+    await asyncio.sleep(3.0)  # the server's clock ticks six times meanwhile
+    assert table.commands == before and not table.over
+    assert not table.seats[0].autopilot and table.paused
+
+    again = await open_terminal(service.port, "ann", ANN_KEY)
+    await again.term.wait_for(AT_TABLE)
+    await again.term.wait_for("choices:")
+    assert choices_line(again) == prompt
+    assert table.commands == before, "something was played for ann"
+    now = table.view(0)
+    assert (now.round, now.phase, now.choices) == (view.round, view.phase, view.choices)
+    await bob.term.wait_for("running")
+    again.close()
+    bob.close()
+
+
+async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
+    service: Service,
+) -> None:
+    ann = await open_terminal(service.port, "ann", ANN_KEY, size=(80, 24))
+    await ann.term.wait_for("signed in as ann")
+    await ann.line("new")
+    await ann.term.wait_for(AT_TABLE)
+    ann.type(CTRL_C)
+    await ann.term.wait_for("leave the table? y/n")
+    await answer(ann, "n", "leave the table?")
+    await ann.line("chat still here")  # the session and the table go on
+    await ann.term.wait_for("ann: still here")
+    assert AT_TABLE in ann.term.text() and not ann.chan.is_closing()
+
+    ann.type(CTRL_C)
+    await ann.term.wait_for("leave the table? y/n")
+    ann.type("y")
+    await ann.term.wait_for(IN_LOBBY)
+    table = service.lobby.get(1)
+    assert table is not None and table.seat_of_player("ann") == 0 and not table.paused
+
+    ann.type(CTRL_C)
+    await ann.term.wait_for("quit Shipwreck? y/n")
+    await answer(ann, "n", "quit Shipwreck?")
+    await ann.line("say hello")
+    await ann.term.wait_for("ann: hello")
+    ann.type(CTRL_C)
+    await ann.term.wait_for("quit Shipwreck? y/n")
+    ann.type("y")
+    async with asyncio.timeout(TIMEOUT):
+        await ann.chan.wait_closed()
+    assert ann.chan.get_exit_status() == 0
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH's ssh is not installed")
+async def test_ctrl_c_in_openssh_then_n_keeps_the_session(service: Service, tmp_path: Path) -> None:
+    """OpenSSH in a terminal: Ctrl+C is a byte in the session's input (the PTY is raw), the
+    app asks, and 'n' keeps the session (it used to end at once)."""
+    key_file = tmp_path / "id_ed25519"
+    key_file.write_bytes(ANN_KEY.export_private_key())
+    key_file.chmod(0o600)
+    master, child = pty.openpty()
+    set_winsize(child, 120, 40)
+    args = ["ssh", "-tt", "-p", str(service.port), "-i", str(key_file), "-F", "/dev/null"]
+    args += ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"]
+    args += ["-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR"]
+    proc = await asyncio.create_subprocess_exec(
+        *args, "ann@127.0.0.1", stdin=child, stdout=child, stderr=subprocess.DEVNULL
+    )
+    os.close(child)
+    reader = PtyReader(master, 120, 40)
+    try:
+        term = reader.term
+        await term.wait_for("signed in as ann")
+        os.write(master, b"new\r")
+        await term.wait_for(AT_TABLE)
+        os.write(master, CTRL_C.encode())
+        await term.wait_for("leave the table? y/n")
+        os.write(master, b"n")
+        async with asyncio.timeout(TIMEOUT):
+            while "leave the table?" in term.text():
+                await asyncio.sleep(0.02)
+        os.write(master, b"chat kept\r")
+        await term.wait_for("ann: kept")
+        assert proc.returncode is None, "Ctrl+C ended the ssh session"
+        os.write(master, CTRL_C.encode() + b"y")
+        await term.wait_for(IN_LOBBY)
+        os.write(master, CTRL_C.encode())
+        await term.wait_for("quit Shipwreck? y/n")
+        os.write(master, b"y")
+        async with asyncio.timeout(TIMEOUT):
+            assert await proc.wait() == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        if not reader.eof.is_set():
+            reader.stop()
+        os.close(master)
