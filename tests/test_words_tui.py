@@ -107,7 +107,6 @@ async def test_lobby_help_gives_the_descriptions_the_width() -> None:
         ("new 7", "Lifeboat is for 4 to 6 seats: new 4, new 5 or new 6"),
         ("new 4 ../bots/x.bot", "bot names are a-z, 0-9 and _ (up to 32), not files"),
         ("rules", "the rules screen is not in this version yet"),
-        ("new tutorial", "the tutorial is not in this version yet"),
     ],
 )
 async def test_lobby_errors(line: str, expected: str) -> None:
@@ -206,7 +205,7 @@ async def test_unknown_first_word_suggests_table_words_and_commands() -> None:
         await type_line(pilot, "legend")
         assert "the legend is not in this version yet" in error(app)
         await type_line(pilot, "start with bots")
-        assert "there is nothing to start" in error(app)
+        assert "the table has already started" in error(app)
 
 
 async def test_table_words_call_the_screens_that_have_them() -> None:
