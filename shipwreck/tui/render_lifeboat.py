@@ -13,7 +13,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.cards import CHAR, NAV, named
+from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
 
 STATE_STYLE = {"ok": "green", "unconscious": "yellow", "dead": "red"}
@@ -60,14 +62,38 @@ class Rows:
         return Measurement(1, options.max_width)
 
 
+NAVIGATOR = "⎈"
+"""Beside the seat number of the character who would navigate (LB-40)."""
+
+
+def navigator_of(view: LifeboatView) -> str | None:
+    """Who navigates: the one doing it now, or who would if the round came to navigation now
+    (the conscious character nearest the stern, LB-40)."""
+    if view.navigator is not None:
+        return view.navigator
+    awake = [c.id for c in view.characters if c.state == "ok"]
+    return awake[-1] if awake else None
+
+
+def board_name(char: str, narrow: bool) -> Text:
+    """A character on the board: the id a player types (and the log uses), in bold, then its
+    name where that says more (``mate the First Mate``; ``kid``, not ``kid the Kid``)."""
+    name = Text(char, style="bold")
+    full = CHAR[char].name
+    if not narrow and full.lower().removeprefix("the ") != char:
+        name.append(" " + full)
+    return name
+
+
 class Boat(Rows):
     """The boat from bow to stern: one line per seat, in fixed columns; the revealed items
     take what width is left. Narrower than `NARROW_BELOW` columns (an 80-column terminal),
-    the columns shrink; ``compact`` (a short terminal) drops the title and the rule."""
+    the columns shrink (a character is then only its id); ``compact`` (a short terminal) drops
+    the title and the rule."""
 
-    COLUMNS = ((2, "#"), (20, "character"), (3, "str"), (9, "wounds"), (11, "state"))
+    COLUMNS = ((3, "#"), (21, "character"), (3, "str"), (9, "wounds"), (11, "state"))
     MORE = ((3, "hid"), (12, "marks"))
-    NARROW = ((1, "#"), (15, "character"), (2, "st"), (9, "wounds"), (5, "state"))
+    NARROW = ((2, "#"), (9, "who"), (2, "st"), (9, "wounds"), (5, "state"))
     NARROW_MORE = ((2, "hd"), (7, "marks"))
     NARROW_BELOW = 72
     NARROW_WORDS = {"unconscious": "out", "rowed": "row", "fought": "fgt"}
@@ -83,23 +109,24 @@ class Boat(Rows):
         words = self.NARROW_WORDS if narrow else {}
         hid = columns[-2][1]
         head = [f"{name:>{w}}" if name == hid else f"{name:<{w}}" for w, name in columns]
-        out = [] if self.compact else [Text("the boat  (bow → stern)", style="italic")]
+        out = []
+        if not self.compact:
+            out.append(Text(f"the boat  (bow → stern; {NAVIGATOR} navigates)", style="italic"))
         out.append(Text(" ".join([*head, "revealed"]), style="bold"))
         if not self.compact:
             out.append(Text("─" * width, style="dim"))
         acting = {view.actor, view.navigator}
+        steers = navigator_of(view)
         for c in view.characters:
-            name = Text(CHAR[c.id].name)
-            if c.id == view.me and narrow:  # no room for "(you)"
-                name.stylize("bold cyan")
+            name = board_name(c.id, narrow)
+            if c.id == view.me:
+                name.stylize("cyan")
                 name.append("◂", style="bold cyan")
-            elif c.id == view.me:
-                name.append(" (you)", style="bold cyan")
             if c.id in acting:
                 name.stylize("reverse")
             marks = [m for m, on in (("rowed", c.rowed), ("fought", c.fought)) if on]
             cells = [
-                Text(str(c.seat)),
+                Text(f"{c.seat}{NAVIGATOR if c.id == steers else ''}"),
                 name,
                 Text(f"{c.strength:>{columns[2][0]}}"),
                 pips(c.wounds, c.strength),
@@ -123,30 +150,44 @@ def boat(view: LifeboatView, compact: bool = False) -> RenderableType:
 
 
 def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
-    """My character, my hidden items, my friend and enemy (only in my own view). Compact:
-    one fact a line, friend and enemy first (the panel is narrow and short)."""
+    """My character and its ability, my hidden items, what my friend and enemy are worth to me
+    (the special cases in words), and what I would score if the boat reached land now. Only
+    from my own view. One fact a line, never wrapped: the panel is 8 rows (6 when compact) of
+    36 columns (25 when compact); the last lines give way if a case needs more."""
     me = next((c for c in view.characters if c.id == view.me), None)
     if me is None:
         return Panel(Text("you are watching this table"), title="spectator")
-    friend = Text(CHAR[me.friend].name if me.friend else "?", style="green")
-    enemy = Text(CHAR[me.enemy].name if me.enemy else "?", style="red")
-    hidden = ", ".join(me.hidden or ()) or "nothing"
-    revealed = ", ".join(me.revealed) or "nothing"
-    lines = Text()
-    lines.append(f"{CHAR[me.id].name}", style="bold")
+    card = CHAR[me.id]
+    lines = [Text(card.name, style="bold")]
     if compact:
-        lines.append(f"\nstrength {me.strength} · survival {me.bonus}\nfriend: ")
-        lines.append_text(friend)
-        lines.append("\nenemy: ")
-        lines.append_text(enemy)
-        lines.append(f"\nhidden: {hidden}\nrevealed: {revealed}")
-        return Panel(lines, title="you", padding=0)
-    lines.append(f"  strength {me.strength}, survival {me.bonus}\n")
-    lines.append(f"hidden: {hidden}\nrevealed: {revealed}\nfriend: ")
-    lines.append_text(friend)
-    lines.append("   enemy: ")
-    lines.append_text(enemy)
-    return Panel(lines, title="you")
+        lines[0].append(f" str {me.strength} surv {me.bonus}")
+    else:
+        lines[0].append(f"  strength {me.strength}, survival {me.bonus}")
+    lines.append(Text(explain.ability(me.id, compact), style="italic"))
+    if me.friend and me.enemy:
+        for words in explain.relations(me.id, me.friend, me.enemy, compact):
+            style = "green" if words.startswith("friend:") else ""
+            lines.append(Text(words, style="red" if words.startswith("enemy:") else style))
+    hidden = ", ".join(me.hidden or ()) or "nothing"
+    held = Text(f"hid: {hidden}" if compact else f"hidden: {hidden}")
+    if me.revealed and not compact:
+        held.append(" · revealed: " + ", ".join(me.revealed))
+    lines.insert(2, held)
+    tail = []
+    now = score_now(view)
+    if now is not None:
+        tail.append(Text(f"score now {now.total}", style="bold yellow"))
+        parts = ", ".join(f"{PART_WORDS[k]} {v}" for k, v in now.parts.items() if v)
+        if parts and len(parts) + 3 <= (25 if compact else 36) - len(tail[0]):
+            tail[0].append(f" ({parts})")
+        elif parts and not compact:
+            tail.append(Text(f"  = {parts}", style="yellow"))
+    rows = 6 if compact else 8
+    lines = lines[: rows - len(tail)] + tail  # a long special case: the score stays
+    body = Text("\n").join(lines)
+    body.no_wrap = True
+    body.overflow = "ellipsis"
+    return Panel(body, title="you", padding=0 if compact else (0, 1))
 
 
 GULL = {1: "v +1", -1: "v̶ -1", 0: ""}
