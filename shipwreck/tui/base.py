@@ -30,9 +30,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from shipwreck.engine.core import Event
+from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.draw_now import draw_now
+from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
 
@@ -125,6 +127,7 @@ class SeatScreen(AppScreen):
     BINDINGS = [
         Binding("pageup", "log_page(-1)", "earlier", show=False),
         Binding("pagedown", "log_page(1)", "later", show=False),
+        Binding(RULES_KEY, "rules", "rules"),
     ]
 
     def __init__(self, table: Table, seat: int | None) -> None:
@@ -265,6 +268,8 @@ class SeatScreen(AppScreen):
             self.app.exit()
         elif word in ("tell", "whisper", "chat"):
             self.chat(word, rest)
+        elif word in ("rules", "legend"):
+            self.show_rules(rest or None) if word == "rules" else self.show_legend()
         elif self.seat is None:
             self.error("spectators cannot play; 'lobby' to go back")
         else:
@@ -294,6 +299,28 @@ class SeatScreen(AppScreen):
 
     def action_help(self) -> None:
         self.app.push_screen(self.help_screen())
+
+    def show_rules(self, game: str | None = None) -> None:
+        """``rules`` (or F2): this table's game's rules; ``rules lifeboat``, ``rules sm``."""
+        chosen = rules_game(game, self.table.game)
+        if chosen is None:
+            self.error(RULES_USAGE)
+            return
+        self.app.push_screen(RulesScreen(chosen))
+
+    def action_rules(self) -> None:
+        self.show_rules()
+
+    def show_legend(self) -> None:
+        """``legend``: what the marks on the board mean (a game without a legend: its rules,
+        whose "how to win" explains its marks)."""
+        if self.table.game in LEGEND:
+            self.app.push_screen(LegendScreen(self.table.game))
+        else:
+            self.show_rules()
+
+    def action_legend(self) -> None:
+        self.show_legend()
 
     def action_lobby(self) -> None:
         self.shipwreck.show_lobby()
@@ -342,6 +369,10 @@ class CommandHelp(ClosingModal):
     def commands(self) -> list[tuple[str, str]]:
         raise NotImplementedError
 
+    def extra(self) -> RenderableType | None:
+        """Shown under the commands (Lifeboat: the legend of the board's marks)."""
+        return None
+
     def compose(self) -> ComposeResult:
         t = RichTable(title=f"{self.GAME_TITLE} commands", expand=True)
         t.add_column("command", style="bold cyan", no_wrap=True)
@@ -353,6 +384,11 @@ class CommandHelp(ClosingModal):
         t.add_row("lobby / leave", "back to the lobby (keeping / giving up your seat)")
         t.add_row("Tab, ↑ ↓", "complete a word; earlier lines you typed")
         t.add_row("PgUp / PgDn", "read back through the game log, and forward again")
+        t.add_row("rules [GAME] / F2", "how to win, and the whole rules of this game (or GAME)")
+        t.add_row("legend / F3", "what the marks on the board mean")
         with VerticalScroll(id=self.BOX_ID):
             yield Static(t)
+            extra = self.extra()
+            if extra is not None:
+                yield Static(extra)
             yield Static(self.HINT, classes="hint")

@@ -5,6 +5,7 @@ Pure functions (view in, renderable out) so screens stay thin and snapshots stay
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -181,7 +182,8 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
         if parts and len(parts) + 3 <= (25 if compact else 36) - len(tail[0]):
             tail[0].append(f" ({parts})")
         elif parts and not compact:
-            tail.append(Text(f"  = {parts}", style="yellow"))
+            wrapped = textwrap.wrap(parts, 34, initial_indent="= ", subsequent_indent="  ")
+            tail += [Text(line, style="yellow") for line in wrapped]
     rows = 6 if compact else 8
     lines = lines[: rows - len(tail)] + tail  # a long special case: the score stays
     body = Text("\n").join(lines)
@@ -258,6 +260,7 @@ def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
     track = Text("seagulls ")
     track.append("v " * view.birds, style="bold yellow")
     track.append("· " * max(0, 4 - view.birds), style="dim")
+    track.append("(4 = land)", style="dim")
     track.append(f"  round {view.round}  {view.phase}")
     on_table = " ".join(f"#{n}" for n in view.navigation_table)
     if view.drawn:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -19,12 +20,21 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from shipwreck.lang.complete import command_list, complete
+from shipwreck.lang.rules_text import LEGEND
 from shipwreck.lang.text import whole_number
 from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
+from shipwreck.tui.learn import (
+    LEGEND_KEY,
+    RULES_KEY,
+    RULES_USAGE,
+    LegendScreen,
+    RulesScreen,
+    rules_game,
+)
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
@@ -109,6 +119,7 @@ class LobbyScreen(AppScreen):
     _rows: list[Row] | None = None
     _awaiting_layout = False
     PANELS = {"who": "board", "tables": "board", "help": "board", "error": "foot"}
+    BINDINGS = [Binding(RULES_KEY, "rules", "rules"), Binding(LEGEND_KEY, "legend", "legend")]
 
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
@@ -231,6 +242,8 @@ class LobbyScreen(AppScreen):
                         self.error(problem)
                 case "help":
                     app.push_screen(HelpScreen())
+                case "rules" | "legend":
+                    self.show_rules(rest or None) if word == "rules" else self.show_legend()
                 case "quit":
                     app.exit()
                 case _:
@@ -239,6 +252,25 @@ class LobbyScreen(AppScreen):
             self.error(str(e))
         if self.is_current and self.pacer.forget(self):  # what I did, shown now (not paced)
             self.refresh_all()
+
+    def show_rules(self, game: str | None = None) -> None:
+        """``rules`` (or F2): Lifeboat's rules (``g`` there shows Spanish Main's);
+        ``rules lifeboat``, ``rules sm``."""
+        chosen = rules_game(game, "lifeboat")
+        if chosen is None:
+            self.error(RULES_USAGE)
+            return
+        self.shipwreck.push_screen(RulesScreen(chosen))
+
+    def action_rules(self) -> None:
+        self.show_rules()
+
+    def show_legend(self) -> None:
+        """``legend`` (or F3): what the marks on a Lifeboat board mean."""
+        self.shipwreck.push_screen(LegendScreen("lifeboat"))
+
+    def action_legend(self) -> None:
+        self.show_legend()
 
     def create(self, args: list[str]) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's
@@ -308,7 +340,11 @@ class TableScreen(SeatScreen):
     seats line, the boat without its title, three rows of cards as one-line chips, a
     borderless command line; so an 80×24 terminal shows every panel and a log."""
 
-    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "lobby", "lobby")]
+    BINDINGS = [
+        Binding("f1", "help", "help"),
+        Binding(LEGEND_KEY, "legend", "legend"),
+        Binding("escape", "lobby", "lobby"),
+    ]
     TELL_EXAMPLE = "tell kid let us team up"
 
     PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
@@ -427,12 +463,16 @@ class EndScreen(EndOfGame):
 
 
 class HelpScreen(CommandHelp):
-    """Every Lifeboat command, generated from the language's own command list."""
+    """Every Lifeboat command, generated from the language's own command list, then the
+    legend of the board's marks."""
 
     GAME_TITLE = "Lifeboat"
 
     def commands(self) -> list[tuple[str, str]]:
         return list(command_list("lifeboat"))
+
+    def extra(self) -> RenderableType | None:
+        return Markdown(LEGEND["lifeboat"])
 
 
 class TooSmallScreen(ModalScreen[None]):
