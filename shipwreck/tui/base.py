@@ -23,7 +23,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.events import Callback, Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
@@ -353,10 +353,12 @@ class EndOfGame(ClosingModal):
     def result(self) -> RenderableType:
         raise NotImplementedError
 
+    HINT = "Enter or Escape closes · ↑ ↓ PgUp PgDn scroll"
+
     def compose(self) -> ComposeResult:
-        with Vertical(id=self.BOX_ID):
+        with VerticalScroll(id=self.BOX_ID):  # (the hint first: seen without scrolling)
+            yield Static(self.HINT, classes="hint")
             yield Static(self.result())
-            yield Static("press Enter to close", classes="hint")
 
 
 class CommandHelp(ClosingModal):

@@ -10,14 +10,15 @@ from collections.abc import Sequence
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
+from rich.padding import Padding
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.cards import CHAR, NAV, named
 from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
+from shipwreck.tui.standings import Part, ToWidth, bar, bar_width, key, ordinal, placing, rank
 
 STATE_STYLE = {"ok": "green", "unconscious": "yellow", "dead": "red"}
 PROMPT_TEXT = {
@@ -334,28 +335,64 @@ def fight(view: LifeboatView, compact: bool = False) -> RenderableType | None:
     return Panel(body, title=title)
 
 
-def scores(view: LifeboatView) -> RenderableType:
-    """The end: every score broken down, every card and secret revealed."""
-    t = Table(title="land! final scores", expand=True)
-    for col in ("character", "state", "friend", "enemy", "holds", "breakdown", "score"):
-        t.add_column(col)
+END_PARTS: dict[str, Part] = {
+    "treasure": Part("treasure", "█", "yellow"),
+    "survival": Part("you alive", "▓", "green"),
+    "friend": Part("friend alive", "▒", "cyan"),
+    "enemy": Part("enemy dead", "░", "red"),
+    "deaths": Part("deaths", "░", "magenta"),
+}
+"""How the end screen draws each part of a score (LB-61..LB-64)."""
+END_STATE = {"ok": "alive", "unconscious": "out", "dead": "dead"}
+
+
+def final(view: LifeboatView, width: int = 76) -> RenderableType:
+    """The end: my placing; then each player, best first: place, character, score as a bar
+    broken into its parts, the parts in words, friend and enemy by name, and every item it
+    held (all revealed now). My row is marked ``▸`` and "(you)"."""
+    scores = view.scores or {}
     parts = view.score_parts or {}
-    for c in sorted(view.characters, key=lambda c: -(view.scores or {}).get(c.id, 0)):
-        b = parts.get(c.id, {})
-        detail = ", ".join(f"{k} {v}" for k, v in b.items() if v)
-        name = Text(CHAR[c.id].name, style="bold" if c.id in view.winners else "")
+    ranked = sorted(view.characters, key=lambda c: -scores.get(c.id, 0))
+    everyone = [scores.get(c.id, 0) for c in ranked]
+    head = Text("land! ", style="bold")
+    if view.me in scores:
+        mine = scores[view.me]
+        head.append(f"you came {placing(everyone, mine)} with {mine} points", style="bold cyan")
+    else:
+        head.append("final scores", style="bold")
+    rows: list[RenderableType] = [head, key(list(END_PARTS.values())), Text("")]
+    top = max(everyone + [1])
+    cells = bar_width(width)
+    for c in ranked:
+        me = c.id == view.me
+        score = scores.get(c.id, 0)
+        line = Text("▸ " if me else "  ", style="bold cyan")
+        line.append(f"{ordinal(rank(everyone, score)):>4}  ")
+        who = Text(explain.name(c.id), style="bold cyan" if me else "bold")
         if c.id in view.winners:
-            name.append(" ★", style="yellow")
-        t.add_row(
-            name,
-            Text(c.state, style=STATE_STYLE[c.state]),
-            c.friend or "?",
-            c.enemy or "?",
-            ", ".join(list(c.hidden or ()) + list(c.revealed)) or "-",
-            detail or "-",
-            str((view.scores or {}).get(c.id, 0)),
-        )
-    return t
+            who.append(" ★", style="yellow")
+        if me:
+            who.append(" (you)", style="cyan")
+        who.truncate(17, overflow="ellipsis", pad=True)
+        line.append_text(who)
+        line.append(f"{END_STATE[c.state]:<6}", style=STATE_STYLE[c.state])
+        line.append(f"{score:>3}  ", style="bold")
+        mine_parts = parts.get(c.id, {})
+        shown = [(END_PARTS[k], v) for k, v in mine_parts.items() if k in END_PARTS]
+        line.append_text(bar(shown, cells / top, cells))
+        words = " + ".join(f"{END_PARTS[k].label} {v}" for k, v in mine_parts.items() if v)
+        detail = Text(words or "nothing scored", style="dim" if not words else "")
+        friend = explain.name(c.friend) if c.friend else "?"
+        enemy = explain.name(c.enemy) if c.enemy else "?"
+        detail.append(f"\nfriend {friend}, enemy {enemy} · held: ")
+        detail.append(", ".join(list(c.hidden or ()) + list(c.revealed)) or "nothing")
+        rows += [line, Padding(detail, (0, 0, 0, 8))]
+    return Group(*rows)
+
+
+def scores(view: LifeboatView) -> RenderableType:
+    """The end screen's content (see :func:`final`), as wide as its box."""
+    return ToWidth(lambda width: final(view, width))
 
 
 def character_line(c: CharacterView) -> str:

@@ -598,23 +598,3 @@ def log_line(event: Event) -> Text:
     body.highlight_regex(_OUTCOME, "bold")
     t.append_text(body)
     return t
-
-
-def final(view: SpanishMainView) -> RenderableType:
-    """The end: gold at home, ships still afloat, winners, every coin now revealed."""
-    t = Table(title=f"the game is over: {view.end_reason}", expand=True)
-    for col in ("seat", "gold at home", "ships afloat (points)", "coins at home"):
-        t.add_column(col)
-    for i, name in enumerate(view.seats):
-        label = Text(name, style=f"bold {owner_colour(i)}")
-        if i in view.winners:
-            label.append(" ★ winner", style="bold yellow")
-        afloat = [s for s in view.ships if s.owner == i]
-        points = sum(s.points for s in afloat)
-        t.add_row(
-            label,
-            str(view.gold[i]),
-            f"{len(afloat)} ({points})",
-            ", ".join(f"#{c}" for c in view.home_coins[i]) or "-",
-        )
-    return t

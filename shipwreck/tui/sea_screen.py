@@ -323,7 +323,10 @@ class SeaEndScreen(EndOfGame):
     BOX_ID = "sea-end"
 
     def result(self) -> RenderableType:
-        return R.final(self.view)
+        from shipwreck.tui.end_spanish_main import final
+        from shipwreck.tui.standings import ToWidth
+
+        return ToWidth(lambda width: final(self.view, width))
 
 
 class SeaHelpScreen(CommandHelp):
