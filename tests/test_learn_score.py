@@ -8,6 +8,7 @@ not to move when only what the seat cannot see changes.
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 from rich.console import Console
@@ -150,3 +151,32 @@ def test_the_you_panel_states_the_ability(char: str, words: str) -> None:
     assert words in full and "score now" in full
     compact = text_of(me_panel(view, compact=True), 27)
     assert explain.ability(char, short=True) in compact and "score now" in compact
+
+
+async def test_the_score_now_line_follows_the_game_live() -> None:
+    """After every move of a whole game (deaths included), ann's panel shows the score her
+    own view gives."""
+    from test_tui import lobby_with_table, type_line
+
+    from shipwreck.lang import format_command
+    from shipwreck.tui import ShipwreckApp
+    from shipwreck.tui.board import Board
+    from shipwreck.tui.screens import TableScreen
+
+    lobby, table = lobby_with_table(seed=11)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    deaths = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.seat is not None
+        seat = screen.seat
+        pick = random.Random(3)
+        while not table.over:
+            view = table.view(seat)
+            now = score_now(view)
+            assert now is not None
+            board = screen.query_one("#board", Board)
+            assert f"score now {now.total}" in text_of(board.content("me"), 27)
+            deaths = sum(c.state == "dead" for c in view.characters)
+            await type_line(pilot, format_command(pick.choice(list(view.choices))))
+    assert deaths > 0  # (the game tried the panel with a death in it)

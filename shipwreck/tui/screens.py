@@ -435,9 +435,9 @@ class TableScreen(SeatScreen):
         people = (view.characters, view.actor, view.navigator, view.me)
         self.show("boat", people, lambda: R.boat(view, compact))
         mine = [c for c in view.characters if c.id == view.me]
-        self.show("me", mine, lambda: R.me_panel(view, compact))
+        states = tuple((c.id, c.state) for c in view.characters)  # (my score now counts deaths)
+        self.show("me", (mine, states), lambda: R.me_panel(view, compact))
         # The fight and the navigation cards: keyed on exactly what they draw.
-        states = tuple((c.id, c.state) for c in view.characters)
         fight = view.fight and (view.fight, states)
         self.show("fight", fight, lambda: R.fight(view, compact) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
