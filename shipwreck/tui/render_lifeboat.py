@@ -175,18 +175,20 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if me.revealed and not compact:
         held.append(" · revealed: " + ", ".join(me.revealed))
     lines.insert(2, held)
-    tail = []
+    rows = 6 if compact else 8
     now = score_now(view)
-    if now is not None:
-        tail.append(Text(f"score now {now.total}", style="bold yellow"))
+    if now is not None:  # the score stays, then the facts, then the score's parts if room
+        score = Text(f"score now {now.total}", style="bold yellow")
         parts = ", ".join(f"{PART_WORDS[k]} {v}" for k, v in now.parts.items() if v)
-        if parts and len(parts) + 3 <= (25 if compact else 36) - len(tail[0]):
-            tail[0].append(f" ({parts})")
+        more: list[Text] = []
+        if parts and len(parts) + 3 <= (25 if compact else 36) - len(score):
+            score.append(f" ({parts})")
         elif parts and not compact:
             wrapped = textwrap.wrap(parts, 34, initial_indent="= ", subsequent_indent="  ")
-            tail += [Text(line, style="yellow") for line in wrapped]
-    rows = 6 if compact else 8
-    lines = lines[: rows - len(tail)] + tail  # a long special case: the score stays
+            more = [Text(line, style="yellow") for line in wrapped]
+        lines = lines[: rows - 1] + [score]
+        lines += more[: rows - len(lines)]
+    lines = lines[:rows]
     body = Text("\n").join(lines)
     body.no_wrap = True
     body.overflow = "ellipsis"

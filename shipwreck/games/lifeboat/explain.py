@@ -38,11 +38,7 @@ def relations(me: str, friend: str, enemy: str, short: bool = False) -> list[str
     if friend == me and enemy == me:  # LB-63 with LB-62: own survival once
         if short:
             return ["friend+enemy = you:", f"+{own} alive, +str of dead"]
-        return [
-            "friend and enemy are both you:",
-            f"+{own} if you live, and each death",
-            "adds the dead one's strength",
-        ]
+        return ["friend and enemy are both you:", f"+{own} if alive, +strength of each dead"]
     if enemy == me:  # LB-63
         if short:
             return [f"friend: {f} +{bonus} alive", "enemy = you: +str of dead"]
