@@ -356,12 +356,10 @@ def final(view: LifeboatView, width: int = 76) -> RenderableType:
     parts = view.score_parts or {}
     ranked = sorted(view.characters, key=lambda c: -scores.get(c.id, 0))
     everyone = [scores.get(c.id, 0) for c in ranked]
-    head = Text("land! ", style="bold")
+    head = Text("land! final scores", style="bold")
     if view.me in scores:
         mine = scores[view.me]
-        head.append(f"you came {placing(everyone, mine)} with {mine} points", style="bold cyan")
-    else:
-        head.append("final scores", style="bold")
+        head.append(f"\nyou came {placing(everyone, mine)} with {mine} points", style="bold cyan")
     rows: list[RenderableType] = [head, key(list(END_PARTS.values())), Text("")]
     top = max(everyone + [1])
     cells = bar_width(width)
