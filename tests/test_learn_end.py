@@ -72,7 +72,9 @@ async def test_the_lifeboat_end_screen_tells_me_everything(size: tuple[int, int]
         for c in view.characters:
             held = ", ".join(list(c.hidden or ()) + list(c.revealed)) or "nothing"
             assert c.friend and c.enemy
-            friend, enemy = explain.name(c.friend), explain.name(c.enemy)
+            friend, enemy = (  # by name; LB-62, LB-63: "self"
+                "self" if x == c.id else explain.name(x) for x in (c.friend, c.enemy)
+            )
             assert f"friend {friend}, enemy {enemy} · held: {held}" in flat
             row = next(
                 r for r in text.splitlines()

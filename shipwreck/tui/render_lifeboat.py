@@ -382,12 +382,16 @@ def final(view: LifeboatView, width: int = 76) -> RenderableType:
         line.append_text(bar(shown, cells / top, cells))
         words = " + ".join(f"{END_PARTS[k].label} {v}" for k, v in mine_parts.items() if v)
         detail = Text(words or "nothing scored", style="dim" if not words else "")
-        friend = explain.name(c.friend) if c.friend else "?"
-        enemy = explain.name(c.enemy) if c.enemy else "?"
+        friend, enemy = (_who(c.id, other) for other in (c.friend, c.enemy))
         detail.append(f"\nfriend {friend}, enemy {enemy} · held: ")
         detail.append(", ".join(list(c.hidden or ()) + list(c.revealed)) or "nothing")
         rows += [line, Padding(detail, (0, 0, 0, 8))]
     return Group(*rows)
+
+
+def _who(me: str, other: str | None) -> str:
+    """A friend or enemy on the end screen, by name; ``self`` for the special cases."""
+    return "?" if other is None else ("self" if other == me else explain.name(other))
 
 
 def scores(view: LifeboatView) -> RenderableType:
