@@ -1,7 +1,8 @@
-"""Where the files that ship beside the code live: ``grammar/`` and ``bots/``.
+"""Where the files that ship beside the code live: ``grammar/``, ``bots/``, ``docs/rules/``.
 
-In a checkout (or an editable install) they sit at the top of the repository; an installed wheel
-carries them inside the package as ``shipwreck/_data/`` (see ``pyproject.toml``).
+In a checkout (or an editable install) they sit in the repository (``docs/rules/`` as
+``rules``); an installed wheel carries them inside the package as ``shipwreck/_data/`` (see
+``pyproject.toml``).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from pathlib import Path
 _PACKAGE = Path(__file__).resolve().parent
 
 
-def _find(name: str) -> Path:
-    for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
+def _find(name: str, checkout: str | None = None) -> Path:
+    for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / (checkout or name)):
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError(f"cannot find the {name}/ folder beside the shipwreck package")
@@ -24,3 +25,8 @@ def grammar_dir() -> Path:
 
 def bots_dir() -> Path:
     return _find("bots")
+
+
+def rules_dir() -> Path:
+    """The games' rules documents (``lifeboat.md``, ``spanish-main.md``)."""
+    return _find("rules", "docs/rules")

@@ -7,7 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from shipwreck.resources import bots_dir, grammar_dir
+from shipwreck.resources import bots_dir, grammar_dir, rules_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,6 +16,7 @@ def test_checkout_finds_grammar_and_bots() -> None:
     assert (grammar_dir() / "lifeboat.lark").is_file()
     assert (grammar_dir() / "base.lark").is_file()
     assert bots_dir().is_dir()
+    assert (rules_dir() / "lifeboat.md").is_file() and (rules_dir() / "spanish-main.md").is_file()
 
 
 def test_wheel_carries_grammar_and_bots(tmp_path: Path) -> None:
@@ -31,6 +32,8 @@ def test_wheel_carries_grammar_and_bots(tmp_path: Path) -> None:
         assert f"shipwreck/_data/grammar/{lark.name}" in names
     for bot in (ROOT / "bots").iterdir():
         assert f"shipwreck/_data/bots/{bot.name}" in names
+    for rules in (ROOT / "docs" / "rules").glob("*.md"):  # the rules screen reads them
+        assert f"shipwreck/_data/rules/{rules.name}" in names
     assert "shipwreck/games/lifeboat/rules.py" in names
     for tutorial in ("lifeboat", "spanish_main"):  # the tutorials' scripts (runtime/tutorial.py)
         assert f"shipwreck/runtime/tutorials/{tutorial}.toml" in names

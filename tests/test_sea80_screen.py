@@ -1,4 +1,4 @@
-"""Spanish Main learnable at the table, at 80x24 and 120x40: the goal and fleet screen (F2,
+"""Spanish Main learnable at the table, at 80x24 and 120x40: the goal and fleet screen (F3,
 ``ships``, ``fleet``), a move to try for every ship from the home harbour on the hint line,
 and a move that would not move her held back until entered again (play-test problems 2, 5, 6)."""
 
@@ -49,7 +49,7 @@ async def type_line(pilot: Pilot[Any], line: str) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_f2_and_the_words_ships_and_fleet_open_the_goal_and_fleet(
+async def test_f3_and_the_words_ships_and_fleet_open_the_goal_and_fleet(
     size: tuple[int, int],
 ) -> None:
     """SM-40 (the goal), SM-5 (masts, cannons, base move), SM-6 (abilities off): all one key
@@ -60,9 +60,9 @@ async def test_f2_and_the_words_ships_and_fleet_open_the_goal_and_fleet(
         assert isinstance(app.screen, SpanishMainScreen)
         assert "ships & goal" in screen_rows(app)[-1]  # the key line says how
         commands = list(table.commands)
-        for how in ("f2", "ships", "fleet"):
-            if how == "f2":
-                await pilot.press("f2")
+        for how in ("f3", "ships", "fleet"):
+            if how == "f3":
+                await pilot.press("f3")
             else:
                 await type_line(pilot, how)
             await pilot.pause()

@@ -112,13 +112,13 @@ def test_snapshot_sea_at_80x24_with_coins_known(snap_compare: Any) -> None:
 def test_snapshot_sea_fleet_screen_at_80x24(snap_compare: Any) -> None:
     lobby, table = two_humans()
     app = ShipwreckApp(lobby, "ann", "SHA256:a", open_table=table.id)
-    assert snap_compare(app, terminal_size=SMALL, press=["f2"])
+    assert snap_compare(app, terminal_size=SMALL, press=["f3"])
 
 
 def test_snapshot_sea_fleet_screen_at_120x40(snap_compare: Any) -> None:
     lobby, table = two_humans()
     app = ShipwreckApp(lobby, "ann", "SHA256:a", open_table=table.id)
-    assert snap_compare(app, terminal_size=LARGE, press=["f2"])
+    assert snap_compare(app, terminal_size=LARGE, press=["f3"])
 
 
 def test_snapshot_sea_help_at_80x24(snap_compare: Any) -> None:

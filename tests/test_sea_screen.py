@@ -416,7 +416,7 @@ async def test_help_lists_the_commands_and_the_end_shows_the_winner() -> None:
         assert isinstance(app.screen, SeaEndScreen)
         assert app.screen.view.winners
         console = Console(width=100, record=True)
-        console.print(R.final(app.screen.view))
+        console.print(app.screen.result())
         assert "winner" in console.export_text()
 
 

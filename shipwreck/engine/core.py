@@ -28,17 +28,22 @@ class IllegalCommand(Exception):
 class Event(msgspec.Struct, frozen=True, gc=False):
     """Something that happened, as a line of text with who may read it.
 
-    ``to`` is ``None`` for a public event, else the seats that may see it. The log a seat reads
+    ``to`` is ``None`` for a public event (but for the seats in ``hide``), else the seats that
+    may see it. The log a seat reads
     is made only from the events it may see; see :func:`visible`.
     """
 
     kind: str
     text: str
     to: tuple[Seat, ...] | None = None
+    hide: tuple[Seat, ...] = ()
+    """A public event that these seats do not read (they are told more in a private one)."""
 
     def visible_to(self, seat: Seat | None) -> bool:
         """May ``seat`` (``None`` = spectator) see this event?"""
-        return self.to is None or (seat is not None and seat in self.to)
+        if self.to is None:
+            return seat is None or seat not in self.hide
+        return seat is not None and seat in self.to
 
 
 def visible(events: list[Event], seat: Seat | None) -> list[Event]:

@@ -24,7 +24,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.events import Callback, Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
@@ -33,11 +33,13 @@ from textual.widgets import Static
 from shipwreck.engine.core import Event
 from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands, usage_forms
+from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_line, waiting_panel
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.draw_now import draw_now
+from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.typed import (
     END_OF_LINE,
@@ -137,6 +139,7 @@ class SeatScreen(AppScreen):
     BINDINGS = [
         Binding("pageup", "log_page(-1)", "earlier", show=False),
         Binding("pagedown", "log_page(1)", "later", show=False),
+        Binding(RULES_KEY, "rules", "rules"),
     ]
 
     def __init__(self, table: Table, seat: int | None) -> None:
@@ -339,6 +342,28 @@ class SeatScreen(AppScreen):
     def action_help(self) -> None:
         self.app.push_screen(self.help_screen())
 
+    def show_rules(self, game: str | None = None) -> None:
+        """``rules`` (or F2): this table's game's rules; ``rules lifeboat``, ``rules sm``."""
+        chosen = rules_game(game, self.table.game)
+        if chosen is None:
+            self.error(RULES_USAGE)
+            return
+        self.app.push_screen(RulesScreen(chosen))
+
+    def action_rules(self) -> None:
+        self.show_rules()
+
+    def show_legend(self) -> None:
+        """``legend``: what the marks on the board mean (a game without a legend: its rules,
+        whose "how to win" explains its marks)."""
+        if self.table.game in LEGEND:
+            self.app.push_screen(LegendScreen(self.table.game))
+        else:
+            self.show_rules()
+
+    def action_legend(self) -> None:
+        self.show_legend()
+
     def action_lobby(self) -> None:
         self.shipwreck.show_lobby()
 
@@ -378,10 +403,12 @@ class EndOfGame(ClosingModal):
     def result(self) -> RenderableType:
         raise NotImplementedError
 
+    HINT = "Enter or Escape closes · ↑ ↓ PgUp PgDn scroll"
+
     def compose(self) -> ComposeResult:
-        with Vertical(id=self.BOX_ID):
+        with VerticalScroll(id=self.BOX_ID):  # (the hint first: seen without scrolling)
+            yield Static(self.HINT, classes="hint")
             yield Static(self.result())
-            yield Static("press Enter to close", classes="hint")
 
 
 def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> RichTable:
@@ -423,6 +450,8 @@ class CommandHelp(ClosingModal):
             CommandEntry("Tab", "complete a word; twice lists what may come next", ""),
             CommandEntry("↑ ↓", "the lines you typed before", ""),
             CommandEntry("PgUp / PgDn", "read back through the game's log, and forward", ""),
+            CommandEntry("F2", "how to win, and the whole rules (as 'rules')", ""),
+            *self.keys(),
         ]
         return [
             (f"{self.GAME_TITLE} commands", game),
@@ -430,7 +459,18 @@ class CommandHelp(ClosingModal):
             ("Keys", keys),
         ]
 
+    def keys(self) -> list[CommandEntry]:
+        """This game's own keys (Lifeboat: F3 for the legend)."""
+        return []
+
+    def extra(self) -> RenderableType | None:
+        """Shown under the commands (Lifeboat: the legend of the board's marks)."""
+        return None
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id=self.BOX_ID):
             yield Static(self.HINT, classes="hint")  # first: seen without scrolling
             yield Static(help_grid(self.sections()))
+            extra = self.extra()
+            if extra is not None:
+                yield Static(extra)

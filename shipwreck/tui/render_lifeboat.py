@@ -5,16 +5,20 @@ Pure functions (view in, renderable out) so screens stay thin and snapshots stay
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
+from rich.padding import Padding
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
+from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.cards import CHAR, NAV, named
+from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
+from shipwreck.tui.standings import Part, ToWidth, bar, bar_width, key, ordinal, placing, rank
 
 STATE_STYLE = {"ok": "green", "unconscious": "yellow", "dead": "red"}
 PROMPT_TEXT = {
@@ -60,14 +64,38 @@ class Rows:
         return Measurement(1, options.max_width)
 
 
+NAVIGATOR = "⎈"
+"""Beside the seat number of the character who would navigate (LB-40)."""
+
+
+def navigator_of(view: LifeboatView) -> str | None:
+    """Who navigates: the one doing it now, or who would if the round came to navigation now
+    (the conscious character nearest the stern, LB-40)."""
+    if view.navigator is not None:
+        return view.navigator
+    awake = [c.id for c in view.characters if c.state == "ok"]
+    return awake[-1] if awake else None
+
+
+def board_name(char: str, narrow: bool) -> Text:
+    """A character on the board: the id a player types (and the log uses), in bold, then its
+    name where that says more (``mate the First Mate``; ``kid``, not ``kid the Kid``)."""
+    name = Text(char, style="bold")
+    full = CHAR[char].name
+    if not narrow and full.lower().removeprefix("the ") != char:
+        name.append(" " + full)
+    return name
+
+
 class Boat(Rows):
     """The boat from bow to stern: one line per seat, in fixed columns; the revealed items
     take what width is left. Narrower than `NARROW_BELOW` columns (an 80-column terminal),
-    the columns shrink; ``compact`` (a short terminal) drops the title and the rule."""
+    the columns shrink (a character is then only its id); ``compact`` (a short terminal) drops
+    the title and the rule."""
 
-    COLUMNS = ((2, "#"), (20, "character"), (3, "str"), (9, "wounds"), (11, "state"))
+    COLUMNS = ((3, "#"), (21, "character"), (3, "str"), (9, "wounds"), (11, "state"))
     MORE = ((3, "hid"), (12, "marks"))
-    NARROW = ((1, "#"), (15, "character"), (2, "st"), (9, "wounds"), (5, "state"))
+    NARROW = ((2, "#"), (9, "who"), (2, "st"), (9, "wounds"), (5, "state"))
     NARROW_MORE = ((2, "hd"), (7, "marks"))
     NARROW_BELOW = 72
     NARROW_WORDS = {"unconscious": "out", "rowed": "row", "fought": "fgt"}
@@ -83,23 +111,24 @@ class Boat(Rows):
         words = self.NARROW_WORDS if narrow else {}
         hid = columns[-2][1]
         head = [f"{name:>{w}}" if name == hid else f"{name:<{w}}" for w, name in columns]
-        out = [] if self.compact else [Text("the boat  (bow → stern)", style="italic")]
+        out = []
+        if not self.compact:
+            out.append(Text(f"the boat  (bow → stern; {NAVIGATOR} navigates)", style="italic"))
         out.append(Text(" ".join([*head, "revealed"]), style="bold"))
         if not self.compact:
             out.append(Text("─" * width, style="dim"))
         acting = {view.actor, view.navigator}
+        steers = navigator_of(view)
         for c in view.characters:
-            name = Text(CHAR[c.id].name)
-            if c.id == view.me and narrow:  # no room for "(you)"
-                name.stylize("bold cyan")
+            name = board_name(c.id, narrow)
+            if c.id == view.me:
+                name.stylize("cyan")
                 name.append("◂", style="bold cyan")
-            elif c.id == view.me:
-                name.append(" (you)", style="bold cyan")
             if c.id in acting:
                 name.stylize("reverse")
             marks = [m for m, on in (("rowed", c.rowed), ("fought", c.fought)) if on]
             cells = [
-                Text(str(c.seat)),
+                Text(f"{c.seat}{NAVIGATOR if c.id == steers else ''}"),
                 name,
                 Text(f"{c.strength:>{columns[2][0]}}"),
                 pips(c.wounds, c.strength),
@@ -123,30 +152,47 @@ def boat(view: LifeboatView, compact: bool = False) -> RenderableType:
 
 
 def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
-    """My character, my hidden items, my friend and enemy (only in my own view). Compact:
-    one fact a line, friend and enemy first (the panel is narrow and short)."""
+    """My character and its ability, my hidden items, what my friend and enemy are worth to me
+    (the special cases in words), and what I would score if the boat reached land now. Only
+    from my own view. One fact a line, never wrapped: the panel is 8 rows (6 when compact) of
+    36 columns (25 when compact); the last lines give way if a case needs more."""
     me = next((c for c in view.characters if c.id == view.me), None)
     if me is None:
         return Panel(Text("you are watching this table"), title="spectator")
-    friend = Text(CHAR[me.friend].name if me.friend else "?", style="green")
-    enemy = Text(CHAR[me.enemy].name if me.enemy else "?", style="red")
-    hidden = ", ".join(me.hidden or ()) or "nothing"
-    revealed = ", ".join(me.revealed) or "nothing"
-    lines = Text()
-    lines.append(f"{CHAR[me.id].name}", style="bold")
+    card = CHAR[me.id]
+    lines = [Text(card.name, style="bold")]
     if compact:
-        lines.append(f"\nstrength {me.strength} · survival {me.bonus}\nfriend: ")
-        lines.append_text(friend)
-        lines.append("\nenemy: ")
-        lines.append_text(enemy)
-        lines.append(f"\nhidden: {hidden}\nrevealed: {revealed}")
-        return Panel(lines, title="you", padding=0)
-    lines.append(f"  strength {me.strength}, survival {me.bonus}\n")
-    lines.append(f"hidden: {hidden}\nrevealed: {revealed}\nfriend: ")
-    lines.append_text(friend)
-    lines.append("   enemy: ")
-    lines.append_text(enemy)
-    return Panel(lines, title="you")
+        lines[0].append(f" str {me.strength} surv {me.bonus}")
+    else:
+        lines[0].append(f"  strength {me.strength}, survival {me.bonus}")
+    lines.append(Text(explain.ability(me.id, compact), style="italic"))
+    if me.friend and me.enemy:
+        for words in explain.relations(me.id, me.friend, me.enemy, compact):
+            style = "green" if words.startswith("friend:") else ""
+            lines.append(Text(words, style="red" if words.startswith("enemy:") else style))
+    hidden = ", ".join(me.hidden or ()) or "nothing"
+    held = Text(f"hid: {hidden}" if compact else f"hidden: {hidden}")
+    if me.revealed and not compact:
+        held.append(" · revealed: " + ", ".join(me.revealed))
+    lines.insert(2, held)
+    rows = 6 if compact else 8
+    now = score_now(view)
+    if now is not None:  # the score stays, then the facts, then the score's parts if room
+        score = Text(f"score now {now.total}", style="bold yellow")
+        parts = ", ".join(f"{PART_WORDS[k]} {v}" for k, v in now.parts.items() if v)
+        more: list[Text] = []
+        if parts and len(parts) + 3 <= (25 if compact else 36) - len(score):
+            score.append(f" ({parts})")
+        elif parts and not compact:
+            wrapped = textwrap.wrap(parts, 34, initial_indent="= ", subsequent_indent="  ")
+            more = [Text(line, style="yellow") for line in wrapped]
+        lines = lines[: rows - 1] + [score]
+        lines += more[: rows - len(lines)]
+    lines = lines[:rows]
+    body = Text("\n").join(lines)
+    body.no_wrap = True
+    body.overflow = "ellipsis"
+    return Panel(body, title="you", padding=0 if compact else (0, 1))
 
 
 GULL = {1: "v +1", -1: "v̶ -1", 0: ""}
@@ -217,6 +263,7 @@ def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
     track = Text("seagulls ")
     track.append("v " * view.birds, style="bold yellow")
     track.append("· " * max(0, 4 - view.birds), style="dim")
+    track.append("(4 = land)", style="dim")
     track.append(f"  round {view.round}  {view.phase}")
     on_table = " ".join(f"#{n}" for n in view.navigation_table)
     if view.drawn:
@@ -312,28 +359,66 @@ def fight(view: LifeboatView, compact: bool = False) -> RenderableType | None:
     return Panel(body, title=title)
 
 
-def scores(view: LifeboatView) -> RenderableType:
-    """The end: every score broken down, every card and secret revealed."""
-    t = Table(title="land! final scores", expand=True)
-    for col in ("character", "state", "friend", "enemy", "holds", "breakdown", "score"):
-        t.add_column(col)
+END_PARTS: dict[str, Part] = {
+    "treasure": Part("treasure", "█", "yellow"),
+    "survival": Part("you alive", "▓", "green"),
+    "friend": Part("friend alive", "▒", "cyan"),
+    "enemy": Part("enemy dead", "░", "red"),
+    "deaths": Part("deaths", "░", "magenta"),
+}
+"""How the end screen draws each part of a score (LB-61..LB-64)."""
+END_STATE = {"ok": "alive", "unconscious": "out", "dead": "dead"}
+
+
+def final(view: LifeboatView, width: int = 76) -> RenderableType:
+    """The end: my placing; then each player, best first: place, character, score as a bar
+    broken into its parts, the parts in words, friend and enemy by name, and every item it
+    held (all revealed now). My row is marked ``▸`` and "(you)"."""
+    scores = view.scores or {}
     parts = view.score_parts or {}
-    for c in sorted(view.characters, key=lambda c: -(view.scores or {}).get(c.id, 0)):
-        b = parts.get(c.id, {})
-        detail = ", ".join(f"{k} {v}" for k, v in b.items() if v)
-        name = Text(CHAR[c.id].name, style="bold" if c.id in view.winners else "")
+    ranked = sorted(view.characters, key=lambda c: -scores.get(c.id, 0))
+    everyone = [scores.get(c.id, 0) for c in ranked]
+    head = Text("land! final scores", style="bold")
+    if view.me in scores:
+        mine = scores[view.me]
+        head.append(f"\nyou came {placing(everyone, mine)} with {mine} points", style="bold cyan")
+    rows: list[RenderableType] = [head, key(list(END_PARTS.values())), Text("")]
+    top = max(everyone + [1])
+    cells = bar_width(width)
+    for c in ranked:
+        me = c.id == view.me
+        score = scores.get(c.id, 0)
+        line = Text("▸ " if me else "  ", style="bold cyan")
+        line.append(f"{ordinal(rank(everyone, score)):>4}  ")
+        who = Text(explain.name(c.id), style="bold cyan" if me else "bold")
         if c.id in view.winners:
-            name.append(" ★", style="yellow")
-        t.add_row(
-            name,
-            Text(c.state, style=STATE_STYLE[c.state]),
-            c.friend or "?",
-            c.enemy or "?",
-            ", ".join(list(c.hidden or ()) + list(c.revealed)) or "-",
-            detail or "-",
-            str((view.scores or {}).get(c.id, 0)),
-        )
-    return t
+            who.append(" ★", style="yellow")
+        if me:
+            who.append(" (you)", style="cyan")
+        who.truncate(17, overflow="ellipsis", pad=True)
+        line.append_text(who)
+        line.append(f"{END_STATE[c.state]:<6}", style=STATE_STYLE[c.state])
+        line.append(f"{score:>3}  ", style="bold")
+        mine_parts = parts.get(c.id, {})
+        shown = [(END_PARTS[k], v) for k, v in mine_parts.items() if k in END_PARTS]
+        line.append_text(bar(shown, cells / top, cells))
+        words = " + ".join(f"{END_PARTS[k].label} {v}" for k, v in mine_parts.items() if v)
+        detail = Text(words or "nothing scored", style="dim" if not words else "")
+        friend, enemy = (_who(c.id, other) for other in (c.friend, c.enemy))
+        detail.append(f"\nfriend {friend}, enemy {enemy} · held: ")
+        detail.append(", ".join(list(c.hidden or ()) + list(c.revealed)) or "nothing")
+        rows += [line, Padding(detail, (0, 0, 0, 8))]
+    return Group(*rows)
+
+
+def _who(me: str, other: str | None) -> str:
+    """A friend or enemy on the end screen, by name; ``self`` for the special cases."""
+    return "?" if other is None else ("self" if other == me else explain.name(other))
+
+
+def scores(view: LifeboatView) -> RenderableType:
+    """The end screen's content (see :func:`final`), as wide as its box."""
+    return ToWidth(lambda width: final(view, width))
 
 
 def character_line(c: CharacterView) -> str:

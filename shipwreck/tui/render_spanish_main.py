@@ -46,7 +46,7 @@ _BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 """The braille dot bit for (row 0..3, column 0..1) of a cell."""
 
 PROMPT_TEXT = {
-    "turn": "your turn: one action per ship, then 'end turn' · F2: your ships and the goal",
+    "turn": "your turn: one action per ship, then 'end turn' · F3: your ships and the goal",
     "after_move": "your ship's move is done: tow SHIP X, ram SHIP X, or pass",
     "eliminate": "your ship is hit: eliminate N (the mast she loses, 1 = bow)",
     "load": "you explored: load SHIP [coin…] (the coins to take aboard)",
@@ -533,7 +533,7 @@ def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
             (" (secret)", "dim"),
             (f" · {view.gold_total} gold, {view.coins_lost} lost", "dim"),
         )
-        return Packed(head, items, lines=1, more="F2")
+        return Packed(head, items, lines=1, more="F3")
     t = Text.assemble(("coins you know", "bold"), (" (hidden from the others)", "dim"))
     for item in items:
         t.append("\n  ")
@@ -728,26 +728,6 @@ def log_line(event: Event) -> Text:
     body.highlight_regex(_DICE, "bold yellow")
     body.highlight_regex(_OUTCOME, "bold")
     t.append_text(body)
-    return t
-
-
-def final(view: SpanishMainView) -> RenderableType:
-    """The end: gold at home, ships still afloat, winners, every coin now revealed."""
-    t = Table(title=f"the game is over: {view.end_reason}", expand=True)
-    for col in ("seat", "gold at home", "ships afloat (points)", "coins at home"):
-        t.add_column(col)
-    for i, name in enumerate(view.seats):
-        label = Text(name, style=f"bold {owner_colour(i)}")
-        if i in view.winners:
-            label.append(" ★ winner", style="bold yellow")
-        afloat = [s for s in view.ships if s.owner == i]
-        points = sum(s.points for s in afloat)
-        t.add_row(
-            label,
-            str(view.gold[i]),
-            f"{len(afloat)} ({points})",
-            ", ".join(f"#{c}" for c in view.home_coins[i]) or "-",
-        )
     return t
 
 

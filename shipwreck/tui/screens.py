@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -23,11 +24,20 @@ from shipwreck.lang import words as W
 from shipwreck.lang.complete import command_list, complete
 from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands
+from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
+from shipwreck.tui.learn import (
+    LEGEND_KEY,
+    RULES_KEY,
+    RULES_USAGE,
+    LegendScreen,
+    RulesScreen,
+    rules_game,
+)
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.typed import fit_error, run_lobby_line
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
@@ -120,6 +130,7 @@ class LobbyScreen(AppScreen):
     _rows: list[Row] | None = None
     _awaiting_layout = False
     PANELS = {"who": "board", "tables": "board", "help": "board", "error": "foot"}
+    BINDINGS = [Binding(RULES_KEY, "rules", "rules"), Binding(LEGEND_KEY, "legend", "legend")]
 
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
@@ -263,6 +274,25 @@ class LobbyScreen(AppScreen):
             self.error_text(Text("  ".join(options[:30]), style="cyan"))
         return options
 
+    def show_rules(self, game: str | None = None) -> None:
+        """``rules`` (or F2): Lifeboat's rules (``g`` there shows Spanish Main's);
+        ``rules lifeboat``, ``rules sm``."""
+        chosen = rules_game(game, "lifeboat")
+        if chosen is None:
+            self.error(RULES_USAGE)
+            return
+        self.shipwreck.push_screen(RulesScreen(chosen))
+
+    def action_rules(self) -> None:
+        self.show_rules()
+
+    def show_legend(self) -> None:
+        """``legend`` (or F3): what the marks on a Lifeboat board mean."""
+        self.shipwreck.push_screen(LegendScreen("lifeboat"))
+
+    def action_legend(self) -> None:
+        self.show_legend()
+
     def create(self, word: W.New) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's
         name (a shipped bot or one of the player's saved bots, never a path)."""
@@ -329,7 +359,11 @@ class TableScreen(SeatScreen):
     seats line, the boat without its title, three rows of cards as one-line chips, a
     borderless command line; so an 80×24 terminal shows every panel and a log."""
 
-    BINDINGS = [Binding("f1", "help", "help"), Binding("escape", "confirm_lobby", "lobby")]
+    BINDINGS = [
+        Binding("f1", "help", "help"),
+        Binding(LEGEND_KEY, "legend", "legend"),
+        Binding("escape", "confirm_lobby", "lobby"),
+    ]
 
     PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
     PANELS.update(prompt="foot", error="foot")
@@ -416,9 +450,9 @@ class TableScreen(SeatScreen):
         people = (view.characters, view.actor, view.navigator, view.me)
         self.show("boat", people, lambda: R.boat(view, compact))
         mine = [c for c in view.characters if c.id == view.me]
-        self.show("me", mine, lambda: R.me_panel(view, compact))
+        states = tuple((c.id, c.state) for c in view.characters)  # (my score now counts deaths)
+        self.show("me", (mine, states), lambda: R.me_panel(view, compact))
         # The fight and the navigation cards: keyed on exactly what they draw.
-        states = tuple((c.id, c.state) for c in view.characters)
         fight = view.fight and (view.fight, states)
         self.show("fight", fight, lambda: R.fight(view, compact) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
@@ -444,12 +478,21 @@ class EndScreen(EndOfGame):
 
 
 class HelpScreen(CommandHelp):
-    """Every Lifeboat command, generated from the language's own command list."""
+    """Every Lifeboat command, generated from the language's own command list, then the
+    legend of the board's marks."""
 
     GAME_TITLE = "Lifeboat"
 
     def commands(self) -> list[tuple[str, str]]:
         return list(command_list("lifeboat"))
+
+    def keys(self) -> list[CommandEntry]:
+        return [
+            CommandEntry(LEGEND_KEY.upper(), "what the marks on the board mean (as 'legend')", "")
+        ]
+
+    def extra(self) -> RenderableType | None:
+        return Markdown(LEGEND["lifeboat"])
 
 
 class LobbyHelpScreen(CommandHelp):
@@ -459,6 +502,8 @@ class LobbyHelpScreen(CommandHelp):
         keys = [
             CommandEntry("Tab", "complete a word", ""),
             CommandEntry("↑ ↓", "the lines you typed before", ""),
+            CommandEntry(RULES_KEY.upper(), "how to win, and the whole rules (as 'rules')", ""),
+            CommandEntry(LEGEND_KEY.upper(), "what the marks on a Lifeboat board mean", ""),
         ]
         return [("Lobby commands", list(player_commands("lobby").values())), ("Keys", keys)]
 

@@ -41,6 +41,7 @@ from shipwreck.runtime import SeatSpec, Table
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.learn import LEGEND_KEY
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
 GAME = "spanish_main"
@@ -103,7 +104,7 @@ class SpanishMainScreen(SeatScreen):
     CSS_PATH = "sea_screen.tcss"
     BINDINGS = [
         Binding("f1", "help", "help"),
-        Binding("f2", "fleet", "ships & goal"),
+        Binding(LEGEND_KEY, "fleet", "ships & goal"),
         Binding("escape", "confirm_lobby", "lobby"),
     ]
 
@@ -219,7 +220,7 @@ class SpanishMainScreen(SeatScreen):
         return SeaHelpScreen()
 
     def show_fleet(self) -> None:
-        """The goal, how to read the fleet panel, and every ship's card (F2, ``ships``)."""
+        """The goal, how to read the fleet panel, and every ship's card (F3, ``ships``)."""
         self.app.push_screen(SeaFleetScreen(self.view))
 
     def action_fleet(self) -> None:
@@ -394,11 +395,14 @@ class SeaEndScreen(EndOfGame):
     BOX_ID = "sea-end"
 
     def result(self) -> RenderableType:
-        return R.final(self.view)
+        from shipwreck.tui.end_spanish_main import final
+        from shipwreck.tui.standings import ToWidth
+
+        return ToWidth(lambda width: final(self.view, width))
 
 
 class SeaFleetScreen(ClosingModal):
-    """How to win, what the fleet panel's notation means, and each ship's card (F2)."""
+    """How to win, what the fleet panel's notation means, and each ship's card (F3)."""
 
     CSS_PATH = "sea_screen.tcss"
     BINDINGS = [
@@ -431,7 +435,7 @@ class SeaHelpScreen(CommandHelp):
     GAME_TITLE = "Spanish Main"
     BOX_ID = "sea-help"
     HINT = (
-        "Escape closes · PgUp PgDn scroll · F2: your ships and the goal · a move you type is"
+        "Escape closes · PgUp PgDn scroll · F3: your ships and the goal · a move you type is"
         " drawn as a white ghost on the map before you press Enter"
     )
 

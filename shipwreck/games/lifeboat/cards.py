@@ -163,21 +163,22 @@ def named(spec: tuple[str, ...], present: list[str]) -> list[str]:
     return [c for c in present if c in spec]
 
 
-def describe_nav(n: int) -> str:
-    """One line for a navigation card.
+def describe_nav(n: int, present: list[str] | None = None) -> str:
+    """One line for a navigation card; given the characters ``present``, it names only them
+    (absent names are ignored, LB-2), as the card faces on the board do.
 
     E.g. ``#21 overboard K, +1 bird, thirsty all but L, fight, oar``.
     """
     c = NAV[n]
 
     def who(spec: tuple[str, ...]) -> str:
-        if not spec:
-            return "nobody"
-        if spec == ("*",):
+        if spec == ("*",) or (present is not None and spec and spec[0] == "-"
+                              and spec[1] not in present):  # fmt: skip
             return "ALL"
-        if spec[0] == "-":
+        if spec and spec[0] == "-":
             return "all but " + CHAR[spec[1]].letter
-        return ", ".join(CHAR[x].letter for x in spec)
+        shown = [x for x in spec if present is None or x in present]
+        return ", ".join(CHAR[x].letter for x in shown) or "nobody"
 
     parts = [f"#{n} overboard {who(c.overboard)}"]
     if c.birds:

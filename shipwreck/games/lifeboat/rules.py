@@ -19,9 +19,9 @@ from shipwreck.games.lifeboat.cards import (
     ITEM_KINDS,
     ITEM_NAMES,
     NAV,
-    NAV_TEXT,
     SUPPLY_COUNTS,
     WEAPONS,
+    describe_nav,
     kind,
     named,
 )
@@ -67,10 +67,19 @@ class _Log:
     def public(self, kind_: str, text: str) -> None:
         self.events.append(Event(kind_, text))
 
-    def private(self, kind_: str, text: str, *chars: str) -> None:
+    def _seats(self, chars: tuple[str, ...]) -> tuple[int, ...]:
         index = self.state.players.index
-        seats = (index(chars[0]),) if len(chars) == 1 else tuple(sorted({index(c) for c in chars}))
-        self.events.append(Event(kind_, text, seats))
+        return (index(chars[0]),) if len(chars) == 1 else tuple(sorted({index(c) for c in chars}))
+
+    def private(self, kind_: str, text: str, *chars: str) -> None:
+        self.events.append(Event(kind_, text, self._seats(chars)))
+
+    def secret(self, kind_: str, public: str, private: str, *chars: str) -> None:
+        """One line for everyone: the ``public`` words, except for ``chars``, who read the
+        ``private`` ones that say more (not both: the play-test read them as a duplicate)."""
+        seats = self._seats(chars)
+        self.events.append(Event(kind_, public, hide=seats))
+        self.events.append(Event(kind_, private, seats))
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -445,8 +454,9 @@ def _cmd_take(state: LifeboatState, log: _Log, me: Character, cmd: C.Take) -> No
     card = state.offer.pop(i)
     me.hidden.append(card)
     state.pickers.pop(0)
-    log.public("supply", f"{me.id} takes a supply card")
-    log.private("supply", f"{me.id} takes {card} from the supply", me.id)
+    log.secret(
+        "supply", f"{me.id} takes a supply card", f"{me.id} takes {card} from the supply", me.id
+    )
     if not state.pickers:
         state.supply_deck.extend(state.offer)
         state.offer = []
@@ -514,7 +524,8 @@ def _cmd_row(state: LifeboatState, log: _Log, me: Character, cmd: C.Row) -> None
         return
     state.drawn = drawn
     state.step = "keep"
-    log.private("drawn", f"{me.id} draws " + "; ".join(NAV_TEXT[x] for x in drawn), me.id)
+    cards = "; ".join(describe_nav(x, state.boat) for x in drawn)
+    log.private("drawn", f"{me.id} draws {cards}", me.id)
 
 
 def _cmd_keep(state: LifeboatState, log: _Log, me: Character, cmd: C.Keep) -> None:
@@ -616,8 +627,8 @@ def _succeed(state: LifeboatState, log: _Log, req: Request) -> None:
     if card in t.hidden:
         t.hidden.remove(card)
         a.hidden.append(card)
-        log.public("robbed", f"{a.id} takes a hidden item from {t.id}")
-        log.private("robbed", f"{a.id} takes {card} from {t.id}", a.id, t.id)
+        public = f"{a.id} takes a hidden item from {t.id}"
+        log.secret("robbed", public, f"{a.id} takes {card} from {t.id}", a.id, t.id)
     else:  # revealed during the fight: it stays revealed (LB-25)
         t.revealed.remove(card)
         a.revealed.append(card)
@@ -718,7 +729,7 @@ def _cmd_join(state: LifeboatState, log: _Log, me: Character, cmd: C.Join) -> No
     if me.id in f.attackers or me.id in f.defenders:
         raise IllegalCommand("you are already in this fight; 'reveal ITEM' or 'done'")
     (f.attackers if cmd.side == "attacker" else f.defenders).append(me.id)
-    log.public("join", f"{me.id} joins the {cmd.side}")
+    log.public("join", f"{me.id} joins the {cmd.side}s")
 
 
 def _cmd_reveal(state: LifeboatState, log: _Log, me: Character, cmd: C.Reveal) -> None:
@@ -925,8 +936,8 @@ def _cmd_drop(state: LifeboatState, log: _Log, me: Character, cmd: C.Drop) -> No
     if was_revealed:
         log.public("drop", f"{me.id} throws the {_name(card)} overboard")
     else:
-        log.public("drop", f"{me.id} throws a hidden item overboard")
-        log.private("drop", f"{me.id} throws {card} overboard", me.id)
+        public = f"{me.id} throws a hidden item overboard"
+        log.secret("drop", public, f"{me.id} throws {card} overboard", me.id)
 
 
 def _cmd_say(state: LifeboatState, log: _Log, me: Character, cmd: C.Say) -> None:
@@ -981,7 +992,7 @@ def _resolve_card(state: LifeboatState, log: _Log, card: int | None) -> None:
     state.nav_deck.append(card)
     state.nav_table = []
     state.card = card
-    log.public("card", f"navigation card {NAV_TEXT[card]}")
+    log.public("card", f"navigation card {describe_nav(card, state.boat)}")
     nc = NAV[card]
     if _add_birds(state, log, nc.birds):
         return

@@ -1,0 +1,145 @@
+"""The rules as a player reads them in the app: a short "how to win" written for a newcomer,
+then the project's own rules document (``docs/rules/``, shipped in the wheel) with what is
+there for developers taken out: rule ids, "(filled)" marks, the note on sources, the oracles.
+
+The documents stay the one source: the screen is made from them each time, so a rule changed
+there is a rule changed here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from shipwreck.resources import rules_dir
+
+GAMES: dict[str, str] = {
+    "lifeboat": "lifeboat",
+    "lb": "lifeboat",
+    "sm": "spanish_main",
+    "spanish_main": "spanish_main",
+    "spanish-main": "spanish_main",
+    "spanish": "spanish_main",
+}
+"""What a player may type after ``rules`` -> the game."""
+
+TITLES = {"lifeboat": "Lifeboat", "spanish_main": "Spanish Main"}
+_FILES = {"lifeboat": "lifeboat.md", "spanish_main": "spanish-main.md"}
+
+HOW_TO_WIN: dict[str, str] = {
+    "lifeboat": """\
+## How to win
+
+- **The game ends when the boat reaches land**: the seagull track reaches **4** (navigation
+  cards add or take away seagulls). Then everyone scores, and the highest score wins.
+- **You score**: your survival bonus if you are alive; your treasure (cash, jewels,
+  paintings), alive or dead; your **friend's** survival bonus if your friend is alive; your
+  **enemy's** strength if your enemy is dead.
+- Your friend and enemy are **secret**: only you know them. Your "you" panel shows them, what
+  each is worth, your character's gift, and your **score now**: what you would score if the
+  boat reached land this instant.
+- **Each round**: take one supply card; take one action (`row`, `swap`, `rob`, `use` an item,
+  or `rest`); then the **navigator** (the awake character nearest the stern, marked ⎈) picks a
+  navigation card: its seagulls, who falls overboard, who is thirsty.
+- Rowing (‖oar) and fighting (⚔) can make you thirsty: each thirst costs a water or a wound.
+  Wounds equal to your strength knock you out; one more kills.
+- Type a character by its short name, as the board shows it: `rob kid hidden`, `swap mate`.
+""",
+    "spanish_main": """\
+## How to win
+
+- **Bring home more than half of all the gold in play**, or be the last player with a ship
+  that can still sail.
+- Gold lies in face-down coins on the wild islands. **Dock** at one (sail until you touch it),
+  **explore** it on your next turn to see and load its coins, then sail **home** and dock: the
+  coins unload into your gold.
+- On your turn each ship gets **one action**: move, shoot, explore or repair; then `end`.
+- A ship's **move** is its base move: legs of **S** (5 units) or **L** (7 units), each turning up
+  to 90°. Touching a ship or island stops it.
+- Masts like `3:SLLS` are the ship's cannons, bow to stern: rank 3 (a die roll of 3 or more
+  hits) and range S or L; `x` is a lost mast. A ship with no masts is derelict. `pts` is what a
+  ship is worth (the tie-break).
+""",
+}
+
+LEGEND: dict[str, str] = {
+    "lifeboat": """\
+## The board
+
+| mark | means |
+|---|---|
+| `mate` the First Mate | the bold word is the name you type: `swap mate`, `rob kid hidden` |
+| `◂` | you |
+| `⎈` beside a seat | the navigator: the awake one nearest the stern; picks the card |
+| reversed name | whose turn it is, or who navigates now |
+| `●●○○` | wounds out of strength: full = knocked out, one more = dead |
+| `hid` | how many hidden items a character holds (only the holder knows what) |
+| `rowed`, `fought` | done this round: a card's ‖oar or ⚔ makes them thirsty |
+| `seagulls v v · ·` | the seagull track: at **4 = land**, the game ends and everyone scores |
+| `score now` | what you would score if the boat reached land this instant |
+
+## Navigation cards
+
+| mark | means |
+|---|---|
+| `#27` | the card's number: `keep 27`, `choose 27` |
+| `≈ C,K` | who falls overboard (L Lauren, S Stephen, C Captain, M Mate, F Frenchy, K Kid) |
+| `v +1` | a seagull: one step closer to land |
+| `v̶ -1` | a crossed-out seagull: one step back |
+| `thirst L,M` (`th`) | who is thirsty: each pays a water or takes a wound |
+| `⚔` | everyone who fought this round is thirsty too |
+| `‖oar` | everyone who rowed this round is thirsty too |
+""",
+}
+"""What every glyph on the board and the cards means (the legend, help and ``legend``)."""
+
+_ID = r"(?:LB|SM)-\d+(?:\s*(?:\.\.|–|-|,)\s*(?:(?:LB|SM)-)?\d+)*"
+_CLEAN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(rf"\*\*{_ID}\*\*\s*"), ""),
+    (re.compile(rf"\*\*{_ID}\s+"), "**"),
+    (re.compile(r"as in LB-1\b"), "in the characters' table"),
+    (re.compile(rf"\s*\((?:see\s+)?{_ID}\)"), ""),
+    (re.compile(rf",\s*{_ID}\)"), ")"),
+    (re.compile(rf"^(#+\s+){_ID}\s+", re.M), r"\1"),
+    (re.compile(r"\s*\*\*\(filled\)\*\*|\s*\(filled[^)]*\)"), ""),
+    (re.compile(rf"\s*(?:see\s+)?{_ID}"), ""),
+)
+
+
+def _drop_column(text: str, header: str) -> str:
+    """Markdown tables: drop the column named ``header``."""
+    out, drop = [], None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            drop = None
+            out.append(line)
+            continue
+        cells = line.strip().strip("|").split("|")
+        if drop is None:
+            names = [c.strip() for c in cells]
+            drop = names.index(header) if header in names else -1
+        if drop >= 0 and drop < len(cells):
+            del cells[drop]
+        out.append("|" + "|".join(cells) + "|")
+    return "\n".join(out)
+
+
+def reader_text(game: str) -> str:
+    """The rules document of ``game`` (a key of :data:`TITLES`) as a player reads it."""
+    text = (rules_dir() / _FILES[game]).read_text(encoding="utf-8")
+    first = text.index("\n## ")  # the title and the note on sources go
+    body = text[first + 1 :]
+    oracles = re.search(r"^## \d+\. Oracles", body, re.M)
+    if oracles:
+        body = body[: oracles.start()]
+    for pattern, repl in _CLEAN:
+        body = pattern.sub(repl, body)
+    body = _drop_column(body, "Russian")
+    body = body.replace("| id |", "| you type |")
+    return body.rstrip() + "\n"
+
+
+@cache
+def rules_markdown(game: str) -> str:
+    """How to win, then the rules: the rules screen's whole text (Markdown)."""
+    return f"# {TITLES[game]}: the rules\n\n{HOW_TO_WIN[game]}\n{reader_text(game)}"

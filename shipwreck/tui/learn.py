@@ -1,0 +1,99 @@
+"""Screens that teach the game without leaving it: the rules (made from the project's own rules
+documents, with a "how to win" first) and the Lifeboat legend of glyphs.
+
+Both are long pages in a small box: the line that says how to close stays at the top, above the
+scrolling text, so it is seen at 80×24 without scrolling.
+"""
+
+from __future__ import annotations
+
+from rich.markdown import Markdown
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from shipwreck.lang.rules_text import GAMES, LEGEND, TITLES, rules_markdown
+
+RULES_KEY = "f2"
+LEGEND_KEY = "f3"
+
+
+def rules_game(word: str | None, default: str) -> str | None:
+    """The game ``rules WORD`` asks for (``None``: the table's or the lobby's default); ``None``
+    if ``WORD`` names no game."""
+    if not word:
+        return default
+    return GAMES.get(word.strip().lower())
+
+
+RULES_USAGE = "rules for which game? 'rules lifeboat' or 'rules sm'"
+
+
+class ReadingScreen(ModalScreen[None]):
+    """A long text to read: Escape (or q) closes; ↑ ↓ PgUp PgDn Home End scroll."""
+
+    DEFAULT_CSS = """
+    ReadingScreen {
+        align: center middle;
+    }
+    ReadingScreen #reading {
+        width: 96%;
+        max-width: 104;
+        height: 96%;
+        border: thick $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    ReadingScreen #reading-hint {
+        height: 1;
+        color: $text-muted;
+    }
+    ReadingScreen #reading-body {
+        height: 1fr;
+    }
+    """
+    BINDINGS = [Binding("escape,q", "close", "close")]
+    HINT = "Escape closes · ↑ ↓ PgUp PgDn scroll"
+
+    def __init__(self, title: str, markdown: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="reading"):
+            yield Static(f"{self.title_text} — {self.HINT}", id="reading-hint")
+            with VerticalScroll(id="reading-body"):
+                yield Static(Markdown(self.markdown, code_theme="ansi_dark"), id="reading-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#reading-body", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
+class RulesScreen(ReadingScreen):
+    """A game's rules: how to win, then the whole rules document, ids and notes left out. ``g``
+    shows the other game's."""
+
+    BINDINGS = [Binding("g", "other_game", "other game")]
+
+    def __init__(self, game: str) -> None:
+        other = next(g for g in TITLES if g != game)
+        super().__init__(f"{TITLES[game]} rules", rules_markdown(game))
+        self.HINT = f"{ReadingScreen.HINT} · g: {TITLES[other]}"
+        self.game = game
+
+    def action_other_game(self) -> None:
+        other = next(g for g in TITLES if g != self.game)
+        self.app.switch_screen(RulesScreen(other))
+
+
+class LegendScreen(ReadingScreen):
+    """What every glyph on the Lifeboat board and its cards means."""
+
+    def __init__(self, game: str = "lifeboat") -> None:
+        super().__init__(f"{TITLES[game]}: what the marks mean", LEGEND[game])
