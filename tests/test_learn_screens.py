@@ -108,8 +108,9 @@ async def test_rules_for_no_such_game_is_one_line_and_opens_nothing() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "rules chess")
         assert isinstance(app.screen, LobbyScreen)
-        error = app.screen.panel_text("error")
-        assert "rules lifeboat" in error and "rules sm" in error
+        error = app.screen.panel_text("error")  # (the grammar's: a caret under the word)
+        assert "unknown word 'chess'" in error and "'lifeboat', 'sm'" in error
+        assert "rules [GAME]" in error
 
 
 async def test_a_lifeboat_table_opens_its_rules_and_legend_by_word_and_key() -> None:

@@ -13,6 +13,7 @@ from shipwreck.games.lifeboat import commands as LC
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import AppScreen, CommandHelp, SeatScreen
+from shipwreck.tui.learn import LegendScreen
 from shipwreck.tui.screens import LobbyHelpScreen, LobbyScreen, TableScreen
 from shipwreck.tui.sea_screen import SpanishMainScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
@@ -106,7 +107,6 @@ async def test_lobby_help_gives_the_descriptions_the_width() -> None:
         ("watch 9", "there is no table 9; the list above shows the tables"),
         ("new 7", "Lifeboat is for 4 to 6 seats: new 4, new 5 or new 6"),
         ("new 4 ../bots/x.bot", "bot names are a-z, 0-9 and _ (up to 32), not files"),
-        ("rules", "the rules screen is not in this version yet"),
     ],
 )
 async def test_lobby_errors(line: str, expected: str) -> None:
@@ -203,7 +203,8 @@ async def test_unknown_first_word_suggests_table_words_and_commands() -> None:
         await type_line(pilot, "lgend")
         assert "did you mean 'legend'?" in error(app)
         await type_line(pilot, "legend")
-        assert "the legend is not in this version yet" in error(app)
+        assert isinstance(app.screen, LegendScreen)
+        await pilot.press("escape")
         await type_line(pilot, "start with bots")
         assert "the table has already started" in error(app)
 
