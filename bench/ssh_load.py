@@ -8,9 +8,9 @@
 ``shipwreck serve`` runs as a subprocess on a temporary database and host key; its RSS and CPU
 time come from ``/proc/PID``. N asyncssh clients, each with its own key and a 120×40 PTY whose
 output is drawn by pyte, sign in; the first of every six types ``new 6 free free free free free``
-and the other five ``join ID``. Then, for ``--seconds``, every player reads its own screen and
-types one of the "choices:" it shows (after a 0.3-1 s think; ``--think LOW,HIGH``), and at every
-table one player after another types ``say TOKEN`` (a game command that adds a public log line;
+and the other five ``join ID``, and the first ``start`` (a table with free seats waits for it).
+Then, for ``--seconds``, every player reads its own screen and types one of the "choices:" it
+shows (after a 0.3-1 s think; ``--think LOW,HIGH``), and at every table one player after another types ``say TOKEN`` (a game command that adds a public log line;
 an unconscious or dead character cannot speak, so its player is skipped) about once a second:
 the latency is the time from its Enter to each other player at the table having TOKEN on its
 pyte screen. The load is closed: players answer what their screens show, so a faster server
@@ -680,6 +680,7 @@ async def seat(group: list[Player]) -> int:
     for p in group[1:]:
         await p.line(f"join {table_id}", timeout=120)
         await p.term.until(TABLE_TITLE, 120)
+    await host.line("start", timeout=120)  # a table with free seats waits for its players
     return table_id
 
 
