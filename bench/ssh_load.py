@@ -11,7 +11,8 @@ output is drawn by pyte, sign in; the first of every six types ``new 6 free free
 and the other five ``join ID``, and the first ``start`` (a table with free seats waits for it).
 Then, for ``--seconds``, every player reads its own screen and types one of the "choices:" it
 shows (after a 0.3-1 s think; ``--think LOW,HIGH``), and at every table one player after
-another types ``say TOKEN`` (a game command that adds a public log line; an unconscious or dead character cannot speak, so its player is skipped) about once a second:
+another types ``say TOKEN`` (a game command that adds a public log line; an unconscious or
+dead character cannot speak, so its player is skipped) about once a second:
 the latency is the time from its Enter to each other player at the table having TOKEN on its
 pyte screen. The load is closed: players answer what their screens show, so a faster server
 gets more commands.
