@@ -106,7 +106,7 @@ async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
     await ann.term.wait_for("leave the table? y/n")
     await answer(ann, "n", "leave the table?")
     await ann.line("chat still here")  # the session and the table go on
-    await ann.term.wait_for("ann: still here")
+    await ann.term.wait_for("): still here")  # "ann (SEAT): …" in the chat
     assert AT_TABLE in ann.term.text() and not ann.chan.is_closing()
 
     ann.type(CTRL_C)
@@ -120,7 +120,7 @@ async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
     await ann.term.wait_for("quit Shipwreck? y/n")
     await answer(ann, "n", "quit Shipwreck?")
     await ann.line("say hello")
-    await ann.term.wait_for("ann: hello")
+    await ann.term.wait_for("ann: hello")  # (lobby chat)
     ann.type(CTRL_C)
     await ann.term.wait_for("quit Shipwreck? y/n")
     ann.type("y")
@@ -158,7 +158,7 @@ async def test_ctrl_c_in_openssh_then_n_keeps_the_session(service: Service, tmp_
             while "leave the table?" in term.text():
                 await asyncio.sleep(0.02)
         os.write(master, b"chat kept\r")
-        await term.wait_for("ann: kept")
+        await term.wait_for("): kept")  # "ann (SEAT): …" in the chat
         assert proc.returncode is None, "Ctrl+C ended the ssh session"
         os.write(master, CTRL_C.encode() + b"y")
         await term.wait_for(IN_LOBBY)

@@ -89,6 +89,11 @@ async def register_ann(service: Service) -> None:
     client = await open_terminal(service.port, "ann", ANN)
     await client.term.wait_for("signed in as ann")
     client.close()
+    for _ in range(100):  # her session ends on the server (so a count after it is the refusal's)
+        if service.live.count == 0:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"ann's closed session is still live: {service.live.count}")
 
 
 @needs_ssh
