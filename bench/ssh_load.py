@@ -87,7 +87,7 @@ TICK = os.sysconf("SC_CLK_TCK")
 CHOICES = re.compile(r"choices:\s+(.*)")
 TABLE_TITLE = re.compile(r"table (\d+) · lifeboat · you are")
 SEATED_PLACEHOLDER = "command (Tab completes;"
-LOBBY_PLACEHOLDER = "lobby command (try: new)"
+LOBBY_PLACEHOLDER = "lobby command ("
 BOX_EMPTY = (SEATED_PLACEHOLDER, LOBBY_PLACEHOLDER, "watching:")
 TOKEN = r"q\d{3}k\d{4}z"
 
