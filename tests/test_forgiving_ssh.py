@@ -32,6 +32,13 @@ async def answer(client: Client, key: str, question: str) -> None:
             await asyncio.sleep(0.02)
 
 
+def chat_name(service: Service) -> str:
+    """How the table's chat names ann, at the first seat of table 1: ``ann (mate)``."""
+    table = service.lobby.get(1)
+    assert table is not None
+    return f"ann ({table.seat_name(0)})"
+
+
 def choices_line(client: Client) -> str:
     m = re.search(r"choices:.*", client.term.text())
     return m.group(0).strip() if m else ""
@@ -85,7 +92,7 @@ async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
     await ann.term.wait_for("leave the table? y/n")
     await answer(ann, "n", "leave the table?")
     await ann.line("chat still here")  # the session and the table go on
-    await ann.term.wait_for("ann: still here")
+    await ann.term.wait_for(f"{chat_name(service)}: still here")
     assert AT_TABLE in ann.term.text() and not ann.chan.is_closing()
 
     ann.type(CTRL_C)
@@ -125,7 +132,7 @@ async def test_ctrl_c_in_openssh_then_n_keeps_the_session(service: Service, tmp_
             while "leave the table?" in term.text():
                 await asyncio.sleep(0.02)
         ann.type("chat kept\r")
-        await term.wait_for("ann: kept")
+        await term.wait_for(f"{chat_name(service)}: kept")
         assert ann.proc.returncode is None, "Ctrl+C ended the ssh session"
         ann.type(CTRL_C + "y")
         await term.wait_for(IN_LOBBY)
