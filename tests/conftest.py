@@ -1,4 +1,4 @@
-"""Test settings shared by the whole suite.
+"""Test settings shared by the whole suite, and the SSH server the end-to-end tests play on.
 
 Hypothesis runs derandomized by default so that CI is repeatable; explore new examples with
 ``pytest --hypothesis-profile=explore``.
@@ -6,8 +6,33 @@ Hypothesis runs derandomized by default so that CI is repeatable; explore new ex
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
 from hypothesis import settings
+
+from shipwreck.config import Config
+from shipwreck.server.service import Service
+from shipwreck.server.ssh import LiveApps
 
 settings.register_profile("default", derandomize=True, deadline=None)
 settings.register_profile("explore", derandomize=False, deadline=None, max_examples=500)
 settings.load_profile("default")
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[Service]:
+    """``shipwreck serve`` with the shipped settings (timers on) on 127.0.0.1, a free port, and
+    a fresh SQLite file and host key. A test module that needs other settings has its own."""
+    config = Config()
+    config.server.listen = "127.0.0.1"
+    config.server.port = 0
+    config.server.database = str(tmp_path / "shipwreck.db")
+    config.server.host_key = str(tmp_path / "host_key")
+    svc = Service(config, live=LiveApps())
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()

@@ -1,20 +1,25 @@
-"""A real SSH client terminal for end-to-end tests: asyncssh with a PTY, drawn on pyte; and a
-reader for the pty of a client run as a subprocess (OpenSSH's ``ssh``)."""
+"""A real SSH client terminal for end-to-end tests: asyncssh with a PTY, drawn on pyte; OpenSSH's
+``ssh`` run in a pty as a person runs it, drawn the same way; and what a player reads there."""
 
 from __future__ import annotations
 
 import asyncio
 import fcntl
 import os
+import pty
 import re
 import struct
+import subprocess
 import termios
 from dataclasses import dataclass
+from pathlib import Path
 
 import asyncssh
 import pyte
 
 TIMEOUT = 15.0
+COACH = re.compile(r"coach\s+type: (.+?)(?:  |$)", re.M)
+"""The tutorial coach's panel: the command it asks for."""
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
 
 
@@ -124,3 +129,71 @@ class PtyReader:
     def stop(self) -> None:
         asyncio.get_running_loop().remove_reader(self.fd)
         self.eof.set()
+
+
+@dataclass(eq=False)
+class OpenSSH:
+    """OpenSSH's ``ssh -tt`` in a pty of its own, as a person runs it in a terminal: the keys
+    typed go to the pty, and what ``ssh`` prints is drawn on ``term``."""
+
+    proc: asyncio.subprocess.Process
+    master: int
+    reader: PtyReader
+
+    @property
+    def term(self) -> Terminal:
+        return self.reader.term
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    async def line(self, text: str) -> None:
+        self.type(text + "\r")
+        await asyncio.sleep(0.05)
+
+    async def close(self) -> None:
+        """End ``ssh`` if it still runs (SIGKILL: the server sees the connection drop)."""
+        if self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+        if not self.reader.eof.is_set():
+            self.reader.stop()
+        os.close(self.master)
+
+
+async def open_openssh(
+    port: int, username: str, key: asyncssh.SSHKey, home: Path, size: tuple[int, int] = (120, 40)
+) -> OpenSSH:
+    """``ssh -tt -p PORT USERNAME@127.0.0.1`` in a pty of ``size`` with ``key`` (written to
+    ``home``, which is also its ``$HOME``), and nothing from this machine's own SSH set-up."""
+    key_file = home / f"{username}_ed25519"
+    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, key.export_private_key("openssh"))
+    os.close(fd)
+    master, child = pty.openpty()
+    set_winsize(child, *size)
+    # fmt: off
+    argv = [
+        "ssh", "-tt", "-p", str(port), "-i", str(key_file), "-F", "/dev/null",
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
+        f"{username}@127.0.0.1",
+    ]
+    # fmt: on
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)}
+    env["TERM"] = "xterm-256color"
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdin=child, stdout=child, stderr=subprocess.DEVNULL, env=env
+    )
+    os.close(child)
+    return OpenSSH(proc, master, PtyReader(master, *size))
+
+
+async def coach_asks(term: Terminal) -> str:
+    """The command the tutorial coach's panel shows, read from the screen."""
+    for _ in range(250):
+        found = COACH.search(term.text())
+        if found:
+            return found.group(1).strip()
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no coach on screen:\n{term.text()}")

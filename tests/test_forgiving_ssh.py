@@ -6,22 +6,16 @@ and OpenSSH's ``ssh`` for Ctrl+C as a terminal sends it."""
 from __future__ import annotations
 
 import asyncio
-import os
-import pty
 import re
 import shutil
-import subprocess
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from shipwreck.config import Config
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import LiveApps
 
-from sshclient import TIMEOUT, Client, PtyReader, open_terminal, set_winsize
+from sshclient import TIMEOUT, Client, open_openssh, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -30,27 +24,19 @@ AT_TABLE = "table 1 · lifeboat · you are"
 IN_LOBBY = "new [4-6]"  # the lobby's help, shown only there
 
 
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    config = Config()  # the shipped defaults: [timers] on, [tables] solo_timers off
-    config.server.listen = "127.0.0.1"
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.stop()
-
-
 async def answer(client: Client, key: str, question: str) -> None:
     """Answer the question on screen, and wait until it has gone (a person reads first)."""
     client.type(key)
     async with asyncio.timeout(TIMEOUT):
         while question in client.term.text():
             await asyncio.sleep(0.02)
+
+
+def chat_name(service: Service) -> str:
+    """How the table's chat names ann, at the first seat of table 1: ``ann (mate)``."""
+    table = service.lobby.get(1)
+    assert table is not None
+    return f"ann ({table.seat_name(0)})"
 
 
 def choices_line(client: Client) -> str:
@@ -106,7 +92,7 @@ async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
     await ann.term.wait_for("leave the table? y/n")
     await answer(ann, "n", "leave the table?")
     await ann.line("chat still here")  # the session and the table go on
-    await ann.term.wait_for("): still here")  # "ann (SEAT): …" in the chat
+    await ann.term.wait_for(f"{chat_name(service)}: still here")
     assert AT_TABLE in ann.term.text() and not ann.chan.is_closing()
 
     ann.type(CTRL_C)
@@ -120,7 +106,7 @@ async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
     await ann.term.wait_for("quit Shipwreck? y/n")
     await answer(ann, "n", "quit Shipwreck?")
     await ann.line("say hello")
-    await ann.term.wait_for("ann: hello")  # (lobby chat)
+    await ann.term.wait_for("ann: hello")
     ann.type(CTRL_C)
     await ann.term.wait_for("quit Shipwreck? y/n")
     ann.type("y")
@@ -133,44 +119,27 @@ async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
 async def test_ctrl_c_in_openssh_then_n_keeps_the_session(service: Service, tmp_path: Path) -> None:
     """OpenSSH in a terminal: Ctrl+C is a byte in the session's input (the PTY is raw), the
     app asks, and 'n' keeps the session (it used to end at once)."""
-    key_file = tmp_path / "id_ed25519"
-    key_file.write_bytes(ANN_KEY.export_private_key())
-    key_file.chmod(0o600)
-    master, child = pty.openpty()
-    set_winsize(child, 120, 40)
-    args = ["ssh", "-tt", "-p", str(service.port), "-i", str(key_file), "-F", "/dev/null"]
-    args += ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"]
-    args += ["-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR"]
-    proc = await asyncio.create_subprocess_exec(
-        *args, "ann@127.0.0.1", stdin=child, stdout=child, stderr=subprocess.DEVNULL
-    )
-    os.close(child)
-    reader = PtyReader(master, 120, 40)
+    ann = await open_openssh(service.port, "ann", ANN_KEY, tmp_path)
     try:
-        term = reader.term
+        term = ann.term
         await term.wait_for("signed in as ann")
-        os.write(master, b"new\r")
+        ann.type("new\r")
         await term.wait_for(AT_TABLE)
-        os.write(master, CTRL_C.encode())
+        ann.type(CTRL_C)
         await term.wait_for("leave the table? y/n")
-        os.write(master, b"n")
+        ann.type("n")
         async with asyncio.timeout(TIMEOUT):
             while "leave the table?" in term.text():
                 await asyncio.sleep(0.02)
-        os.write(master, b"chat kept\r")
-        await term.wait_for("): kept")  # "ann (SEAT): …" in the chat
-        assert proc.returncode is None, "Ctrl+C ended the ssh session"
-        os.write(master, CTRL_C.encode() + b"y")
+        ann.type("chat kept\r")
+        await term.wait_for(f"{chat_name(service)}: kept")
+        assert ann.proc.returncode is None, "Ctrl+C ended the ssh session"
+        ann.type(CTRL_C + "y")
         await term.wait_for(IN_LOBBY)
-        os.write(master, CTRL_C.encode())
+        ann.type(CTRL_C)
         await term.wait_for("quit Shipwreck? y/n")
-        os.write(master, b"y")
+        ann.type("y")
         async with asyncio.timeout(TIMEOUT):
-            assert await proc.wait() == 0
+            assert await ann.proc.wait() == 0
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        if not reader.eof.is_set():
-            reader.stop()
-        os.close(master)
+        await ann.close()

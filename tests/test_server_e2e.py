@@ -6,37 +6,18 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import asyncssh
 import pytest
 
-from shipwreck.config import Config
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import LiveApps
 
 from sshclient import Client, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
 OTHER_KEY = asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    config = Config()
-    config.server.listen = "127.0.0.1"
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.stop()
 
 
 def choices_on_screen(client: Client) -> list[str]:

@@ -4,34 +4,15 @@ plays it to the end against the stand-in bot, reading the screen (pyte) and typi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import asyncssh
-import pytest
 
-from shipwreck.config import Config
 from shipwreck.lang import format_command
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import LiveApps
 
 from sshclient import open_terminal
 
 KEY = asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    config = Config()
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.stop()
 
 
 async def test_a_spanish_main_game_over_ssh(service: Service) -> None:

@@ -5,47 +5,15 @@ the screen asks, to the end; a dropped connection loses nothing (no autopilot pl
 from __future__ import annotations
 
 import asyncio
-import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import asyncssh
-import pytest
 
-from shipwreck.config import Config
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import LiveApps
 
-from sshclient import Client, open_terminal
+from sshclient import Client, coach_asks, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
-COACH = re.compile(r"coach\s+type: (.+?)(?:  |$)", re.M)
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    config = Config()
-    config.server.listen = "127.0.0.1"
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.stop()
-
-
-async def coach_asks(client: Client) -> str:
-    """The command the coach's panel shows, read from the client's screen."""
-    for _ in range(250):
-        found = COACH.search(client.term.text())
-        if found:
-            return found.group(1).strip()
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"no coach on screen:\n{client.term.text()}")
 
 
 def tutorial_of(service: Service, player: str) -> TutorialTable:
@@ -55,13 +23,15 @@ def tutorial_of(service: Service, player: str) -> TutorialTable:
 
 
 async def type_what_the_coach_asks(client: Client, table: TutorialTable) -> str:
-    command = await coach_asks(client)
+    command = await coach_asks(client.term)
     before = len(table.commands)
     await asyncio.sleep(0.12)  # a person: under the server's 10 commands a second
     await client.line(command)
     for _ in range(250):  # taken, and the screen shows the coach's next line (no two in a
         # row ask the same command in either tutorial)
-        if len(table.commands) > before and (table.over or await coach_asks(client) != command):
+        if len(table.commands) > before and (
+            table.over or await coach_asks(client.term) != command
+        ):
             return command
         await asyncio.sleep(0.02)
     raise AssertionError(f"{command!r} was not taken; screen:\n{client.term.text()}")
@@ -97,13 +67,13 @@ async def test_a_dropped_tutorial_waits_for_its_player(service: Service) -> None
     table = tutorial_of(service, "ann")
     first = await type_what_the_coach_asks(ann, table)
     assert first == "move windjammer S -30 L -30"
-    asked = await coach_asks(ann)
+    asked = await coach_asks(ann.term)
     ann.close()
     await asyncio.sleep(0.5)
     commands = list(table.commands)
     assert not table.seats[0].autopilot and not table.seats[0].connected
     again = await open_terminal(service.port, "ann", ANN_KEY, size=(120, 40))
     await again.term.wait_for("(tutorial) · spanish main")  # back in the seat
-    assert await coach_asks(again) == asked
+    assert await coach_asks(again.term) == asked
     assert table.commands == commands  # nobody played it meanwhile
     again.close()

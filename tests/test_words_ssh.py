@@ -8,15 +8,12 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from shipwreck.config import Config
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import LiveApps
 
 from sshclient import open_terminal
 
@@ -27,21 +24,6 @@ ALT_SCREEN = b"\x1b[?1049h"
 """What a Textual app sends first: the terminal's alternate screen."""
 
 needs_ssh = pytest.mark.skipif(SSH is None, reason="OpenSSH's ssh is not installed")
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    config = Config()
-    config.server.listen = "127.0.0.1"
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.stop()
 
 
 def key_file(tmp_path: Path, key: asyncssh.SSHKey, name: str) -> Path:
