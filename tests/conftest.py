@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from shipwreck.config import Config
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import LiveApps
+
+from sshclient import loopback_config, running
 
 settings.register_profile("default", derandomize=True, deadline=None)
 settings.register_profile("explore", derandomize=False, deadline=None, max_examples=500)
@@ -25,14 +25,5 @@ settings.load_profile("default")
 async def service(tmp_path: Path) -> AsyncIterator[Service]:
     """``shipwreck serve`` with the shipped settings (timers on) on 127.0.0.1, a free port, and
     a fresh SQLite file and host key. A test module that needs other settings has its own."""
-    config = Config()
-    config.server.listen = "127.0.0.1"
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
+    async with running(loopback_config(tmp_path)) as svc:
         yield svc
-    finally:
-        await svc.stop()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import os
 import pty
@@ -11,11 +12,16 @@ import re
 import struct
 import subprocess
 import termios
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
 import pyte
+
+from shipwreck.config import Config
+from shipwreck.server.service import Service
+from shipwreck.server.ssh import LiveApps
 
 TIMEOUT = 15.0
 COACH = re.compile(r"coach\s+type: (.+?)(?:  |$)", re.M)
@@ -197,3 +203,24 @@ async def coach_asks(term: Terminal) -> str:
             return found.group(1).strip()
         await asyncio.sleep(0.02)
     raise AssertionError(f"no coach on screen:\n{term.text()}")
+
+
+def loopback_config(tmp_path: Path) -> Config:
+    """The shipped settings on 127.0.0.1, a free port, and a fresh SQLite file and host key."""
+    config = Config()
+    config.server.listen = "127.0.0.1"
+    config.server.port = 0
+    config.server.database = str(tmp_path / "shipwreck.db")
+    config.server.host_key = str(tmp_path / "host_key")
+    return config
+
+
+@contextlib.asynccontextmanager
+async def running(config: Config) -> AsyncIterator[Service]:
+    """``shipwreck serve`` with ``config``, for as long as the ``async with`` lasts."""
+    svc = Service(config, live=LiveApps())
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()

@@ -52,15 +52,14 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from shipwreck.config import Config
 from shipwreck.lang import format_command
 from shipwreck.replay import export_table, table_at
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.server.driver import DEFAULT_KEYS_PER_SECOND, PASTE_IDLE_TIMEOUT
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import MAX_TERMINAL_SIZE, LiveApps
+from shipwreck.server.ssh import MAX_TERMINAL_SIZE
 
-from sshclient import Client, open_terminal
+from sshclient import Client, loopback_config, open_terminal, running
 
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
 EVE_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -288,19 +287,11 @@ def new_table(service: Service, player: str, seed: int) -> Table:
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    config = Config()
-    config.server.listen = "127.0.0.1"
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
+    config = loopback_config(tmp_path)
     for kind in config.timers.__struct_fields__:  # no timeouts: nothing moves unless typed
         setattr(config.timers, kind, 0)
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
+    async with running(config) as svc:
         yield svc
-    finally:
-        await svc.stop()
 
 
 @dataclass

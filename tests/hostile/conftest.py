@@ -10,10 +10,9 @@ import pytest
 
 from shipwreck.config import Config
 from shipwreck.server.service import Service
-from shipwreck.server.ssh import LiveApps
 
 from harness import BYSTANDER_KEY, Bystander, make_config
-from sshclient import open_terminal
+from sshclient import open_terminal, running
 
 
 @pytest.fixture
@@ -24,12 +23,8 @@ def config(tmp_path: Path) -> Config:
 
 @pytest.fixture
 async def service(config: Config) -> AsyncIterator[Service]:
-    svc = Service(config, live=LiveApps())
-    await svc.start()
-    try:
+    async with running(config) as svc:
         yield svc
-    finally:
-        await svc.stop()
 
 
 @pytest.fixture

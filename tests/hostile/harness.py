@@ -21,7 +21,7 @@ import asyncssh
 
 from shipwreck.config import Config
 
-from sshclient import Client
+from sshclient import Client, loopback_config
 
 BYSTANDER_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BYSTANDER_LIMIT = 1.0
@@ -29,12 +29,7 @@ BYSTANDER_LIMIT = 1.0
 
 
 def make_config(tmp_path: Path) -> Config:
-    config = Config()
-    config.server.listen = "127.0.0.1"
-    config.server.port = 0
-    config.server.database = str(tmp_path / "shipwreck.db")
-    config.server.host_key = str(tmp_path / "host_key")
-    return config
+    return loopback_config(tmp_path)
 
 
 class Bystander:
