@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_tui import lobby_with_table as lifeboat
 from textual.pilot import Pilot
 
 from shipwreck.games.lifeboat import commands as LC
@@ -31,16 +32,6 @@ def error(app: ShipwreckApp) -> str:
     screen = app.screen
     assert isinstance(screen, AppScreen)
     return screen.panel_text("error")
-
-
-def lifeboat(humans: tuple[str, ...] = ("ann",), seed: int = 11) -> tuple[Lobby, Table]:
-    lobby = Lobby(seed=1)
-    seats = [SeatSpec("human")] + [SeatSpec("empty") for _ in humans[1:]]
-    seats += [SeatSpec("bot", b) for b in BOTS[: 6 - len(seats)]]
-    table = lobby.create_table("lifeboat", seats, creator=humans[0], seed=seed)
-    for h in humans[1:]:
-        assert table.sit(table.free_seats()[0], h) is None
-    return lobby, table
 
 
 def screen_text(app: ShipwreckApp) -> str:
