@@ -94,7 +94,7 @@ async def test_lobby_help_gives_the_descriptions_the_width() -> None:
         ("new ²", "'²' is not a seat count: new 4, new 5 or new 6"),
         ("new sm ³", "'³' is not a seat count: new sm 2, new sm 3 or new sm 4"),
         ("join x", "join which table? a table's id, e.g. 'join 1'"),
-        ("join 1 x", "join 1 SEAT: a seat's number, e.g. 'join 1 2'"),
+        ("join 1 ²", "join 1 SEAT: a seat's number or id, e.g. 'join 1 2'"),
         ("watch 9", "there is no table 9; the list above shows the tables"),
         ("new 7", "Lifeboat is for 4 to 6 seats: new 4, new 5 or new 6"),
         ("new 4 ../bots/x.bot", "bot names are a-z, 0-9 and _ (up to 32), not files"),

@@ -25,6 +25,34 @@ class IllegalCommand(Exception):
     """
 
 
+def waiting_text(
+    me: Seat,
+    prompts: list[Prompt],
+    names: list[str],
+    do_now: dict[str, str],
+    hidden: tuple[str, ...] = (),
+) -> str:
+    """The end of a refusal: whom the table waits for, from the blocking ``prompts``.
+
+    Why: a player told "waiting for mate" while they are the mate is lost; when the seat
+    waited for is ``me``, the text says what they can do now instead (``do_now``: the
+    commands for a prompt's kind, in a player's words). Kinds in ``hidden`` do not name the
+    others waited for (naming them would tell who holds what).
+    """
+    ps = [p for p in prompts if p.blocking]
+    if not ps:
+        return "nothing is waiting"
+    kind = ps[0].kind
+    if any(p.seat == me for p in ps):
+        lead = "it is your turn" if kind == "turn" else f"your decision now: {kind}"
+        hint = do_now.get(kind)
+        return f"{lead}: {hint}" if hint else lead
+    if kind in hidden:
+        return f"waiting for the {kind} step to finish"
+    who = ", ".join(sorted({names[p.seat] for p in ps}))
+    return f"waiting for {who} ({kind})"
+
+
 class Event(msgspec.Struct, frozen=True, gc=False):
     """Something that happened, as a line of text with who may read it.
 

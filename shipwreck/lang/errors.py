@@ -148,6 +148,7 @@ _TERMS: dict[str, dict[str, _Term]] = {
     "lobby": {
         "INT": _Term("a number", show=False),
         "BOT": _Term("a bot or 'free'", open=True),
+        "SEAT_ID": _Term("a seat's id", show=False, open=True),
         "TEXT": _Term("some text", show=False),
     },
     "table": {

@@ -223,7 +223,10 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "new 4 free loyal",
             ),
             "join": CommandHelp(
-                "join ID [SEAT]", "take a free seat at table ID (listed above)", "", "join 1"
+                "join ID [SEAT]",
+                "take a free seat at table ID (listed above); SEAT: its number or its id",
+                "",
+                "join 1",
             ),
             "watch": CommandHelp("watch ID", "watch table ID as a spectator", "", "watch 1"),
             "open": CommandHelp("open ID", "go back to your seat at table ID", "", "open 1"),
@@ -254,7 +257,12 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             "legend": CommandHelp(
                 "legend", "what the signs on the cards and the board mean", "", "legend"
             ),
-            "say": CommandHelp("say TEXT", "talk to the whole table", "", "say hello"),
+            "say": CommandHelp(
+                "say TEXT",
+                "talk to the whole table (also while it waits to start)",
+                "",
+                "say hello",
+            ),
             "tell": CommandHelp(
                 "tell WHO TEXT | whisper WHO TEXT",
                 "whisper to one player: their name or their seat",
@@ -273,8 +281,12 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             "takeover": CommandHelp(
                 "takeover", "take your seat back from the autopilot", "", "takeover"
             ),
-            "lobby": CommandHelp("lobby", "back to the lobby, keeping your seat (Esc)", "", ""),
-            "leave": CommandHelp("leave", "give up your seat and go back to the lobby", "", ""),
+            "lobby": CommandHelp(
+                "lobby", "back to the lobby; your seat stays yours ('open N' returns) (Esc)", "", ""
+            ),
+            "leave": CommandHelp(
+                "leave", "give up your seat for good (asks first) and go back to the lobby", "", ""
+            ),
             "quit": CommandHelp("quit", "end this session (on a server, your seat waits)", "", ""),
         },
     ),

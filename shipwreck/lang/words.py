@@ -61,10 +61,11 @@ class Tutorial(msgspec.Struct, frozen=True):
 
 
 class JoinTable(msgspec.Struct, frozen=True):
-    """``join ID [SEAT]`` (SEAT counted from 1, as the table shows them)."""
+    """``join ID [SEAT]``: SEAT counted from 1, as the table shows them, or a seat's id
+    (``join 9 frenchy``), which the table checks."""
 
     table: int
-    seat: int | None = None
+    seat: int | str | None = None
 
 
 class Watch(msgspec.Struct, frozen=True):
@@ -152,7 +153,10 @@ class _ToWord(Transformer[Token, Any]):
         return Tutorial(str(a[0]) if a[0] is not None else "lifeboat")
 
     def join(self, a: list[Token | None]) -> JoinTable:
-        return JoinTable(int(str(a[0])), int(str(a[1])) if a[1] is not None else None)
+        seat = a[1]
+        if seat is None:
+            return JoinTable(int(str(a[0])))
+        return JoinTable(int(str(a[0])), int(str(seat)) if seat.type == "INT" else str(seat))
 
     def watch(self, a: list[Token]) -> Watch:
         return Watch(int(str(a[0])))

@@ -112,12 +112,13 @@ class ShipwreckApp(App[None]):
             self.pop_screen()  # a help or end screen over the table
         self.show_lobby()
 
-    def show_lobby(self) -> None:
-        """Back to the lobby from a table: a new lobby screen takes the table's place.
+    def show_lobby(self, notice: str = "") -> None:
+        """Back to the lobby from a table: a new lobby screen takes the table's place, with
+        ``notice`` (what was done on the way, e.g. a seat given up) on its message line.
 
         Why not keep the lobby under the table: a session then holds one screen, not two
         (a covered lobby kept its widgets and caches, and stopped following changes anyway)."""
-        self.switch_screen(LobbyScreen())
+        self.switch_screen(LobbyScreen(notice))
 
     def open_table(self, table: Table, spectate: bool = False, paced: bool = True) -> None:
         """Sit at (or watch) ``table``: the seat is taken now, and its screen is built when
@@ -165,7 +166,7 @@ class ShipwreckApp(App[None]):
         screen.greeting = greeting
         if isinstance(self.screen, TooSmallScreen):  # (a resize came first): it goes on top
             self.pop_screen()
-        if isinstance(self.screen, LobbyScreen):
+        if isinstance(self.screen, LobbyScreen) or _watching(self.screen, table):
             self.switch_screen(screen)  # the table takes the lobby's place (see show_lobby)
         else:
             self.push_screen(screen)
@@ -179,7 +180,10 @@ class ShipwreckApp(App[None]):
                 isinstance(screen, TableScreen | SpanishMainScreen)
                 and screen.table.id == message.table_id
             ):
-                screen.become_spectator("your other session took this seat; you are watching")
+                screen.become_spectator(
+                    "your other session took this seat; you are watching ('takeover' takes it"
+                    " back here)"
+                )
 
     def on_unmount(self) -> None:
         """The session is over (quit or dropped): the seats it played go on autopilot."""
@@ -204,3 +208,8 @@ class ShipwreckApp(App[None]):
             top.update_size((width, height))
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
+
+
+def _watching(screen: object, table: Table) -> bool:
+    """Is ``screen`` a spectator's view of ``table`` (which a seat's view of it replaces)?"""
+    return isinstance(screen, SeatScreen) and screen.table is table and screen.seat is None

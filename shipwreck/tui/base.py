@@ -274,6 +274,8 @@ class SeatScreen(AppScreen):
             seats = tuple((s.kind, s.player) for s in t.seats)
             self.show("prompt", ("waiting", seats), lambda: waiting_panel(t, self.shipwreck.user))
             return
+        if _was_waiting(self._keys.get("prompt")):
+            self.error("")  # what was refused while it waited is stale now that it has started
         self.show("prompt", key, render)
         t.prompt_shown(self.seat)
 
@@ -474,3 +476,8 @@ class CommandHelp(ClosingModal):
             extra = self.extra()
             if extra is not None:
                 yield Static(extra)
+
+
+def _was_waiting(prompt_key: object) -> bool:
+    """Was the prompt panel drawn by ``show_prompt`` for a table waiting to start?"""
+    return isinstance(prompt_key, tuple) and len(prompt_key) == 2 and prompt_key[0] == "waiting"

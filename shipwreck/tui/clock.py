@@ -67,6 +67,6 @@ def waiting_panel(table: Table, user: str) -> Text:
     if host is None or host == user or table.seat_of_player(host) is None:
         second = "type 'start' (friends can join later) or 'start with bots'"
     else:
-        second = f"{host} starts the game when ready ('chat TEXT' to talk meanwhile)"
+        second = f"{host} starts the game when ready ('say TEXT' to talk meanwhile)"
     first.append("\n" + second, style="")
     return first

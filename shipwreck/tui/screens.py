@@ -25,7 +25,7 @@ from shipwreck.lang.complete import command_list, complete
 from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands
 from shipwreck.lang.rules_text import LEGEND
-from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
+from shipwreck.runtime import Lobby, SeatSpec, Table, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
@@ -132,6 +132,11 @@ class LobbyScreen(AppScreen):
     PANELS = {"who": "board", "tables": "board", "help": "board", "error": "foot"}
     BINDINGS = [Binding(RULES_KEY, "rules", "rules"), Binding(LEGEND_KEY, "legend", "legend")]
 
+    def __init__(self, notice: str = "") -> None:
+        super().__init__()
+        self.notice = notice
+        """Shown on the message line once the screen is up (why the player is back here)."""
+
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
         yield EventLog(id="lobby-chat", max_lines=200)
@@ -171,6 +176,8 @@ class LobbyScreen(AppScreen):
         assert self.pacer is not None  # (found in this session's context)
         self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
+        if self.notice:
+            self.error_text(Text(self.notice, style="yellow"))
         self.query_one("#command", CommandLine).focus()
 
     _pacer: RepaintPacer[LobbyScreen] | None = None
@@ -337,19 +344,36 @@ class LobbyScreen(AppScreen):
             self.error(f"there is no table {number}; the list above shows the tables")
             return
         if isinstance(word, W.JoinTable) and table.seat_of_player(app.user) is None:
-            free = table.free_seats()
-            if word.seat is not None:
-                seat = word.seat - 1
-            elif free:
-                seat = free[0]
-            else:
-                self.error(f"table {table.id} has no free seat; 'watch {table.id}' instead")
-                return
-            problem = table.sit(seat, app.user)
+            seat = seat_to_join(table, word.seat)
+            problem = table.sit(seat, app.user) if isinstance(seat, int) else seat
             if problem:
-                self.error(problem)
+                self.error(problem + free_seats_hint(table) if isinstance(seat, int) else problem)
                 return
         app.open_table(table, spectate=how == "watch")
+
+
+def seat_to_join(table: Table, seat: int | str | None) -> int | str:
+    """The seat ``join N [SEAT]`` asks for (a number from 1, a seat's id, or the first free
+    one), or why there is none."""
+    if isinstance(seat, int):
+        return seat - 1
+    free = table.free_seats()
+    if seat is None:
+        if free:
+            return free[0]
+        return f"table {table.id} has no free seat; 'watch {table.id}' instead"
+    for i in range(len(table.seats)):
+        if table.seat_name(i) == seat:
+            return i
+    return f"table {table.id} has no seat {seat[:32]!r}" + free_seats_hint(table)
+
+
+def free_seats_hint(table: Table) -> str:
+    """The end of a refused ``join``: the free seats by id, as ``join`` takes them."""
+    free = [table.seat_name(i) for i in table.free_seats()]
+    if not free:
+        return f"; no seat is free: 'watch {table.id}' instead"
+    return f"; free: {', '.join(free)} (e.g. 'join {table.id} {free[0]}')"
 
 
 class TableScreen(SeatScreen):

@@ -223,6 +223,14 @@ class SpanishMainScreen(SeatScreen):
         """The goal, how to read the fleet panel, and every ship's card (F3, ``ships``)."""
         self.app.push_screen(SeaFleetScreen(self.view))
 
+    def show_legend(self) -> None:
+        """``legend``: Spanish Main has none; the fleet screen (F3) is what explains its marks."""
+        self.error(
+            "Spanish Main has no legend: F3 (or 'ships') explains the fleet panel, F2 the rules",
+            style="yellow",
+        )
+        self.action_fleet()
+
     def action_fleet(self) -> None:
         self.show_fleet()
 

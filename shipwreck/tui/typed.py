@@ -21,6 +21,7 @@ from shipwreck.lang import words as W
 from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
 from shipwreck.lang.text import whole_number
 from shipwreck.names import skeleton
+from shipwreck.tui.confirm import Confirm
 
 if TYPE_CHECKING:
     from shipwreck.runtime import Table
@@ -132,7 +133,7 @@ def lobby_number_hint(line: str) -> str | None:
         if number is None:
             return f"{how} which table? a table's id, e.g. '{how} 1'"
         if how == "join" and len(args) > 1 and whole_number(args[1]) is None:
-            return f"{how} {number} SEAT: a seat's number, e.g. '{how} {number} 2'"
+            return f"{how} {number} SEAT: a seat's number or id, e.g. '{how} {number} 2'"
     return None
 
 
@@ -259,7 +260,7 @@ def complete_table_words(screen: SeatScreen, text: str, options: list[str]) -> l
         return sorted({*options, *(w for w in table_words if w.startswith(partial))})
     first = words[0][1]
     game = screen.table.game
-    if first in table_words and (first not in game_words(game) or screen.seat is None):
+    if is_table_first_word(screen, first):
         return W.complete_words("table", text, tell_names(screen.table))
     typed = [w for _, w in words]
     if (
@@ -285,6 +286,19 @@ def game_words(game: str) -> list[str]:
     return W.first_words(game)
 
 
+def is_table_first_word(screen: SeatScreen, first: str) -> bool:
+    """Is a line starting with ``first`` one of the table's words here? A word both the table
+    and the game have (Lifeboat's ``say``) is the table's for a spectator, and for everyone
+    before the game starts (there is no game's log to say it in yet: it is table chat)."""
+    if first not in W.first_words("table"):
+        return False
+    return (
+        first not in game_words(screen.table.game)
+        or screen.seat is None
+        or not screen.table.started
+    )
+
+
 def run_table_line(screen: SeatScreen, line: str) -> None:
     """Read ``line`` at a table: the table's words first, then the game's command."""
     t = screen.table
@@ -294,7 +308,7 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
     first = words[0][1]
     commands = game_words(t.game)
     table_words = W.first_words("table")
-    if first in table_words and (first not in commands or screen.seat is None):
+    if is_table_first_word(screen, first):
         try:
             word = W.parse_words("table", line, tell_names(t))
         except CommandSyntaxError as e:
@@ -329,8 +343,7 @@ def do_table_word(screen: SeatScreen, line: str, word: Any) -> None:
         case W.ToLobby():
             screen.action_lobby()
         case W.Leave():
-            t.leave(app.user)
-            screen.action_lobby()
+            ask_leave(screen)
         case W.Quit():
             app.exit()
         case W.Say(text) | W.Chat(text):
@@ -342,12 +355,33 @@ def do_table_word(screen: SeatScreen, line: str, word: Any) -> None:
         case W.Start(with_bots):
             _call(screen, "start_table", with_bots)
         case W.Takeover():
-            if screen.seat is None:
+            if screen.seat is None and t.seat_of_player(app.user) is not None:
+                app.open_table(t, paced=False)  # from another session of mine: here now
+            elif screen.seat is None:
                 screen.error("you are watching: there is no seat of yours to take back")
             elif t.take_back(app.user):
                 screen.error("you have your seat back", style="green")
             else:
                 screen.error("your seat is yours already: nobody plays it for you")
+
+
+def ask_leave(screen: SeatScreen) -> None:
+    """``leave``: give up the seat, once the player says so (like Ctrl+C and Esc, which keep
+    it); the lobby then says the seat was given up and how to sit again. A spectator just
+    goes (there is no seat to lose)."""
+    t, app = screen.table, screen.shipwreck
+    if screen.seat is None:
+        t.leave(app.user)
+        screen.action_lobby()
+        return
+
+    def answer(yes: bool | None) -> None:
+        if not yes or not screen.is_current:
+            return
+        t.leave(app.user)
+        app.show_lobby(f"you left table {t.id}; 'join {t.id}' sits again if the seat is free")
+
+    app.push_screen(Confirm(f"give up your seat at table {t.id}?"), answer)
 
 
 def tell(screen: SeatScreen, who: str, text: str) -> None:

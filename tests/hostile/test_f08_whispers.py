@@ -86,6 +86,8 @@ async def test_f08_whispers_reach_their_two_players_only(
     await bob.term.wait_for("Wq1A2Bx")
 
     await alice.line("leave")
+    await alice.term.wait_for("give up your seat")  # (leave asks first)
+    alice.type("y")
     await alice.term.wait_for(IN_LOBBY)
     eve = await sign_in(service, "eve")
     await enter(eve, f"join {table_id} 1")

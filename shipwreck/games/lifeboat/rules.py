@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat
+from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
 from shipwreck.games.lifeboat import commands as C
 from shipwreck.games.lifeboat.cards import (
     CHAR_IDS,
@@ -176,14 +176,23 @@ def _robbery_under_way(state: LifeboatState) -> bool:
     return req is not None and req.kind == "rob"
 
 
-def _waiting_for(state: LifeboatState) -> str:
-    ps = [p for p in prompts(state) if p.blocking]
-    if not ps:
-        return "nothing is waiting"
-    if ps[0].kind in ("overboard", "thirst"):  # naming them would tell who holds what
-        return f"waiting for the {ps[0].kind} step to finish"
-    who = ", ".join(sorted({state.players[p.seat] for p in ps}))
-    return f"waiting for {who} ({ps[0].kind})"
+DO_NOW = {
+    "supply": "take ITEM",
+    "turn": "row, rest, swap X, rob X ITEM, use ITEM, fire flare",
+    "keep": "keep N… or keep none",
+    "respond": "agree or resist",
+    "fight": "join attacker|defender, reveal WEAPON, done",
+    "navigate": "choose N",
+    "overboard": "throw preserver to X, play bait, pass",
+    "thirst": "drink or wound",
+}
+"""What a seat can type for each prompt, named in a refusal when the table waits for it."""
+
+
+def _waiting_for(state: LifeboatState, me: str) -> str:
+    return waiting_text(
+        state.players.index(me), prompts(state), state.players, DO_NOW, ("overboard", "thirst")
+    )
 
 
 # --------------------------------------------------------------------------- prompts
@@ -443,7 +452,7 @@ def _recheck(state: LifeboatState, log: _Log) -> None:
 
 def _cmd_take(state: LifeboatState, log: _Log, me: Character, cmd: C.Take) -> None:
     if state.step != "pick":
-        raise IllegalCommand(f"'take' is for the supply phase; {_waiting_for(state)}")
+        raise IllegalCommand(f"'take' is for the supply phase; {_waiting_for(state, me.id)}")
     if state.pickers[0] != me.id:
         raise IllegalCommand(f"it is {state.pickers[0]}'s pick from the supply")
     _check_item(cmd.item)
@@ -505,8 +514,10 @@ def _next_turn(state: LifeboatState, log: _Log) -> None:
 def _require_turn(state: LifeboatState, me: Character, what: str) -> None:
     if state.step != "turn":
         if state.phase == "actions" and state.order[state.turn] == me.id:
-            raise IllegalCommand(f"you cannot {what} now; {_waiting_for(state)}")
-        raise IllegalCommand(f"you cannot {what} now: it is not your turn; {_waiting_for(state)}")
+            raise IllegalCommand(f"you cannot {what} now; {_waiting_for(state, me.id)}")
+        raise IllegalCommand(
+            f"you cannot {what} now: it is not your turn; {_waiting_for(state, me.id)}"
+        )
     if state.order[state.turn] != me.id:
         raise IllegalCommand(f"it is not your turn: {state.order[state.turn]} is to act")
 
@@ -530,7 +541,7 @@ def _cmd_row(state: LifeboatState, log: _Log, me: Character, cmd: C.Row) -> None
 
 def _cmd_keep(state: LifeboatState, log: _Log, me: Character, cmd: C.Keep) -> None:
     if state.step != "keep" or state.order[state.turn] != me.id:
-        raise IllegalCommand(f"'keep' answers your own row; {_waiting_for(state)}")
+        raise IllegalCommand(f"'keep' answers your own row; {_waiting_for(state, me.id)}")
     keep = list(cmd.cards)
     for n in keep:
         if n not in state.drawn:
@@ -700,7 +711,7 @@ def _add_birds(state: LifeboatState, log: _Log, n: int) -> bool:
 def _cmd_respond(state: LifeboatState, log: _Log, me: Character, cmd: C.Agree | C.Resist) -> None:
     req = state.request
     if state.step != "respond" or req is None or req.target != me.id:
-        raise IllegalCommand(f"nobody is asking you for anything; {_waiting_for(state)}")
+        raise IllegalCommand(f"nobody is asking you for anything; {_waiting_for(state, me.id)}")
     if isinstance(cmd, C.Agree):
         log.public("agree", f"{me.id} agrees")
         _succeed(state, log, req)
@@ -716,7 +727,7 @@ def _cmd_respond(state: LifeboatState, log: _Log, me: Character, cmd: C.Agree | 
 def _require_fight(state: LifeboatState, me: Character) -> Fight:
     f = state.fight
     if state.step != "fight" or f is None:
-        raise IllegalCommand(f"there is no fight now; {_waiting_for(state)}")
+        raise IllegalCommand(f"there is no fight now; {_waiting_for(state, me.id)}")
     if not me.conscious:
         raise IllegalCommand("you are unconscious and cannot fight (LB-26)")
     if me.id in f.done:
@@ -975,7 +986,7 @@ def _start_navigation(state: LifeboatState, log: _Log) -> None:
 
 def _cmd_choose(state: LifeboatState, log: _Log, me: Character, cmd: C.Choose) -> None:
     if state.step != "choose" or navigator(state) != me.id:
-        raise IllegalCommand(f"only the navigator chooses a card; {_waiting_for(state)}")
+        raise IllegalCommand(f"only the navigator chooses a card; {_waiting_for(state, me.id)}")
     if cmd.card not in state.nav_table:
         table = " ".join(str(x) for x in state.nav_table)
         raise IllegalCommand(f"#{cmd.card} is not on the navigation table; choose one of {table}")
@@ -1013,7 +1024,9 @@ def _resolve_card(state: LifeboatState, log: _Log, card: int | None) -> None:
 
 def _overboard_turn(state: LifeboatState, me: Character) -> None:
     if state.step != "overboard" or me.id not in state.responders:
-        raise IllegalCommand(f"you have nothing to do for those overboard; {_waiting_for(state)}")
+        raise IllegalCommand(
+            f"you have nothing to do for those overboard; {_waiting_for(state, me.id)}"
+        )
 
 
 def _can_respond(state: LifeboatState, cid: str) -> bool:
@@ -1157,7 +1170,7 @@ def _settle_thirst(state: LifeboatState, log: _Log) -> None:
 
 def _cmd_thirst(state: LifeboatState, log: _Log, me: Character, cmd: C.Drink | C.Wound) -> None:
     if state.step != "thirst" or me.id not in _thirst_prompted(state):
-        raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state)}")
+        raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state, me.id)}")
     state.thirst[me.id] -= 1
     if isinstance(cmd, C.Drink):
         _take(me, "water", prefer_revealed=True)

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat
+from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main import scoring
@@ -196,12 +196,21 @@ def _know(state: SpanishMainState, seat: int, coins: list[int]) -> None:
             known.sort()
 
 
-def _waiting(state: SpanishMainState) -> str:
-    ps = prompts(state)
-    if not ps:
-        return "the game is over" if state.over else "nothing is waiting"
-    p = ps[0]
-    return f"waiting for {state.seats[p.seat]} ({p.kind})"
+DO_NOW = {
+    "turn": "move, shoot, explore, repair, come about… then 'end turn'",
+    "after_move": "tow SHIP X, ram SHIP X, or pass",
+    "eliminate": "eliminate N",
+    "load": "load SHIP [coin…]",
+    "board": "board kill, board steal, or pass",
+    "plunder": "board kill, board steal, or pass",
+}
+"""What a seat can type for each prompt, named in a refusal when the table waits for it."""
+
+
+def _waiting(state: SpanishMainState, seat: int) -> str:
+    if state.over:
+        return "the game is over"
+    return waiting_text(seat, prompts(state), state.seats, DO_NOW)
 
 
 # --------------------------------------------------------------------------- prompts
@@ -562,7 +571,7 @@ def apply(state: SpanishMainState, seat: Seat, cmd: C.Command) -> list[Event]:
 
 def _my_turn(state: SpanishMainState, seat: int, what: str) -> None:
     if state.step != "turn" or state.turn != seat:
-        raise IllegalCommand(f"you cannot {what} now; {_waiting(state)}")
+        raise IllegalCommand(f"you cannot {what} now; {_waiting(state, seat)}")
 
 
 def _ready(state: SpanishMainState, s: Ship) -> None:
@@ -836,10 +845,10 @@ def _cmd_come_about(state: SpanishMainState, log: _Log, seat: int, cmd: C.ComeAb
 def _after_turn(state: SpanishMainState, seat: int, sid: str) -> tuple[Ship, AfterMove]:
     after = state.after
     if state.step != "after_move" or after is None:
-        raise IllegalCommand(f"that follows a move; {_waiting(state)}")
+        raise IllegalCommand(f"that follows a move; {_waiting(state, seat)}")
     s = state.ships[after.ship]
     if s.owner != seat:
-        raise IllegalCommand(f"{_waiting(state)}")
+        raise IllegalCommand(f"{_waiting(state, seat)}")
     if sid != s.id:
         raise IllegalCommand(f"only {s.id}, which just moved, may do that now")
     return s, after
@@ -924,7 +933,7 @@ def _cmd_pass(state: SpanishMainState, log: _Log, seat: int, cmd: C.Pass) -> Non
         log.public("board", f"{state.seats[seat]} takes nothing")
         state.ram = None
     else:
-        raise IllegalCommand(f"there is nothing to pass; {_waiting(state)}")
+        raise IllegalCommand(f"there is nothing to pass; {_waiting(state, seat)}")
 
 
 # --- board (SM-20)
@@ -934,7 +943,7 @@ def _cmd_board(state: SpanishMainState, log: _Log, seat: int, cmd: C.Board) -> N
     kind = prompt_of(state, seat)
     ram = state.ram
     if kind not in ("board", "plunder") or ram is None:
-        raise IllegalCommand(f"boarding follows a ram (SM-20); {_waiting(state)}")
+        raise IllegalCommand(f"boarding follows a ram (SM-20); {_waiting(state, seat)}")
     if cmd.take not in _takes(state, seat):
         raise IllegalCommand(_no_take(state, seat, cmd.take))
     if kind == "plunder":
@@ -999,7 +1008,7 @@ def _plunder(state: SpanishMainState, log: _Log, winner_id: str, take: str) -> N
 def _cmd_eliminate(state: SpanishMainState, log: _Log, seat: int, cmd: C.Eliminate) -> None:
     hit = state.hit
     if prompt_of(state, seat) != "eliminate" or hit is None:
-        raise IllegalCommand(f"no mast of yours is to be eliminated; {_waiting(state)}")
+        raise IllegalCommand(f"no mast of yours is to be eliminated; {_waiting(state, seat)}")
     t = state.ships[hit.ship]
     if not 1 <= cmd.mast <= len(t.masts) or not t.masts[cmd.mast - 1].up:
         up = " ".join(str(i + 1) for i, m in enumerate(t.masts) if m.up)
@@ -1118,7 +1127,7 @@ def _cmd_explore(state: SpanishMainState, log: _Log, seat: int, cmd: C.Explore) 
 
 def _cmd_load(state: SpanishMainState, log: _Log, seat: int, cmd: C.Load) -> None:
     if prompt_of(state, seat) != "load" or state.loading is None:
-        raise IllegalCommand(f"loading follows an explore (SM-30); {_waiting(state)}")
+        raise IllegalCommand(f"loading follows an explore (SM-30); {_waiting(state, seat)}")
     s = state.ships[state.loading]
     if cmd.ship != s.id:
         raise IllegalCommand(f"{s.id} is the ship loading now")
