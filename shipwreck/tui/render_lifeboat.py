@@ -18,6 +18,7 @@ from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.cards import CHAR, NAV, named
 from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
+from shipwreck.tui.packed import Packed
 from shipwreck.tui.standings import Part, ToWidth, bar, bar_width, key, ordinal, placing, rank
 
 STATE_STYLE = {"ok": "green", "unconscious": "yellow", "dead": "red"}
@@ -285,8 +286,14 @@ def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
     return Group(*parts)
 
 
+PROMPT_ROWS = 3
+"""The prompt panel's rows (:meth:`TableScreen.prompt_rows`)."""
+
+
 def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
-    """What I must decide now, and my legal choices (compact: in two lines, not three)."""
+    """What I must decide now, and my legal choices, each whole, on the rows left below it
+    (:class:`Packed`: what does not fit is counted, and Tab lists it). Compact: a request or
+    an offer goes on the first line, not a line of its own."""
     from shipwreck.lang import format_command
 
     mine = [p for p in view.prompts if p.seat == view.seat and p.blocking]
@@ -311,11 +318,12 @@ def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
     if offers:
         t.append(" · " if compact else "\n")
         t.append(offers, style="bold yellow")
-    t.append("\n")
-    choices = [format_command(c) for c in view.choices]
-    t.append("choices: ", style="bold")
-    t.append(" | ".join(choices[:24]) + (" …" if len(choices) > 24 else ""))
-    return t
+    items = [Text(format_command(c)) for c in view.choices]
+    if not items:
+        return t
+    items[0] = Text.assemble(("choices: ", "bold"), items[0])
+    lines = PROMPT_ROWS - len(t.split())  # the choices get the rows the words above leave
+    return Packed(t, items, lines=max(1, lines))
 
 
 def offers_to_me(view: LifeboatView) -> str:

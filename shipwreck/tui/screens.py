@@ -401,7 +401,7 @@ class TableScreen(SeatScreen):
 
     def prompt_rows(self) -> int:
         """What to decide, and the choices on two lines (wrapped, not cut), at every size."""
-        return 3
+        return R.PROMPT_ROWS
 
     def compacted(self, compact: bool) -> None:
         for board in self.query(Board):
