@@ -4,16 +4,24 @@ log at 80×24, typing over the end screen, and the end screen's words."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+import msgspec
 import pytest
+from test_learn_end import plain
 from test_tui import lobby_with_table, play_to_end, type_line
 from textual.pilot import Pilot
 
+from shipwreck.games.lifeboat import RULES, explain
+from shipwreck.games.lifeboat.cards import CHAR
+from shipwreck.games.lifeboat.rules import _Log, start_round
+from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.lang import format_command
 from shipwreck.runtime import Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.board import Board
+from shipwreck.tui.render_lifeboat import final, me_panel
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen
 from shipwreck.tui.widgets import CommandLine
 
@@ -101,3 +109,69 @@ async def test_enter_and_escape_still_close_the_end_screen_and_type_nothing() ->
             await pilot.pause()
             assert app.screen is table_screen
             assert table_screen.query_one("#command", CommandLine).value == ""
+
+
+# ------------------------------------------------------------------ the end screen's words
+
+
+def over(view: LifeboatView, me: str | None) -> LifeboatView:
+    """``view`` at the end of a game, as ``me`` (a character id, or a spectator) sees it:
+    ``me`` wins; every character scored."""
+    chars = [c.id for c in view.characters]
+    return msgspec.structs.replace(
+        view,
+        me=me,
+        phase="over",
+        scores={c: 20 - i for i, c in enumerate(chars)},
+        score_parts={c: {"treasure": 10, "survival": 10 - i} for i, c in enumerate(chars)},
+        winners=(me or chars[0],),
+    )
+
+
+@pytest.mark.parametrize("width", [68, 76, 116])
+@pytest.mark.parametrize("me", ["lauren", "stephen", "mate"])
+def test_the_end_screen_names_me_whole_and_apart_from_the_state(me: str, width: int) -> None:
+    """``Lady Lauren ★ (you) alive``, never ``(y…alive`` nor ``(you)dead``; rows fit."""
+    _, table = lobby_with_table()
+    view = over(table.view(0), me)
+    text = plain(final(view, width), width)
+    mine = [line for line in text.splitlines() if line.startswith("▸")]
+    assert len(mine) == 1, text
+    assert re.search(rf"{explain.name(me)} ★ \(you\) +(alive|out|dead) ", mine[0]), mine[0]
+    for line in text.splitlines():
+        if re.match(r"^(▸ |  )\s*\d+(st|nd|rd|th) ", line):
+            assert re.search(r"\S +(alive|out|dead) +\d+ ", line), f"no space: {line!r}"
+            assert len(line.rstrip()) <= width
+
+
+def test_a_spectators_end_screen_has_no_you_in_its_key() -> None:
+    """The key of the bars says "alive" to a spectator (no "you" watches)."""
+    _, table = lobby_with_table()
+    watched = plain(final(over(table.view(None), None), 76))
+    assert "▓ alive" in watched and "you alive" not in watched, watched
+    played = plain(final(over(table.view(0), table.view(0).me), 76))
+    assert "▓ you alive" in played
+
+
+def test_one_supply_card_is_passed_in_the_singular() -> None:
+    """LB-11: with one card left to pass, the log says "1 supply card is passed"."""
+    state, _ = RULES.new_game(3, 6)
+    state.supply_deck = state.supply_deck[:1]
+    log = _Log(state)
+    start_round(state, log)
+    assert any("1 supply card is passed" in e.text for e in log.events), log.events
+    state.supply_deck = ["water", "cash"]
+    log = _Log(state)
+    start_round(state, log)
+    assert any("2 supply cards are passed" in e.text for e in log.events), log.events
+
+
+def test_the_you_panel_keeps_the_first_mates_strength_and_survival_at_80x24() -> None:
+    """Compact, 25 columns: ``First Mate str 8 surv 3`` whole, for every character."""
+    _, table = lobby_with_table()
+    view = table.view(0)
+    for c in view.characters:
+        as_c = msgspec.structs.replace(view, me=c.id)
+        first = plain(me_panel(as_c, compact=True), 27).splitlines()[1]
+        card = CHAR[c.id]
+        assert f"{explain.name(c.id)} str {card.strength} surv {card.bonus}" in first, first
