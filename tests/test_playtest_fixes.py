@@ -18,12 +18,13 @@ from shipwreck.games.lifeboat.cards import CHAR
 from shipwreck.games.lifeboat.rules import _Log, start_round
 from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.lang import format_command
-from shipwreck.runtime import Table
+from shipwreck.runtime import Lobby, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.board import Board
 from shipwreck.tui.render_lifeboat import final, me_panel
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen
-from shipwreck.tui.widgets import CommandLine
+from shipwreck.tui.tutorial import LifeboatTutorialScreen
+from shipwreck.tui.widgets import CommandLine, EventLog
 
 
 def drawn(app: ShipwreckApp, board_id: str, wid: str) -> list[str]:
@@ -175,3 +176,32 @@ def test_the_you_panel_keeps_the_first_mates_strength_and_survival_at_80x24() ->
         first = plain(me_panel(as_c, compact=True), 27).splitlines()[1]
         card = CHAR[c.id]
         assert f"{explain.name(c.id)} str {card.strength} surv {card.bonus}" in first, first
+
+
+# ------------------------------------------------------------------ the tutorial at 80×24
+
+
+async def test_the_lifeboat_tutorial_at_80x24_keeps_rows_of_log() -> None:
+    """The coach's panel once took the log's last rows at 80×24 (a box with no line in it):
+    the log keeps two rows at least, with every panel still on screen, the coach's three rows
+    and what to decide with a row of choices."""
+    app = ShipwreckApp(Lobby(seed=1), "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "new tutorial")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LifeboatTutorialScreen) and screen.compact
+        log = screen.query_one("#log", EventLog)
+        assert log.size.height >= 2, f"the log shows {log.size.height} rows"
+        assert screen.max_scroll_y == 0
+        for wid in ("title", "boat", "me", "nav", "log", "coach", "prompt", "error", "command"):
+            region = screen.panel_region(wid)
+            assert region and region.bottom <= 24, f"{wid} is not all on screen"
+        coach = drawn(app, "foot", "coach")
+        assert len(coach) == 3 and coach[0].startswith("coach  type: "), coach
+        prompt = drawn(app, "foot", "prompt")
+        assert prompt[1].startswith("choices: "), prompt
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert screen.panel_region("seats"), "the seats line is back at 120×40"
+        assert len(drawn(app, "foot", "prompt")) == 3

@@ -290,8 +290,8 @@ PROMPT_ROWS = 3
 """The prompt panel's rows (:meth:`TableScreen.prompt_rows`)."""
 
 
-def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
-    """What I must decide now, and my legal choices, each whole, on the rows left below it
+def prompt(view: LifeboatView, compact: bool = False, rows: int = PROMPT_ROWS) -> RenderableType:
+    """What I must decide now, and my legal choices, each whole, on the ``rows`` left below it
     (:class:`Packed`: what does not fit is counted, and Tab lists it). Compact: a request or
     an offer goes on the first line, not a line of its own."""
     from shipwreck.lang import format_command
@@ -322,7 +322,7 @@ def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
     if not items:
         return t
     items[0] = Text.assemble(("choices: ", "bold"), items[0])
-    lines = PROMPT_ROWS - len(t.split())  # the choices get the rows the words above leave
+    lines = rows - len(t.split())  # the choices get the rows the words above leave
     return Packed(t, items, lines=max(1, lines))
 
 

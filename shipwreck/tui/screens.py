@@ -458,7 +458,7 @@ class TableScreen(SeatScreen):
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
         self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
-        self.show_prompt(ask, lambda: R.prompt(view, compact))
+        self.show_prompt(ask, lambda: R.prompt(view, compact, self.prompt_rows()))
 
     def chat_log(self) -> EventLog:
         return self.query_one("#chat", EventLog)
