@@ -612,10 +612,8 @@ class Player:
         m = CHOICES.search(self.term.text())
         if not m:
             return []
-        options = [c.strip() for c in m.group(1).split("|")]
-        if len(options) > 1:
-            options.pop()  # the line may wrap: its last option may be cut short
-        return [c for c in options if c and "…" not in c]
+        options = [c.strip() for c in m.group(1).split(" · ")]  # whole items, and a count
+        return [c for c in options if c and not re.fullmatch(r"\+\d+ more: \w+", c)]
 
 
 async def connect(port: int, name: str, key: asyncssh.SSHKey) -> Player:

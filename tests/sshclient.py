@@ -224,3 +224,14 @@ async def running(config: Config) -> AsyncIterator[Service]:
         yield svc
     finally:
         await svc.stop()
+
+
+def choices_shown(text: str) -> list[str]:
+    """The choices on a Lifeboat screen's ``choices:`` row (the first of the prompt's rows of
+    choices): each shown whole, separated by `` · ``; a count of those that did not fit
+    ("+3 more: Tab") is not a choice."""
+    m = re.search(r"choices:\s+(.*)", text)
+    if not m:
+        return []
+    items = [c.strip() for c in m.group(1).split(" · ")]
+    return [c for c in items if c and not re.fullmatch(r"\+\d+ more: \w+", c)]

@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import os
 import random
-import re
 import shutil
 import signal
 import socket
@@ -47,7 +46,7 @@ from shipwreck.replay import FORMAT, GameFile, export_table, table_at
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.store import Store
 
-from sshclient import Client, open_terminal
+from sshclient import Client, choices_shown, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -188,14 +187,8 @@ def snapshot(db: Path, into: Path) -> Path:
 
 
 def choices_on_screen(client: Client) -> list[str]:
-    """The choices a player can see, without a last one that the line may have cut."""
-    m = re.search(r"choices:\s+(.*)", client.term.text())
-    if not m:
-        return []
-    items = [c.strip() for c in m.group(1).split("|")]
-    if len(items) > 1:
-        items = items[:-1]  # the choices line may wrap in the middle of its last item
-    return [c for c in items if c and "…" not in c]
+    """The choices a player can see (each shown whole)."""
+    return choices_shown(client.term.text())
 
 
 _SCROLLBAR = " ▁▂▃▄▅▆▇█▔▕▎▏▐▌"

@@ -96,7 +96,7 @@ def test_the_lifeboat_bar_is_its_parts_in_proportion() -> None:
         score_parts={c.id: parts if i == 0 else {"treasure": 10} for i, c in enumerate(chars)},
         winners=(chars[0].id,),
     )
-    text = plain(final(over, 72), 72)
+    text = plain(final(over, 76), 76)  # (76 columns: a bar of 36 cells after the names)
     top = next(line for line in text.splitlines() if re.match(r"^(▸ |  )\s*1st", line))
     bar = top.split()[-1]
     assert bar == "█" * 18 + "▓" * 9 + "▒" * 9  # 36 cells for 20 points: 10, 5, 5

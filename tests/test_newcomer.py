@@ -22,7 +22,7 @@ import pytest
 
 from shipwreck.server.service import Service
 
-from sshclient import TIMEOUT, OpenSSH, Terminal, coach_asks, open_openssh
+from sshclient import TIMEOUT, OpenSSH, Terminal, choices_shown, coach_asks, open_openssh
 
 pytestmark = pytest.mark.skipif(
     shutil.which("ssh") is None, reason="OpenSSH's ssh is not installed"
@@ -76,8 +76,7 @@ def choices(text: str) -> list[str]:
             more = lines[i + 1].strip() if i + 1 < len(lines) else ""
             if more and more[0] not in BOX:
                 words += " " + more
-            found = [c.strip() for c in re.split(r"\s+\|\s+", words.strip())]
-            return [c for c in found if c and c != "…"]
+            return choices_shown("choices: " + words)
     return []
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from shipwreck.server.service import Service
 
-from sshclient import Client, open_terminal
+from sshclient import Client, choices_shown, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -22,11 +22,7 @@ OTHER_KEY = asyncssh.generate_private_key("ssh-ed25519")
 
 def choices_on_screen(client: Client) -> list[str]:
     """The choices line as the player sees it."""
-    text = client.term.text()
-    m = re.search(r"choices:\s+(.*)", text)
-    if not m:
-        return []
-    return [c.strip() for c in m.group(1).split("|") if c.strip() and "…" not in c]
+    return choices_shown(client.term.text())
 
 
 async def test_sign_in_registers_the_key_and_shows_it(service: Service) -> None:

@@ -25,7 +25,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.events import Callback, Resize
+from textual.events import Callback, Key, Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -405,7 +405,21 @@ class EndOfGame(ClosingModal):
     def result(self) -> RenderableType:
         raise NotImplementedError
 
-    HINT = "Enter or Escape closes · ↑ ↓ PgUp PgDn scroll"
+    HINT = "Enter, Escape or typing closes · ↑ ↓ PgUp PgDn scroll"
+
+    def on_key(self, event: Key) -> None:
+        """A printable key closes the end screen and goes on the command line below, so what
+        the player types next (``lobby``, as the coach says) is not lost on the popup."""
+        if not event.is_printable or event.character is None:
+            return
+        event.stop()
+        event.prevent_default()
+        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        self.dismiss()
+        lines = below.query("#command").results(CommandLine) if below is not None else []
+        for line in lines:
+            line.insert_text_at_cursor(event.character)
+            line.focus()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id=self.BOX_ID):  # (the hint first: seen without scrolling)

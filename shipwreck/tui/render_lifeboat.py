@@ -18,6 +18,7 @@ from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.cards import CHAR, NAV, named
 from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
+from shipwreck.tui.packed import Packed
 from shipwreck.tui.standings import Part, ToWidth, bar, bar_width, key, ordinal, placing, rank
 
 STATE_STYLE = {"ok": "green", "unconscious": "yellow", "dead": "red"}
@@ -160,8 +161,8 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if me is None:
         return Panel(Text("you are watching this table"), title="spectator")
     card = CHAR[me.id]
-    lines = [Text(card.name, style="bold")]
-    if compact:
+    lines = [Text(explain.name(me.id) if compact else card.name, style="bold")]
+    if compact:  # ("First Mate str 8 surv 3": 25 columns hold the longest)
         lines[0].append(f" str {me.strength} surv {me.bonus}")
     else:
         lines[0].append(f"  strength {me.strength}, survival {me.bonus}")
@@ -285,8 +286,14 @@ def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
     return Group(*parts)
 
 
-def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
-    """What I must decide now, and my legal choices (compact: in two lines, not three)."""
+PROMPT_ROWS = 3
+"""The prompt panel's rows (:meth:`TableScreen.prompt_rows`)."""
+
+
+def prompt(view: LifeboatView, compact: bool = False, rows: int = PROMPT_ROWS) -> RenderableType:
+    """What I must decide now, and my legal choices, each whole, on the ``rows`` left below it
+    (:class:`Packed`: what does not fit is counted, and Tab lists it). Compact: a request or
+    an offer goes on the first line, not a line of its own."""
     from shipwreck.lang import format_command
 
     mine = [p for p in view.prompts if p.seat == view.seat and p.blocking]
@@ -311,11 +318,12 @@ def prompt(view: LifeboatView, compact: bool = False) -> RenderableType:
     if offers:
         t.append(" · " if compact else "\n")
         t.append(offers, style="bold yellow")
-    t.append("\n")
-    choices = [format_command(c) for c in view.choices]
-    t.append("choices: ", style="bold")
-    t.append(" | ".join(choices[:24]) + (" …" if len(choices) > 24 else ""))
-    return t
+    items = [Text(format_command(c)) for c in view.choices]
+    if not items:
+        return t
+    items[0] = Text.assemble(("choices: ", "bold"), items[0])
+    lines = rows - len(t.split())  # the choices get the rows the words above leave
+    return Packed(t, items, lines=max(1, lines))
 
 
 def offers_to_me(view: LifeboatView) -> str:
@@ -368,6 +376,15 @@ END_PARTS: dict[str, Part] = {
 }
 """How the end screen draws each part of a score (LB-61..LB-64)."""
 END_STATE = {"ok": "alive", "unconscious": "out", "dead": "dead"}
+NAME_COLUMN = 20
+"""The end screen's name column: the longest name with its star and "(you)", and a space."""
+
+
+def end_parts(view: LifeboatView) -> dict[str, Part]:
+    """The parts as this viewer's end screen names them: a spectator is no "you"."""
+    if any(c.id == view.me for c in view.characters):
+        return END_PARTS
+    return {**END_PARTS, "survival": Part("alive", "▓", "green")}
 
 
 def final(view: LifeboatView, width: int = 76) -> RenderableType:
@@ -382,9 +399,10 @@ def final(view: LifeboatView, width: int = 76) -> RenderableType:
     if view.me in scores:
         mine = scores[view.me]
         head.append(f"\nyou came {placing(everyone, mine)} with {mine} points", style="bold cyan")
-    rows: list[RenderableType] = [head, key(list(END_PARTS.values())), Text("")]
+    names = end_parts(view)
+    rows: list[RenderableType] = [head, key(list(names.values())), Text("")]
     top = max(everyone + [1])
-    cells = bar_width(width)
+    cells = bar_width(width, 2 + 6 + NAME_COLUMN + 6 + 5)  # mark, place, name, state, score
     for c in ranked:
         me = c.id == view.me
         score = scores.get(c.id, 0)
@@ -395,14 +413,15 @@ def final(view: LifeboatView, width: int = 76) -> RenderableType:
             who.append(" ★", style="yellow")
         if me:
             who.append(" (you)", style="cyan")
-        who.truncate(17, overflow="ellipsis", pad=True)
+        who.truncate(NAME_COLUMN - 1, overflow="ellipsis", pad=True)
         line.append_text(who)
+        line.append(" ")
         line.append(f"{END_STATE[c.state]:<6}", style=STATE_STYLE[c.state])
         line.append(f"{score:>3}  ", style="bold")
         mine_parts = parts.get(c.id, {})
-        shown = [(END_PARTS[k], v) for k, v in mine_parts.items() if k in END_PARTS]
+        shown = [(names[k], v) for k, v in mine_parts.items() if k in names]
         line.append_text(bar(shown, cells / top, cells))
-        words = " + ".join(f"{END_PARTS[k].label} {v}" for k, v in mine_parts.items() if v)
+        words = " + ".join(f"{names[k].label} {v}" for k, v in mine_parts.items() if v)
         detail = Text(words or "nothing scored", style="dim" if not words else "")
         friend, enemy = (_who(c.id, other) for other in (c.friend, c.enemy))
         detail.append(f"\nfriend {friend}, enemy {enemy} · held: ")

@@ -16,8 +16,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -27,6 +26,7 @@ from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis, point_segment
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
+from shipwreck.tui.packed import Packed
 
 OWNER = ("#ff5f5f", "#5fafff", "#5fd75f", "#ffd75f")
 """Seat colours, in seat order (red, blue, green, gold)."""
@@ -634,50 +634,6 @@ def _by_action(choices: Iterable[C.Command], suggested: dict[str, str]) -> dict[
         if who not in out[what]:
             out[what].append(who)
     return {k: v for k, v in out.items() if v}
-
-
-class Packed:
-    """Items laid out on at most ``lines`` lines of whatever width the panel has, each item
-    whole (never cut at the edge), separated by `` · ``; what does not fit is counted at the
-    end ("+3 more: Tab"). So the hint line says all it can at 80 columns and more at 120."""
-
-    def __init__(
-        self, head: Text, items: Sequence[Text], lines: int = 2, more: str = "Tab"
-    ) -> None:
-        """``head``: a line above the items (cut at the edge if it must be)."""
-        self.head, self.items, self.lines, self.more = head, list(items), lines, more
-
-    def __str__(self) -> str:
-        return "\n".join([self.head.plain, " · ".join(t.plain for t in self.items)])
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        head = self.head.copy()
-        head.no_wrap, head.overflow = True, "ellipsis"
-        yield head
-        yield from self.pack(options.max_width)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(1, options.max_width)
-
-    def pack(self, width: int) -> list[Text]:
-        rows: list[Text] = [Text(no_wrap=True, overflow="ellipsis")]
-        for i, item in enumerate(self.items):
-            row = rows[-1]
-            sep = 3 if row.cell_len else 0
-            left = len(self.items) - i - 1
-            tail = len(f" · +{left} more: {self.more}") if left and len(rows) == self.lines else 0
-            if row.cell_len + sep + item.cell_len + tail <= width:
-                if sep:
-                    row.append(" · ", style="dim")
-                row.append_text(item)
-                continue
-            if len(rows) < self.lines and item.cell_len <= width:
-                rows.append(Text(no_wrap=True, overflow="ellipsis"))
-                rows[-1].append_text(item)
-                continue
-            row.append(f"{' · ' if row.cell_len else ''}+{left + 1} more: {self.more}", "dim")
-            break
-        return rows
 
 
 def prompt(view: SpanishMainView, suggested: dict[str, str] | None = None) -> RenderableType:

@@ -425,7 +425,7 @@ class TableScreen(SeatScreen):
 
     def prompt_rows(self) -> int:
         """What to decide, and the choices on two lines (wrapped, not cut), at every size."""
-        return 3
+        return R.PROMPT_ROWS
 
     def compacted(self, compact: bool) -> None:
         for board in self.query(Board):
@@ -482,7 +482,7 @@ class TableScreen(SeatScreen):
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
         self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
-        self.show_prompt(ask, lambda: R.prompt(view, compact))
+        self.show_prompt(ask, lambda: R.prompt(view, compact, self.prompt_rows()))
 
     def chat_log(self) -> EventLog:
         return self.query_one("#chat", EventLog)

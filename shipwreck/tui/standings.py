@@ -64,8 +64,9 @@ PREFIX = 36
 """The columns before a bar: mark, place, name, state, score."""
 
 
-def bar_width(width: int) -> int:
-    return max(8, min(36, width - PREFIX))
+def bar_width(width: int, prefix: int = PREFIX) -> int:
+    """The cells a bar has in ``width`` columns after ``prefix`` columns."""
+    return max(8, min(36, width - prefix))
 
 
 class ToWidth:

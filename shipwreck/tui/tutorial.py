@@ -83,9 +83,26 @@ class CoachPanel(_Screen):
 
 
 class LifeboatTutorialScreen(CoachPanel, TableScreen):
-    """The Lifeboat table with the coach."""
+    """The Lifeboat table with the coach. Compact (80×24), the coach's rows come from the
+    seats line (every other seat is a bot) and the prompt's second row of choices (the coach
+    says what to type; Tab lists the rest), so that the log keeps three rows."""
 
     PANELS = {**TableScreen.PANELS, "coach": "foot"}
+
+    def board_layout(self, size: Size) -> list[Spot]:
+        spots = super().board_layout(size)
+        if not self.compact:
+            return spots
+        seats = next(s.region for s in spots if s.name == "seats")
+        up = Offset(0, -seats.height)
+        return [
+            s._replace(region=s.region.translate(up)) if s.region.y >= seats.bottom else s
+            for s in spots
+            if s.name != "seats"
+        ]
+
+    def prompt_rows(self) -> int:
+        return 2 if self.compact else super().prompt_rows()
 
 
 class SeaTutorialScreen(CoachPanel, SpanishMainScreen):

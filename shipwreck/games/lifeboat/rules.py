@@ -482,7 +482,8 @@ def start_round(state: LifeboatState, log: _Log) -> None:
     state.offer = state.supply_deck[:k]
     del state.supply_deck[:k]
     state.pickers = awake[:k]
-    log.public("round", f"round {state.round} begins: {k} supply cards are passed sternward")
+    cards = "1 supply card is" if k == 1 else f"{k} supply cards are"
+    log.public("round", f"round {state.round} begins: {cards} passed sternward")
     if not state.pickers:
         _start_actions(state, log)
 
