@@ -11,7 +11,7 @@ import msgspec
 import pytest
 from rich.console import Console
 from test_sea_screen import ok, sm_view
-from test_tui import lobby_with_table, play_to_end
+from test_tui import lobby_with_table, play_my_seat_to_end, play_to_end
 from textual.containers import VerticalScroll
 
 from shipwreck.games.lifeboat import explain
@@ -49,10 +49,7 @@ async def test_the_lifeboat_end_screen_tells_me_everything(size: tuple[int, int]
     lobby, table = lobby_with_table()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=size) as pilot:
-        seat = app.screen.seat
-        assert seat is not None
-        await play_to_end(pilot, table, seat)
-        await pilot.pause()
+        await play_my_seat_to_end(pilot, app, table)
         screen = app.screen
         assert isinstance(screen, EndOfGame)
         view = screen.view

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 from test_learn_end import plain
-from test_tui import lobby_with_table, play_to_end, type_line
+from test_tui import lobby_with_table, play_my_seat_to_end, type_line
 from textual.pilot import Pilot
 
 from shipwreck.games.lifeboat import RULES, explain
@@ -83,10 +83,7 @@ async def test_typing_over_the_end_screen_closes_it_and_goes_on_the_command_line
     lobby, table = lobby_with_table()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=size) as pilot:
-        seat = app.screen.seat
-        assert seat is not None
-        await play_to_end(pilot, table, seat)
-        await pilot.pause()
+        await play_my_seat_to_end(pilot, app, table)
         assert isinstance(app.screen, EndScreen)
         await type_line(pilot, "lobby")
         await pilot.pause()
@@ -97,10 +94,8 @@ async def test_enter_and_escape_still_close_the_end_screen_and_type_nothing() ->
     lobby, table = lobby_with_table()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=(120, 40)) as pilot:
-        seat = app.screen.seat
-        assert seat is not None
-        await play_to_end(pilot, table, seat)
-        await pilot.pause()
+        seat = getattr(app.screen, "seat", None)
+        await play_my_seat_to_end(pilot, app, table)
         table_screen = app.screen_stack[-2]
         for key in ("enter", "escape"):
             if not isinstance(app.screen, EndScreen):

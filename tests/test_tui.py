@@ -53,6 +53,14 @@ async def play_to_end(pilot: Pilot[Any], table: Table, seat: int, seed: int = 3)
     raise AssertionError("the game did not end")
 
 
+async def play_my_seat_to_end(pilot: Pilot[Any], app: ShipwreckApp, table: Table) -> None:
+    """Play the seat ``app`` shows until the game ends, and let the end screen come up."""
+    seat = getattr(app.screen, "seat", None)
+    assert seat is not None
+    await play_to_end(pilot, table, seat)
+    await pilot.pause()
+
+
 async def open_a_fight(pilot: Pilot[Any], table: Table, seat: int) -> None:
     """Play until it is ``seat``'s turn, then ask the strongest other character for its seat;
     the bots there resist what they can win, so keep trying until a fight is open."""
@@ -131,10 +139,7 @@ async def test_finish_a_game_shows_the_end_screen() -> None:
     lobby, table = lobby_with_table()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=SIZE) as pilot:
-        seat = app.screen.seat
-        assert seat is not None
-        await play_to_end(pilot, table, seat)
-        await pilot.pause()
+        await play_my_seat_to_end(pilot, app, table)
         assert isinstance(app.screen, EndScreen)
         assert table.over
 
