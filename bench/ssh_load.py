@@ -604,8 +604,8 @@ class Player:
             return sent
 
     def awake(self) -> bool:
-        """Whether my character (the boat's "(you)" row) is conscious and alive."""
-        mine = [row for row in self.term.rows if "(you)" in row]
+        """Whether my character (the boat's row marked ``◂``) is conscious and alive."""
+        mine = [row for row in self.term.rows if "◂" in row]
         return bool(mine) and " unconscious " not in mine[0] and " dead " not in mine[0]
 
     def choices(self) -> list[str]:
