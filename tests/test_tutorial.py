@@ -203,6 +203,19 @@ def test_a_tutorial_is_not_one_of_the_players_open_tables() -> None:
     assert second.game == "spanish_main"
 
 
+def test_new_tutorials_count_in_the_new_tables_a_minute() -> None:
+    """Security audit F7: each tutorial builds a table (and a screen), so typing 'new tutorial'
+    again and again is rate-limited like 'new'; the one a player has is left as it is."""
+    now = [0.0]
+    lobby = Lobby(seed=1, new_tables_per_minute=3, clock=lambda: now[0])
+    made = [lobby.create_tutorial("lifeboat", "ann") for _ in range(3)]
+    with pytest.raises(TableCreateError, match="at most 3 new tables a minute"):
+        lobby.create_tutorial("lifeboat", "ann")
+    assert lobby.get(made[-1].id) is made[-1]  # the refusal replaced nothing
+    now[0] = 61.0
+    assert lobby.create_tutorial("lifeboat", "ann").id != made[-1].id
+
+
 def test_an_unknown_tutorial_is_one_clear_line() -> None:
     lobby = Lobby(seed=1)
     with pytest.raises(TableCreateError, match=r"there is no tutorial 'chess'; try: lifeboat, sm"):

@@ -149,6 +149,7 @@ class Lobby:
             script = load_script(name)
         except TutorialError as e:
             raise TableCreateError(str(e)) from None
+        self._check_rate(player)
         for old in [t for t in self.tables.values() if isinstance(t, TutorialTable)]:
             if old.seat_of_player(player) is not None:
                 del self.tables[old.id]
@@ -156,6 +157,7 @@ class Lobby:
         table = TutorialTable(script, player, table_id=self._next_id, book=self.book)
         self._next_id += 1
         self.tables[table.id] = table
+        self._created.setdefault(player, []).append(self.clock())
         table.subscribe(self._table_changed)
         self._notify()
         return table
@@ -169,6 +171,10 @@ class Lobby:
                 f"you already play at {len(mine)} unfinished tables ({ids}); finish one, "
                 f"or 'open ID' and 'leave' it, before starting another"
             )
+        self._check_rate(creator)
+
+    def _check_rate(self, creator: str) -> None:
+        """A few new tables a minute, tutorials included (each builds a table and a screen)."""
         now = self.clock()
         recent = [t for t in self._created.get(creator, []) if now - t < 60.0]
         self._created[creator] = recent

@@ -373,11 +373,7 @@ class Table:
             return f"seat {seat + 1} is taken"
         self.seats[seat] = SeatInfo(kind="human", player=player, connected=True)
         self.bots.pop(seat, None)
-        if self.on_seats is not None:
-            self.on_seats(self)
-        self._run_bots()
-        self._arm_timers()
-        self._notify()
+        self._seats_changed()
         return None
 
     def start(self, player: str | None, with_bots: bool = False) -> str | None:
@@ -397,12 +393,17 @@ class Table:
                 info = self.seats[i]
                 self.seats[i] = SeatInfo(kind="bot", bot=info.bot, owner=info.owner)
         self.started = True
+        self._seats_changed()
+        return None
+
+    def _seats_changed(self) -> None:
+        """Who sits where (or whether the table has started) changed: save the seats, let the
+        bots play on, arm the clocks, tell the screens."""
         if self.on_seats is not None:
             self.on_seats(self)
         self._run_bots()
         self._arm_timers()
         self._notify()
-        return None
 
     def prompt_shown(self, seat: Seat | None) -> None:
         """A screen has shown ``seat``'s player the started table (its prompt): the clock
