@@ -417,6 +417,23 @@ def test_lb7_friends_and_enemies_from_two_shuffled_sets(seats: int) -> None:
     assert len(deals) > 10
 
 
+def test_lb7_the_two_sets_are_shuffled_independently() -> None:
+    """LB-7: the friend and enemy sets are shuffled separately, so a seat's enemy equals its
+    friend with chance 1/n, and all four seats of a 4-seat boat with chance 1/24. The play-test's
+    seed 1584317147 (every seat's friend was its enemy) is one of those 1-in-24 deals, not a
+    dealing bug; a dealer that reused one shuffle for both sets would fail the shares below."""
+    games, same, all_same = 2400, 0, 0
+    for seed in range(games):
+        boat, friends, enemies = _relations(seed, 4)
+        n = sum(friends[c] == enemies[c] for c in boat)
+        same += n
+        all_same += n == 4
+    assert 0.9 < same / games < 1.1  # expected 1 seat per game (4 seats x 1/4)
+    assert 0.03 < all_same / games < 0.055  # expected 1/24 = 0.042
+    _, friends, enemies = _relations(1584317147, 4)
+    assert friends == enemies
+
+
 @pytest.mark.parametrize("seats", [4, 5, 6])
 def test_lb7_redeal_self(seats: int) -> None:
     """LB-7: with the table option redeal_self, nobody draws itself or the same character
