@@ -337,3 +337,56 @@ async def test_a_turn_takes_screen_work_until_its_learnt_cost_is_spent() -> None
     ], by_turn
     budget.measured("table", 0.005)  # a moving average: one cheap repaint lowers it a little
     assert 0.012 < budget.cost["table"] < 0.015
+
+
+def _typed(app: ShipwreckApp, text: str) -> None:
+    """Queue ``text`` as keys to ``app``, as one packet from its client would."""
+    from textual import events
+
+    for ch in text:
+        if ch == "\r":
+            app.post_message(events.Key("enter", "\r"))
+        else:
+            app.post_message(events.Key("space" if ch == " " else ch, ch))
+
+
+async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """TurnBudget for typed lines: once a line is known to cost 30 ms, a 40 ms turn runs one
+    (a crowd's lines no longer run all in the turn their keys came in); each session's lines
+    still run in the order typed, and none is lost."""
+    from shipwreck.tui.pacer import TABLE_TURNS
+    from shipwreck.tui.widgets import CommandLine
+
+    lobby = Lobby(seed=1)
+    async with lobby_sessions(lobby, 6) as (apps, pilots):
+        turns = Turns()
+        ran: list[tuple[int, str, str]] = []
+        for app in apps:
+            line = app.screen.query_one(CommandLine)
+            run = line.run
+
+            def recorded(text: str, user: str = app.user, run: Callable[[str], None] = run) -> None:
+                ran.append((turns.count, user, text))
+                run(text)
+
+            line.run = recorded
+        monkeypatch.setitem(TABLE_TURNS.cost, "line", 0.03)
+        monkeypatch.setattr(TABLE_TURNS, "measured", lambda kind, seconds: None)
+        turns.start()
+        try:
+            for app in apps:
+                _typed(app, f"say {app.user} a\rsay {app.user} b\r")
+            await until(lambda: len(ran) == 12)
+        finally:
+            turns.stop()
+        for app in apps:
+            assert [t for _, u, t in ran if u == app.user] == [
+                f"say {app.user} a",
+                f"say {app.user} b",
+            ]
+        per_turn = collections.Counter(turn for turn, _, _ in ran)
+        assert max(per_turn.values()) == 1, per_turn  # one 30 ms line in a 40 ms turn
+        said = [(c.sender, c.text) for c in lobby.chat]
+        assert sorted(said) == sorted((a.user, f"{a.user} {x}") for a in apps for x in "ab")

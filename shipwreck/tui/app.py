@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
-from textual.events import Callback, Resize
+from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
 
@@ -18,7 +18,7 @@ from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import Confirm
-from shipwreck.tui.pacer import TABLE_TURNS
+from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -143,10 +143,7 @@ class ShipwreckApp(App[None]):
     """The table a lobby command asked for, until its screen is built (the last one asked)."""
 
     def _post_opening(self) -> None:
-        # (Run from the budget's own context: posted as a message, it runs in this app's.)
-        message = Callback(callback=self._show_opening)
-        message._sender = self
-        self.post_message(message)
+        post_callback(self, self._show_opening)
 
     def _show_opening(self) -> None:
         if self._opening is None or not self.is_running:

@@ -25,7 +25,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.events import Callback, Key, Resize
+from textual.events import Key, Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -40,7 +40,7 @@ from shipwreck.tui.clock import clock_line, waiting_panel
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
-from shipwreck.tui.pacer import TABLE_TURNS
+from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.typed import (
     END_OF_LINE,
     chat_line_text,
@@ -81,11 +81,7 @@ class AppScreen(Screen[None]):
         # has spent this turn
 
     def _post_repaint(self) -> None:
-        # (``call_later``'s message would name the session that made the change as its sender,
-        # and a screen keeps the last message it handled: that session's screen stayed alive.)
-        message = Callback(callback=self._repaint)
-        message._sender = self
-        if not self.post_message(message):  # refused: normally, a closing screen
+        if not post_callback(self, self._repaint):  # refused: normally, a closing screen
             self._repaint_due = False
             if not (self._closing or self._closed):
                 log.warning("%s: a repaint was refused; the screen may now be stale", self)

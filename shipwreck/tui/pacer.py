@@ -27,6 +27,9 @@ import weakref
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from textual.events import Callback
+from textual.message_pump import MessagePump
+
 S = TypeVar("S")
 log = logging.getLogger("shipwreck.tui")
 
@@ -170,28 +173,34 @@ class TurnBudget:
         self.cost: dict[str, float] = dict(costs or {})
         """What each kind of work has been taking (a moving average, seconds), or is assumed
         to take (a kind never :meth:`measured`)."""
-        self.waiting: collections.deque[tuple[Callable[[], None], str]] = collections.deque()
+        self.waiting: collections.deque[tuple[Callable[[], object], str]] = collections.deque()
         self._armed: asyncio.AbstractEventLoop | None = None
 
-    def run(self, post: Callable[[], None], kind: str = "repaint") -> None:
+    def run(self, post: Callable[[], object], kind: str = "repaint") -> None:
         """Call ``post`` (which queues one piece of ``kind`` work) now, or in a later turn if
         this one's budget is spent."""
+        if not self.take_now(kind):
+            self.waiting.append((post, kind))
+            return
+        post()
+
+    def take_now(self, kind: str) -> bool:
+        """Count one piece of ``kind`` work into this turn, if it fits and none waits before
+        it; ``False``: it does not (queue it with :meth:`run`)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop: nothing to share a turn with
-            post()
-            return
+            return True
         if self._armed is not loop:  # a new loop (tests run many): start afresh
             self._armed, self.used, self.spent = None, 0, 0.0
             self.waiting.clear()
-        if not self.waiting and self._fits(kind):
-            self._take(kind)
-            post()
-        else:
-            self.waiting.append((post, kind))
         if self._armed is None:
             self._armed = loop
             loop.call_soon(self._next_turn, context=contextvars.Context())
+        if self.waiting or not self._fits(kind):
+            return False
+        self._take(kind)
+        return True
 
     def measured(self, kind: str, seconds: float) -> None:
         """One piece of ``kind`` work took ``seconds``: learn its cost."""
@@ -231,4 +240,17 @@ headless, 120×40), spread over three or four turns of the loop (compose, mount,
 it is not measured as it runs because its parts run as Textual's own callbacks."""
 
 TABLE_TURNS = TurnBudget(costs={"open": OPEN_SECONDS})
-"""The budget every screen's repaints and table openings share (see :class:`TurnBudget`)."""
+"""The budget every screen's repaints, table openings and typed lines share (see
+:class:`TurnBudget`)."""
+
+
+def post_callback(target: MessagePump, callback: Callable[[], None]) -> bool:
+    """Have ``target`` call ``callback`` from its own message queue (so in its app's context:
+    the budget calls ``post`` from a context of its own); ``False`` if it refused (closing).
+
+    The message's sender is ``target`` itself: ``call_later``'s would name the session that
+    made a change, and a screen keeps the last message it handled, so that session's screen
+    stayed alive."""
+    message = Callback(callback=callback)
+    message._sender = target
+    return target.post_message(message)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import time
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import accumulate
@@ -20,6 +22,7 @@ from textual.widgets import Input
 
 from shipwreck.tui.board import Board, Spot, StyleKeyed
 from shipwreck.tui.draw_now import draw_now
+from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 
 T = TypeVar("T")
 
@@ -73,6 +76,8 @@ class CommandLine(Input):
         self._pos = 0
         self.offered: list[str] = []
         """The last completions offered (shown by the screen when there are several)."""
+        self._lines: collections.deque[str] = collections.deque()
+        """Lines entered and not yet run (see :meth:`_run_lines`)."""
 
     _typing = False
     """True while a key is handled: see :meth:`refresh`."""
@@ -85,8 +90,39 @@ class CommandLine(Input):
         finally:
             self._typing = False
         line, self._entered_line = self._entered_line, None
-        if line is not None:
-            self.run(line)  # (not within ``prevent``: what it opens must post as it likes)
+        if line is not None:  # (not within ``prevent``: what it opens must post as it likes)
+            self._lines.append(line)
+            if len(self._lines) == 1:  # (else it runs after the lines before it)
+                self._run_lines()
+
+    def _run_lines(self) -> None:
+        """Run the lines entered, in order, as many as this turn of the event loop's budget
+        allows; the next one waits for a later turn (see :class:`TurnBudget`).
+
+        Why: every session's keys are handled in one turn of the loop, and a line is what
+        costs (joining a table writes to the database and tells the lobby; a move is applied,
+        saved and sent to the table): a crowd sitting down ran dozens of lines in one turn,
+        and every other session waited behind all of them. Under the budget a line runs at
+        once, as before."""
+        while self._lines:
+            if not TABLE_TURNS.take_now("line"):
+                TABLE_TURNS.run(lambda: post_callback(self, self._run_granted), kind="line")
+                return
+            self._run_first()
+
+    def _run_granted(self) -> None:
+        """A later turn's budget took the first line in: run it, then the rest as it allows."""
+        if self._lines:
+            self._run_first()
+        self._run_lines()
+
+    def _run_first(self) -> None:
+        line = self._lines.popleft()
+        started = time.perf_counter()
+        try:
+            self.run(line)
+        finally:
+            TABLE_TURNS.measured("line", time.perf_counter() - started)
 
     _entered_line: str | None = None
     """A line entered while a key is handled, to run (``run``) once it is."""
