@@ -104,10 +104,10 @@ Listener = Callable[["Table"], None]
 _ids = itertools.count(1)
 
 NOT_SAVED = "the server could not save that move; try again"
+"""What a player is told when the store refuses their command (the table is as before)."""
 CHAT_NOT_SAVED = "the server could not save that; try again"
 CHAT_KEPT = 500
 """Chat lines a table keeps in memory (all of them are in the store)."""
-"""What a player is told when the store refuses their command (the table is as before)."""
 BOT_SLICE_SECONDS = 0.005
 """At most about this much bot work per loop turn (with a scheduler), whatever the move count."""
 RETRY_SECONDS = 1.0
