@@ -86,6 +86,8 @@ def test_the_command_leaves_out_port_22_and_uses_the_public_host(tmp_path: Path)
         )
         hint = service.auth_hint("ann", True, ("10.0.0.5", 2311))
         assert "e.g. ssh -p 2311 ann" in hint and "@sea.example.org" in hint
+        no_key = service.auth_hint("ann", False, ("10.0.0.5", 2311))
+        assert "ssh-keygen" in no_key and no_key.endswith("ssh -p 2311 ann@sea.example.org")
     finally:
         service.store.close()
         service.lobby.close()

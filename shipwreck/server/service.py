@@ -184,7 +184,8 @@ class Service:
             "Shipwreck signs you in with an SSH key, and your ssh offered none. Make one"
             " (press Enter at each question):\n"
             "    ssh-keygen -t ed25519\n"
-            "then connect again; your name is yours from then on, with that key."
+            "then connect again; your name is yours from then on, with that key:\n"
+            f"    {self.sign_in_command(username, local)}"
         )
 
     def open_sessions(self) -> tuple[dict[str, int], dict[str, int]]:
