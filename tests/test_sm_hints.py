@@ -46,11 +46,17 @@ def turn_seat(state: SpanishMainState) -> int | None:
 
 
 def settle(state: SpanishMainState) -> None:
-    """Answer whatever follows a command (tow or ram, a load, a lost mast) with the default."""
+    """Answer whatever follows a command (tow or ram, a load, a lost mast) with the default,
+    once each of its choices shown (after the ``choices:`` label) is checked as typed."""
     while not state.over:
         open_ = [p for p in GAME.prompts(state) if p.blocking and p.kind != "turn"]
         if not open_:
             return
+        view = GAME.view(state, open_[0].seat)
+        assert isinstance(view, SpanishMainView)
+        for text in hint_items(view):
+            cmd = parse_command("spanish_main", text.removeprefix("choices: "), view)
+            GAME.apply(copy.deepcopy(state), open_[0].seat, cmd)
         cmd = GAME.default(state, open_[0].seat)
         assert cmd is not None
         GAME.apply(state, open_[0].seat, cmd)
