@@ -61,4 +61,5 @@ async def test_spectators_whisper_to_each_other_and_to_players_privately(
     assert all("Ws6C2Hx" not in r.text for r in service.store.chat(table_id))
     for client in clients.values():
         client.close()
+    await eventually(lambda: not table.watchers, what="closed sessions stop watching")
     bystander.check()
