@@ -15,6 +15,9 @@ class ServerSection(msgspec.Struct, forbid_unknown_fields=True):
     host_key: str = "shipwreck_host_key"
     database: str = "shipwreck.db"
     log_file: str = ""
+    public_host: str = ""
+    """The host name players type (``ssh NAME@HOST``), for the commands a refusal shows;
+    "" shows the address the client reached."""
 
 
 class LimitsSection(msgspec.Struct, forbid_unknown_fields=True):

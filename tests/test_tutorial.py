@@ -233,11 +233,13 @@ async def test_new_tutorial_with_an_unknown_game_says_so_in_the_lobby() -> None:
 
 
 async def test_a_spectator_sees_no_coach_reading_the_players_hand() -> None:
+    """The lobby refuses to let bob watch ann's tutorial (test_tutorial_private); a screen
+    that shows it to someone else all the same (opened directly) reads no coach line."""
     lobby = Lobby(seed=1)
     table = lobby.create_tutorial("lifeboat", "ann")
-    app = ShipwreckApp(lobby, "bob")
+    app = ShipwreckApp(lobby, "bob", open_table=table.id)
     async with app.run_test(size=(120, 40)) as pilot:
-        await type_line(pilot, f"watch {table.id}")
+        await pilot.pause()
         coach = app.screen.panel_text("coach")  # type: ignore[attr-defined]
         assert "watching someone's tutorial" in coach and "take water" not in coach
 

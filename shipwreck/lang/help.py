@@ -265,7 +265,7 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "tell": CommandHelp(
                 "tell WHO TEXT | whisper WHO TEXT",
-                "whisper to one player: their name or their seat",
+                "whisper to one player (their name or their seat) or one spectator",
                 "",
                 "tell bob let us team up",
             ),

@@ -282,7 +282,8 @@ def _may_move(samples: list[C.Move], leg: list[str]) -> bool:
 USEFUL_SHARE = 0.5
 """A suggested move sails at least this share of the ship's whole move (or docks)."""
 MAX_TRIES = 6
-"""Moves previewed per ship at most, to find one to suggest (each is a geometry plan)."""
+"""Moves previewed per ship at most, to find one to suggest (each is a geometry plan), unless
+none of them moves her at all."""
 _HINTS: dict[tuple[object, ...], dict[str, str]] = {}
 """The last suggestions, by what they were worked out from (a repaint per command at a
 table asks again for the same sea)."""
@@ -302,7 +303,8 @@ def _goal_islands(view: SpanishMainView, ship_id: str) -> list[str]:
 
 def _candidates(view: SpanishMainView, ship_id: str) -> list[C.Command]:
     """Moves worth previewing for a ship, most useful first: docking where she wants to go,
-    sailing toward it, straight on, then the engine's sampled headings, smallest turn first."""
+    sailing toward it, straight on, the engine's sampled headings, smallest turn first, then
+    her other legal moves (toward another island or ship, docking elsewhere)."""
     mine = [c for c in view.choices if getattr(c, "ship", None) == ship_id]
     goals = _goal_islands(view, ship_id)[:2]
     out: list[C.Command] = []
@@ -315,7 +317,8 @@ def _candidates(view: SpanishMainView, ship_id: str) -> list[C.Command]:
         (c for c in samples if c not in straight),
         key=lambda c: sum(abs(turn) for _, turn, _ in c.legs),
     )
-    return out + straight + turning
+    rest = [c for c in mine if isinstance(c, MOVES) and c not in out and c not in samples]
+    return out + straight + turning + rest
 
 
 def _target(cmd: C.Command) -> str:
@@ -325,8 +328,9 @@ def _target(cmd: C.Command) -> str:
 def suggested_moves(view: SpanishMainView) -> dict[str, str]:
     """For each of my ships that may move now, one legal move that takes her somewhere: the
     text of the first of :func:`_candidates` that docks or sails at least `USEFUL_SHARE` of her
-    move, as the preview (from the public sea of ``view`` only) says. A ship with none (every
-    way blocked) is left out. At most `MAX_TRIES` previews a ship, remembered per sea."""
+    move, as the preview (from the public sea of ``view`` only) says; failing that, the one
+    tried that sails furthest. A ship with none (every way is blocked) is left out. At most
+    `MAX_TRIES` previews a ship (more only while none moves her), remembered per sea."""
     from shipwreck.engine.core import IllegalCommand
     from shipwreck.games.spanish_main.geometry import LEG_LENGTH
     from shipwreck.games.spanish_main.rules import preview
@@ -344,17 +348,23 @@ def suggested_moves(view: SpanishMainView) -> dict[str, str]:
     for ship_id in ships:
         ship = next(s for s in view.ships if s.id == ship_id)
         whole = sum(LEG_LENGTH[k] for k in ship.move)
-        for cmd in _candidates(view, ship_id)[:MAX_TRIES]:
+        furthest: tuple[float, C.Command] | None = None
+        for tried, cmd in enumerate(_candidates(view, ship_id)):
+            if tried >= MAX_TRIES and furthest is not None:
+                break  # (past MAX_TRIES, only while nothing found moves her at all)
             assert isinstance(cmd, MOVES)
             try:
                 p = preview(state, view.seat, cmd)
             except IllegalCommand:
                 continue
             ran = sum(d for _, d in p.legs)
-            docks = isinstance(cmd, C.MoveDock)
-            if docks or ran >= USEFUL_SHARE * whole:
-                out[ship_id] = format_spanish_main(cmd)
+            if isinstance(cmd, C.MoveDock) or ran >= USEFUL_SHARE * whole:
+                furthest = (math.inf, cmd)
                 break
+            if ran > 0 and (furthest is None or ran > furthest[0]):
+                furthest = (ran, cmd)
+        if furthest is not None:  # (else every way tried is blocked: no hint for her)
+            out[ship_id] = format_spanish_main(furthest[1])
     if len(_HINTS) > 64:
         _HINTS.clear()
     _HINTS[key] = out

@@ -109,7 +109,8 @@ class Leave(msgspec.Struct, frozen=True):
 
 
 class Tell(msgspec.Struct, frozen=True):
-    """``tell NAME TEXT`` / ``whisper NAME TEXT``: NAME a player's name or a seat's id."""
+    """``tell NAME TEXT`` / ``whisper NAME TEXT``: NAME a player's name, a seat's id, or a
+    spectator's name."""
 
     to: str
     text: str

@@ -93,6 +93,8 @@ class Lobby:
         self.version = 0
         """Counts the changes the lobby's watchers were told of (see :meth:`listing`)."""
         self._listing: tuple[int, list[Row]] = (-1, [])
+        self._tutorials: dict[str, str | None] = {}
+        """The listed tutorials' owners, by table id (as listed)."""
         self._listed: dict[int, Row] = {}
 
     def create_table(
@@ -360,7 +362,28 @@ class Lobby:
             rows = [self.row(t) for t in self.tables.values()]
             self._listing = (self.version, rows)
             self._listed = {int(r[0]): r for r in rows}
+            self._tutorials = {
+                str(t.id): t.owner for t in self.tables.values() if isinstance(t, TutorialTable)
+            }
         return self._listing[1]
+
+    def listing_for(self, player: str) -> list[Row]:
+        """The rows ``player`` sees: :meth:`listing` without other players' tutorials (each
+        is one player's, private)."""
+        rows = self.listing()
+        if not self._tutorials:
+            return rows
+        return [r for r in rows if self._tutorials.get(r[0], player) == player]
+
+    def entry_refusal(self, table: Table, player: str) -> str | None:
+        """Why ``player`` may not join or watch ``table`` (another player's tutorial), or
+        None."""
+        if isinstance(table, TutorialTable) and table.owner != player:
+            return (
+                f"table {table.id} is another player's tutorial, and private; "
+                "'new tutorial' starts one of your own"
+            )
+        return None
 
     def _table_changed(self, table: Table) -> None:
         """A table changed. Its watchers are told by the table; the lobby's only if its row

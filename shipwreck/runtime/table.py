@@ -79,17 +79,22 @@ class ChatLine(msgspec.Struct, frozen=True):
     """The player who said it."""
     text: str
     to: Seat | None = None
-    """A whisper to one seat; ``None`` is the whole table."""
+    """A whisper to one seat; ``None`` is the whole table (or a spectator: ``to_player``)."""
     from_seat: Seat | None = None
     """Where the sender sat (``None``: a spectator)."""
     to_player: str | None = None
-    """Who sat in seat ``to`` then (``None``: a bot or nobody, so only the sender reads it)."""
+    """Who sat in seat ``to`` then (``None``: a bot or nobody, so only the sender reads it);
+    with ``to`` ``None``, the spectator whispered to."""
     n: int = 0
     """Its place in the table's chat (the store's key)."""
     at: float = 0.0
 
+    @property
+    def whisper(self) -> bool:
+        return self.to is not None or self.to_player is not None
+
     def readable_by(self, viewer: str | None) -> bool:
-        return self.to is None or (viewer is not None and viewer in (self.sender, self.to_player))
+        return not self.whisper or (viewer is not None and viewer in (self.sender, self.to_player))
 
 
 class Submitted(msgspec.Struct, frozen=True):
@@ -237,6 +242,8 @@ class Table:
         self.on_chat = on_chat
         """Called with each chat line before anyone reads it (persistence, like commands)."""
         self.listeners: list[Listener] = []
+        self.watchers: dict[str, int] = {}
+        """Who is watching (spectators, by name: sessions open), for a whisper to reach them."""
         self.started = not any(s.waiting for s in seats)
         """A table made with free seats waits until its host types ``start`` (or the lobby's
         ``auto_start_seconds`` pass): until then nothing is played, by a bot or anyone."""
@@ -568,9 +575,32 @@ class Table:
             if arm and seconds > 0 and seat not in self.deadlines:
                 self.deadlines[seat] = now + seconds
 
+    def watch(self, player: str) -> Callable[[], None]:
+        """``player`` watches this table (one more session) until the returned call."""
+        self.watchers[player] = self.watchers.get(player, 0) + 1
+        done = False
+
+        def unwatch() -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            self.watchers[player] -= 1
+            if not self.watchers[player]:
+                del self.watchers[player]
+
+        return unwatch
+
     def say(
-        self, sender: str, text: str, from_seat: Seat | None, to: Seat | None = None
+        self,
+        sender: str,
+        text: str,
+        from_seat: Seat | None,
+        to: Seat | None = None,
+        to_watcher: str | None = None,
     ) -> str | None:
+        """A line to the table, or a whisper to the seat ``to`` or to the spectator
+        ``to_watcher`` (read by the two of them only)."""
         text = clean_text(text)
         if not text:
             return "say what?"
@@ -578,7 +608,9 @@ class Table:
             return "that is too long: at most 500 characters"
         if to is not None and not 0 <= to < len(self.seats):
             return "there is no such seat"
-        to_player = None
+        if to_watcher is not None and to_watcher not in self.watchers:
+            return f"{to_watcher[:32]} is not watching this table now"
+        to_player = to_watcher
         if to is not None and self.seats[to].kind == "human":
             to_player = self.seats[to].player
         line = ChatLine(sender, text, to, from_seat, to_player, self._chat_n, time.time())

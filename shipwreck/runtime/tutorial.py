@@ -135,6 +135,12 @@ class TutorialTable(Table):
             self.coach.heard(before, text, result.ok)
         return result
 
+    @property
+    def owner(self) -> str | None:
+        """The player whose tutorial this is (it is private: no one else lists, joins or
+        watches it)."""
+        return self.seats[self.script.seat].player
+
     def coach_line(self) -> CoachLine:
         """What the coach says now: from the player's view and the public log only."""
         return self.coach.line(self.view(self.script.seat), self.log(None))

@@ -43,7 +43,7 @@ LOCK_SECONDS = 60.0
 STOP_WAIT = 5.0
 """Seconds ``stop`` waits for the SSH listener to close before going on."""
 BUSY = "server busy, try again in a minute"
-NAME_RULE = "use letters, digits, - and _ (up to 32), e.g. ssh ann@host"
+NAME_RULE = "use letters, digits, - and _ (up to 32)"
 BOT_NAME_RULE = (
     "lower-case letters, digits and _ (a-z, 0-9, _; up to 32), e.g. bot save rower < rower.bot"
 )
@@ -154,23 +154,38 @@ class Service:
         owner = self.store.player(username)
         return owner is not None and owner.fingerprint == getattr(key, "fingerprint", None)
 
-    def auth_hint(self, username: str, offered_a_key: bool) -> str:
+    def sign_in_command(self, name: str, local: tuple[str, int]) -> str:
+        """The whole ``ssh`` command that signs in as ``name`` here, for a player to copy:
+        ``-p PORT`` unless the port the client reached is 22; ``[server] public_host``, or
+        else the address the client reached."""
+        host, port = local
+        if host.startswith("::ffff:") and "." in host:  # (IPv4 reached over an IPv6 socket)
+            host = host.removeprefix("::ffff:")
+        host = self.config.server.public_host or host or "HOST"
+        return f"ssh -p {port} {name}@{host}" if port not in (0, 22) else f"ssh {name}@{host}"
+
+    def _name_rule(self, local: tuple[str, int]) -> str:
+        return f"{NAME_RULE}, e.g. {self.sign_in_command('ann', local)}"
+
+    def auth_hint(self, username: str, offered_a_key: bool, local: tuple[str, int]) -> str:
         """What a client that could not sign in reads (its ``ssh`` prints it): how to make a
         key, or why its keys were refused. Names no owner and no fingerprint (F16)."""
         if not valid_player_name(username):
             shown = "".join(c if c.isascii() and c.isprintable() else "?" for c in username[:32])
-            return f"'{shown}' is not a name here: {NAME_RULE}."
+            return f"'{shown}' is not a name here: {self._name_rule(local)}."
         if offered_a_key:
+            other = self.sign_in_command(self.store.free_name(username), local)
             return (
                 f"none of your keys may sign in as '{username}' now: the name belongs to"
                 " another key, or was tried too often with the wrong one. Use that key, wait a"
-                " while, or pick another name."
+                f" while, or pick another name, e.g. {other}"
             )
         return (
             "Shipwreck signs you in with an SSH key, and your ssh offered none. Make one"
             " (press Enter at each question):\n"
             "    ssh-keygen -t ed25519\n"
-            "then connect again; your name is yours from then on, with that key."
+            "then connect again; your name is yours from then on, with that key:\n"
+            f"    {self.sign_in_command(username, local)}"
         )
 
     def open_sessions(self) -> tuple[dict[str, int], dict[str, int]]:
@@ -199,7 +214,7 @@ class Service:
         limits = self.config.limits
         name, key, address = info.username, info.key_fingerprint, info.peer[0]
         if not valid_player_name(name):
-            return f"'{name[:32]}' is not a name here: {NAME_RULE}"
+            return f"'{name[:32]}' is not a name here: {self._name_rule(info.local)}"
         if open_here >= limits.sessions_per_address:
             n = limits.sessions_per_address
             return f"{address} already has {n} sessions open; close one, or try again later"
@@ -209,7 +224,13 @@ class Service:
             wait = max(self._exec_by_key.take(key), self._exec_by_address.take(address))
             if wait > 0:
                 return f"too many commands; try again in {math.ceil(wait)} s"
-        who = self.store.identify(name, key, info.key.openssh, register=command is None)
+        who = self.store.identify(
+            name,
+            key,
+            info.key.openssh,
+            register=command is None and info.pty,  # (a session refused for want of a PTY: no)
+            sign_in=lambda other: self.sign_in_command(other, info.local),
+        )
         if not who.ok:
             if who.wrong_key:
                 log.info("refused %s with key %s: name taken", name, key)
@@ -235,7 +256,8 @@ class Service:
         commands. Output is text for the client's terminal; the status is its exit code.
         Scripts are checked in a worker process (see `LintPool`), never on the event loop."""
         if not valid_player_name(info.username):
-            return f"shipwreck: '{info.username[:32]}' is not a name here: {NAME_RULE}\n", 1
+            rule = self._name_rule(info.local)
+            return f"shipwreck: '{info.username[:32]}' is not a name here: {rule}\n", 1
         words = command.split()
         if words == ["bot", "check"]:
             checked = await self._check(text, "stdin")
@@ -254,7 +276,12 @@ class Service:
         owner = info.username
         if not valid_bot_name(name):
             return f"shipwreck: bot save NAME: NAME is {BOT_NAME_RULE}\n", 2
-        who = self.store.identify(owner, info.key_fingerprint, info.key.openssh)
+        who = self.store.identify(
+            owner,
+            info.key_fingerprint,
+            info.key.openssh,
+            sign_in=lambda other: self.sign_in_command(other, info.local),
+        )
         if not who.ok:
             if who.wrong_key:
                 self._wrong_keys.add(owner)

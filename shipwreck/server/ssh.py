@@ -145,6 +145,12 @@ class SessionInfo:
     """The client's address and port."""
     env: Mapping[str, str] = field(default_factory=dict)
     """Environment variables the client sent (``LANG``, ``COLORTERM`` if forwarded, ...)."""
+    local: tuple[str, int] = ("", 0)
+    """The server's address and port as this client reached them (for a refusal to show the
+    whole ``ssh`` command to copy); ``("", 0)`` if unknown."""
+    pty: bool = True
+    """The client asked for a terminal (a session without one, or a command, is refused
+    after its sign-in is checked: that refusal comes first)."""
 
     @property
     def key_fingerprint(self) -> str:
@@ -166,8 +172,8 @@ def _admit_all(info: SessionInfo, command: str | None) -> Admission:
     return Admission(release=lambda: None)
 
 
-AuthHint: TypeAlias = Callable[[str, bool], str]
-"""``auth_hint(username, offered_a_key)``: the text shown to a client none of whose keys (if
+AuthHint: TypeAlias = Callable[[str, bool, tuple[str, int]], str]
+"""``auth_hint(username, offered_a_key, local)``: the text shown to a client none of whose keys (if
 it offered any) signed it in, before it is refused. Shown as the instructions of a
 keyboard-interactive challenge with no prompts: OpenSSH prints them (at its default log level)
 and asks nothing; the challenge always fails. Players sign in by key only."""
@@ -404,6 +410,8 @@ class _Server(asyncssh.SSHServer):
         self._config = config
         self._conn: asyncssh.SSHServerConnection | None = None
         self._peer: tuple[str, int] = ("?", 0)
+        self.local: tuple[str, int] = ("", 0)
+        """The server's address and port as the client reached them (`SessionInfo.local`)."""
         self._login: _Login | None = None
         self.open_sessions = 0
 
@@ -414,6 +422,9 @@ class _Server(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         if isinstance(peer, tuple) and len(peer) >= 2:
             self._peer = (str(peer[0]), int(peer[1]))
+        here = conn.get_extra_info("sockname")
+        if isinstance(here, tuple) and len(here) >= 2:
+            self.local = (str(here[0]), int(here[1]))
         log.debug("connection from %s:%d", *self._peer)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -446,7 +457,7 @@ class _Server(asyncssh.SSHServer):
         if hint is None or self._hinted:  # once: OpenSSH would ask again, and print it again
             return False
         self._hinted = True
-        text = hint(username, self._keys_offered > 0)
+        text = hint(username, self._keys_offered > 0, self.local)
         log.info("%s:%d: no key signed %r in; hint given", *self._peer, username[:32])
         return ("shipwreck", text, "", [])
 
@@ -583,12 +594,12 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             log.info("%s: refused command %r", self._label, self._command)
             self._refuse(NO_COMMANDS_MESSAGE, 2)
             return
+        info = self._session_info()
+        if not self._admitted(info):  # (an unknown key or a taken name is the first thing said)
+            return
         if self._command is None and self._term_type is None:
             log.info("%s: refused a session without a PTY", self._label)
             self._refuse(NO_PTY_MESSAGE, 1)
-            return
-        info = self._session_info()
-        if not self._admitted(info):
             return
         if self._command is not None:
             if self._config.exec_wants_input(self._command):
@@ -747,6 +758,8 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             size=self._size,
             peer=self._peer,
             env=env,
+            local=self._server.local,
+            pty=self._term_type is not None,
         )
 
     def _on_overflow(self) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -144,12 +145,18 @@ class Store:
         return Player(row[0], row[1]) if row else None
 
     def identify(
-        self, name: str, fingerprint: str, public_key: str, register: bool = True
+        self,
+        name: str,
+        fingerprint: str,
+        public_key: str,
+        register: bool = True,
+        sign_in: Callable[[str], str] = lambda name: f"ssh {name}@host",
     ) -> Identity:
         """The first login as a new name registers the key (unless ``register`` is false);
         another key for it is refused, and so is a name that looks like one already taken.
         No message shows the owner's key: a fingerprint can be looked up, and would unmask them.
-        """
+        ``sign_in(name)``: the command that signs in as ``name`` (the server knows its host and
+        port), for a refusal to suggest."""
         known = self.player(name)
         if known is not None:
             if known.fingerprint == fingerprint:
@@ -159,7 +166,7 @@ class Store:
                 wrong_key=True,
                 message=(
                     f"the name '{name}' belongs to another key; sign in with that key, "
-                    f"or pick another name, e.g. ssh {self.free_name(name)}@host"
+                    f"or pick another name, e.g. {sign_in(self.free_name(name))}"
                 ),
             )
         lookalike = self._skeleton_owner(skeleton(name))
@@ -168,10 +175,10 @@ class Store:
             return Identity(
                 False,
                 message=(
-                    f"you are '{lookalike.name}' here: ssh {lookalike.name}@host"
+                    f"you are '{lookalike.name}' here: {sign_in(lookalike.name)}"
                     if mine
                     else f"the name '{name}' is too like '{lookalike.name}', who is already "
-                    f"here; pick another name, e.g. ssh {self.free_name(name)}@host"
+                    f"here; pick another name, e.g. {sign_in(self.free_name(name))}"
                 ),
             )
         if not register:
@@ -183,7 +190,7 @@ class Store:
                 (name, fingerprint, public_key, time.time(), skeleton(name)),
             )
         except sqlite3.IntegrityError:  # registered by a concurrent login a moment ago
-            return self.identify(name, fingerprint, public_key)
+            return self.identify(name, fingerprint, public_key, sign_in=sign_in)
         return Identity(True, registered_now=True)
 
     def free_name(self, name: str) -> str:

@@ -200,6 +200,7 @@ class SeatScreen(AppScreen):
         self._set_compact(self.app.size.height < self.COMPACT_BELOW)
         self.set_interval(1.0, self.refresh_clock)  # the countdown (a row, on change only)
         self._unsub = self.table.subscribe(self.notify_change)
+        self._watch()
         self.refresh_all()
         self.query_one("#command", CommandLine).focus()
         if self.greeting:
@@ -210,6 +211,16 @@ class SeatScreen(AppScreen):
 
     def on_unmount(self) -> None:
         self._unsub()
+        self._unwatch()
+
+    _unwatch: Callable[[], None] = staticmethod(lambda: None)
+    """Ends this screen's watching of the table (a spectator: whispers reach them)."""
+
+    def _watch(self) -> None:
+        """A spectator's screen counts as watching the table while it is open."""
+        if self.seat is None:
+            self._unwatch()
+            self._unwatch = self.table.watch(self.shipwreck.user)
 
     def refresh_all(self) -> None:
         t, seat = self.table, self.seat
@@ -375,6 +386,7 @@ class SeatScreen(AppScreen):
 
     def become_spectator(self, why: str) -> None:
         self.seat = None
+        self._watch()
         self.query_one("#command", CommandLine).placeholder = self.placeholder()
         self.refresh_all()
         self.error(why, style="yellow")

@@ -607,39 +607,41 @@ def describe(cmd: C.Command) -> str:
             return type(cmd).__name__.lower()
 
 
-def _by_action(choices: Iterable[C.Command], suggested: dict[str, str]) -> dict[str, list[str]]:
-    """My turn's actions, grouped, most useful first: which ships may explore, shoot or dock
-    where, a move to try for each ship that may move (``suggested``: the whole line), which
-    other ships may move, repair, come about."""
-    order = ("explore", "shoot", "dock", "try", "move", "repair", "come about")
-    out: dict[str, list[str]] = {k: [] for k in order}
+_HINT_ORDER = (C.Explore, C.Shoot, C.MoveDock, C.Move, C.Repair, C.ComeAbout)
+"""The kinds of hint on my turn's line, most useful first (a move is the one to try)."""
+
+
+def hint_commands(choices: Iterable[C.Command], suggested: dict[str, str]) -> list[str]:
+    """My turn's hints, each a whole command that works if typed, most useful first: which
+    ships may explore, shoot, dock where, the move to try for each ship that may move
+    (``suggested``), repair, come about. A ship with no move to try gets no move hint (the
+    engine's sampled moves are headings, not advice; Tab lists them)."""
+    ranked: list[tuple[int, str]] = []
     for c in choices:
         match c:
             case C.Move(ship) | C.MoveToward(ship):
-                what, who = ("try", suggested[ship]) if ship in suggested else ("move", ship)
-            case C.MoveDock(ship, island):
-                if suggested.get(ship) == f"move {ship} dock {island}":
+                if ship not in suggested:
+                    continue
+                rank, text = _HINT_ORDER.index(C.Move), suggested[ship]
+            case C.MoveDock(ship):
+                text = describe(c)
+                if suggested.get(ship) == text:
                     continue  # (the move to try says it)
-                what, who = "dock", f"{ship}→{island}"
-            case C.Shoot(ship, target):
-                what, who = "shoot", f"{ship}→{target}"
-            case C.ComeAbout(ship):
-                what, who = "come about", ship
-            case C.Explore(ship):
-                what, who = "explore", ship
-            case C.Repair(ship):
-                what, who = "repair", ship
+                rank = _HINT_ORDER.index(C.MoveDock)
+            case C.Explore() | C.Shoot() | C.Repair() | C.ComeAbout():
+                rank, text = _HINT_ORDER.index(type(c)), describe(c)
             case _:
                 continue
-        if who not in out[what]:
-            out[what].append(who)
-    return {k: v for k, v in out.items() if v}
+        if (rank, text) not in ranked:
+            ranked.append((rank, text))
+    ranked.sort(key=lambda item: item[0])  # (stable: the engine's order within a kind)
+    return [text for _, text in ranked]
 
 
 def prompt(view: SpanishMainView, suggested: dict[str, str] | None = None) -> RenderableType:
-    """What I must decide now (one line), and my legal choices, grouped by action in a turn,
-    on the two lines below (:class:`Packed`). ``suggested``: a move to try per ship
-    (:func:`shipwreck.lang.spanish_main.suggested_moves`)."""
+    """What I must decide now (one line), and my legal choices on the two lines below
+    (:class:`Packed`), each a whole command (in a turn: :func:`hint_commands`). ``suggested``:
+    a move to try per ship (:func:`shipwreck.lang.spanish_main.suggested_moves`)."""
     mine = [p for p in view.prompts if p.seat == view.seat and p.blocking]
     if view.over:
         return Text(f"the game is over: {view.end_reason}", style="bold")
@@ -651,14 +653,11 @@ def prompt(view: SpanishMainView, suggested: dict[str, str] | None = None) -> Re
     head = Text(PROMPT_TEXT.get(kind, kind), style="bold cyan")
     items: list[Text] = []
     if kind == "turn":
-        for what, ships in _by_action(view.choices, suggested or {}).items():
-            if what == "try":
-                items += [Text(line, style="bold") for line in ships]
-            else:
-                items.append(Text.assemble((f"{what}: ", "bold"), ", ".join(ships)))
-        items += [Text(f"free: {describe(c)}") for c in view.free]
+        for line in hint_commands(view.choices, suggested or {}):
+            items.append(Text(line, style="bold" if line.startswith("move ") else ""))
+        items += [Text(describe(c)) for c in view.free]  # (free actions: a tow to break)
         if not items:
-            items.append(Text("every ship has acted: end turn"))
+            items.append(Text("end turn", style="bold"))
     else:
         items = [Text(describe(c)) for c in view.choices]
         items[0] = Text.assemble(("choices: ", "bold"), items[0])

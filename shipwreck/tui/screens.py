@@ -224,7 +224,7 @@ class LobbyScreen(AppScreen):
 
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
-        rows = lobby.listing()
+        rows = lobby.listing_for(self.shipwreck.user)
         if rows != self._rows:  # (a chat line, say)
             board = self.query_one("#board", Board)
             spot = board.spot("tables")
@@ -342,6 +342,9 @@ class LobbyScreen(AppScreen):
         table = app.lobby.get(number)
         if table is None:
             self.error(f"there is no table {number}; the list above shows the tables")
+            return
+        if refusal := app.lobby.entry_refusal(table, app.user):
+            self.error(refusal)
             return
         if isinstance(word, W.JoinTable) and table.seat_of_player(app.user) is None:
             seat = seat_to_join(table, word.seat)

@@ -207,12 +207,14 @@ def _call(screen: Any, method: str, *args: Any) -> None:
 
 
 def tell_names(table: Table) -> Names:
-    """Whom ``tell`` may name at ``table``: each seat's id and each seated player's name."""
+    """Whom ``tell`` may name at ``table``: each seat's id, each seated player's name and
+    each spectator's."""
     names: dict[str, None] = {}
     for i, s in enumerate(table.seats):
         names[table.seat_name(i)] = None
         if s.kind == "human" and s.player:
             names[s.player] = None
+    names.update(dict.fromkeys(sorted(table.watchers)))
     return {"NAME": tuple(names)}
 
 
@@ -225,6 +227,11 @@ def find_seat(table: Table, who: str) -> int | None:
         if s.kind == "human" and s.player and skeleton(s.player) == skeleton(who):
             return i
     return None
+
+
+def find_watcher(table: Table, who: str) -> str | None:
+    """The spectator of ``table`` that ``who`` names (their player name), if any."""
+    return next((w for w in table.watchers if skeleton(w) == skeleton(who)), None)
 
 
 def person(table: Table, player: str | None, seat: int | None) -> str:
@@ -245,7 +252,8 @@ def chat_line_text(
     text: str,
 ) -> str:
     """A chat line as shown: ``ann (lauren) → bob (kid): hi``."""
-    to_text = f" → {person(table, to_player, to)}" if to is not None else ""
+    whisper = to is not None or to_player is not None  # (to a spectator: to_player only)
+    to_text = f" → {person(table, to_player, to)}" if whisper else ""
     return f"{person(table, sender, from_seat)}{to_text}: {text}"
 
 
@@ -388,16 +396,21 @@ def tell(screen: SeatScreen, who: str, text: str) -> None:
     """Whisper ``text`` to the seat ``who`` names (a player's name or a seat's id)."""
     t, app = screen.table, screen.shipwreck
     to = find_seat(t, who)
-    if to is None:
+    watcher = find_watcher(t, who) if to is None else None
+    if to is None and watcher is None:
         players = [
             person(t, s.player, i) for i, s in enumerate(t.seats) if s.kind == "human" and s.player
         ]
+        players += [person(t, w, None) for w in sorted(t.watchers) if w != app.user]
         others = "; at this table: " + ", ".join(players) if players else ""
         screen.error(f"{who[:32]!r} is not at this table: tell a player or a seat{others}")
         return
-    if to == screen.seat:
+    if to is not None and to == screen.seat:
         screen.error("that is your own seat: tell someone else")
         return
-    problem = t.say(app.user, text, screen.seat, to)
+    if watcher == app.user:
+        screen.error("that is you: tell someone else")
+        return
+    problem = t.say(app.user, text, screen.seat, to, to_watcher=watcher)
     if problem:
         screen.error(problem)

@@ -43,12 +43,12 @@ async def test_a_name_like_a_taken_one_is_refused_without_the_owners_key(
         line = impostor.term.plain_bytes().strip()
         assert line == (
             f"shipwreck: the name '{name}' is too like 'alice', who is already here; "
-            f"pick another name, e.g. ssh {name}2@host"
+            f"pick another name, e.g. ssh -p {service.port} {name}2@127.0.0.1"
         )
         impostor.close()
         assert service.store.player(name) is None
     mine = await open_terminal(service.port, "ALICE", ALICE_KEY)  # the owner, miscapitalised
-    await mine.term.wait_for("you are 'alice' here: ssh alice@host")
+    await mine.term.wait_for(f"you are 'alice' here: ssh -p {service.port} alice@127.0.0.1")
     assert "SHA256:" not in mine.term.plain_bytes()
     mine.close()
     assert service.live.started_total == 2  # the bystander and alice, nobody else

@@ -29,7 +29,7 @@ async def test_a_taken_name_is_refused_without_the_owners_fingerprint(
     await eve.term.wait_for("belongs to another key")
     seen = eve.term.plain_bytes()
     assert ANN_KEY.get_fingerprint("sha256") not in seen and "SHA256:" not in seen
-    assert "pick another name, e.g. ssh ann2@host" in seen
+    assert f"pick another name, e.g. ssh -p {service.port} ann2@127.0.0.1" in seen
     eve.close()
     mine = BYSTANDER_KEY.get_fingerprint("sha256")
     await eventually(

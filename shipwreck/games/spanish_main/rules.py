@@ -656,7 +656,11 @@ def _validate_move(
         path = _plan(state, s, _toward_legs(s), aim=aim)
         _refuse_still(s, path)
     else:
-        path = _plan_dock(state, s, _island(state, cmd.island))
+        isl = _island(state, cmd.island)
+        try:
+            path = _plan_dock(state, s, isl)
+        except IllegalCommand as e:
+            raise IllegalCommand(str(e) + _dock_advice(state, seat, s, isl)) from None
     return s, path, move_legs(s), [d for _, d in _toward_legs(s)]
 
 
@@ -737,6 +741,55 @@ def _plan_dock(state: SpanishMainState, s: Ship, isl: Island) -> geo.Path:
     raise IllegalCommand(
         f"{s.id} cannot reach {isl.id} this turn: she would stop {_fmt(short)} short"
     )
+
+
+def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> str:
+    """What to do instead of a dock refused for her heading or her distance (SM-14, SM-16), as
+    "; ..." naming a command that is legal now, or "" (another cause, or nothing helps).
+
+    Her heading: docked, and after coming about she would get further toward the island (she
+    faces away from it): come about. Else, when she cannot start toward it at all (her turn
+    sweeps her into what lies alongside): sail straight out first. Her distance: she sails
+    toward it and stops short, so ``move SHIP toward ISLAND`` takes her as far."""
+    if s.docked == isl.id or (isl.home is not None and isl.home != s.owner):
+        return ""  # (refused for another cause: she is there already, or it is an enemy home)
+    path = _plan(state, s, _toward_legs(s), aim=(isl.x, isl.y))
+    if path.moved and path.hit is None:
+        toward = C.MoveToward(s.id, isl.id)
+        if _legal_move(state, seat, toward):
+            return f"; sail closer first: 'move {s.id} toward {isl.id}'"
+        return ""
+    if path.moved and path.hit is not None and path.legs[0].ran > 0:
+        return ""  # (something lies in her way out there: not her heading)
+    if s.docked is not None and not s.towing and _nearer_after_coming_about(state, s, isl, path):
+        return f"; she faces the wrong way: 'come about {s.id}' turns her (her action this turn)"
+    kinds = move_legs(s)
+    straight = C.Move(s.id, tuple(("S" if k == "S" else "L", 0.0, None) for k in kinds))
+    if _legal_move(state, seat, straight):  # (typed as the bare kinds: 'move dover S S')
+        typed = f"move {s.id} {' '.join(kinds)}"
+        return f"; she cannot turn toward it here: sail clear first, e.g. '{typed}'"
+    return ""
+
+
+def _nearer_after_coming_about(
+    state: SpanishMainState, s: Ship, isl: Island, now: geo.Path
+) -> bool:
+    """SM-16: would she dock at ``isl``, or end nearer it, sailing toward it once come about?"""
+    length, skip = _body(state, s)
+    x, y, heading = come_about_pose(s)
+    legs, obs = _toward_legs(s), obstacles(state, s, skip)
+    then = geo.plan(x, y, heading, length, s.length, legs, obs, aim=(isl.x, isl.y))
+    if then.hit is not None and then.hit.id == isl.id:
+        return True
+    return math.hypot(then.x - isl.x, then.y - isl.y) < math.hypot(now.x - isl.x, now.y - isl.y)
+
+
+def _legal_move(state: SpanishMainState, seat: int, cmd: C.Move | C.MoveToward) -> bool:
+    try:
+        _validate_move(state, seat, cmd)
+    except IllegalCommand:
+        return False
+    return True
 
 
 def _sail(
