@@ -36,11 +36,12 @@ from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
-from shipwreck.tui.clock import clock_line, waiting_panel
+from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS
+from shipwreck.tui.title import Part, TitleBar
 from shipwreck.tui.typed import (
     END_OF_LINE,
     chat_line_text,
@@ -250,21 +251,25 @@ class SeatScreen(AppScreen):
             Spot("error", Region(0, h, width, self.error_rows), pad=1),
         ]
 
-    _title: tuple[object, Text] = ((), Text())
+    _title: tuple[object, list[Part], tuple[int, ...]] = ((), [], ())
 
-    def show_title(self, key: object, title: Text) -> None:
-        """The title bar: the seat's clock (:func:`clock.clock_line`) and then ``title``."""
-        self._title = (key, title)
+    def show_title(self, key: object, parts: list[Part], view: Any) -> None:
+        """The title bar: the clocks (:func:`clock.clock_parts`: mine, and the countdown of
+        each seat ``view`` says the table waits for), then ``parts``, fitted to the width
+        (:mod:`shipwreck.tui.title`)."""
+        self._title = (key, parts, waited_seats(view))
         self.refresh_clock()
 
     def refresh_clock(self) -> None:
-        """Draw the title bar again if the clock's line changed (every second, see on_mount)."""
-        key, title = self._title
-        clock = clock_line(self.table, self.seat)
-        if clock is None:
-            self.show("title", key, lambda: title)
-            return
-        self.show("title", (key, clock.plain), lambda: Text.assemble(clock, " ", title))
+        """Draw the title bar again if a clock's text changed (every second, see on_mount)."""
+        key, parts, waited = self._title
+        clock = clock_parts(self.table, self.seat, waited)
+        shown = [*clock, *parts]
+        board = self.query_one(f"#{self.PANELS['title']}", Board)
+        spot = board.spot("title") if board.size.width else None
+        width = spot.width - 2 if spot is not None else board.size.width
+        clocks = tuple(str(p.forms[0]) for p in clock)
+        self.show("title", (key, clocks, width), lambda: TitleBar(shown, width))
 
     def show_prompt(self, key: object, render: Callable[[], RenderableType]) -> None:
         """The prompt panel: the game's (reported to the table: its clock waits until every

@@ -27,6 +27,7 @@ from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis,
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
 from shipwreck.tui.packed import Packed
+from shipwreck.tui.title import Part, part, table_title
 
 OWNER = ("#ff5f5f", "#5fafff", "#5fd75f", "#ffd75f")
 """Seat colours, in seat order (red, blue, green, gold)."""
@@ -419,21 +420,22 @@ def legend(scale: float) -> Text:
 # ------------------------------------------------------------------ panels
 
 
-def title(view: SpanishMainView, table_name: str, signed_in: str) -> Text:
-    t = Text(f"{table_name} · spanish main · ", style="bold", no_wrap=True, overflow="ellipsis")
+def title(view: SpanishMainView, table_name: str, signed_in: str) -> list[Part]:
+    """The title bar's parts (:mod:`shipwreck.tui.title`): who I am and whose turn it is are
+    shortened last, the round before them."""
     if view.me is not None and view.seat is not None:
-        t.append("you are ", style="bold")
-        t.append(view.me, style=f"bold {owner_colour(view.seat)}")
+        colour = f"bold {owner_colour(view.seat)}"
+        mine = Text.assemble(("you are ", "bold"), (view.me, colour))
+        me = part(mine, Text(view.me, colour), "", rank=7)
     else:
-        t.append("spectator", style="bold")
-    t.append(f" · round {view.round} · ", style="bold")
+        me = part("spectator", "", rank=7)
     if view.over:
-        t.append("game over", style="bold")
+        turn = part("game over", "", rank=8)
     else:
-        turn = view.seats[view.turn]
-        t.append(f"{turn}'s turn", style=f"bold {owner_colour(view.turn)}")
-    t.append(f" · {signed_in}", style="bold")
-    return t
+        colour = f"bold {owner_colour(view.turn)}"
+        turn = part(f"{view.seats[view.turn]}'s turn", "", rank=8, style=colour)
+    rounds = part(f"round {view.round}", f"r{view.round}", "", rank=3)
+    return table_title(table_name, "spanish main", me, rounds, turn, signed_in=signed_in)
 
 
 def _masts(s: ShipView) -> Text:
