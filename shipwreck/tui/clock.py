@@ -52,8 +52,8 @@ def _my_clock(table: Table, seat: int) -> list[Part]:
         move = table.default_text(seat)
         what = f"the table plays '{move}' for you" if move else "the table plays for you"
         now = f" ⏱ {int(left)} s left"
-        forms = (f"{now}: type your choice or {what} ", f"{now}: or {what} ", f"{now} ")
-        return [part(*forms, rank=MINE, style="bold white on red")]
+        warn = (f"{now}: type your choice or {what} ", f"{now}: or {what} ", f"{now} ")
+        return [part(*warn, rank=MINE, style="bold white on red")]
     parts = []
     if left is not None:
         parts.append(part(f"⏱ {int(left)} s to decide", f"⏱ {int(left)} s", rank=MINE))
