@@ -6,14 +6,22 @@ rows that keep a command with its words, and Tab offering only words that apply.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 
+from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang.help import usage_forms
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.base import SeatScreen
+from shipwreck.tui import render_spanish_main as R
+from shipwreck.tui.base import HelpList, SeatScreen, help_grid
+from shipwreck.tui.board import Board
+from shipwreck.tui.screens import HelpScreen, LobbyHelpScreen
+from shipwreck.tui.sea_screen import SeaHelpScreen
 
 SIZES = [(80, 24), (120, 40)]
 LIFEBOAT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "thirst", "overboard")
@@ -170,3 +178,154 @@ async def test_the_spanish_main_title_fits_80_columns(user: str) -> None:
         assert ("0:40" in title) == (user != "ann") and ("40 s to decide" in title) == (
             user == "ann"
         ), title
+
+
+# ------------------------------------------------------------------ 2. the fleet list at 80x24
+
+
+def drawn(app: ShipwreckApp, board_id: str, wid: str) -> list[str]:
+    """The rows panel ``wid`` shows on its board now, as drawn."""
+    board = app.screen.query_one(f"#{board_id}", Board)
+    region = board.spot(wid)
+    assert region is not None, f"{wid} is not shown"
+    return [strip.text for strip in board.render_lines(region)]
+
+
+def listed(view: SpanishMainView, text: str) -> list[str]:
+    """The ships of ``view`` that the fleet panel's ``text`` names: by id on a row of its own,
+    or by its map code after its seat's name."""
+    codes = R.ship_codes(view)
+    words = text.replace(":", " ").split()
+    plain = [w.lstrip(R.ARROWS) for w in words]
+    return [s.id for s in view.ships if s.id in words or codes[s.id] in plain]
+
+
+@pytest.mark.parametrize("user", ["ann", "bob", "carol"])
+async def test_the_fleet_panel_lists_every_ship_of_four_fleets_at_80x24(user: str) -> None:
+    """SM-4: four fleets (14 ships) on a panel of six rows: my ships keep their rows, the
+    others are listed by their map codes after their seat's name; none is left out."""
+    lobby = Lobby(seed=1)
+    table = two_players(lobby, "spanish_main", sea_bots=2)
+    app = ShipwreckApp(lobby, user, open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = seat_screen(app)
+        view = table.view(screen.seat)
+        assert isinstance(view, SpanishMainView) and len(view.ships) == 14
+        rows_ = drawn(app, "side", "fleet")
+        text = "\n".join(rows_)
+        assert sorted(listed(view, text)) == sorted(s.id for s in view.ships), text
+        assert "more: F3" not in text
+        codes = R.ship_codes(view)
+        own = [s for s in view.ships if s.owner == (screen.seat or 0)]
+        for s in own:  # mine (a spectator: the first fleet) on rows of their own
+            assert any(r.split()[1:2] == [codes[s.id]] for r in rows_), f"{s.id}: {text}"
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3])
+def test_fleets_that_do_not_fit_even_in_brief_are_counted_with_where_to_see_them(rows: int) -> None:
+    """Never silent: what the rows cannot hold is counted, "+N more: F3" (the fleet screen)."""
+    lobby = Lobby(seed=1)
+    table = two_players(lobby, "spanish_main", sea_bots=2)
+    view = table.view(0)
+    assert isinstance(view, SpanishMainView)
+    console = Console(width=45, record=True)
+    console.print(R.fleet(view, rows=rows))
+    text = console.export_text()
+    shown = listed(view, text)
+    more = re.search(r"\+(\d+) more: F3", text)
+    assert (more is not None) == (rows < 3), text  # (three rows hold all 14 in brief)
+    assert len(shown) + int(more.group(1) if more else 0) == len(view.ships), text
+    assert len(text.rstrip("\n").split("\n")) <= rows + 1, text
+
+
+# ------------------------------------------------------------------ 4. help: each command whole
+
+
+def help_sections(where: str) -> list[tuple[str, list[Any]]]:
+    screen = {"lobby": LobbyHelpScreen, "lifeboat": HelpScreen, "sm": SeaHelpScreen}[where]()
+    return screen.sections()
+
+
+@pytest.mark.parametrize("width", [76, 116])
+@pytest.mark.parametrize("where", ["lobby", "lifeboat", "sm"])
+def test_help_keeps_each_command_and_its_words_together(where: str, width: int) -> None:
+    """Each command's description starts on its command's row and goes on, indented, on the
+    rows right under it, before the next command: never beside another command's forms."""
+    console = Console(width=width, record=True)
+    console.print(help_grid(help_sections(where)))
+    lines = console.export_text().split("\n")
+    assert all(len(line.rstrip()) <= width for line in lines)
+    at = 0
+    for _, entries in help_sections(where):
+        for entry in entries:  # (in order: 'say' is both a game's word and a table's)
+            forms = " / ".join(usage_forms(entry.usage)) + "  "
+            starts = [i for i, line in enumerate(lines) if i >= at and line.startswith(forms)]
+            assert starts, f"{forms!r} is not at the start of a row"
+            i = at = starts[0]
+            words = [lines[i][len(forms) :].strip()]
+            for line in lines[i + 1 :]:
+                if not line.startswith(HelpList.INDENT * " ") or line.strip().startswith("e.g."):
+                    break
+                words.append(line.strip())
+            assert " ".join(words) == " ".join(entry.description.split()), (entry, words)
+
+
+async def test_the_help_screen_at_80x24_shows_a_command_and_its_words_on_one_row() -> None:
+    lobby = Lobby(seed=1)
+    table = two_players(lobby, "lifeboat")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        shown = rows(app)
+        assert any("row  draw 2 navigation cards" in r for r in shown), "\n".join(shown)
+        swap = next(i for i, r in enumerate(shown) if "swap X  ask X for its seat" in r)
+        assert shown[swap + 1].split("█")[1].startswith("     "), "the words go on, indented"
+
+
+# ------------------------------------------------------------------ 5. Tab and the placeholder
+
+
+async def tab_offers(app: ShipwreckApp, pilot: Pilot[Any]) -> list[str]:
+    screen = seat_screen(app)
+    return screen.complete("")
+
+
+@pytest.mark.parametrize("game", ["lifeboat", "spanish_main"])
+async def test_tab_on_an_empty_line_offers_start_and_takeover_only_when_they_apply(
+    game: str,
+) -> None:
+    clock = Clock()
+    lobby = timed_lobby(game, clock, autopilot_after=1)
+    table = two_players(lobby, game)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        offered = await tab_offers(app, pilot)
+        assert "start" not in offered and "takeover" not in offered, offered
+        assert {"help", "lobby", "leave", "rules"} <= set(offered), offered
+        for _ in range(40):  # ann misses her deadline: a bot plays her seat
+            clock.now += 41
+            lobby.tick()
+            if table.seats[0].autopilot:
+                break
+        assert table.seats[0].autopilot
+        assert "takeover" in await tab_offers(app, pilot)
+    seats = [SeatSpec("human")] + [SeatSpec("empty")] * (3 if game == "lifeboat" else 1)
+    waiting = lobby.create_table(game, seats, "ann", gather=True)
+    host = ShipwreckApp(lobby, "ann", open_table=waiting.id)
+    async with host.run_test(size=(80, 24)) as pilot:
+        assert not waiting.started and "start" in await tab_offers(host, pilot)
+        seat_screen(host).start_table(False)
+        assert waiting.started and "start" not in await tab_offers(host, pilot)
+
+
+@pytest.mark.parametrize("game", ["lifeboat", "spanish_main"])
+async def test_the_placeholder_tells_lobby_from_leave_at_80_columns(game: str) -> None:
+    lobby = Lobby(seed=1)
+    table = two_players(lobby, game)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        line = next(r for r in rows(app) if "'lobby'" in r)
+        assert "'lobby' keeps your seat, 'leave' gives it up" in line, line

@@ -19,8 +19,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rich.console import RenderableType
-from rich.table import Table as RichTable
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -177,6 +176,9 @@ class SeatScreen(AppScreen):
     def placeholder(self) -> str:
         raise NotImplementedError
 
+    SEAT_WORDS = "'lobby' keeps your seat, 'leave' gives it up"
+    """The end of a seated player's placeholder: the two ways back to the lobby, told apart."""
+
     # ------------------------------------------------------------------ following the table
 
     COMPACT_BELOW = 34
@@ -267,9 +269,9 @@ class SeatScreen(AppScreen):
         shown = [*clock, *parts]
         board = self.query_one(f"#{self.PANELS['title']}", Board)
         spot = board.spot("title") if board.size.width else None
-        width = spot.width - 2 if spot is not None else board.size.width
+        width = spot.width - 2 if spot is not None else None  # (not laid out yet: any)
         clocks = tuple(str(p.forms[0]) for p in clock)
-        self.show("title", (key, clocks, width), lambda: TitleBar(shown, width))
+        self.show("title", (key, clocks, width), lambda: TitleBar(shown, width or 10_000))
 
     def show_prompt(self, key: object, render: Callable[[], RenderableType]) -> None:
         """The prompt panel: the game's (reported to the table: its clock waits until every
@@ -332,7 +334,24 @@ class SeatScreen(AppScreen):
     def complete_words(self, text: str, options: list[str]) -> list[str]:
         """The game's completions ``options`` of ``text``, and the table's own words (``tell``
         completes whom, ``start`` its ``with bots``)."""
-        return complete_table_words(self, text, options)
+        words = complete_table_words(self, text, options)
+        if " " in text.strip() or text.endswith(" "):
+            return words
+        return [w for w in words if w not in self.words_that_do_not_apply()]
+
+    def words_that_do_not_apply(self) -> set[str]:
+        """The table's words Tab does not offer now: ``start`` once the table has started (or
+        to whoever may not start it), ``takeover`` with no seat of mine on autopilot or in
+        another session."""
+        t, user = self.table, self.shipwreck.user
+        out = set()
+        if t.start_refusal(user):
+            out.add("start")
+        mine = t.seat_of_player(user)
+        elsewhere = self.seat is None and mine is not None
+        if not elsewhere and (mine is None or not t.seats[mine].autopilot):
+            out.add("takeover")
+        return out
 
     def show_options(self, options: list[str]) -> None:
         """Several completions: list them on the error line."""
@@ -432,24 +451,49 @@ class EndOfGame(ClosingModal):
             yield Static(self.result())
 
 
-def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> RichTable:
-    """Commands by section: each usage form on a line of its own (so the command column stays
-    narrow and the descriptions have the width), and the example, if any, under its
-    description."""
-    t = RichTable(expand=True, box=None, show_header=False, padding=(0, 2, 0, 0))
-    t.add_column("command", style="bold cyan", no_wrap=True)
-    t.add_column("what it does", ratio=1)
-    for i, (title, entries) in enumerate(sections):
-        t.add_row(Text(title, style="bold underline"), "", end_section=False)
-        for entry in entries:
-            forms = "\n".join(usage_forms(entry.usage))
-            what = Text(entry.description)
-            if entry.example:
-                what.append(f"\ne.g. {entry.example}", style="dim")
-            t.add_row(forms, what)
-        if i < len(sections) - 1:
-            t.add_row("", "")
-    return t
+def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> HelpList:
+    """Commands by section, each with its words (see :class:`HelpList`)."""
+    return HelpList(sections)
+
+
+class HelpList:
+    """Commands by section, one command to a line: its forms (``keep CARD... / keep none``),
+    then what it does, wrapped under it with an indent, then its example; so a command's
+    words never run beside the next command (a two-column grid wrapped a description into the
+    rows of the command below it, at 80 columns)."""
+
+    INDENT = 4
+
+    def __init__(self, sections: list[tuple[str, list[CommandEntry]]]) -> None:
+        self.sections = sections
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for i, (title, entries) in enumerate(self.sections):
+            if i:
+                yield Text("")
+            yield Text(title, style="bold underline")
+            for entry in entries:
+                line = Text(" / ".join(usage_forms(entry.usage)), style="bold cyan")
+                line.append(f"  {entry.description}", style="")
+                yield from self._hanging(console, line, width)
+                if entry.example:
+                    yield from self._hanging(
+                        console, Text(f"e.g. {entry.example}", "dim"), width, 1
+                    )
+
+    def _hanging(self, console: Console, text: Text, width: int, first: int = 0) -> list[Text]:
+        """``text`` wrapped to ``width``, every row after the first indented (``first``:
+        indents the first row too, by that many indents)."""
+        pad = " " * self.INDENT
+        head = text.wrap(console, max(1, width - first * self.INDENT))[0]
+        rows = [Text(pad * first) + head]
+        rest = text[len(head.plain) :]
+        rest = rest[len(rest.plain) - len(rest.plain.lstrip()) :]
+        if rest.plain:
+            for row in rest.wrap(console, max(1, width - self.INDENT)):
+                rows.append(Text(pad) + row)
+        return rows
 
 
 class CommandHelp(ClosingModal):

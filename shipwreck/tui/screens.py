@@ -435,7 +435,7 @@ class TableScreen(SeatScreen):
     def placeholder(self) -> str:
         if self.seat is None:
             return "watching: 'lobby' to go back, 'help' for commands"
-        return "command (Tab completes; 'help', 'tell X TEXT', 'lobby', 'leave')"
+        return f"Tab completes · 'help' · {self.SEAT_WORDS}"
 
     def refresh_seats(self) -> None:
         """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
