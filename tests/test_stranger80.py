@@ -329,3 +329,37 @@ async def test_the_placeholder_tells_lobby_from_leave_at_80_columns(game: str) -
         await pilot.pause()
         line = next(r for r in rows(app) if "'lobby'" in r)
         assert "'lobby' keeps your seat, 'leave' gives it up" in line, line
+
+
+# ------------------------------------------------------------------ 3. errors whole, choices kept
+
+
+@pytest.mark.parametrize("game", ["lifeboat", "spanish_main"])
+async def test_a_long_error_is_shown_whole_under_the_choices_at_80x24(game: str) -> None:
+    """The longest error a stranger meets (an unknown word: every command there is) wraps
+    onto as many rows as it needs, the log giving them up; what to decide and the choices
+    keep their rows above it, and the log has its rows back after the next line."""
+    lobby = Lobby(seed=1)
+    table = two_players(lobby, game)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = seat_screen(app)
+        before = drawn(app, "foot", "prompt")
+        assert before[1].strip().startswith(("choices:", "move ", "shoot", "explore")), before
+        log_rows = screen.query_one("#log").size.height
+        await pilot.press(*"jump overboard now", "enter")
+        await pilot.pause()
+        message = screen.panel_text("error")
+        assert message.startswith("unknown command 'jump'"), message
+        assert len(message) > 2 * 78, "not long enough to need three rows"
+        shown = drawn(app, "foot", "error")
+        assert " ".join(" ".join(shown).split()) == " ".join(message.split()), shown
+        assert drawn(app, "foot", "prompt") == before, "the prompt lost rows to the error"
+        on_screen = rows(app)
+        assert any(r.strip() == before[1].strip() for r in on_screen), "the choices are gone"
+        assert "'lobby' keeps your seat" in on_screen[-2], "the command line is gone"
+        await pilot.press(*"help", "enter")  # (any line: the error goes)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.query_one("#log").size.height == log_rows

@@ -43,9 +43,12 @@ from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.title import Part, TitleBar
 from shipwreck.tui.typed import (
     END_OF_LINE,
+    MAX_ERROR_ROWS,
     chat_line_text,
     complete_table_words,
+    error_width,
     fit_error,
+    rows_for,
     run_table_line,
 )
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
@@ -312,9 +315,22 @@ class SeatScreen(AppScreen):
     (:data:`MAX_ERROR_ROWS` at most), and it is given them (the log gives them up)."""
 
     def error_text(self, text: Text) -> None:
-        """Show ``text`` on the error line, wrapped, on as many rows as it needs."""
-        fit_error(self, "foot", "error", text, self.error_rows)
+        """Show ``text`` on the error line, wrapped, on as many rows as it needs (see
+        :meth:`error_room`), under the prompt, which keeps its rows."""
+        room = self.error_room()
+        width = error_width(self)
+        if width and rows_for(self, text, width) > room:  # (no room left: cut, visibly)
+            kept = text.wrap(self.app.console, width - 2)[:room]
+            text = Text("\n").join(kept).append(" …")
+        fit_error(self, "foot", "error", text, self.error_rows, room)
         self.show("error", (text.plain, text.spans), lambda: text)
+
+    def error_room(self) -> int:
+        """The most rows an error may take: :data:`MAX_ERROR_ROWS`, or more while the log
+        has rows to give (it takes them back with the next line typed). At 80×24 a list of
+        words can take four rows, and an error is shown whole."""
+        log = self.query_one("#log", EventLog)
+        return max(MAX_ERROR_ROWS, self.error_rows + log.content_size.height)
 
     def run_line(self, line: str) -> None:
         self.error("")
