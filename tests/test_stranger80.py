@@ -363,3 +363,18 @@ async def test_a_long_error_is_shown_whole_under_the_choices_at_80x24(game: str)
         await pilot.press("escape")
         await pilot.pause()
         assert screen.query_one("#log").size.height == log_rows
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+@pytest.mark.parametrize("game", ["lifeboat", "spanish_main"])
+def test_snapshot_a_waiting_seat_at_80x24(snap_compare: Any, game: str) -> None:
+    """Bob waits for ann: her countdown in his title; Spanish Main with four fleets, his
+    rows and the others in brief."""
+    clock = Clock()
+    lobby = timed_lobby(game, clock)
+    table = two_players(lobby, game, sea_bots=2)
+    clock.now += 18
+    app = ShipwreckApp(lobby, "bob", "SHA256:b", open_table=table.id)
+    assert snap_compare(app, terminal_size=(80, 24))
