@@ -46,8 +46,16 @@ def fit(parts: Sequence[Part], width: int) -> Text:
 
 
 def _join(parts: Sequence[Part], level: list[int]) -> Text:
-    shown = [p.forms[n] for p, n in zip(parts, level, strict=True) if p.forms[n].plain]
-    return Text(SEPARATOR, style="bold").join(shown)
+    """The parts' forms at ``level``, separated (after a part padded with a space, as a
+    coloured bar is, the separator's own first space is left out)."""
+    bar = Text()
+    for p, n in zip(parts, level, strict=True):
+        form = p.forms[n]
+        if form.plain:
+            if bar.plain:
+                bar.append(SEPARATOR[bar.plain.endswith(" ") :], style="bold")
+            bar.append_text(form)
+    return bar
 
 
 class TitleBar:
