@@ -387,6 +387,19 @@ class Table:
         """Start a table that waits for players; returns why not, or None. ``player`` is who
         typed ``start`` (``None``: the lobby's clock). Seats still free get their stand-in bot
         now; ``with_bots`` makes those bots the seats' own (nobody can join them later)."""
+        problem = self.start_refusal(player)
+        if problem:
+            return problem
+        if with_bots:
+            for i in self.free_seats():
+                info = self.seats[i]
+                self.seats[i] = SeatInfo(kind="bot", bot=info.bot, owner=info.owner)
+        self.started = True
+        self._seats_changed()
+        return None
+
+    def start_refusal(self, player: str | None) -> str | None:
+        """Why ``player`` may not :meth:`start` this table now, or None if they may."""
         if self.started:
             return "the table has already started"
         if player is not None:
@@ -395,12 +408,6 @@ class Table:
             host = self.host
             if host is not None and player != host and self.seat_of_player(host) is not None:
                 return f"{host} starts this table; waiting for them"
-        if with_bots:
-            for i in self.free_seats():
-                info = self.seats[i]
-                self.seats[i] = SeatInfo(kind="bot", bot=info.bot, owner=info.owner)
-        self.started = True
-        self._seats_changed()
         return None
 
     def _seats_changed(self) -> None:

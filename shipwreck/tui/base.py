@@ -19,8 +19,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rich.console import RenderableType
-from rich.table import Table as RichTable
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -36,16 +35,20 @@ from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
-from shipwreck.tui.clock import clock_line, waiting_panel
+from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
+from shipwreck.tui.title import Part, TitleBar
 from shipwreck.tui.typed import (
     END_OF_LINE,
+    MAX_ERROR_ROWS,
     chat_line_text,
     complete_table_words,
+    error_width,
     fit_error,
+    rows_for,
     run_table_line,
 )
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
@@ -172,6 +175,9 @@ class SeatScreen(AppScreen):
     def placeholder(self) -> str:
         raise NotImplementedError
 
+    SEAT_WORDS = "'lobby' keeps your seat, 'leave' gives it up"
+    """The end of a seated player's placeholder: the two ways back to the lobby, told apart."""
+
     # ------------------------------------------------------------------ following the table
 
     COMPACT_BELOW = 34
@@ -257,21 +263,25 @@ class SeatScreen(AppScreen):
             Spot("error", Region(0, h, width, self.error_rows), pad=1),
         ]
 
-    _title: tuple[object, Text] = ((), Text())
+    _title: tuple[object, list[Part], tuple[int, ...]] = ((), [], ())
 
-    def show_title(self, key: object, title: Text) -> None:
-        """The title bar: the seat's clock (:func:`clock.clock_line`) and then ``title``."""
-        self._title = (key, title)
+    def show_title(self, key: object, parts: list[Part], view: Any) -> None:
+        """The title bar: the clocks (:func:`clock.clock_parts`: mine, and the countdown of
+        each seat ``view`` says the table waits for), then ``parts``, fitted to the width
+        (:mod:`shipwreck.tui.title`)."""
+        self._title = (key, parts, waited_seats(view))
         self.refresh_clock()
 
     def refresh_clock(self) -> None:
-        """Draw the title bar again if the clock's line changed (every second, see on_mount)."""
-        key, title = self._title
-        clock = clock_line(self.table, self.seat)
-        if clock is None:
-            self.show("title", key, lambda: title)
-            return
-        self.show("title", (key, clock.plain), lambda: Text.assemble(clock, " ", title))
+        """Draw the title bar again if a clock's text changed (every second, see on_mount)."""
+        key, parts, waited = self._title
+        clock = clock_parts(self.table, self.seat, waited)
+        shown = [*clock, *parts]
+        board = self.query_one(f"#{self.PANELS['title']}", Board)
+        spot = board.spot("title") if board.size.width else None
+        width = spot.width - 2 if spot is not None else None  # (not laid out yet: any)
+        clocks = tuple(str(p.forms[0]) for p in clock)
+        self.show("title", (key, clocks, width), lambda: TitleBar(shown, width or 10_000))
 
     def show_prompt(self, key: object, render: Callable[[], RenderableType]) -> None:
         """The prompt panel: the game's (reported to the table: its clock waits until every
@@ -312,9 +322,22 @@ class SeatScreen(AppScreen):
     (:data:`MAX_ERROR_ROWS` at most), and it is given them (the log gives them up)."""
 
     def error_text(self, text: Text) -> None:
-        """Show ``text`` on the error line, wrapped, on as many rows as it needs."""
-        fit_error(self, "foot", "error", text, self.error_rows)
+        """Show ``text`` on the error line, wrapped, on as many rows as it needs (see
+        :meth:`error_room`), under the prompt, which keeps its rows."""
+        room = self.error_room()
+        width = error_width(self)
+        if width and rows_for(self, text, width) > room:  # (no room left: cut, visibly)
+            kept = text.wrap(self.app.console, width - 2)[:room]
+            text = Text("\n").join(kept).append(" …")
+        fit_error(self, "foot", "error", text, self.error_rows, room)
         self.show("error", (text.plain, text.spans), lambda: text)
+
+    def error_room(self) -> int:
+        """The most rows an error may take: :data:`MAX_ERROR_ROWS`, or more while the log
+        has rows to give (it takes them back with the next line typed). At 80×24 a list of
+        words can take four rows, and an error is shown whole."""
+        log = self.query_one("#log", EventLog)
+        return max(MAX_ERROR_ROWS, self.error_rows + log.content_size.height)
 
     def run_line(self, line: str) -> None:
         self.error("")
@@ -334,7 +357,24 @@ class SeatScreen(AppScreen):
     def complete_words(self, text: str, options: list[str]) -> list[str]:
         """The game's completions ``options`` of ``text``, and the table's own words (``tell``
         completes whom, ``start`` its ``with bots``)."""
-        return complete_table_words(self, text, options)
+        words = complete_table_words(self, text, options)
+        if " " in text.strip() or text.endswith(" "):
+            return words
+        return [w for w in words if w not in self.words_that_do_not_apply()]
+
+    def words_that_do_not_apply(self) -> set[str]:
+        """The table's words Tab does not offer now: ``start`` once the table has started (or
+        to whoever may not start it), ``takeover`` with no seat of mine on autopilot or in
+        another session."""
+        t, user = self.table, self.shipwreck.user
+        out = set()
+        if t.start_refusal(user):
+            out.add("start")
+        mine = t.seat_of_player(user)
+        elsewhere = self.seat is None and mine is not None
+        if not elsewhere and (mine is None or not t.seats[mine].autopilot):
+            out.add("takeover")
+        return out
 
     def show_options(self, options: list[str]) -> None:
         """Several completions: list them on the error line."""
@@ -435,24 +475,49 @@ class EndOfGame(ClosingModal):
             yield Static(self.result())
 
 
-def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> RichTable:
-    """Commands by section: each usage form on a line of its own (so the command column stays
-    narrow and the descriptions have the width), and the example, if any, under its
-    description."""
-    t = RichTable(expand=True, box=None, show_header=False, padding=(0, 2, 0, 0))
-    t.add_column("command", style="bold cyan", no_wrap=True)
-    t.add_column("what it does", ratio=1)
-    for i, (title, entries) in enumerate(sections):
-        t.add_row(Text(title, style="bold underline"), "", end_section=False)
-        for entry in entries:
-            forms = "\n".join(usage_forms(entry.usage))
-            what = Text(entry.description)
-            if entry.example:
-                what.append(f"\ne.g. {entry.example}", style="dim")
-            t.add_row(forms, what)
-        if i < len(sections) - 1:
-            t.add_row("", "")
-    return t
+def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> HelpList:
+    """Commands by section, each with its words (see :class:`HelpList`)."""
+    return HelpList(sections)
+
+
+class HelpList:
+    """Commands by section, one command to a line: its forms (``keep CARD... / keep none``),
+    then what it does, wrapped under it with an indent, then its example; so a command's
+    words never run beside the next command (a two-column grid wrapped a description into the
+    rows of the command below it, at 80 columns)."""
+
+    INDENT = 4
+
+    def __init__(self, sections: list[tuple[str, list[CommandEntry]]]) -> None:
+        self.sections = sections
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for i, (title, entries) in enumerate(self.sections):
+            if i:
+                yield Text("")
+            yield Text(title, style="bold underline")
+            for entry in entries:
+                line = Text(" / ".join(usage_forms(entry.usage)), style="bold cyan")
+                line.append(f"  {entry.description}", style="")
+                yield from self._hanging(console, line, width)
+                if entry.example:
+                    yield from self._hanging(
+                        console, Text(f"e.g. {entry.example}", "dim"), width, 1
+                    )
+
+    def _hanging(self, console: Console, text: Text, width: int, first: int = 0) -> list[Text]:
+        """``text`` wrapped to ``width``, every row after the first indented (``first``:
+        indents the first row too, by that many indents)."""
+        pad = " " * self.INDENT
+        head = text.wrap(console, max(1, width - first * self.INDENT))[0]
+        rows = [Text(pad * first) + head]
+        rest = text[len(head.plain) :]
+        rest = rest[len(rest.plain) - len(rest.plain.lstrip()) :]
+        if rest.plain:
+            for row in rest.wrap(console, max(1, width - self.INDENT)):
+                rows.append(Text(pad) + row)
+        return rows
 
 
 class CommandHelp(ClosingModal):

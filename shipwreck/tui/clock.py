@@ -1,44 +1,99 @@
 """What a seat's screen says about its clock: the countdown, the warning before the table plays
 for the player, what it played, and the autopilot.
 
-Pure functions of the table (no widget): both games' table screens put the line at the start
-of their title bar, which every size shows (an 80×24 Lifeboat table has no seats line)."""
+Pure functions of the table (no widget): both games' table screens put these parts at the
+start of their title bar, which every size shows (an 80×24 Lifeboat table has no seats line),
+and the bar shortens its other parts first (:mod:`shipwreck.tui.title`)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 
 from shipwreck.runtime import Table
+from shipwreck.tui.title import Part, part
 
 WARN_SECONDS = 10
 """From this many seconds left, the countdown says what the table will play."""
 
 
-def clock_line(table: Table, seat: int | None) -> Text | None:
-    """The seat's clock in words, or ``None`` when there is nothing to say."""
-    if seat is None or not 0 <= seat < len(table.seats) or table.over:
-        return None
+MINE, ABOUT, WAITING = 9, 8, 6
+"""Ranks of the clock's parts of the title bar (:mod:`shipwreck.tui.title`): my countdown is
+shortened last, then what the table played for me; others' countdown before them, but after
+what I am (7) and the table's name (2)."""
+
+
+def clock_parts(table: Table, seat: int | None, waited: Sequence[int] = ()) -> list[Part]:
+    """The clock's parts of the title bar: mine (the countdown, the warning before the table
+    plays for me, what it played, the autopilot), then the countdown of each seat in
+    ``waited`` that has one. ``waited``: the seats the view shown says the table waits for
+    (:func:`waited_seats`), so no countdown tells more than the view does."""
+    if table.over:
+        return []
+    parts = _my_clock(table, seat) if seat is not None and 0 <= seat < len(table.seats) else []
+    others = [(s, left) for s in waited if s != seat and (left := table.deadline(s)) is not None]
+    if others:
+        parts.append(_their_clock(table, others))
+    return parts
+
+
+def _my_clock(table: Table, seat: int) -> list[Part]:
     info = table.seats[seat]
     if info.kind != "human":
-        return None
+        return []
     if info.autopilot:
-        return Text(
-            " you are on autopilot — type anything to take your seat back ",
-            style="bold black on yellow",
-        )
+        style = "bold black on yellow"
+        whole = " you are on autopilot — type anything to take your seat back "
+        return [part(whole, " on autopilot: type anything ", rank=MINE, style=style)]
     left = table.deadline(seat)
     if left is not None and left <= WARN_SECONDS:
         move = table.default_text(seat)
         what = f"the table plays '{move}' for you" if move else "the table plays for you"
-        return Text(f" ⏱ {int(left)} s left: type your choice or {what} ", "bold white on red")
-    line = Text()
+        now = f" ⏱ {int(left)} s left"
+        warn = (f"{now}: type your choice or {what} ", f"{now}: or {what} ", f"{now} ")
+        return [part(*warn, rank=MINE, style="bold white on red")]
+    parts = []
+    if left is not None:
+        parts.append(part(f"⏱ {int(left)} s to decide", f"⏱ {int(left)} s", rank=MINE))
     if info.played_for:
         rest = table.autopilot_after - info.misses
         then = f"; {rest} more and a bot plays for you" if rest > 0 else ""
-        line.append(f"time ran out: the table played '{info.played_for}'{then} ", "bold yellow")
-    if left is not None:
-        line.append(f"⏱ {int(left)} s to decide ", "bold")
-    return line if line else None
+        short = f"; {rest} more: a bot plays" if rest > 0 else ""
+        played = f"time ran out: the table played '{info.played_for}'"
+        for_you = "time ran out: the table played for you"  # (the log says what)
+        forms = (f"{played}{then}", f"{played}{short}", f"{for_you}{short}", played)
+        parts.append(part(*forms, rank=ABOUT, style="bold yellow"))
+    return parts
+
+
+def _their_clock(table: Table, others: list[tuple[int, float]]) -> Part:
+    """``waiting for frenchy (bob) · 0:42``, shortened to ``frenchy 0:42``; several seats:
+    ``waiting for frenchy 0:42, kid 0:40``."""
+    style = "bold yellow" if min(left for _, left in others) <= WARN_SECONDS else "bold"
+    names = [(table.seat_name(s), table.seats[s].player, mmss(left)) for s, left in others]
+    short = ", ".join(f"{name} {time}" for name, _, time in names)
+    forms: tuple[str, ...]
+    if len(names) == 1:
+        ((name, player, time),) = names
+        who = f"{name} ({player})" if player else name
+        forms = (f"⏱ waiting for {who} · {time}", f"⏱ waiting for {name} · {time}", f"⏱ {short}")
+    else:
+        forms = (f"⏱ waiting for {short}", f"⏱ {short}")
+    return part(*forms, rank=WAITING, style=style)
+
+
+def mmss(seconds: float) -> str:
+    """``0:42``, ``2:00``."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def waited_seats(view: Any) -> tuple[int, ...]:
+    """The seats a game's ``view`` says the table waits for (its blocking prompts; a view
+    leaves out the prompts that would tell what someone holds)."""
+    return tuple(sorted({p.seat for p in view.prompts if p.blocking}))
 
 
 def welcome_back(table: Table, seat: int) -> str:

@@ -27,6 +27,8 @@ from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis,
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
 from shipwreck.tui.packed import Packed
+from shipwreck.tui.standings import ToWidth
+from shipwreck.tui.title import Part, part, table_title
 
 OWNER = ("#ff5f5f", "#5fafff", "#5fd75f", "#ffd75f")
 """Seat colours, in seat order (red, blue, green, gold)."""
@@ -419,21 +421,22 @@ def legend(scale: float) -> Text:
 # ------------------------------------------------------------------ panels
 
 
-def title(view: SpanishMainView, table_name: str, signed_in: str) -> Text:
-    t = Text(f"{table_name} · spanish main · ", style="bold", no_wrap=True, overflow="ellipsis")
+def title(view: SpanishMainView, table_name: str, signed_in: str) -> list[Part]:
+    """The title bar's parts (:mod:`shipwreck.tui.title`): who I am and whose turn it is are
+    shortened last, the round before them."""
     if view.me is not None and view.seat is not None:
-        t.append("you are ", style="bold")
-        t.append(view.me, style=f"bold {owner_colour(view.seat)}")
+        colour = f"bold {owner_colour(view.seat)}"
+        mine = Text.assemble(("you are ", "bold"), (view.me, colour))
+        me = part(mine, Text(view.me, colour), "", rank=7)
     else:
-        t.append("spectator", style="bold")
-    t.append(f" · round {view.round} · ", style="bold")
+        me = part("spectator", "", rank=7)
     if view.over:
-        t.append("game over", style="bold")
+        turn = part("game over", "", rank=8)
     else:
-        turn = view.seats[view.turn]
-        t.append(f"{turn}'s turn", style=f"bold {owner_colour(view.turn)}")
-    t.append(f" · {signed_in}", style="bold")
-    return t
+        colour = f"bold {owner_colour(view.turn)}"
+        turn = part(f"{view.seats[view.turn]}'s turn", "", rank=8, style=colour)
+    rounds = part(f"round {view.round}", f"r{view.round}", "", rank=3)
+    return table_title(table_name, "spanish main", me, rounds, turn, signed_in=signed_in)
 
 
 def _masts(s: ShipView) -> Text:
@@ -463,9 +466,12 @@ def status(s: ShipView) -> str:
     return ", ".join(parts) or "at sea"
 
 
-def fleet(view: SpanishMainView, wide: bool = False) -> RenderableType:
+def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) -> RenderableType:
     """Every ship: code and bow arrow, masts (cannon ranges, x = eliminated), cargo, the move
-    left this turn and where she is (``wide``: room for the longest id, and a longer where)."""
+    left this turn and where she is (``wide``: room for the longest id, and a longer where).
+    ``rows``: the rows under the header, when they are fewer than the ships need (80×24):
+    my fleet keeps its rows and the other fleets are listed by their map codes, several to a
+    row (:func:`fleets_in_brief`); a ship is never left out without saying so."""
     t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
     t.add_column("", no_wrap=True, width=5)
     t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=18 if wide else 12)
@@ -474,8 +480,8 @@ def fleet(view: SpanishMainView, wide: bool = False) -> RenderableType:
     t.add_column("move", no_wrap=True)
     t.add_column("where", no_wrap=True, overflow="ellipsis", ratio=1)
     codes = ship_codes(view)
-    mine_first = sorted(view.ships, key=lambda s: (s.owner != view.seat, s.owner))
-    for s in mine_first:
+    full, brief = _fleet_rows(view, rows)
+    for s in full:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
         mine = view.seat is not None and s.owner == view.seat
         if s.acted:
@@ -493,9 +499,53 @@ def fleet(view: SpanishMainView, wide: bool = False) -> RenderableType:
             status(s),
         )
     parts: list[RenderableType] = [t]
-    if view.sunk:
+    if rows is not None and brief is not None:
+        lines = rows - len(full)
+        items = fleets_in_brief(view, brief, codes)
+        parts.append(
+            ToWidth(lambda width: Group(*Packed(Text(), items, lines, "F3", " ").pack(width)))
+        )
+    elif view.sunk:
         parts.append(Text("sunk: " + ", ".join(view.sunk), style="dim"))
     return Group(*parts)
+
+
+def _fleet_rows(
+    view: SpanishMainView, rows: int | None
+) -> tuple[list[ShipView], list[ShipView] | None]:
+    """The ships with a row of their own (mine first), and those listed in brief (``None``:
+    every ship has a row, and the sunk ones a line). A fleet keeps its rows while the fleets
+    after it still have a row left for their brief list."""
+    ships = sorted(view.ships, key=lambda s: (s.owner != view.seat, s.owner))
+    if rows is None or len(ships) + bool(view.sunk) <= rows:
+        return ships, None
+    full: list[ShipView] = []
+    for owner in dict.fromkeys(s.owner for s in ships):
+        fleet_ = [s for s in ships if s.owner == owner]
+        after = len(full) + len(fleet_)
+        if after + 1 > rows:  # (the fleets after it, and the sunk, need a row)
+            break
+        full += fleet_
+    return full, [s for s in ships if s not in full]
+
+
+def fleets_in_brief(
+    view: SpanishMainView, ships: Sequence[ShipView], codes: dict[str, str]
+) -> list[Text]:
+    """Ships as the map shows them (bow arrow and code), each fleet after its seat's name,
+    then the sunk: ``blue: ↖ep ↖el ←et  green: ↘lo``. F3 has every ship's card."""
+    items: list[Text] = []
+    owner = None
+    for s in ships:
+        colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
+        item = Text(f"{arrow(s.heading)}{codes[s.id]}", style=f"bold {colour}")
+        if s.owner != owner:
+            owner = s.owner
+            item = Text.assemble((f"{view.seats[s.owner]}:", colour), " ", item)
+        items.append(item)
+    if view.sunk:
+        items.append(Text("sunk: " + ", ".join(view.sunk), style="dim"))
+    return items
 
 
 def seats(view: SpanishMainView, players: Sequence[str]) -> RenderableType:

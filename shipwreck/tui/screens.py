@@ -39,6 +39,7 @@ from shipwreck.tui.learn import (
     rules_game,
 )
 from shipwreck.tui.pacer import RepaintPacer
+from shipwreck.tui.title import part, table_title
 from shipwreck.tui.typed import fit_error, run_lobby_line
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
@@ -437,7 +438,7 @@ class TableScreen(SeatScreen):
     def placeholder(self) -> str:
         if self.seat is None:
             return "watching: 'lobby' to go back, 'help' for commands"
-        return "command (Tab completes; 'help', 'tell X TEXT', 'lobby', 'leave')"
+        return f"Tab completes · 'help' · {self.SEAT_WORDS}"
 
     def refresh_seats(self) -> None:
         """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
@@ -469,9 +470,12 @@ class TableScreen(SeatScreen):
         return options
 
     def paint(self, view: Any) -> None:
-        me = f"you are {view.me}" if view.me else "spectator"
-        title = f"{self.table.name} · lifeboat · {me} · {self.shipwreck.signed_in_line()}"
-        self.show_title(title, Text(title, style="bold"))
+        me = part("spectator", "", rank=7)
+        if view.me:
+            me = part(f"you are {view.me}", view.me, "", rank=7)
+        signed_in = self.shipwreck.signed_in_line()
+        title = table_title(self.table.name, "lifeboat", me, signed_in=signed_in)
+        self.show_title((view.me, signed_in), title, view)
         self.refresh_seats()
         compact = self.compact
         people = (view.characters, view.actor, view.navigator, view.me)

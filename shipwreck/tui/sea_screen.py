@@ -151,7 +151,7 @@ class SpanishMainScreen(SeatScreen):
     def placeholder(self) -> str:
         if self.seat is None:
             return "watching: 'lobby' to go back, 'help' for commands"
-        return "type a command: a move is drawn on the map before Enter ('help', 'lobby')"
+        return f"moves are drawn before Enter · {self.SEAT_WORDS}"
 
     def compacted(self, compact: bool) -> None:
         self.query_one("#side", Board).relayout()
@@ -166,19 +166,24 @@ class SpanishMainScreen(SeatScreen):
             self.set_class(wide, "-wide")
             self.paint(self.view)
 
+    COMPACT_SHIPS = 6
+    """Rows of the fleet panel under its header on a compact screen (80×24)."""
+
     def prompt_rows(self) -> int:
         """What to decide, and two lines of choices (:class:`R.Packed`)."""
         return 3
 
     def side_layout(self, size: Size) -> list[Spot]:
         """The seats and the fleet as tall as this table needs: a header and a row per seat;
-        a header, a row per ship and the "sunk:" line (compact: up to six ships, mine first),
-        so that every ship is listed and the log keeps the rest of the side; then the coins
+        a header, a row per ship and the "sunk:" line (compact: six rows at most, mine first,
+        the fleets that do not fit in brief, see :func:`R.fleet`), so that every ship is
+        listed and the log keeps the rest of the side; then the coins
         (compact: two rows, and no blank rows between). Worked out when the board is sized or
         the screen turns compact; ships only sink, so those heights stay enough."""
         view, width, gap = self.view, size.width, 0 if self.compact else 1
         seats = len(view.seats) + 1
-        ships = min(len(view.ships), 6) + 1 if self.compact else len(view.ships) + 2
+        listed = len(view.ships) + bool(view.sunk)
+        ships = min(listed, self.COMPACT_SHIPS) + 1 if self.compact else len(view.ships) + 2
         fleet = seats + gap
         treasure = fleet + ships + gap
         return [
@@ -196,12 +201,13 @@ class SpanishMainScreen(SeatScreen):
     def paint(self, view: SpanishMainView) -> None:
         signed_in = self.shipwreck.signed_in_line()
         top = (view.seat, view.round, view.turn, view.over)
-        self.show_title(top, R.title(view, self.table.name, signed_in))
+        self.show_title(top, R.title(view, self.table.name, signed_in), view)
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
         self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
         wide = self.has_class("-wide")
-        self.show("fleet", (ships, wide), lambda: R.fleet(view, wide))
+        rows = self.COMPACT_SHIPS if self.compact else None
+        self.show("fleet", (ships, wide, rows), lambda: R.fleet(view, wide, rows))
         self.show(
             "treasure",
             (ships, view.islands, view.gold_total, view.coins_lost, self.compact),

@@ -50,14 +50,16 @@ command already and a word offered would leave it unfinished: Tab then lists the
 of typing the only one (``offer painting to kid `` is whole; ``for`` would need an item)."""
 
 
-def fit_error(screen: Any, board_id: str, spot: str, text: Text, rows: int) -> int:
+def fit_error(
+    screen: Any, board_id: str, spot: str, text: Text, rows: int, most: int = MAX_ERROR_ROWS
+) -> int:
     """The rows the error panel ``spot`` of board ``board_id`` needs for ``text`` (wrapped,
-    at most :data:`MAX_ERROR_ROWS`); when it is not ``rows``, the board is laid out again
-    (rarely: only when an error needs another row, or no longer does)."""
+    at most ``most``); when it is not ``rows``, the board is laid out again (rarely: only
+    when an error needs another row, or no longer does)."""
     from shipwreck.tui.board import Board
 
     board = screen.query_one(f"#{board_id}", Board)
-    needed = max(1, min(MAX_ERROR_ROWS, rows_for(screen, text, board.size.width - 2)))
+    needed = max(1, min(most, rows_for(screen, text, board.size.width - 2)))
     if needed != rows:
         screen.error_rows = needed
         board.relayout()
