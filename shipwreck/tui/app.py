@@ -145,7 +145,7 @@ class ShipwreckApp(App[None]):
     def _post_opening(self) -> None:
         # (Run from the budget's own context: posted as a message, it runs in this app's.)
         message = Callback(callback=self._show_opening)
-        message._sender = self
+        message.set_sender(self)
         self.post_message(message)
 
     def _show_opening(self) -> None:

@@ -35,10 +35,10 @@ from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine, Table
+from shipwreck.tui._textual.draw_now import draw_now, is_closing
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_line, waiting_panel
 from shipwreck.tui.confirm import Confirm
-from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS
 from shipwreck.tui.typed import (
@@ -84,10 +84,10 @@ class AppScreen(Screen[None]):
         # (``call_later``'s message would name the session that made the change as its sender,
         # and a screen keeps the last message it handled: that session's screen stayed alive.)
         message = Callback(callback=self._repaint)
-        message._sender = self
+        message.set_sender(self)
         if not self.post_message(message):  # refused: normally, a closing screen
             self._repaint_due = False
-            if not (self._closing or self._closed):
+            if not is_closing(self):
                 log.warning("%s: a repaint was refused; the screen may now be stale", self)
 
     def run_typed(self, line: str) -> None:
