@@ -516,6 +516,8 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._wants_mouse = mouse
+        """Whether the app asked for mouse reports (Textual keeps it as ``Driver._mouse``)."""
         io = session_io_for(app)
         if io is None:
             raise RuntimeError("SSHDriver needs a SessionIO: call attach_session_io(app, io)")
@@ -720,7 +722,7 @@ class SSHDriver(Driver):
     # Application mode -------------------------------------------------------------------------
 
     def _enable_mouse_support(self) -> None:
-        if not self._mouse:
+        if not self._wants_mouse:
             return
         write = self.write
         write("\x1b[?1000h")  # SET_VT200_MOUSE
@@ -730,7 +732,7 @@ class SSHDriver(Driver):
         self.flush()
 
     def _disable_mouse_support(self) -> None:
-        if not self._mouse:
+        if not self._wants_mouse:
             return
         write = self.write
         write("\x1b[?1000l")

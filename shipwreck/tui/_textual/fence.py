@@ -87,11 +87,13 @@ def _has(probe: object, name: str) -> bool:
     return True
 
 
-class Fence:
-    """The patches of one process, each installed at most once.
+ORIGINALS: dict[tuple[type[Any], str], Any] = {}
+"""Textual's own code, by (class, name), for every source a patch has replaced in this process:
+a guard checks Textual's code, not a patch's (tests also compare with Textual's own)."""
 
-    Installing replaces Textual's code, so the fence keeps each replaced original (for its
-    digest, should the guard be asked again, and for tests that compare with Textual's own)."""
+
+class Fence:
+    """A set of patches, each installed at most once (the app's is ``_textual.FENCE``)."""
 
     def __init__(self, patches: Iterable[Patch]) -> None:
         self.patches = tuple(patches)
@@ -101,14 +103,12 @@ class Fence:
         self.off: dict[str, str] = {}
         """Why each patch that is off is off (after :meth:`install`)."""
         self._done: set[str] = set()
-        self.originals: dict[tuple[type[Any], str], Any] = {}
-        """Textual's own code, by (class, name), for the sources installed patches replaced."""
 
     def problem(self, patch: Patch) -> str | None:
         """Why ``patch`` must stay off here, or None if its guard holds."""
         problems: list[str] = []
         for source in patch.sources:
-            original = self.originals.get((source.owner, source.name))
+            original = ORIGINALS.get((source.owner, source.name))
             try:
                 found = digest(original or source_of(source.owner, source.name))
             except (AttributeError, OSError, TypeError) as e:
@@ -137,7 +137,7 @@ class Fence:
             if patch.install is not None:
                 for source in patch.sources:
                     key = (source.owner, source.name)
-                    self.originals.setdefault(key, source_of(source.owner, source.name))
+                    ORIGINALS.setdefault(key, source_of(source.owner, source.name))
                 patch.install()
             self._done.add(patch.name)
         return dict(self.off)
