@@ -260,3 +260,19 @@ def test_the_fence_is_not_undone_by_textuals_own_strips() -> None:
     strip = Strip.blank(5)
     assert strip.crop(0, 2) is strip.crop(0, 2)
     assert Strip.__init__ is strips._init
+
+
+def _doc_blocks() -> list[str]:
+    text = (ROOT / "docs" / "textual-notes.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_the_textual_bugs_in_the_notes_still_reproduce_on_plain_textual() -> None:
+    """The reproductions in docs/textual-notes.md, run as written on Textual without the
+    patches, show the bugs. When one stops reproducing, Textual has fixed it: drop the patch
+    (``pump_starter``, ``input_parser``) and its note."""
+    leak, _fix, kitty, pixels = _doc_blocks()
+    assert run_python(leak).strip() == "First screen still alive: True"
+    assert run_python(kitty).count("ValueError") == 2
+    done = subprocess.run([sys.executable, "-c", pixels], capture_output=True, text=True)
+    assert "ZeroDivisionError" in done.stderr
