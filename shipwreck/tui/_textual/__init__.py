@@ -8,7 +8,10 @@ at start-up and logs :func:`patch_report`; ``shipwreck play`` and the tests' ``c
 call it too, so every app runs on the same Textual). A patch whose guard fails stays off and
 the app runs on Textual's own code: correct, maybe slower.
 
-Written against Textual 8.2.8 (``pyproject.toml`` pins the range the server accepts).
+Written against Textual 8.2.8 (``pyproject.toml`` pins the range the server accepts). All
+together, on 8.2.8: a seated app holds 409 KiB (836 KiB on Textual's own code) and a change
+costs six apps 18.3 ms of CPU (23.1 ms), measured with
+``bench/render.py --apps 6 --changes 100 --memory`` (and ``--no-patches``).
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 ``strip_caches``: every ``Strip`` built seven ``FIFOCache`` objects in ``__init__``, and a
 session keeps thousands of strips (every widget caches its rendered lines). Most of those caches
 are never used, yet they were about a fifth of a seated session's memory and an eighth of the
-CPU a repaint costs (Textual 8.2.8, ``bench/ssh_load.py``). Here each cache is a property that
-builds its ``FIFOCache`` on first access and keeps it in the same slot, so a strip behaves
-exactly as before.
+CPU a repaint costs (``bench/render.py --memory``, when the patch was written). Here each
+cache is a property that builds its ``FIFOCache`` on first access and keeps it in the same
+slot, so a strip behaves exactly as before.
 
 ``strip_divide``: to put a screen together, the compositor cuts each line of each widget where
 other widgets overlap it (``Strip.divide``), and every strip kept the pieces it was cut into.
