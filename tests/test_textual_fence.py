@@ -276,3 +276,45 @@ def test_the_textual_bugs_in_the_notes_still_reproduce_on_plain_textual() -> Non
     assert run_python(kitty).count("ValueError") == 2
     done = subprocess.run([sys.executable, "-c", pixels], capture_output=True, text=True)
     assert "ZeroDivisionError" in done.stderr
+
+
+def test_with_every_patch_off_the_app_still_plays() -> None:
+    """Were every guard to fail (a Textual that changed everywhere), the app runs on Textual's
+    own code: a table opens from a typed command, a line is said and shown, and Up brings it
+    back (the command line's bindings, found without ``DOMNode._bindings``)."""
+    out = run_python(f"""
+import asyncio
+import msgspec
+from textual.strip import Strip
+from shipwreck.runtime import Lobby
+from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.widgets import CommandLine
+from shipwreck.tui._textual import PATCHES
+from shipwreck.tui._textual.fence import Fence
+
+fence = Fence(
+    msgspec.structs.replace(
+        p, sources=(msgspec.structs.replace(p.sources[0], sha256="{WRONG}"), *p.sources[1:])
+    )
+    for p in PATCHES
+)
+print(sorted(fence.install()) == sorted(p.name for p in PATCHES), Strip.__init__.__module__)
+
+async def play() -> None:
+    app = ShipwreckApp(Lobby(seed=1), "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"new 6 free free free free free", "enter")
+        await pilot.pause()
+        print(type(app.screen).__name__)
+        await pilot.press(*"say ahoy", "enter")
+        await pilot.pause()
+        rows = [str(strip.text) for strip in app.screen._compositor.render_strips()]
+        print(any("ahoy" in row for row in rows))
+        await pilot.press("up")
+        await pilot.pause()
+        print(app.screen.query_one("#command", CommandLine).value)
+
+asyncio.run(play())
+""")
+    assert out.splitlines() == ["True textual.strip", "TableScreen", "True", "say ahoy"]

@@ -4,12 +4,14 @@
 order they arrive; it runs its own bindings (history, completion) first, then hands the key to
 ``Input._on_key``; its ``_on_idle`` draws the echo before ``Widget._on_idle`` runs. A
 widget's bindings are in ``DOMNode._bindings``, which has no public name. Until the fence
-switches this on, no bindings are found here and Textual runs them its own way.
+switches this on, the bindings its classes declare (``BINDINGS``, the nearest class's for a
+key, as Textual merges them) are used instead: the same, unless bindings are changed at run
+time, which the command line does not do.
 """
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.widget import Widget
 from textual.widgets import Input
@@ -25,10 +27,14 @@ def _switch_on() -> None:
 
 
 def own_bindings(node: DOMNode, key: str) -> list[Binding]:
-    """``node``'s own bindings for ``key`` (none while this is off)."""
-    if not _on:
-        return []
-    return list(node._bindings.key_to_bindings.get(key, ()))
+    """``node``'s own bindings for ``key``."""
+    if _on:
+        return list(node._bindings.key_to_bindings.get(key, ()))
+    for cls in type(node).__mro__:
+        declared = BindingsMap(cls.__dict__.get("BINDINGS", [])).key_to_bindings.get(key)
+        if declared:
+            return list(declared)
+    return []
 
 
 KEYS = Patch(
