@@ -11,7 +11,8 @@ The parser keeps the deadline of the escape sequence it is in the middle of in
 ``_timeout_time`` (None when it is not), and ``tick`` acts once that has passed:
 :func:`escape_pending` and :func:`expire_escape` read and move it. Until the fence switches
 this on, :func:`new_parser` gives Textual's own parser (the driver then drops a session whose
-input makes it raise) and escape sequences wait for the next input.
+input makes it raise), the driver ticks the parser (public, and a no-op with no sequence
+pending) the escape delay after every input, and a paste does not hurry a pending Esc.
 """
 
 from __future__ import annotations
@@ -61,15 +62,17 @@ def new_parser() -> XTermParser:
 
 
 def escape_pending(parser: XTermParser) -> bool:
-    """Whether the parser is in the middle of an escape sequence (False if that can't be
-    told)."""
-    return _on and parser._timeout_time is not None
+    """Whether the parser may be in the middle of an escape sequence (True if that can't be
+    told: then the driver ticks it anyway)."""
+    return not _on or parser._timeout_time is not None
 
 
 def expire_escape(parser: XTermParser) -> list[events.Event]:
     """Give up on the escape sequence the parser is in the middle of, as if the escape delay
     had passed: what that gives (a lone Esc becomes ``escape``, a broken sequence its keys)."""
-    if not escape_pending(parser):
+    if not _on:
+        return list(parser.tick())  # type: ignore[arg-type]  # (only once its delay passed)
+    if parser._timeout_time is None:
         return []
     parser._timeout_time = 0.0
     return list(parser.tick())  # type: ignore[arg-type]
