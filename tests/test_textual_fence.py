@@ -20,6 +20,7 @@ from pathlib import Path
 import msgspec
 import rich
 import textual
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -318,3 +319,47 @@ async def play() -> None:
 asyncio.run(play())
 """)
     assert out.splitlines() == ["True textual.strip", "TableScreen", "True", "say ahoy"]
+
+
+def _project_classes() -> list[type]:
+    import importlib
+    import inspect
+    import pkgutil
+
+    import shipwreck
+
+    classes: list[type] = []
+    for info in pkgutil.walk_packages(shipwreck.__path__, "shipwreck."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        classes += [
+            cls
+            for cls in vars(module).values()
+            if inspect.isclass(cls) and cls.__module__ == info.name
+        ]
+    return classes
+
+
+def test_every_override_of_a_textual_private_method_is_guarded() -> None:
+    """A project class that overrides a private method of a Textual or Rich class (the
+    command line's ``_on_key`` and ``_on_idle``) relies on that method's code, so the method is
+    a source of a fenced patch, digest and all. (Attributes Textual itself puts on every
+    subclass, such as ``_merged_bindings``, or for each reactive, are not overrides.)"""
+    guarded = {(source.owner, source.name) for patch in PATCHES for source in patch.sources}
+    overrides: set[tuple[type, str]] = set()
+    for cls in _project_classes():
+        library = [b for b in cls.__mro__[1:] if b.__module__.split(".")[0] in ("textual", "rich")]
+        if not library:
+            continue
+        made_by_textual = set(vars(type("Probe", (library[0],), {})))
+        reactives = [name for name, value in vars(cls).items() if isinstance(value, Reactive)]
+        made_by_textual |= {f"_default_{name}" for name in reactives}
+        for name in vars(cls):
+            if not name.startswith("_") or name.startswith("__") or name in made_by_textual:
+                continue
+            owner = next((b for b in library if name in vars(b)), None)
+            if owner is not None:
+                overrides.add((owner, name))
+    assert overrides, "the command line's overrides were not found: the check is broken"
+    assert {f"{o.__name__}.{n}" for o, n in overrides - guarded} == set()
