@@ -5,6 +5,7 @@
     .venv/bin/python bench/render.py --play --changes 200
     .venv/bin/python bench/render.py --memory      # also the memory each app holds (slower)
     .venv/bin/python bench/render.py --keys 400    # what echoing one typed key costs
+    .venv/bin/python bench/render.py --no-patches  # on Textual's own code (the server's isn't)
 
 Six ``ShipwreckApp`` sessions (120×40) sit at one Lifeboat table; one of them types ``say``
 lines, each a public table change every app must show (or, with ``--play``, whoever must
@@ -36,6 +37,7 @@ from textual.drivers.headless_driver import HeadlessDriver
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui._textual import install_patches
 
 SIZE = (120, 40)
 
@@ -157,7 +159,9 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=0, help="type this many keys instead (echo)")
     ap.add_argument("--profile", type=int, default=0, metavar="K")
     ap.add_argument("--memory", action="store_true", help="measure memory per app (tracemalloc)")
+    ap.add_argument("--no-patches", action="store_true", help="on Textual's own code (no fence)")
     args: Any = ap.parse_args()
+    print("patches: none installed" if args.no_patches else install_patches())
     count_frames()
     asyncio.run(run(args))
 

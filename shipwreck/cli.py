@@ -133,8 +133,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from shipwreck.lang.bots import BotError, is_bot_name, load_bot
     from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
     from shipwreck.tui import ShipwreckApp
+    from shipwreck.tui._textual import install_patches
     from shipwreck.tui.screens import DEFAULT_BOTS
 
+    install_patches()  # the Textual the server runs (off ones are in the report, not shown here)
     lobby = Lobby(seed=args.seed)
     user = args.name or getpass.getuser() or "player"
     if args.tutorial is not None:

@@ -13,12 +13,23 @@ import pytest
 from hypothesis import settings
 
 from shipwreck.server.service import Service
+from shipwreck.tui._textual import install_patches
 
 from sshclient import loopback_config, running
 
 settings.register_profile("default", derandomize=True, deadline=None)
 settings.register_profile("explore", derandomize=False, deadline=None, max_examples=500)
 settings.load_profile("default")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def textual_patches() -> str:
+    """Every app a test builds runs on the Textual the server runs. The server installs the
+    fence's patches when it starts (not at import), and Pilot tests build apps without a
+    server: so they are installed here, once, before any test (``shipwreck play`` does the
+    same). ``tests/test_textual_fence.py`` checks a fresh process, where nothing installs them.
+    """
+    return install_patches()
 
 
 @pytest.fixture

@@ -266,6 +266,27 @@ async def test_typing_keys(server: Server) -> None:
     client.conn.close()
 
 
+async def test_keys_arrive_with_the_input_parser_patch_off(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Were the fence's ``input_parser`` guard to fail, sessions read input with Textual's own
+    parser, and a lone Esc still arrives (the driver ticks the parser after each input)."""
+    from shipwreck.tui._textual import parser
+
+    monkeypatch.setattr(parser, "_on", False)
+    client = await open_terminal(server.port)
+    term = client.term
+    await term.wait_for(status("Alice", 80, 24))
+    client.type("\x1b[A")
+    await term.wait_for(status("Alice", 80, 24, "up"))
+    client.type("\x1b")
+    await term.wait_for(status("Alice", 80, 24, "escape"))
+    client.type("a")
+    await term.wait_for(status("Alice", 80, 24, "a"))
+    client.type("q")
+    assert await client.wait_closed() == 0
+
+
 async def test_keys_typed_while_the_app_is_built_are_kept(tmp_path: Path) -> None:
     srv, acceptor = await _start(tmp_path, factory_delay=0.3)
     try:

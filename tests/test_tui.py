@@ -581,7 +581,7 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
     import pyte
     from rich.console import Console
 
-    from shipwreck.tui import textual_patches
+    from shipwreck.tui._textual import compositor
 
     terminal, _ = terminal_of_apps(monkeypatch)
     asked: list[str | None] = []
@@ -596,7 +596,7 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
     def full_repaint(app: ShipwreckApp) -> list[str]:
         """The whole screen as Textual's own compositor draws it."""
         with monkeypatch.context() as m:
-            m.setattr(Compositor, "_render_chops", textual_patches.textual_render_chops)
+            m.setattr(Compositor, "_render_chops", compositor.textual_render_chops)
             update = app.screen._compositor.render_full_update()
         out = StringIO()
         Console(file=out, width=SIZE[0], height=SIZE[1], force_terminal=True).print(update, end="")
@@ -710,7 +710,7 @@ async def test_changes_and_echoes_are_drawn_at_once_not_by_textuals_update_timer
 async def test_a_screen_left_for_another_is_freed() -> None:
     """Opening a table from the lobby frees the lobby screen, and going back to the lobby
     frees the table screen. Textual kept them: a screen's task kept whoever opened it
-    (textual_patches 7), and a screen keeps the last message it handled, whose sender was
+    (the fence's ``pump_starter``), and a screen keeps the last message it handled, whose sender was
     whoever made the change (here bob's lobby command line, when he joined ann's table)."""
     import gc
     import weakref
@@ -745,9 +745,10 @@ async def test_textual_patches_keep_strips_and_styles_working() -> None:
     from textual.signal import Signal
     from textual.strip import Strip
 
-    from shipwreck.tui import textual_patches
+    from shipwreck.tui._textual import FENCE
 
-    assert textual_patches.installed()
+    assert all(FENCE.active(name) for name in ("strip_caches", "strip_divide", "css_shared"))
+    assert FENCE.active("signal_tables")
     strip = Strip([Segment("hello "), Segment("world")])
     assert strip.crop(0, 5).text == "hello"
     assert strip.crop(0, 5) is strip.crop(0, 5)

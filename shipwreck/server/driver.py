@@ -13,7 +13,8 @@ What the driver does, compared with Textual's ``LinuxDriver``:
 * ``write()`` only appends to a list; ``flush()`` sends one channel write. A client that stops
   reading lets the channel's buffer grow; past ``SessionIO.max_write_buffer`` bytes the session
   is dropped (``SessionIO.on_overflow``), so one stalled client never holds the server's memory;
-* input arrives from asyncssh as text and goes through Textual's ``XTermParser`` on the event
+* input arrives from asyncssh as text and goes through Textual's ``XTermParser`` (the fence's
+  ``shipwreck.tui._textual.parser``) on the event
   loop (no input thread); ~0.1 s after the last input a pending escape sequence is given up on,
   so a lone Esc becomes an ``escape`` key;
 * a session's input is handed to its app a turn at a time: at most ``SessionIO.input_batch``
@@ -65,15 +66,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
 
 from textual import constants, events
-
-# Textual has no public name for its terminal input parser; LinuxDriver uses this one.
-from textual._parser import ParseError
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
-from textual.keys import Keys
 from textual.message import Message
 from textual.messages import InBandWindowResize
+
+from shipwreck.tui._textual.parser import ParseError, escape_pending, expire_escape, new_parser
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -506,32 +504,6 @@ class _PasteSplitter:
             self._paste_chars += len(text)
 
 
-class _Parser(XTermParser):
-    """Textual's parser, minus two ways a client's input made it raise (which ends the parser,
-    and so the session, for good): a kitty-protocol key it cannot decode is ignored
-    (``ESC [9999999u``: ``chr()`` beyond U+10FFFF; ``ESC [97;5:3u``: a malformed field), and an
-    in-band resize report no longer switches mouse reports to pixels (a zero pixel size in it
-    made every later mouse report divide by zero)."""
-
-    @property
-    def mouse_pixels(self) -> bool:
-        """Never: pixel mouse coordinates (mode 1016) are not asked for. The parser turns it on
-        when it reads an in-band resize report, which any client may type, and then divides
-        by the pixel size that report claimed (zero, say)."""
-        return False
-
-    @mouse_pixels.setter
-    def mouse_pixels(self, value: bool) -> None:
-        pass
-
-    # The base method is wrapped in ``functools.lru_cache``; this override is a plain method.
-    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
-        try:
-            return super()._parse_extended_key(sequence)
-        except (ValueError, OverflowError):
-            return [events.Key(Keys.Ignore, sequence)]
-
-
 class SSHDriver(Driver):
     """Textual driver for one SSH session (see the module docstring)."""
 
@@ -544,6 +516,8 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._wants_mouse = mouse
+        """Whether the app asked for mouse reports (Textual keeps it as ``Driver._mouse``)."""
         io = session_io_for(app)
         if io is None:
             raise RuntimeError("SSHDriver needs a SessionIO: call attach_session_io(app, io)")
@@ -551,8 +525,7 @@ class SSHDriver(Driver):
         if self._size is None:
             self._size = io.size
         self._buffer: list[str] = []
-        # debug=True would make the parser append to ./keys.log: never on a server.
-        self._parser = _Parser(debug=False)
+        self._parser = new_parser()
         self._pastes = _PasteSplitter(io.max_paste)
         self._events: deque[Message] = deque()
         """Parsed input not yet handed to the app."""
@@ -685,12 +658,7 @@ class SSHDriver(Driver):
     def _expire_escape(self) -> None:
         """Give up on the escape sequence the parser is in the middle of, as if the escape delay
         had passed (a lone Esc becomes ``escape``, a broken sequence its keys)."""
-        # Textual's parser keeps the deadline of the sequence it is in the middle of in
-        # ``_timeout_time`` (None when it is not), and `tick` acts once that has passed.
-        parser = self._parser
-        if parser._timeout_time is not None:
-            parser._timeout_time = 0.0
-            self._events.extend(parser.tick())
+        self._events.extend(expire_escape(self._parser))
 
     def _parser_failed(self) -> None:
         log.exception("%s: input parser failed; dropping the session", self._io.label)
@@ -705,7 +673,7 @@ class SSHDriver(Driver):
             self._tick_handle = None
         if self._pastes.in_paste:
             delay = PASTE_IDLE_TIMEOUT
-        elif self._pastes.held or self._parser._timeout_time is not None:
+        elif self._pastes.held or escape_pending(self._parser):
             delay = constants.ESCAPE_DELAY + _TICK_SLACK
         else:
             return
@@ -754,7 +722,7 @@ class SSHDriver(Driver):
     # Application mode -------------------------------------------------------------------------
 
     def _enable_mouse_support(self) -> None:
-        if not self._mouse:
+        if not self._wants_mouse:
             return
         write = self.write
         write("\x1b[?1000h")  # SET_VT200_MOUSE
@@ -764,7 +732,7 @@ class SSHDriver(Driver):
         self.flush()
 
     def _disable_mouse_support(self) -> None:
-        if not self._mouse:
+        if not self._wants_mouse:
             return
         write = self.write
         write("\x1b[?1000l")

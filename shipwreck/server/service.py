@@ -33,6 +33,7 @@ from shipwreck.server.ssh import (
     start_server,
 )
 from shipwreck.store import Store
+from shipwreck.tui._textual import install_patches
 from shipwreck.tui.app import ShipwreckApp
 
 log = logging.getLogger("shipwreck.server")
@@ -96,6 +97,7 @@ class Service:
 
     async def start(self) -> None:
         s = self.config.server
+        log.info("%s", install_patches())  # (once per process; each patch has its own guard)
         self.fingerprint = ensure_host_key(s.host_key)
         log.info("host key %s (%s)", s.host_key, self.fingerprint)
         if self.restored:

@@ -68,6 +68,7 @@ from shipwreck.server.driver import (
     SSHDriver,
     attach_session_io,
 )
+from shipwreck.tui._textual.console import set_color_system
 
 __all__ = [
     "LIVE_APPS",
@@ -306,9 +307,7 @@ def _apply_color_system(app: App[Any], choice: ColorChoice, info: SessionInfo) -
     if os.environ.get("TEXTUAL_COLOR_SYSTEM"):
         return  # an explicit server-wide setting; Textual has applied it already
     name = color_system_for(info.term_type, info.env) if choice == "auto" else choice
-    # Textual renders with ``app.console._color_system`` (textual.strip); Rich has no public
-    # setter, and rebuilding Textual's console would have to copy its private settings.
-    app.console._color_system = _RICH_COLOR_SYSTEMS[name]
+    set_color_system(app.console, _RICH_COLOR_SYSTEMS[name])
 
 
 # Host key ------------------------------------------------------------------------------------

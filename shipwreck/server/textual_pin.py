@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from importlib import metadata
 
-LOWEST = (8, 2, 7)
-"""The lowest release that works (inclusive)."""
+LOWEST = (8, 2, 8)
+"""The lowest release that works (inclusive): the one the fence's patches are written against
+(``shipwreck/tui/_textual/``; on 8.2.7 ``XTermParser._parse_extended_key`` returned one key, not
+a list, and the input parser's guard keeps that patch off)."""
 BELOW = (8, 3)
 """The first release not tested (exclusive)."""
-REQUIREMENT = "textual>=8.2.7,<8.3"
+REQUIREMENT = "textual>=8.2.8,<8.3"
 
 
 def _release(version: str) -> tuple[int, ...] | None:

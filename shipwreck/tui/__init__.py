@@ -1,10 +1,8 @@
 """The Textual app: lobby, table screens, widgets and their ``.tcss``. It knows the runtime's
 Lobby and Table, never SSH: ``shipwreck play`` runs it in the local terminal, the server runs
-one per SSH session."""
+one per SSH session. Textual's internals are used only in ``_textual/`` (the fence), whose
+patches the server installs at start-up (``install_patches``), not this import."""
 
-from shipwreck.tui import textual_patches
 from shipwreck.tui.app import ShipwreckApp
-
-textual_patches.install()
 
 __all__ = ["ShipwreckApp"]

@@ -34,10 +34,10 @@ from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine, Table
+from shipwreck.tui._textual.draw_now import draw_now, is_closing
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
 from shipwreck.tui.confirm import Confirm
-from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.title import Part, TitleBar
@@ -86,7 +86,7 @@ class AppScreen(Screen[None]):
     def _post_repaint(self) -> None:
         if not post_callback(self, self._repaint):  # refused: normally, a closing screen
             self._repaint_due = False
-            if not (self._closing or self._closed):
+            if not is_closing(self):
                 log.warning("%s: a repaint was refused; the screen may now be stale", self)
 
     def run_typed(self, line: str) -> None:

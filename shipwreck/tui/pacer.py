@@ -252,5 +252,5 @@ def post_callback(target: MessagePump, callback: Callable[[], None]) -> bool:
     made a change, and a screen keeps the last message it handled, so that session's screen
     stayed alive."""
     message = Callback(callback=callback)
-    message._sender = target
+    message.set_sender(target)
     return target.post_message(message)

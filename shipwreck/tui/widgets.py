@@ -20,8 +20,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
 
+from shipwreck.tui._textual.draw_now import draw_now, needs_repaint
+from shipwreck.tui._textual.keys import own_bindings
+from shipwreck.tui._textual.scrolling import scroll_update
 from shipwreck.tui.board import Board, Spot, StyleKeyed
-from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 
 T = TypeVar("T")
@@ -142,12 +144,12 @@ class CommandLine(Input):
         if self.changes and self.value != self._announced:
             self._announced = self.value
             self.post_message(self.Changed(self, self.value))
-        if self._repaint_required and not self._entered:
+        if needs_repaint(self) and not self._entered:
             draw_now(self.screen)
         self._entered = False
 
     async def _run_key(self, event: events.Key) -> None:
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+        for binding in own_bindings(self, event.key):
             # Priority bindings (the app's Ctrl+Q, ...) ran before the key was forwarded.
             if not binding.priority and await self.app.run_action(binding.action, self):
                 event.stop()
@@ -352,7 +354,7 @@ class EventLog(StyleKeyed, ScrollView):
         follow = self._following
         self.virtual_size = Size(self._width, self.rows)
         if self.is_mounted:
-            self._scroll_update(self.virtual_size)
+            scroll_update(self, self.virtual_size)
             if follow:  # (not ``scroll_end``: it queues a callback for each line)
                 self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
             self._following = follow
@@ -362,7 +364,7 @@ class EventLog(StyleKeyed, ScrollView):
     @property
     def allow_vertical_scroll(self) -> bool:
         """Scrolls (the keys, the mouse wheel, following new lines) though it shows no bar."""
-        return not self._check_disabled()
+        return not (self.disabled or self.loading)  # (as ``Widget._check_disabled``)
 
     def page(self, pages: int) -> None:
         """Scroll by ``pages`` views (negative: back), keeping a line of the last view."""

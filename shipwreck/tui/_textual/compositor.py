@@ -1,0 +1,79 @@
+"""A partial repaint draws only the rows it repaints (``compositor_rows``).
+
+For an update, the compositor asked every widget whose *parent* overlapped the rows to update
+for all of its lines, then threw away the rows it did not need: a new line in the log had every
+panel and container on the screen hand over all their lines. Here each widget is asked only for
+the rows between the first and the last row being repainted within it, and not at all if it has
+none; the bytes sent are the same. A new log line then costs a session about a tenth less
+(``bench/render.py``, when the patch was written).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual._compositor import Compositor
+from textual.geometry import Region
+from textual.strip import Strip
+
+from shipwreck.tui._textual.fence import Patch, Reads, Source
+
+textual_render_chops = Compositor._render_chops
+"""Textual's own, for a test to compare with."""
+
+
+def _render_chops(
+    self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
+) -> list[dict[int, Strip | None]]:
+    """``Compositor._render_chops`` asking each widget only for the rows it repaints.
+
+    Front to back (the order of ``visible_widgets``), each widget's lines are cut where the
+    screen's cuts fall, and the first strip to fill a cut wins, as in Textual."""
+    cuts = self.cuts
+    chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    top, bottom = crop.y, crop.bottom
+    for widget, (region, clip) in self.visible_widgets.items():
+        x, y, width, height = region.intersection(clip)
+        first, end = max(y, top), min(y + height, bottom)
+        while first < end and not is_rendered_line(first):
+            first += 1
+        while end > first and not is_rendered_line(end - 1):
+            end -= 1
+        if not width or first >= end:
+            continue
+        strips = widget.render_lines(Region(x - region.x, first - region.y, width, end - first))
+        right = x + width
+        for row, strip in zip(range(first, end), strips, strict=False):
+            if not is_rendered_line(row):
+                continue
+            line = chops[row]
+            row_cuts = [cut for cut in cuts[row] if right >= cut >= x]
+            pieces = strip.divide([cut - x for cut in row_cuts[1:]])
+            for cut, piece in zip(row_cuts, pieces, strict=False):
+                if line.get(cut) is None:
+                    line[cut] = piece
+    return chops
+
+
+def _install() -> None:
+    Compositor._render_chops = _render_chops  # type: ignore[method-assign,assignment]
+
+
+ROWS = Patch(
+    name="compositor_rows",
+    why="a partial repaint asks each widget only for the rows it repaints",
+    sources=(
+        Source(
+            Compositor,
+            "_render_chops",
+            "ca8c3359d7afd0171bda158ab5b846fec5144539e438de5113d76f11eb357f0f",
+        ),
+        Source(
+            Compositor,
+            "_get_renders",
+            "8ac93299aa5d3bef43b3924a9d09741de8855d9c4823502bcf304fbd8fd40f17",
+        ),
+    ),
+    reads=(Reads("Compositor", lambda: Compositor, ("_render_chops",)),),
+    install=_install,
+)
