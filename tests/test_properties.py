@@ -224,6 +224,60 @@ def commands_for_the_dead(state: LifeboatState, seat: int) -> list[C.Command]:
     return tried
 
 
+WEAPON_BONUS = {"oar": 1, "club": 2, "knife": 3, "gaff": 4, "flare": 8}
+"""LB-4, from the rulebook's table (not the engine's)."""
+FIGHT_ENDS = re.compile(r"attackers (\d+), defenders (\d+); the (attackers|defenders) win")
+
+
+def side_power(state: LifeboatState, side: list[str]) -> int:
+    """LB-25: strength plus revealed weapons, summed over the side."""
+    chars = state.chars
+    return sum(
+        chars[c].strength + sum(WEAPON_BONUS.get(i, 0) for i in chars[c].revealed) for c in side
+    )
+
+
+def check_fights(seed: int, seats: int) -> tuple[int, int]:
+    """LB-25 at every fight that ends in the random game ``seed``: each side's power is its
+    strength plus revealed weapons; the higher wins, a tie goes to the defenders; every loser
+    takes one wound for it and no winner does. Returns (fights, ties)."""
+    fights = ties = 0
+    before: LifeboatState | None = None
+    for state, move in random_game(seed, seats, free_p=0.0):
+        ended = [m for e in move.events if e.kind == "fight" and (m := FIGHT_ENDS.search(e.text))]
+        if ended:
+            assert before is not None and before.fight is not None, "a fight ended unopened"
+            (m,) = ended
+            f = before.fight
+            a, d = side_power(before, f.attackers), side_power(before, f.defenders)
+            assert (int(m[1]), int(m[2])) == (a, d), f"powers {m[0]!r}, rulebook {a} v {d}"
+            won, lost = (f.attackers, f.defenders) if a > d else (f.defenders, f.attackers)
+            assert m[3] == ("attackers" if a > d else "defenders"), f"{m[0]!r}"
+            hurt = Counter(
+                e.text.split()[0] for e in move.events if e.text.endswith("(lost the fight)")
+            )
+            assert hurt == Counter(lost), f"won {won}, lost {lost}, wounded {dict(hurt)}"
+            fights, ties = fights + 1, ties + (a == d)
+        before = clone(state) if state.fight is not None else None
+    return fights, ties
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=SEEDS, seats=SEAT_COUNTS)
+def test_lb25_the_stronger_side_wins_a_fight_and_a_tie_goes_to_the_defenders(
+    seed: int, seats: int
+) -> None:
+    """LB-25: :func:`check_fights` over random games."""
+    check_fights(seed, seats)
+
+
+def test_lb25_ties_to_the_defenders_seen_in_fixed_games() -> None:
+    """LB-25: the same check on fixed seeds, which hold ties (so it is never vacuous)."""
+    games = [check_fights(seed, seats) for seed in range(40) for seats in (4, 5, 6)]
+    fights, ties = (sum(g[0] for g in games), sum(g[1] for g in games))
+    assert fights >= 700 and ties >= 30, (fights, ties)  # 761 and 33 today
+
+
 # --- hidden information (rules §5)
 
 
