@@ -927,7 +927,7 @@ def test_hidden_coin_values_do_not_leak(seed: int, seats: int) -> None:
             assert va == vb, f"seat {seat} tells hidden values apart after {nxt!r}"
             assert encode(RULES.view(a, seat)) == encode(RULES.view(b, seat))
         checked += 1
-    assert checked or state.over
+    assert checked > 0, "no position was checked"  # p < 1e-6: every game has 130+ positions
 
 
 @settings(max_examples=6, deadline=None)
@@ -978,7 +978,7 @@ def test_illegal_commands_change_nothing_and_choices_apply(seed: int, seats: int
                     continue
                 # apply() may take commands legal() samples but does not list: other headings
                 assert isinstance(cmd, C.Move | C.MoveToward | C.Load | C.Shoot), cmd
-    assert points or state.over
+    assert points > 0, "no position was checked"  # p < 1e-5: every game has 130+ positions
 
 
 @settings(max_examples=5, deadline=None)
