@@ -12,7 +12,7 @@ import re
 import struct
 import subprocess
 import termios
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +27,17 @@ TIMEOUT = 15.0
 COACH = re.compile(r"coach\s+type: (.+?)(?:  |$)", re.M)
 """The tutorial coach's panel: the command it asks for."""
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    """Wait until ``check()`` holds (a state the server reaches asynchronously): the sync point
+    a test needs, instead of a sleep that hopes the server got there."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not check():
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        raise AssertionError(f"never happened within {timeout} s: {what}") from None
 
 
 class Terminal(asyncssh.SSHClientSession[bytes]):
