@@ -9,6 +9,7 @@ import fcntl
 import os
 import pty
 import re
+import shutil
 import struct
 import subprocess
 import termios
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+import pytest
 
 from shipwreck.config import Config
 from shipwreck.server.service import Service
@@ -38,6 +40,10 @@ async def eventually(check: Callable[[], bool], timeout: float = 10.0, what: str
                 await asyncio.sleep(0.02)
     except TimeoutError:
         raise AssertionError(f"never happened within {timeout} s: {what}") from None
+
+
+needs_openssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client (ssh)")
+"""For the tests that run OpenSSH's ``ssh``: skipped, with the reason, where it is missing."""
 
 
 class Terminal(asyncssh.SSHClientSession[bytes]):

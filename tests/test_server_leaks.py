@@ -31,7 +31,7 @@ from shipwreck.server.ssh import LiveApps
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.screens import LobbyScreen, TableScreen
 
-from sshclient import Client, PtyReader, Terminal, set_winsize
+from sshclient import Client, PtyReader, Terminal, needs_openssh, set_winsize
 
 TIMEOUT = 15.0
 SIZE = (120, 40)
@@ -342,7 +342,7 @@ async def test_lines_typed_ahead_keep_their_boundaries(service: Service) -> None
     ann.close()
 
 
-@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
+@needs_openssh
 async def test_openssh_client_signs_in_opens_a_table_and_quits(
     service: Service, tmp_path: Path
 ) -> None:
