@@ -852,8 +852,9 @@ def test_every_random_game_ends(seed: int, seats: int) -> None:
 @settings(max_examples=6, deadline=None)
 @given(seed=SEEDS, seats=SEAT_COUNTS)
 def test_same_seed_and_commands_replay_byte_for_byte(seed: int, seats: int) -> None:
-    """Determinism: a game is (seed, options, command log); replaying the log from a new game with
-    the same seed gives identical state bytes after every command, and a saved state resumes."""
+    """SM-50 (every die from the table's seeded RNG), determinism: a game is (seed, options,
+    command log); replaying the log from a new game with the same seed gives identical state
+    bytes after every command, and a saved state resumes."""
     log: list[tuple[int, C.Command]] = []
     states: list[bytes] = []
     for state, seat, cmd, _ in random_game(seed, seats):
@@ -1008,4 +1009,5 @@ def test_views_round_trip_and_ships_never_overlap(seed: int, seats: int) -> None
 
 
 def test_sea_sizes_match_the_rules_table() -> None:
+    """SM-1: the sea is 70x56 for 2 players, 84x63 for 3, 98x70 for 4."""
     assert SEA == {2: (70.0, 56.0), 3: (84.0, 63.0), 4: (98.0, 70.0)}
