@@ -53,7 +53,7 @@ async def test_a_newcomer_plays_the_tutorial_over_ssh_reading_only_the_screen(
         typed.append(await type_what_the_coach_asks(ann, table))
     assert typed[:2] == ["take water", "row"] and typed[-1] == "keep 25"
     await ann.term.wait_for("final scores")
-    await asyncio.sleep(0.1)
+    await ann.term.wait_for("Enter, Escape or typing closes")  # the end screen is up
     ann.type("\r")  # close the end screen: the coach explains the score
     await ann.term.wait_for("Land! You scored 25")
     ann.close()
