@@ -9,15 +9,17 @@ import fcntl
 import os
 import pty
 import re
+import shutil
 import struct
 import subprocess
 import termios
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
 import pyte
+import pytest
 
 from shipwreck.config import Config
 from shipwreck.server.service import Service
@@ -27,6 +29,21 @@ TIMEOUT = 15.0
 COACH = re.compile(r"coach\s+type: (.+?)(?:  |$)", re.M)
 """The tutorial coach's panel: the command it asks for."""
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    """Wait until ``check()`` holds (a state the server reaches asynchronously): the sync point
+    a test needs, instead of a sleep that hopes the server got there."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not check():
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        raise AssertionError(f"never happened within {timeout} s: {what}") from None
+
+
+needs_openssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client (ssh)")
+"""For the tests that run OpenSSH's ``ssh``: skipped, with the reason, where it is missing."""
 
 
 class Terminal(asyncssh.SSHClientSession[bytes]):

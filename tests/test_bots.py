@@ -626,6 +626,9 @@ def test_random_action_is_a_legal_choice_from_the_bot_seed() -> None:
 
 
 def test_names_for_and_decide_take_only_a_view() -> None:
+    """A tripwire, not the proof: it fails first when someone widens what a bot is handed, so
+    that they look at the behaviour this guards (:func:`test_the_context_cannot_reach_the_state`,
+    :func:`test_anothers_hidden_items_change_nothing`)."""
     assert list(inspect.signature(env.names_for).parameters) == ["view", "decision"]
     assert list(inspect.signature(BotPlayer.decide).parameters) == ["self", "view", "decision"]
     # memo: what the environment works out from the view once per decision (a preview sea)

@@ -42,11 +42,21 @@ def test_sim_prints_summary_and_rate_last(capsys: pytest.CaptureFixture[str]) ->
     assert len(wins) == 3
 
 
+def sim_summary(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    """``shipwreck sim ARGS`` run to success: its output without the (timed) last line."""
+    assert main(["sim", *args]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and lines[-1].startswith("games="), lines
+    return lines[:-1]
+
+
 def test_sim_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["sim", "--games", "10", "--seed", "5"])
-    first = capsys.readouterr().out.splitlines()[:-1]
-    main(["sim", "--games", "10", "--seed", "5"])
-    assert capsys.readouterr().out.splitlines()[:-1] == first
+    """The same seed prints the same summary; the seed is really used (another seed's
+    differs)."""
+    first = sim_summary(capsys, "--games", "10", "--seed", "5")
+    assert "games: 10" in first and any(line.startswith("mean commands: ") for line in first)
+    assert sim_summary(capsys, "--games", "10", "--seed", "5") == first
+    assert sim_summary(capsys, "--games", "10", "--seed", "6") != first
 
 
 def test_scenario_run_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -175,9 +175,11 @@ def test_cards_are_conserved(seed: int, seats: int) -> None:
 @given(seed=SEEDS, seats=SEAT_COUNTS)
 def test_wounds_and_the_dead(seed: int, seats: int) -> None:
     """LB-30, LB-26, LB-31: wounds never go negative; more wounds than strength means dead, and
-    once dead always dead; a dead character never gets a prompt, has no choices and no legal
-    command, and every command it sends is refused. LB-12, LB-26: only conscious characters are
-    asked to decide anything. (Stale non-blocking 'offer' prompts to the dead are BUG-2.)"""
+    once dead always dead; a dead character never gets a prompt (not even a non-blocking
+    'offer'), has no choices and no legal command, and every command it sends is refused as
+    the dead's and changes nothing: any seat's legal command, ``say``, and a drop or an offer
+    of its own items (:func:`commands_for_the_dead`). LB-12, LB-26: only conscious characters
+    are asked to decide anything."""
     dead: set[str] = set()
     for state, move in random_game(seed, seats):
         for cid, c in state.chars.items():
@@ -191,17 +193,89 @@ def test_wounds_and_the_dead(seed: int, seats: int) -> None:
             break
         for p in RULES.prompts(state):
             c = state.chars[state.players[p.seat]]
-            assert not c.dead or p.kind == "offer", f"dead {c.id} gets a prompt: {p}"
+            assert not c.dead, f"dead {c.id} gets a prompt: {p}"
             if p.blocking:
                 assert c.conscious, f"{c.state} {c.id} is asked {p.kind}"
-        for seat, cid in enumerate(state.players):
-            if state.chars[cid].dead:
-                assert RULES.choices(state, seat) == []
-                assert RULES.legal(state, seat) == []
-                assert RULES.default(state, seat) is None
-                d = clone(state)
-                with pytest.raises(IllegalCommand):
-                    RULES.apply(d, seat, C.Rest())
+        dead_seats = [s for s, cid in enumerate(state.players) if state.chars[cid].dead]
+        if not dead_seats:
+            continue
+        before, d = encode(state), clone(state)
+        for seat in dead_seats:
+            assert RULES.choices(state, seat) == []
+            assert RULES.legal(state, seat) == []
+            assert RULES.default(state, seat) is None
+            for cmd in commands_for_the_dead(state, seat):
+                with pytest.raises(IllegalCommand, match="dead"):
+                    RULES.apply(d, seat, cmd)
+        assert encode(d) == before, "a refused command of the dead changed the game"
+
+
+def commands_for_the_dead(state: LifeboatState, seat: int) -> list[C.Command]:
+    """Everything a dead seat might try (LB-30): every living seat's legal commands, a word
+    to the boat, and dropping or offering each of its own items."""
+    me = state.chars[state.players[seat]]
+    tried: list[C.Command] = [C.Say("I am not dead yet"), C.Rest()]
+    for other in range(len(state.players)):
+        if other != seat:
+            tried += RULES.legal(state, other)
+    living = next(c for c in state.players if not state.chars[c].dead)
+    for item in me.hidden + me.revealed:
+        tried += [C.Drop(item), C.Offer(item, living), C.Give(item, living)]
+    return tried
+
+
+WEAPON_BONUS = {"oar": 1, "club": 2, "knife": 3, "gaff": 4, "flare": 8}
+"""LB-4, from the rulebook's table (not the engine's)."""
+FIGHT_ENDS = re.compile(r"attackers (\d+), defenders (\d+); the (attackers|defenders) win")
+
+
+def side_power(state: LifeboatState, side: list[str]) -> int:
+    """LB-25: strength plus revealed weapons, summed over the side."""
+    chars = state.chars
+    return sum(
+        chars[c].strength + sum(WEAPON_BONUS.get(i, 0) for i in chars[c].revealed) for c in side
+    )
+
+
+def check_fights(seed: int, seats: int) -> tuple[int, int]:
+    """LB-25 at every fight that ends in the random game ``seed``: each side's power is its
+    strength plus revealed weapons; the higher wins, a tie goes to the defenders; every loser
+    takes one wound for it and no winner does. Returns (fights, ties)."""
+    fights = ties = 0
+    before: LifeboatState | None = None
+    for state, move in random_game(seed, seats, free_p=0.0):
+        ended = [m for e in move.events if e.kind == "fight" and (m := FIGHT_ENDS.search(e.text))]
+        if ended:
+            assert before is not None and before.fight is not None, "a fight ended unopened"
+            (m,) = ended
+            f = before.fight
+            a, d = side_power(before, f.attackers), side_power(before, f.defenders)
+            assert (int(m[1]), int(m[2])) == (a, d), f"powers {m[0]!r}, rulebook {a} v {d}"
+            won, lost = (f.attackers, f.defenders) if a > d else (f.defenders, f.attackers)
+            assert m[3] == ("attackers" if a > d else "defenders"), f"{m[0]!r}"
+            hurt = Counter(
+                e.text.split()[0] for e in move.events if e.text.endswith("(lost the fight)")
+            )
+            assert hurt == Counter(lost), f"won {won}, lost {lost}, wounded {dict(hurt)}"
+            fights, ties = fights + 1, ties + (a == d)
+        before = clone(state) if state.fight is not None else None
+    return fights, ties
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=SEEDS, seats=SEAT_COUNTS)
+def test_lb25_the_stronger_side_wins_a_fight_and_a_tie_goes_to_the_defenders(
+    seed: int, seats: int
+) -> None:
+    """LB-25: :func:`check_fights` over random games."""
+    check_fights(seed, seats)
+
+
+def test_lb25_ties_to_the_defenders_seen_in_fixed_games() -> None:
+    """LB-25: the same check on fixed seeds, which hold ties (so it is never vacuous)."""
+    games = [check_fights(seed, seats) for seed in range(40) for seats in (4, 5, 6)]
+    fights, ties = (sum(g[0] for g in games), sum(g[1] for g in games))
+    assert fights >= 700 and ties >= 30, (fights, ties)  # 761 and 33 today
 
 
 # --- hidden information (rules §5)
@@ -497,7 +571,7 @@ def test_every_legal_command_applies(seed: int, seats: int) -> None:
 
 # =========================================================================== ENGINE BUGS
 #
-# Found by the properties above (and written up with reproductions in /tmp/engine_bugs.md).
+# Found by the properties above; each test's docstring says what the engine did ("was: ...").
 # Fixed ones keep a regression test; open ones have a minimal deterministic reproduction marked
 # xfail(strict=True): when the engine is fixed it XPASSes, failing the run, so the mark is removed.
 
@@ -587,6 +661,56 @@ def test_thirst_prompts_hidden_from_others() -> None:
     assert RULES.view(state, None).prompts == ()
 
 
+def test_offer_to_the_drowned_lapses() -> None:
+    """LB-30 (the dead are silent), LB-13 (was: an offer to the dead stayed, and with it an
+    'offer' prompt for her seat): Stephen offers cash to Lauren (3 wounds of 4); she goes
+    overboard on #28 and drowns while the Captain is still asked to drink. Her seat gets no
+    prompt."""
+    state = _position(
+        navigation_deck=[28],  # overboard L, thirsty ALL
+        **_four(
+            lauren=CharacterPosition(wounds=3),
+            stephen=_cp(["cash"]),
+            captain=_cp(["water"]),
+        ),
+    )
+    RULES.apply(state, 1, C.Offer("cash", "lauren"))
+    while state.phase == "actions":  # everyone rests; navigation uses #28 from the deck
+        RULES.apply(state, state.players.index(state.order[state.turn]), C.Rest())
+    assert state.chars["lauren"].dead and state.step == "thirst"
+    assert all(p.seat != 0 for p in RULES.prompts(state)), RULES.prompts(state)
+
+
+def test_offer_to_the_knocked_out_lapses() -> None:
+    """LB-30, LB-13 (was: the offer stayed, and prompts() showed Lauren an 'offer' prompt she
+    could not act on): Stephen offers cash to Lauren; Lauren then picks a fight with the Captain
+    and is knocked out (4 wounds of 4). She has no legal command and no prompt."""
+    state = _position(
+        **_four(lauren=CharacterPosition(wounds=3), stephen=_cp(["cash"]), captain=_cp([]))
+    )
+    RULES.apply(state, 1, C.Offer("cash", "lauren"))
+    RULES.apply(state, 0, C.Swap("captain"))
+    RULES.apply(state, 2, C.Resist())
+    for seat in range(4):
+        RULES.apply(state, seat, C.Done())
+    assert state.chars["lauren"].state == "unconscious"
+    assert RULES.legal(state, 0) == []
+    assert all(p.seat != 0 for p in RULES.prompts(state)), RULES.prompts(state)
+
+
+def test_use_on_empty_name_is_refused() -> None:
+    """LB-23, LB-31 (was: ``if cmd.target`` in ``_cmd_use`` read '' as "on yourself" and the
+    Mate healed his own wound): a command naming no character ('', as a client may send in
+    JSON) is refused like any unknown name, and changes nothing."""
+    state = _position(**_four(mate=CharacterPosition(wounds=1, hidden=["medkit"])))
+    while state.order[state.turn] != "mate":
+        RULES.apply(state, state.players.index(state.order[state.turn]), C.Rest())
+    before = encode(state)
+    with pytest.raises(IllegalCommand):
+        RULES.apply(state, 3, C.Use("medkit", ""))
+    assert encode(state) == before
+
+
 # --- open
 
 
@@ -610,52 +734,3 @@ def test_bug1_overboard_step_reveals_hidden_bait() -> None:
     with_cash = _card30(lauren=_cp(["water"]), stephen=_cp(["cash"]))
     want, got = encode(RULES.view(with_bait, 0)), encode(RULES.view(with_cash, 0))
     assert want == got, view_diff(want, got)
-
-
-def test_offer_to_the_drowned_lapses() -> None:
-    """LB-30 (the dead are silent), LB-13: Stephen offers cash to Lauren (3 wounds of 4); she goes
-    overboard on #28 and drowns while the Captain is still asked to drink. The offer is still
-    there, and so is an 'offer' prompt for her seat."""
-    state = _position(
-        navigation_deck=[28],  # overboard L, thirsty ALL
-        **_four(
-            lauren=CharacterPosition(wounds=3),
-            stephen=_cp(["cash"]),
-            captain=_cp(["water"]),
-        ),
-    )
-    RULES.apply(state, 1, C.Offer("cash", "lauren"))
-    while state.phase == "actions":  # everyone rests; navigation uses #28 from the deck
-        RULES.apply(state, state.players.index(state.order[state.turn]), C.Rest())
-    assert state.chars["lauren"].dead and state.step == "thirst"
-    assert all(p.seat != 0 for p in RULES.prompts(state)), RULES.prompts(state)
-
-
-def test_offer_to_the_knocked_out_lapses() -> None:
-    """LB-30, LB-13: Stephen offers cash to Lauren; Lauren then picks a fight with the Captain and
-    is knocked out (4 wounds of 4). The offer stays: prompts() still shows Lauren an 'offer'
-    prompt she cannot act on (legal() gives her nothing)."""
-    state = _position(
-        **_four(lauren=CharacterPosition(wounds=3), stephen=_cp(["cash"]), captain=_cp([]))
-    )
-    RULES.apply(state, 1, C.Offer("cash", "lauren"))
-    RULES.apply(state, 0, C.Swap("captain"))
-    RULES.apply(state, 2, C.Resist())
-    for seat in range(4):
-        RULES.apply(state, seat, C.Done())
-    assert state.chars["lauren"].state == "unconscious"
-    assert RULES.legal(state, 0) == []
-    assert all(p.seat != 0 for p in RULES.prompts(state)), RULES.prompts(state)
-
-
-def test_use_on_empty_name_is_refused() -> None:
-    """LB-23, LB-31: a command naming no character ('', as a client may send in JSON) should be
-    refused like any unknown name; instead ``if cmd.target`` in ``_cmd_use`` reads '' as "on
-    yourself" and the Mate heals his own wound."""
-    state = _position(**_four(mate=CharacterPosition(wounds=1, hidden=["medkit"])))
-    while state.order[state.turn] != "mate":
-        RULES.apply(state, state.players.index(state.order[state.turn]), C.Rest())
-    before = encode(state)
-    with pytest.raises(IllegalCommand):
-        RULES.apply(state, 3, C.Use("medkit", ""))
-    assert encode(state) == before

@@ -6,6 +6,7 @@ file name, which starts with the rule id.
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -29,31 +30,83 @@ def test_scenario(path: Path) -> None:
     assert not problems, "\n".join([f"{path.name} ({sc.rule}): {sc.title}", *problems])
 
 
-def _unnamed_rules(rulebook: str, prefix: str) -> list[str]:
-    """The rule ids (``LB-12``) of docs/rules/``rulebook`` that no scenario file or test names."""
+def rule_ids(rulebook: str, prefix: str) -> set[str]:
+    """The rule ids (``LB-12``) docs/rules/``rulebook`` defines."""
     rules_text = (Path(__file__).parents[1] / "docs" / "rules" / rulebook).read_text()
     ids = set(re.findall(rf"\*\*({prefix}-\d+)", rules_text)) | set(
         re.findall(rf"### ({prefix}-\d+)", rules_text)
     )
     assert ids, f"no {prefix} rule ids in {rulebook}"
+    return ids
+
+
+def rules_tests_are_under(source: str, prefix: str) -> set[str]:
+    """The rule ids the tests in ``source`` are filed under: named by a test function's name
+    (``test_lb61_…`` is LB-61) or docstring. A comment, the module's docstring or a helper's
+    does not count: the id must sit on a test that can fail."""
     named: set[str] = set()
-    for p in FILES:
-        named |= set(re.findall(rf"{prefix}-\d+", p.read_text()))
-    for p in Path(__file__).parent.glob("test_*.py"):
-        named |= set(re.findall(rf"{prefix}-\d+", p.read_text()))
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+            "test_"
+        ):
+            named |= set(re.findall(rf"\b{prefix}-\d+\b", ast.get_docstring(node) or ""))
+            numbers = re.findall(rf"(?:^|_){prefix.lower()}(\d+)(?=_|$)", node.name)
+            named |= {f"{prefix}-{int(n)}" for n in numbers}
+    return named
+
+
+def rules_named(prefix: str) -> set[str]:
+    """Every rule id a scenario file (its ``rule``) or a test (:func:`rules_tests_are_under`)
+    is filed under."""
+    named = {scenario.load(p).rule for p in FILES}
+    for p in Path(__file__).parent.rglob("test_*.py"):
+        named |= rules_tests_are_under(p.read_text(), prefix)
+    return {r for r in named if r.startswith(f"{prefix}-")}
+
+
+def _unnamed_rules(rulebook: str, prefix: str) -> list[str]:
+    """The rule ids of ``rulebook`` that no scenario file or test is filed under; and none may
+    be filed under a rule id the rulebook does not have."""
+    ids, named = rule_ids(rulebook, prefix), rules_named(prefix)
+    assert named <= ids, f"tests filed under no rule of {rulebook}: {sorted(named - ids)}"
     return sorted(ids - named, key=lambda s: int(s.split("-")[1]))
 
 
 def test_every_lifeboat_rule_has_a_scenario_or_test() -> None:
-    """Every rule id in the rulebook is named by a scenario file or a test."""
+    """Every rule id in the rulebook has a scenario or a test filed under it."""
     missing = _unnamed_rules("lifeboat.md", "LB")
     assert not missing, f"rules without a test: {missing}"
 
 
 def test_every_spanish_main_rule_has_a_scenario_or_test() -> None:
-    """Every SM rule id of docs/rules/spanish-main.md is named by a scenario file or a test."""
+    """Every SM rule id of docs/rules/spanish-main.md has a scenario or a test filed under it."""
     missing = _unnamed_rules("spanish-main.md", "SM")
     assert not missing, f"rules without a test: {missing}"
+
+
+def test_a_rule_id_in_a_comment_or_a_helper_files_no_test() -> None:
+    """The coverage check above counts tests, not mentions (tests-2026-12 §4.11)."""
+    source = '''"""Module text: LB-1."""
+# LB-2 in a comment
+def helper() -> None:
+    """LB-3 in a helper's docstring."""
+    x = "LB-4 in a string"
+
+
+def test_lb5_by_name() -> None:
+    pass
+
+
+async def test_by_docstring() -> None:
+    """LB-6, LB-7: two rules."""
+    # LB-8 in a test's comment
+
+
+def test_sm5_is_another_game_and_lb90x_no_rule() -> None:
+    pass
+'''
+    assert rules_tests_are_under(source, "LB") == {"LB-5", "LB-6", "LB-7"}
+    assert rules_tests_are_under(source, "SM") == {"SM-5"}
 
 
 def test_scenario_files_name_their_game_and_rule() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from shipwreck.server.service import Service
 
-from sshclient import Client, choices_shown, open_terminal
+from sshclient import Client, choices_shown, eventually, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -148,7 +148,10 @@ async def test_sessions_per_key_are_limited(service: Service) -> None:
     extra = await open_terminal(service.port, "ann", ANN_KEY)
     await extra.term.wait_for(f"this key already has {limit} sessions open")
     clients[0].close()
-    await asyncio.sleep(0.5)
+    by_key = ANN_KEY.get_fingerprint("sha256")
+    await eventually(
+        lambda: service.open_sessions()[0].get(by_key) == limit - 1, what="the slot was freed"
+    )
     again = await open_terminal(service.port, "ann", ANN_KEY)
     await again.term.wait_for("signed in as ann")
     for c in [*clients[1:], extra, again]:

@@ -1,5 +1,9 @@
 """Spanish Main end to end over real SSH: a player creates a two-seat table in the lobby and
-plays it to the end against the stand-in bot, reading the screen (pyte) and typing."""
+plays it to the end against the stand-in bot, reading the screen (pyte) and typing.
+
+What to type comes from the screen alone: 'end turn' when it says it is her turn, else the
+first of the choices it shows. The server's log is only the oracle that each line was taken,
+and the screen must agree with the table before the next line is read from it."""
 
 from __future__ import annotations
 
@@ -7,12 +11,36 @@ import asyncio
 
 import asyncssh
 
-from shipwreck.lang import format_command
+from shipwreck.runtime import Table
 from shipwreck.server.service import Service
 
-from sshclient import open_terminal
+from sshclient import choices_shown, eventually, open_terminal
 
 KEY = asyncssh.generate_private_key("ssh-ed25519")
+MY_TURN = "your turn: one action per ship"
+
+
+def line_to_type(screen: str) -> str | None:
+    """What a player reading ``screen`` types: end her turns at once, take the first choice
+    shown for anything else; None while the screen asks her nothing."""
+    if MY_TURN in screen:
+        return "end turn"
+    shown = choices_shown(screen)
+    return shown[0] if shown else None
+
+
+def screen_agrees(table: Table, seat: int, screen: str) -> bool:
+    """The screen shows the decision the table waits for from ``seat`` now (or that none is
+    hers, or that the game is over)."""
+    view = table.view(seat)
+    if view.over:
+        return "the game is over" in screen
+    mine = {p.kind for p in view.prompts if p.seat == seat and p.blocking}
+    if "turn" in mine:
+        return MY_TURN in screen
+    if mine:
+        return MY_TURN not in screen and bool(choices_shown(screen))
+    return line_to_type(screen) is None
 
 
 async def test_a_spanish_main_game_over_ssh(service: Service) -> None:
@@ -26,27 +54,29 @@ async def test_a_spanish_main_game_over_ssh(service: Service) -> None:
     assert table is not None and table.game == "spanish_main"
     seat = table.seat_of_player("ann")
     assert seat is not None
+    typed = 0
     for _ in range(600):
+        await eventually(
+            lambda: screen_agrees(table, seat, ann.term.text()),
+            what=f"the screen shows the table as it is:\n{ann.term.text()}",
+        )
         if table.over:
             break
-        view = table.view(seat)
-        if not view.choices:
-            await asyncio.sleep(0.02)
+        line = line_to_type(ann.term.text())
+        if line is None:
+            await asyncio.sleep(0.02)  # the stand-in is playing
             continue
         before = len(table.commands)
-        kinds = {p.kind for p in view.prompts if p.seat == seat}
-        # end my turns at once; take the first offered answer to anything else
-        line = "end turn" if "turn" in kinds else None
-        if line is None:
-            line = format_command(view.choices[0])
         await asyncio.sleep(0.12)  # a person: under the server's 10 commands a second
         await ann.line(line)
-        for _ in range(500):
-            if len(table.commands) > before or table.over:
-                break
-            await asyncio.sleep(0.02)
-        taken = len(table.commands) > before or table.over
-        assert taken, f"'{line}' was not taken; screen:\n{ann.term.text()}"
+
+        def taken(n: int = before) -> bool:
+            return len(table.commands) > n or table.over
+
+        await eventually(taken, what=f"'{line}' was taken; screen:\n{ann.term.text()}")
+        assert table.over or table.commands[before] == (seat, line), table.commands[before:]
+        typed += 1
     assert table.over, "the game did not end"
+    assert typed > 5, f"only {typed} lines typed"
     await ann.term.wait_for("the game is over")
     ann.close()

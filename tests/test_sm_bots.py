@@ -6,10 +6,12 @@ has not seen; every Spanish Main name is documented."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_spanish_main import known_to, scramble
 
 from shipwreck.botseat import bot_move
@@ -247,8 +249,17 @@ def test_scripts_see_no_hidden_coin_value() -> None:
     assert checked > 20
 
 
-def test_sim_cli_spanish_main_bots(capsys: object) -> None:
-    assert (
-        main(["sim", "--game", "spanish_main", "--games", "2", "--bots", "sm_raider,sm_hauler"])
-        == 0
-    )
+def test_sim_cli_spanish_main_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """``shipwreck sim --game spanish_main --bots …`` plays the games and says, per bot, its
+    seat-games and wins (the games' wins, shared on a tie), and why each game ended."""
+    args = ["sim", "--game", "spanish_main", "--games", "2", "--bots", "sm_raider,sm_hauler"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "games: 2" in lines
+    rows = {w[0]: w for line in lines if (w := line.split()) and w[0] in ("sm_raider", "sm_hauler")}
+    assert set(rows) == {"sm_raider", "sm_hauler"}, lines
+    assert [rows[b][1] for b in rows] == ["2", "2"], lines  # each bot sat in both games
+    assert sum(float(r[2]) for r in rows.values()) == 2.0, lines
+    ended = [int(line.split()[1].rstrip(":")) for line in lines if line.startswith("ended ")]
+    assert sum(ended) == 2, lines
+    assert re.fullmatch(r"games=2 seconds=\d+\.\d+ games_per_s=\d+\.\d", lines[-1]), lines

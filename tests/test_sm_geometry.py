@@ -55,7 +55,8 @@ coord = st.floats(-20, 20, allow_nan=False)
 @settings(max_examples=300)
 @given(a=st.tuples(coord, coord, coord, coord), b=st.tuples(coord, coord, coord, coord))
 def test_segment_distance_matches_brute_force(a: geo.Segment, b: geo.Segment) -> None:
-    """The closed-form segment distance (used by every collision) agrees with sampling."""
+    """SM-13: the closed-form segment distance (used by every collision) agrees with
+    sampling."""
     d, _ = geo.segment_segment(a, b)
     brute = _brute_segments(a, b)
     assert d <= brute + 1e-7
@@ -217,8 +218,8 @@ def test_start_block_agrees_with_sweep(
     scene: tuple[list[geo.Obstacle], tuple[float, float, float, float]],
     legs: list[tuple[float, float]],
 ) -> None:
-    """The cheap check behind legal() agrees with the full sweep: a first leg it calls blocked
-    does not move, and one it calls free does (if it asks to move at all)."""
+    """SM-13: the cheap check behind legal() agrees with the full sweep: a first leg it calls
+    blocked does not move, and one it calls free does (if it asks to move at all)."""
     obs, (x, y, h, ln) = scene
     turn, dist = legs[0]
     near = geo.near_obstacles(x, y, h, ln, obs)

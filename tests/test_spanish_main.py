@@ -852,8 +852,9 @@ def test_every_random_game_ends(seed: int, seats: int) -> None:
 @settings(max_examples=6, deadline=None)
 @given(seed=SEEDS, seats=SEAT_COUNTS)
 def test_same_seed_and_commands_replay_byte_for_byte(seed: int, seats: int) -> None:
-    """Determinism: a game is (seed, options, command log); replaying the log from a new game with
-    the same seed gives identical state bytes after every command, and a saved state resumes."""
+    """SM-50 (every die from the table's seeded RNG), determinism: a game is (seed, options,
+    command log); replaying the log from a new game with the same seed gives identical state
+    bytes after every command, and a saved state resumes."""
     log: list[tuple[int, C.Command]] = []
     states: list[bytes] = []
     for state, seat, cmd, _ in random_game(seed, seats):
@@ -927,7 +928,7 @@ def test_hidden_coin_values_do_not_leak(seed: int, seats: int) -> None:
             assert va == vb, f"seat {seat} tells hidden values apart after {nxt!r}"
             assert encode(RULES.view(a, seat)) == encode(RULES.view(b, seat))
         checked += 1
-    assert checked or state.over
+    assert checked > 0, "no position was checked"  # p < 1e-6: every game has 130+ positions
 
 
 @settings(max_examples=6, deadline=None)
@@ -978,7 +979,7 @@ def test_illegal_commands_change_nothing_and_choices_apply(seed: int, seats: int
                     continue
                 # apply() may take commands legal() samples but does not list: other headings
                 assert isinstance(cmd, C.Move | C.MoveToward | C.Load | C.Shoot), cmd
-    assert points or state.over
+    assert points > 0, "no position was checked"  # p < 1e-5: every game has 130+ positions
 
 
 @settings(max_examples=5, deadline=None)
@@ -1008,4 +1009,5 @@ def test_views_round_trip_and_ships_never_overlap(seed: int, seats: int) -> None
 
 
 def test_sea_sizes_match_the_rules_table() -> None:
+    """SM-1: the sea is 70x56 for 2 players, 84x63 for 3, 98x70 for 4."""
     assert SEA == {2: (70.0, 56.0), 3: (84.0, 63.0), 4: (98.0, 70.0)}

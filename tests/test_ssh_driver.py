@@ -38,7 +38,7 @@ from shipwreck.server.ssh import (
     start_server,
 )
 
-from sshclient import PtyReader, set_winsize
+from sshclient import PtyReader, needs_openssh, set_winsize
 
 CLIENT_KEY = asyncssh.generate_private_key("ssh-ed25519")
 OTHER_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -469,6 +469,7 @@ def test_color_system_follows_the_client_terminal() -> None:
     assert color_system_for("vt100", {}) == "standard"
 
 
+@needs_openssh
 async def test_openssh_client(server: Server, tmp_path: Path) -> None:
     key_file = tmp_path / "id_ed25519"
     fd = os.open(key_file, os.O_WRONLY | os.O_CREAT, 0o600)

@@ -22,6 +22,8 @@ from shipwreck.tui.render_lifeboat import Boat
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 
+from sshclient import eventually
+
 SIZE = (120, 40)
 BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
 
@@ -730,10 +732,13 @@ async def test_a_screen_left_for_another_is_freed() -> None:
         await type_line(pilot, "lobby")
         assert isinstance(ann.screen, LobbyScreen)
         # The screen's 1 s countdown timer is cancelled, and asyncio keeps a cancelled timer's
-        # context (and so the screen) until its time comes.
-        await asyncio.sleep(1.05)
-        gc.collect()
-        assert table_screen() is None, "the table screen is still held"
+        # context (and so the screen) until its time comes: freed within a second, then.
+
+        def freed() -> bool:
+            gc.collect()
+            return table_screen() is None
+
+        await eventually(freed, timeout=3.0, what="the table screen is freed")
         assert ann.screen.query_one("#command", CommandLine) is not None
 
 
@@ -778,7 +783,7 @@ async def test_textual_patches_keep_strips_and_styles_working() -> None:
         assert "_timers" not in vars(log)  # no timer yet: no set of timers
         fired: list[str] = []
         log.set_timer(0.01, lambda: fired.append("tick"))
-        await asyncio.sleep(0.1)
+        await eventually(lambda: fired != [], timeout=3.0, what="the timer fired")
         assert fired == ["tick"] and "_timers" in vars(log)
 
 

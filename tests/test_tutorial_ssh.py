@@ -11,7 +11,7 @@ import asyncssh
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.server.service import Service
 
-from sshclient import Client, coach_asks, open_terminal
+from sshclient import Client, coach_asks, eventually, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 
@@ -53,7 +53,7 @@ async def test_a_newcomer_plays_the_tutorial_over_ssh_reading_only_the_screen(
         typed.append(await type_what_the_coach_asks(ann, table))
     assert typed[:2] == ["take water", "row"] and typed[-1] == "keep 25"
     await ann.term.wait_for("final scores")
-    await asyncio.sleep(0.1)
+    await ann.term.wait_for("Enter, Escape or typing closes")  # the end screen is up
     ann.type("\r")  # close the end screen: the coach explains the score
     await ann.term.wait_for("Land! You scored 25")
     ann.close()
@@ -69,9 +69,9 @@ async def test_a_dropped_tutorial_waits_for_its_player(service: Service) -> None
     assert first == "move windjammer S -30 L -30"
     asked = await coach_asks(ann.term)
     ann.close()
-    await asyncio.sleep(0.5)
+    await eventually(lambda: not table.seats[0].connected, what="the table sees ann gone")
     commands = list(table.commands)
-    assert not table.seats[0].autopilot and not table.seats[0].connected
+    assert not table.seats[0].autopilot
     again = await open_terminal(service.port, "ann", ANN_KEY, size=(120, 40))
     await again.term.wait_for("(tutorial) · spanish main")  # back in the seat
     assert await coach_asks(again.term) == asked

@@ -14,14 +14,15 @@ import asyncio
 import contextlib
 import itertools
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import asyncssh
 
 from shipwreck.config import Config
 
+# ``eventually`` is shared with tests/ (in sshclient); the hostile tests import it from here
 from sshclient import Client, loopback_config
+from sshclient import eventually as eventually
 
 BYSTANDER_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BYSTANDER_LIMIT = 1.0
@@ -85,13 +86,3 @@ class Bystander:
             f"a bystander's say took {self.worst:.2f} s (limit {limit} s): "
             f"{[round(r, 3) for r in self.rtts]}"
         )
-
-
-async def eventually(check: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
-    """Wait until ``check()`` holds (a state the server reaches asynchronously)."""
-    try:
-        async with asyncio.timeout(timeout):
-            while not check():
-                await asyncio.sleep(0.02)
-    except TimeoutError:
-        raise AssertionError(f"never happened within {timeout} s: {what}") from None

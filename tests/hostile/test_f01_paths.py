@@ -56,7 +56,9 @@ async def test_f1_a_typed_bot_is_a_name_never_a_path(
         mallory.type(f"new 6 {word}\r")
         await mallory.term.wait_for("bot names are" if "/" in word else "bot", timeout=5)
     await mallory.term.wait_for("not files", timeout=5)
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.15)  # under the rate limit
+    mallory.type("zqsyncq\r")  # answered after every line before it: the sync point
+    await mallory.term.wait_for("'zqsyncq'", timeout=5)
     assert service.lobby.tables == {}, "a table was made from a path"
     seen = mallory.term.plain_bytes()
     assert secret not in seen and "BEGIN OPENSSH" not in seen and "[server]" not in seen

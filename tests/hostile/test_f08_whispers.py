@@ -94,15 +94,21 @@ async def test_f08_whispers_reach_their_two_players_only(
     await eventually(lambda: table.seat_of_player("eve") == 0, what="eve in alice's old seat")
     await bob.line(f"tell {alice_char} Wq5B2Ex for the new one")
     await eve.term.wait_for("Wq5B2Ex")
-    await asyncio.sleep(0.5)  # anything else on its way to anyone has arrived
+    # The sync point: a last table line, once it shows at the table, comes after everything
+    # bob sent before it; alice (in the lobby) answers a line of her own.
+    await bob.line("chat Wq6ENDx the end")
+    for client in (bob, carol, hank, eve):
+        await client.term.wait_for("Wq6ENDx")
+    await alice.line("zqsyncq")
+    await alice.term.wait_for("'zqsyncq'")
 
-    tokens = {"Wq1A2Bx", "Wq2B2Ax", "Wq3C2Ax", "Wq4ALLx", "Wq5B2Ex"}
+    tokens = {"Wq1A2Bx", "Wq2B2Ax", "Wq3C2Ax", "Wq4ALLx", "Wq5B2Ex", "Wq6ENDx"}
     may = {
         "alice": {"Wq1A2Bx", "Wq2B2Ax", "Wq3C2Ax", "Wq4ALLx"},
-        "bob": {"Wq1A2Bx", "Wq2B2Ax", "Wq4ALLx", "Wq5B2Ex"},
-        "carol": {"Wq3C2Ax", "Wq4ALLx"},
-        "hank": {"Wq4ALLx"},
-        "eve": {"Wq4ALLx", "Wq5B2Ex"},
+        "bob": {"Wq1A2Bx", "Wq2B2Ax", "Wq4ALLx", "Wq5B2Ex", "Wq6ENDx"},
+        "carol": {"Wq3C2Ax", "Wq4ALLx", "Wq6ENDx"},
+        "hank": {"Wq4ALLx", "Wq6ENDx"},
+        "eve": {"Wq4ALLx", "Wq5B2Ex", "Wq6ENDx"},
         "bystander": set(),
     }
     clients = {"alice": alice, "bob": bob, "carol": carol, "hank": hank, "eve": eve}
