@@ -106,7 +106,7 @@ DEFAULT_MAX_INPUT_BACKLOG = 16 * 1024
 """Characters of unparsed input a session holds before its channel stops being read (SSH flow
 control then holds the rest at the client). Also what is kept while the app is starting."""
 
-DEFAULT_KEYS_PER_SECOND = 200.0
+DEFAULT_KEYS_PER_SECOND = 60.0
 """Input events a session is handed per second, sustained: ten times a fast typist, and a held
 key repeats at 30 to 50 a second. A flood of keys costs the server no more than this."""
 

@@ -421,9 +421,11 @@ def legend(scale: float) -> Text:
 # ------------------------------------------------------------------ panels
 
 
-def title(view: SpanishMainView, table_name: str, signed_in: str) -> list[Part]:
+def title(
+    view: SpanishMainView, table_name: str, signed_in: str, started: bool = True
+) -> list[Part]:
     """The title bar's parts (:mod:`shipwreck.tui.title`): who I am and whose turn it is are
-    shortened last, the round before them."""
+    shortened last, the round before them. (A table waiting for its players has no turn yet.)"""
     if view.me is not None and view.seat is not None:
         colour = f"bold {owner_colour(view.seat)}"
         mine = Text.assemble(("you are ", "bold"), (view.me, colour))
@@ -432,6 +434,8 @@ def title(view: SpanishMainView, table_name: str, signed_in: str) -> list[Part]:
         me = part("spectator", "", rank=7)
     if view.over:
         turn = part("game over", "", rank=8)
+    elif not started:
+        turn = part("waiting to start", "waiting", "", rank=8)
     else:
         colour = f"bold {owner_colour(view.turn)}"
         turn = part(f"{view.seats[view.turn]}'s turn", "", rank=8, style=colour)
