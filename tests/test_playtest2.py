@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from test_stranger80 import rows, seat_screen
+
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
-
-from test_stranger80 import rows, seat_screen
 
 
 async def test_a_spanish_main_table_waiting_for_its_players_has_no_turn_in_its_title() -> None:

@@ -124,7 +124,7 @@ async def sit_typist(service: Service, name: str) -> Typist:
     assert table is not None
     seat = table.seat_of_player(name)
     assert seat is not None
-    await client.term.wait_for("command:")  # the table screen's prompt
+    await client.term.wait_for("moves are drawn before Enter")  # the sea screen's prompt
     view = table.view(seat)
     assert isinstance(view, SpanishMainView)
     ship = next(s.id for s in view.ships if s.owner == seat and s.move[:1] == ("L",))

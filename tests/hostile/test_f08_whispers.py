@@ -33,7 +33,11 @@ IN_LOBBY = "lobby command"
 
 async def sign_in(service: Service, name: str) -> Client:
     client = await open_terminal(service.port, name, KEYS[name])
-    await client.term.wait_for(f"signed in as {name}")
+    signed_in = f"signed in as {name}"  # (a table's title leaves it out when the clock needs room)
+    await eventually(
+        lambda: signed_in in client.term.text() or AT_TABLE in client.term.text(),
+        what=f"{name} in the lobby or back at the table",
+    )
     return client
 
 
