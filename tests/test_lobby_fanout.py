@@ -356,7 +356,7 @@ async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order
     """TurnBudget for typed lines: once a line is known to cost 30 ms, a 40 ms turn runs one
     (a crowd's lines no longer run all in the turn their keys came in); each session's lines
     still run in the order typed, and none is lost."""
-    from shipwreck.tui.pacer import TABLE_TURNS
+    from shipwreck.tui.pacer import LINE_TURNS
     from shipwreck.tui.widgets import CommandLine
 
     lobby = Lobby(seed=1)
@@ -372,8 +372,8 @@ async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order
                 run(text)
 
             line.run = recorded
-        monkeypatch.setitem(TABLE_TURNS.cost, "line", 0.03)
-        monkeypatch.setattr(TABLE_TURNS, "measured", lambda kind, seconds: None)
+        monkeypatch.setitem(LINE_TURNS.cost, "line", 0.03)
+        monkeypatch.setattr(LINE_TURNS, "measured", lambda kind, seconds: None)
         turns.start()
         try:
             for app in apps:
@@ -390,3 +390,31 @@ async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order
         assert max(per_turn.values()) == 1, per_turn  # one 30 ms line in a 40 ms turn
         said = [(c.sender, c.text) for c in lobby.chat]
         assert sorted(said) == sorted((a.user, f"{a.user} {x}") for a in apps for x in "ab")
+
+
+async def test_a_typed_line_does_not_wait_behind_the_screens_queued_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lines have a budget of their own: fifty costly repaints queued before a line (one a
+    turn) do not hold it; it runs as soon as its keys are handled."""
+    from shipwreck.tui.pacer import TABLE_TURNS
+    from shipwreck.tui.widgets import CommandLine
+
+    lobby = Lobby(seed=1)
+    async with lobby_sessions(lobby, 1) as (apps, _pilots):
+        line = apps[0].screen.query_one(CommandLine)
+        run, ran, posted = line.run, [], []
+
+        def recorded(text: str) -> None:
+            ran.append(len(posted))
+            run(text)
+
+        line.run = recorded
+        monkeypatch.setitem(TABLE_TURNS.cost, "busy", 1.0)  # each takes a turn of its own
+        for i in range(50):
+            TABLE_TURNS.run(lambda i=i: posted.append(i), "busy")
+        _typed(apps[0], "say ahoy\r")
+        await until(lambda: bool(ran))
+        assert ran[0] < 50, "the line waited for every repaint queued before it"
+        await until(lambda: len(posted) == 50)
+        assert [c.text for c in lobby.chat][-1:] == ["ahoy"]

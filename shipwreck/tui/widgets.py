@@ -24,7 +24,7 @@ from shipwreck.tui._textual.draw_now import draw_now, needs_repaint
 from shipwreck.tui._textual.keys import own_bindings
 from shipwreck.tui._textual.scrolling import scroll_update
 from shipwreck.tui.board import Board, Spot, StyleKeyed
-from shipwreck.tui.pacer import TABLE_TURNS, post_callback
+from shipwreck.tui.pacer import LINE_TURNS, post_callback
 
 T = TypeVar("T")
 
@@ -107,8 +107,8 @@ class CommandLine(Input):
         and every other session waited behind all of them. Under the budget a line runs at
         once, as before."""
         while self._lines:
-            if not TABLE_TURNS.take_now("line"):
-                TABLE_TURNS.run(lambda: post_callback(self, self._run_granted), kind="line")
+            if not LINE_TURNS.take_now("line"):
+                LINE_TURNS.run(lambda: post_callback(self, self._run_granted), kind="line")
                 return
             self._run_first()
 
@@ -124,7 +124,7 @@ class CommandLine(Input):
         try:
             self.run(line)
         finally:
-            TABLE_TURNS.measured("line", time.perf_counter() - started)
+            LINE_TURNS.measured("line", time.perf_counter() - started)
 
     _entered_line: str | None = None
     """A line entered while a key is handled, to run (``run``) once it is."""
