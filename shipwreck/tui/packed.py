@@ -16,13 +16,20 @@ class Packed:
     end ("+3 more: Tab"). So the hint line says all it can at 80 columns and more at 120."""
 
     def __init__(
-        self, head: Text, items: Sequence[Text], lines: int = 2, more: str = "Tab"
+        self,
+        head: Text,
+        items: Sequence[Text],
+        lines: int = 2,
+        more: str = "Tab",
+        sep: str = " · ",
     ) -> None:
-        """``head``: a line above the items (cut at the edge if it must be)."""
+        """``head``: a line above the items (cut at the edge if it must be); ``sep``: between
+        two items on a line."""
         self.head, self.items, self.lines, self.more = head, list(items), lines, more
+        self.sep = sep
 
     def __str__(self) -> str:
-        return "\n".join([self.head.plain, " · ".join(t.plain for t in self.items)])
+        return "\n".join([self.head.plain, self.sep.join(t.plain for t in self.items)])
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         head = self.head.copy()
@@ -37,18 +44,19 @@ class Packed:
         rows: list[Text] = [Text(no_wrap=True, overflow="ellipsis")]
         for i, item in enumerate(self.items):
             row = rows[-1]
-            sep = 3 if row.cell_len else 0
+            sep = len(self.sep) if row.cell_len else 0
             left = len(self.items) - i - 1
-            tail = len(f" · +{left} more: {self.more}") if left and len(rows) == self.lines else 0
+            last = left and len(rows) == self.lines
+            tail = len(f"{self.sep}+{left} more: {self.more}") if last else 0
             if row.cell_len + sep + item.cell_len + tail <= width:
                 if sep:
-                    row.append(" · ", style="dim")
+                    row.append(self.sep, style="dim")
                 row.append_text(item)
                 continue
             if len(rows) < self.lines and item.cell_len <= width:
                 rows.append(Text(no_wrap=True, overflow="ellipsis"))
                 rows[-1].append_text(item)
                 continue
-            row.append(f"{' · ' if row.cell_len else ''}+{left + 1} more: {self.more}", "dim")
+            row.append(f"{self.sep if row.cell_len else ''}+{left + 1} more: {self.more}", "dim")
             break
         return rows

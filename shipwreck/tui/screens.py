@@ -34,6 +34,7 @@ from shipwreck.tui.learn import (
     LEGEND_KEY,
     RULES_KEY,
     RULES_USAGE,
+    CardsScreen,
     LegendScreen,
     RulesScreen,
     rules_game,
@@ -386,6 +387,7 @@ class TableScreen(SeatScreen):
     BINDINGS = [
         Binding("f1", "help", "help"),
         Binding(LEGEND_KEY, "legend", "legend"),
+        Binding(R.CARDS_KEY, "cards", "cards"),
         Binding("escape", "confirm_lobby", "lobby"),
     ]
 
@@ -420,8 +422,20 @@ class TableScreen(SeatScreen):
         spots += [Spot("boat", Region(lx, y, lw, h)), Spot("me", Region(rx, y, rw, h))]
         y += h
         h = 3 if self.compact else 8  # the track, a label and a row of cards
+        if self.compact and not self._fight_open:  # the cards take the fight's room
+            return [*spots, Spot("nav", Region(0, y, width, h), pad=1)]
         spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
         return spots
+
+    _fight_open = False
+    """Whether a fight is shown (compact, the cards are as wide as the screen without one)."""
+
+    def fight_shown(self, open_: bool) -> None:
+        """A fight opened or closed: compact, the board is laid out again for it."""
+        if open_ != self._fight_open:
+            self._fight_open = open_
+            if self.compact:
+                self.query_one("#board", Board).relayout()
 
     def prompt_rows(self) -> int:
         """What to decide, and the choices on two lines (wrapped, not cut), at every size."""
@@ -478,6 +492,7 @@ class TableScreen(SeatScreen):
         self.show("me", (mine, states), lambda: R.me_panel(view, compact))
         # The fight and the navigation cards: keyed on exactly what they draw.
         fight = view.fight and (view.fight, states)
+        self.fight_shown(view.fight is not None)
         self.show("fight", fight, lambda: R.fight(view, compact) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
         self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
@@ -486,6 +501,10 @@ class TableScreen(SeatScreen):
 
     def chat_log(self) -> EventLog:
         return self.query_one("#chat", EventLog)
+
+    def action_cards(self) -> None:
+        """F4: every navigation card I see, in words."""
+        self.shipwreck.push_screen(CardsScreen(R.cards_in_words(self.table.view(self.seat))))
 
     def end_screen(self, view: Any) -> ModalScreen[None]:
         return EndScreen(view)
