@@ -18,7 +18,7 @@ import asyncssh
 
 from shipwreck.config import Config
 from shipwreck.lang.bots import shipped_bot, shipped_names
-from shipwreck.names import valid_bot_name, valid_player_name
+from shipwreck.names import player_name_refusal, valid_bot_name, valid_player_name
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.table import LoopTurns
 from shipwreck.server.gc_policy import FullCollector, tune_gc
@@ -43,7 +43,6 @@ LOCK_SECONDS = 60.0
 STOP_WAIT = 5.0
 """Seconds ``stop`` waits for the SSH listener to close before going on."""
 BUSY = "server busy, try again in a minute"
-NAME_RULE = "use letters, digits, - and _ (up to 32), e.g. ssh ann@host"
 BOT_NAME_RULE = (
     "lower-case letters, digits and _ (a-z, 0-9, _; up to 32), e.g. bot save rower < rower.bot"
 )
@@ -158,8 +157,7 @@ class Service:
         """What a client that could not sign in reads (its ``ssh`` prints it): how to make a
         key, or why its keys were refused. Names no owner and no fingerprint (F16)."""
         if not valid_player_name(username):
-            shown = "".join(c if c.isascii() and c.isprintable() else "?" for c in username[:32])
-            return f"'{shown}' is not a name here: {NAME_RULE}."
+            return player_name_refusal(username) + "."
         if offered_a_key:
             return (
                 f"none of your keys may sign in as '{username}' now: the name belongs to"
@@ -199,7 +197,7 @@ class Service:
         limits = self.config.limits
         name, key, address = info.username, info.key_fingerprint, info.peer[0]
         if not valid_player_name(name):
-            return f"'{name[:32]}' is not a name here: {NAME_RULE}"
+            return player_name_refusal(name)
         if open_here >= limits.sessions_per_address:
             n = limits.sessions_per_address
             return f"{address} already has {n} sessions open; close one, or try again later"
@@ -235,7 +233,7 @@ class Service:
         commands. Output is text for the client's terminal; the status is its exit code.
         Scripts are checked in a worker process (see `LintPool`), never on the event loop."""
         if not valid_player_name(info.username):
-            return f"shipwreck: '{info.username[:32]}' is not a name here: {NAME_RULE}\n", 1
+            return f"shipwreck: {player_name_refusal(info.username)}\n", 1
         words = command.split()
         if words == ["bot", "check"]:
             checked = await self._check(text, "stdin")

@@ -444,7 +444,7 @@ END_PARTS: dict[str, Part] = {
     "survival": Part("you alive", "▓", "green"),
     "friend": Part("friend alive", "▒", "cyan"),
     "enemy": Part("enemy dead", "░", "red"),
-    "deaths": Part("deaths", "░", "magenta"),
+    "deaths": Part("deaths", "▚", "magenta"),
 }
 """How the end screen draws each part of a score (LB-61..LB-64)."""
 END_STATE = {"ok": "alive", "unconscious": "out", "dead": "dead"}
