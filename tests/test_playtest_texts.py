@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from test_learn_end import plain
-from test_tui import SIZE, type_line
+from test_tui import SIZE, lobby_with_table, type_line
 from test_words_ssh import BOB, key_file, needs_ssh, ssh
 
+from shipwreck.lang import format_command
 from shipwreck.lang.rules_text import reader_text, rules_markdown
 from shipwreck.names import MAX_NAME, player_name_refusal
 from shipwreck.resources import rules_dir
@@ -21,7 +22,7 @@ from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.server.service import Service
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.render_lifeboat import END_PARTS
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.screens import LobbyScreen, TableScreen
 from shipwreck.tui.standings import key
 
 DEVELOPER_WORDS = re.compile(r"seed|hit_rule|configurable|RNG|cells?\b|redeal_self|PC adaptation")
@@ -95,3 +96,49 @@ async def test_a_name_too_long_over_openssh(service: Service, tmp_path: Path) ->
     assert status == 255
     assert f"that name is too long: {len(name)} characters, at most {MAX_NAME}" in text, text
     assert name[:MAX_NAME] + "'" not in text
+
+
+# ------------------------------------------------------------------ what a typed line is told
+
+
+def error_of(app: ShipwreckApp) -> str:
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    return screen.panel_text("error")
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_take_alone_lists_what_is_on_offer_now(size: tuple[int, int]) -> None:
+    """LB-11: ``take`` (or ``take fish``) in the supply step names the cards passed to me,
+    not all fourteen items; nothing changes."""
+    lobby, table = lobby_with_table(seed=11)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        view = table.view(0)
+        offer = [format_command(c) for c in view.choices if format_command(c).startswith("take ")]
+        assert view.step == "pick" and 0 < len(offer) < 14
+        before = list(table.commands)
+        for line in ("take", "take fish"):
+            await type_line(pilot, line)
+            error = error_of(app)
+            assert f"now: {', '.join(offer)}" in error, error
+            assert "preserver" not in error and "umbrella" not in error
+        assert table.commands == before
+
+
+async def test_an_unknown_word_mid_game_lists_only_words_that_apply() -> None:
+    """A started table: ``start`` is not offered; nor is ``takeover`` with nobody playing for
+    me. A spectator is offered the table's words, not the game's commands."""
+    lobby, table = lobby_with_table(seed=11)
+    assert table.started
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "frobnicate")
+        words = error_of(app).split("try: ", 1)[1].split(", ")
+        assert "start" not in words and "takeover" not in words, words
+        assert "row" in words and "say" in words and "lobby" in words
+    watcher = ShipwreckApp(lobby, "zed", open_table=table.id)
+    async with watcher.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "frobnicate")
+        words = error_of(watcher).split("try: ", 1)[1].split(", ")
+        assert "row" not in words and "take" not in words and "lobby" in words, words
