@@ -142,3 +142,46 @@ async def test_an_unknown_word_mid_game_lists_only_words_that_apply() -> None:
         await type_line(pilot, "frobnicate")
         words = error_of(watcher).split("try: ", 1)[1].split(", ")
         assert "row" not in words and "take" not in words and "lobby" in words, words
+
+
+# ------------------------------------------------------------------ a table waiting for players
+
+
+def screen_text(app: ShipwreckApp) -> str:
+    return "\n".join(s.text for s in app.screen._compositor.render_strips())
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_a_waiting_table_shows_no_game_yet(size: tuple[int, int]) -> None:
+    """Not started: the log has no "round 1 begins", nothing is "passed to you"; once
+    started, the log shows the game from its first line."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("empty"), SeatSpec("bot", "loyal")]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=5, gather=True)
+    assert not table.started  # (the deal is made already: the game's log has begun)
+    assert any("round 1 begins" in e.text for e in table.log(0))
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "waiting to start" in text
+        assert "round 1 begins" not in text and "passed to you" not in text, text
+        assert "friends can join later" in text  # two seats are free
+        await type_line(pilot, "start with bots")
+        await pilot.pause()
+        assert table.started
+        text = screen_text(app)
+        assert "round 1 begins" in text, text
+
+
+async def test_a_full_waiting_table_says_just_start() -> None:
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("bot", "loyal"), SeatSpec("bot")]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=5, gather=True)
+    assert table.sit(1, "bob") is None and not table.free_seats() and not table.started
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "every seat is taken" in text and "type 'start'" in text, text
+        assert "friends can join later" not in text and "start with bots" not in text

@@ -290,7 +290,7 @@ class Cards(Rows):
         return out
 
 
-def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
+def navigation(view: LifeboatView, compact: bool = False, started: bool = True) -> RenderableType:
     """Seagulls, round and phase, then one row of cards: the navigation table's, or, while I
     hold the cards I drew when rowing, those (the table's then listed by number). At most
     eight rows, the fixed height of its panel (a panel that changes height re-arranges the
@@ -309,7 +309,7 @@ def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
     else:
         label = Text("navigation table:" + ("" if on_table else " empty"))
         shown = view.navigation_table
-    if view.supply_offer:
+    if view.supply_offer and started:  # (a table waiting for players passes nothing yet)
         label.append("  supply passed to you: " + ", ".join(view.supply_offer), style="bold")
     if compact:  # the track, then the label and each card whole on two rows (F4: the rest)
         items = [label, *(card_chip(n, present) for n in shown)]

@@ -495,7 +495,9 @@ class TableScreen(SeatScreen):
         self.fight_shown(view.fight is not None)
         self.show("fight", fight, lambda: R.fight(view, compact) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
-        self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
+        started = self.table.started
+        offer = (view.supply_offer, started)
+        self.show("nav", (nav, offer, states), lambda: R.navigation(view, compact, started))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
         self.show_prompt(ask, lambda: R.prompt(view, compact, self.prompt_rows()))
 
