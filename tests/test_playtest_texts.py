@@ -185,3 +185,35 @@ async def test_a_full_waiting_table_says_just_start() -> None:
         text = screen_text(app)
         assert "every seat is taken" in text and "type 'start'" in text, text
         assert "friends can join later" not in text and "start with bots" not in text
+
+
+# ------------------------------------------------------------------ Tab in the lobby
+
+
+async def test_tab_after_join_watch_open_offers_the_tables_ids() -> None:
+    """``join`` + Tab: the tables with a free seat (or mine); ``watch``: every table not over;
+    ``open``: mine. ``new s`` + Tab: the game names, not bots named ``s…``."""
+    lobby = Lobby(seed=1)
+    free = lobby.create_table("lifeboat", [SeatSpec("human"), SeatSpec("empty")] + [
+        SeatSpec("bot", "loyal")] * 2, creator="bob", seed=1, gather=True)  # fmt: skip
+    full = lobby.create_table("lifeboat", [SeatSpec("human")] + [
+        SeatSpec("bot", "loyal")] * 3, creator="cy", seed=2)  # fmt: skip
+    mine = lobby.create_table("lifeboat", [SeatSpec("human")] + [
+        SeatSpec("bot", "loyal")] * 3, creator="ann", seed=3)  # fmt: skip
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        if isinstance(app.screen, TableScreen):  # (back at my table first: to the lobby)
+            await type_line(pilot, "lobby")
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        assert screen.complete("join ") == [str(free.id), str(mine.id)]
+        assert screen.complete("watch ") == [str(free.id), str(full.id), str(mine.id)]
+        assert screen.complete("open ") == [str(mine.id)]
+        assert screen.complete(f"join {free.id}") == [str(free.id)]
+        assert screen.complete("new s") == ["sm", "spanish-main", "spanish_main"]
+        assert screen.complete("new pred") == ["predator"]
+        assert "loyal" in screen.complete("new 4 ")
+        await pilot.press(*"join ", "tab")
+        await pilot.pause()
+        shown = str(screen.query_one("#foot").content("error"))  # type: ignore[attr-defined]
+        assert shown.split() == [str(free.id), str(mine.id)], shown

@@ -277,7 +277,7 @@ class LobbyScreen(AppScreen):
 
     def complete(self, text: str) -> list[str]:
         """The lobby's next words (Tab); several are listed on the error line."""
-        options = W.complete_words("lobby", text)
+        options = lobby_completions(self.shipwreck.lobby, self.shipwreck.user, text)
         if len(options) > 1:
             self.error_text(Text("  ".join(options[:30]), style="cyan"))
         return options
@@ -351,6 +351,31 @@ class LobbyScreen(AppScreen):
                 self.error(problem + free_seats_hint(table) if isinstance(seat, int) else problem)
                 return
         app.open_table(table, spectate=how == "watch")
+
+
+LOBBY_GAMES = ("lifeboat", "sm", "spanish_main", "spanish-main", "tutorial")
+"""The words of ``new``'s game position (``tutorial`` too: ``new tutorial``)."""
+
+
+def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
+    """Tab in the lobby: the grammar's next words, and where the grammar takes a table's
+    number, the tables' ids that fit (``join``: tables with a free seat or mine; ``watch``:
+    every table not over; ``open``: mine). Right after ``new``, the game names only, unless
+    what is typed starts none (``new pred`` still completes a bot)."""
+    words = text.split()
+    partial = "" if not words or text[-1:].isspace() else words.pop()
+    if len(words) == 1 and words[0] in ("join", "watch", "open"):
+        tables = [t for t in lobby.tables.values() if not t.over]
+        if words[0] == "join":
+            tables = [t for t in tables if t.free_seats() or t.seat_of_player(user) is not None]
+        elif words[0] == "open":
+            tables = [t for t in tables if t.seat_of_player(user) is not None]
+        return sorted((str(t.id) for t in tables if str(t.id).startswith(partial)), key=int)
+    options = W.complete_words("lobby", text)
+    if words == ["new"]:
+        games = [o for o in options if o in LOBBY_GAMES]
+        return games or options
+    return options
 
 
 def seat_to_join(table: Table, seat: int | str | None) -> int | str:
