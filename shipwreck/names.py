@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 
-PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_NAME = 32
+PLAYER_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_NAME}}}")
 """A player's name: ASCII letters, digits, ``-`` and ``_``, 1 to 32 of them."""
+PLAYER_NAME_RULE = f"use letters, digits, - and _ (up to {MAX_NAME})"
 
 BOT_NAME = re.compile(r"[a-z0-9_]{1,32}")
 """A bot's name (shipped or saved): lower-case ASCII letters, digits and ``_``, 1 to 32."""
@@ -22,6 +24,20 @@ map to one of them."""
 
 def valid_player_name(name: str) -> bool:
     return PLAYER_NAME.fullmatch(name) is not None
+
+
+def player_name_refusal(name: str, example: str = "ssh ann@host") -> str:
+    """Why ``name`` cannot be a player's name, in one line ("" if it can), ending with
+    ``example`` (the command to sign in with a good name). A name too long is said to be too
+    long, not echoed cut (a cut name reads as a different name); any other is echoed with what
+    a terminal could not show as ``?``."""
+    if valid_player_name(name):
+        return ""
+    rule = f"{PLAYER_NAME_RULE}, e.g. {example}"
+    if len(name) > MAX_NAME:
+        return f"that name is too long: {len(name)} characters, at most {MAX_NAME}; {rule}"
+    shown = "".join(c if c.isascii() and c.isprintable() else "?" for c in name)
+    return f"'{shown}' is not a name here: {rule}"
 
 
 def valid_bot_name(name: str) -> bool:

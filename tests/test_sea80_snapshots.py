@@ -44,7 +44,7 @@ async def test_the_lobby_shows_every_command_at_80x24() -> None:
         for word in ("new [4-6]", "new sm", "join ID", "watch ID", "open ID", "say TEXT", "help"):
             assert word in text, f"{word!r} is not on screen"
         assert "quit" in text and "end this session" in text
-        assert "lifeboat" in text  # and the tables are still listed
+        assert "Lifeboat" in text  # and the tables are still listed
 
 
 # ------------------------------------------------------------------ Lifeboat

@@ -157,7 +157,7 @@ async def test_new_sm_refuses_what_it_cannot_seat() -> None:
         await type_line(pilot, "new sm 5")
         assert "2 to 4 seats" in error(app)
         await type_line(pilot, "new sm 2 survivor")
-        assert "plays lifeboat" in error(app)
+        assert "plays Lifeboat, not Spanish Main" in error(app)
         await type_line(pilot, "new sm 2 ../bots/sm_random.bot")
         assert "bot names are" in error(app)
         assert not lobby.tables

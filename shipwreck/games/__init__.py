@@ -19,3 +19,11 @@ def get_ruleset(name: str) -> Any:
 
 
 GAMES = ("lifeboat", "spanish_main")
+
+TITLES: dict[str, str] = {"lifeboat": "Lifeboat", "spanish_main": "Spanish Main"}
+"""What a player reads for each game (what they type stays ``lifeboat``, ``sm``)."""
+
+
+def title(game: str) -> str:
+    """The game's name as players read it: ``spanish_main`` -> ``Spanish Main``."""
+    return TITLES.get(game, game)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from shipwreck.games import TITLES as TITLES
 from shipwreck.resources import rules_dir
 
 GAMES: dict[str, str] = {
@@ -23,7 +24,6 @@ GAMES: dict[str, str] = {
 }
 """What a player may type after ``rules`` -> the game."""
 
-TITLES = {"lifeboat": "Lifeboat", "spanish_main": "Spanish Main"}
 _FILES = {"lifeboat": "lifeboat.md", "spanish_main": "spanish-main.md"}
 
 HOW_TO_WIN: dict[str, str] = {
@@ -84,11 +84,15 @@ LEGEND: dict[str, str] = {
 |---|---|
 | `#27` | the card's number: `keep 27`, `choose 27` |
 | `≈ C,K` | who falls overboard (L Lauren, S Stephen, C Captain, M Mate, F Frenchy, K Kid) |
+| `all`, `-` | everyone in the boat; nobody |
 | `v +1` | a seagull: one step closer to land |
 | `v̶ -1` | a crossed-out seagull: one step back |
 | `thirst L,M` (`th`) | who is thirsty: each pays a water or takes a wound |
 | `⚔` | everyone who fought this round is thirsty too |
 | `‖oar` | everyone who rowed this round is thirsty too |
+
+On a short terminal each card is one line (`#27 ≈C th F`); those that do not fit are counted
+(`+2 more: F4`), and **F4** lists every card in words.
 """,
 }
 """What every glyph on the board and the cards means (the legend, help and ``legend``)."""
@@ -104,6 +108,23 @@ _CLEAN: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\s*\*\*\(filled\)\*\*|\s*\(filled[^)]*\)"), ""),
     (re.compile(rf"\s*(?:see\s+)?{_ID}"), ""),
 )
+
+
+_FOR_DEVELOPERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\s*The seed\s+calls .*?open a cell\"\.", re.S), ""),
+    (re.compile(r" \(the seed\)"), ""),
+    (re.compile(r"\s*\(`hit_rule[^)]*\)"), ""),
+    (
+        re.compile(r"A table option `redeal_self` \(default off\)"),
+        "A table setting (off unless chosen)",
+    ),
+    (re.compile(r" \(its seeded RNG\)"), ""),
+    (re.compile(r"by the seeded RNG"), "at random"),
+    (re.compile(r" \(floats, not a grid\)"), " (no grid)"),
+    (re.compile(r"\s*\(the PC adaptation's rule, the default\)"), ""),
+)
+"""Notes in the rules documents for whoever builds the game (where a rule comes from, what a
+setting is called in code): a player's screen leaves them out or says them in plain words."""
 
 
 def _drop_column(text: str, header: str) -> str:
@@ -132,7 +153,7 @@ def reader_text(game: str) -> str:
     oracles = re.search(r"^## \d+\. Oracles", body, re.M)
     if oracles:
         body = body[: oracles.start()]
-    for pattern, repl in _CLEAN:
+    for pattern, repl in (*_CLEAN, *_FOR_DEVELOPERS):
         body = pattern.sub(repl, body)
     body = _drop_column(body, "Russian")
     body = body.replace("| id |", "| you type |")

@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
+from shipwreck.games import title
 from shipwreck.lang.bots import BotError, BotScript, is_bot_name, load_source, shipped_bot
 from shipwreck.lang.bots.registry import is_shipped, shipped_names
 
@@ -93,7 +94,8 @@ class BotBook:
             raise BotError(f"there is no bot {word!r}; try {self._examples(game)}{mine}")
         script = self.script(word, owner)
         if script.game != game:
-            raise BotError(f"bot {word!r} plays {script.game}; try {self._examples(game)}")
+            plays = f"bot {word!r} plays {title(script.game)}, not {title(game)}"
+            raise BotError(f"{plays}; try {self._examples(game)}")
         return word, owner
 
     def _examples(self, game: str) -> str:

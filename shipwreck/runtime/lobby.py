@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from shipwreck.games import get_ruleset
+from shipwreck.games import get_ruleset, title
 from shipwreck.lang.bots import BotError, BotScript
 from shipwreck.lang.text import clean_text
 from shipwreck.runtime.bots import BotBook
@@ -353,7 +353,8 @@ class Lobby:
             status = "open" if table.free_seats() else "running"
         away = {"paused": " (away)"}.get(status, "")
         players = ", ".join(s.player + away for s in table.seats if s.player) or "-"
-        return (str(table.id), table.game, table.summary(), str(table.state.round), status, players)
+        game = title(table.game)
+        return (str(table.id), game, table.summary(), str(table.state.round), status, players)
 
     def listing(self) -> list[Row]:
         """Every table's row, worked out once per change however many sessions show it (the

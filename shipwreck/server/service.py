@@ -18,7 +18,7 @@ import asyncssh
 
 from shipwreck.config import Config
 from shipwreck.lang.bots import shipped_bot, shipped_names
-from shipwreck.names import valid_bot_name, valid_player_name
+from shipwreck.names import player_name_refusal, valid_bot_name, valid_player_name
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.table import LoopTurns
 from shipwreck.server.gc_policy import FullCollector, tune_gc
@@ -44,7 +44,6 @@ LOCK_SECONDS = 60.0
 STOP_WAIT = 5.0
 """Seconds ``stop`` waits for the SSH listener to close before going on."""
 BUSY = "server busy, try again in a minute"
-NAME_RULE = "use letters, digits, - and _ (up to 32)"
 BOT_NAME_RULE = (
     "lower-case letters, digits and _ (a-z, 0-9, _; up to 32), e.g. bot save rower < rower.bot"
 )
@@ -166,15 +165,11 @@ class Service:
         host = self.config.server.public_host or host or "HOST"
         return f"ssh -p {port} {name}@{host}" if port not in (0, 22) else f"ssh {name}@{host}"
 
-    def _name_rule(self, local: tuple[str, int]) -> str:
-        return f"{NAME_RULE}, e.g. {self.sign_in_command('ann', local)}"
-
     def auth_hint(self, username: str, offered_a_key: bool, local: tuple[str, int]) -> str:
         """What a client that could not sign in reads (its ``ssh`` prints it): how to make a
         key, or why its keys were refused. Names no owner and no fingerprint (F16)."""
         if not valid_player_name(username):
-            shown = "".join(c if c.isascii() and c.isprintable() else "?" for c in username[:32])
-            return f"'{shown}' is not a name here: {self._name_rule(local)}."
+            return player_name_refusal(username, self.sign_in_command("ann", local)) + "."
         if offered_a_key:
             other = self.sign_in_command(self.store.free_name(username), local)
             return (
@@ -216,7 +211,7 @@ class Service:
         limits = self.config.limits
         name, key, address = info.username, info.key_fingerprint, info.peer[0]
         if not valid_player_name(name):
-            return f"'{name[:32]}' is not a name here: {self._name_rule(info.local)}"
+            return player_name_refusal(name, self.sign_in_command("ann", info.local))
         if open_here >= limits.sessions_per_address:
             n = limits.sessions_per_address
             return f"{address} already has {n} sessions open; close one, or try again later"
@@ -258,8 +253,8 @@ class Service:
         commands. Output is text for the client's terminal; the status is its exit code.
         Scripts are checked in a worker process (see `LintPool`), never on the event loop."""
         if not valid_player_name(info.username):
-            rule = self._name_rule(info.local)
-            return f"shipwreck: '{info.username[:32]}' is not a name here: {rule}\n", 1
+            example = self.sign_in_command("ann", info.local)
+            return f"shipwreck: {player_name_refusal(info.username, example)}\n", 1
         words = command.split()
         if words == ["bot", "check"]:
             checked = await self._check(text, "stdin")

@@ -233,7 +233,7 @@ class SeatScreen(AppScreen):
         view = t.view(seat)
         self.paint(view)
         events = t.log(seat)  # only what this seat may read; new lines are appended
-        if len(events) > self._log_shown:
+        if t.started and len(events) > self._log_shown:  # (a waiting table: no game yet)
             log = self.query_one("#log", EventLog)
             for e in events[max(self._log_shown, len(events) - 200) :]:
                 log.write(self.event_line(e))

@@ -120,7 +120,9 @@ def waiting_panel(table: Table, user: str) -> Text:
     first.append(f" · free: {', '.join(free)}" if free else " · every seat is taken")
     host = table.host
     if host is None or host == user or table.seat_of_player(host) is None:
-        second = "type 'start' (friends can join later) or 'start with bots'"
+        second = (
+            "type 'start' (friends can join later) or 'start with bots'" if free else "type 'start'"
+        )
     else:
         second = f"{host} starts the game when ready ('say TEXT' to talk meanwhile)"
     first.append("\n" + second, style="")

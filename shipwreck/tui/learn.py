@@ -97,3 +97,11 @@ class LegendScreen(ReadingScreen):
 
     def __init__(self, game: str = "lifeboat") -> None:
         super().__init__(f"{TITLES[game]}: what the marks mean", LEGEND[game])
+
+
+class CardsScreen(ReadingScreen):
+    """The navigation cards a Lifeboat seat sees, in words (F4: for when a short terminal shows
+    only some of them)."""
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__("Navigation cards", markdown)

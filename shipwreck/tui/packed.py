@@ -16,7 +16,12 @@ class Packed:
     end ("+3 more: Tab"). So the hint line says all it can at 80 columns and more at 120."""
 
     def __init__(
-        self, head: Text, items: Sequence[Text], lines: int = 2, more: str = "Tab", sep: str = " · "
+        self,
+        head: Text,
+        items: Sequence[Text],
+        lines: int = 2,
+        more: str = "Tab",
+        sep: str = " · ",
     ) -> None:
         """``head``: a line above the items (cut at the edge if it must be); ``sep``: between
         two items on a line."""
@@ -41,8 +46,8 @@ class Packed:
             row = rows[-1]
             sep = len(self.sep) if row.cell_len else 0
             left = len(self.items) - i - 1
-            more = f"{self.sep}+{left} more: {self.more}"
-            tail = len(more) if left and len(rows) == self.lines else 0
+            last = left and len(rows) == self.lines
+            tail = len(f"{self.sep}+{left} more: {self.more}") if last else 0
             if row.cell_len + sep + item.cell_len + tail <= width:
                 if sep:
                     row.append(self.sep, style="dim")

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from shipwreck.games.lifeboat import explain
-from shipwreck.games.lifeboat.cards import CHAR, NAV, named
+from shipwreck.games.lifeboat.cards import CHAR, NAV, describe_nav, named
 from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
 from shipwreck.tui.packed import Packed
@@ -64,6 +64,9 @@ class Rows:
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(1, options.max_width)
 
+
+CARDS_KEY = "f4"
+"""Opens every navigation card shown, in words (when a short terminal cannot show them all)."""
 
 NAVIGATOR = "⎈"
 """Beside the seat number of the character who would navigate (LB-40)."""
@@ -152,48 +155,67 @@ def boat(view: LifeboatView, compact: bool = False) -> RenderableType:
     return Boat(view, compact)
 
 
+def hand(items: Sequence[str]) -> str:
+    """My hidden items, each kind once with its count: ``7: water×3, cash, oar, knife, bait``."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    kinds = [k if n == 1 else f"{k}×{n}" for k, n in counts.items()]
+    return f"{len(items)}: " + ", ".join(kinds) if items else "nothing"
+
+
 def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     """My character and its ability, my hidden items, what my friend and enemy are worth to me
     (the special cases in words), and what I would score if the boat reached land now. Only
-    from my own view. One fact a line, never wrapped: the panel is 8 rows (6 when compact) of
-    36 columns (25 when compact); the last lines give way if a case needs more."""
+    from my own view. The panel is 8 rows of 36 columns (compact: a title row and 7 rows of 26
+    columns, no frame). My hidden items are all shown, wrapped over as many rows as they
+    need; to make room the score's parts give way first, then the ability line (it is in the
+    rules, F2)."""
     me = next((c for c in view.characters if c.id == view.me), None)
     if me is None:
         return Panel(Text("you are watching this table"), title="spectator")
     card = CHAR[me.id]
-    lines = [Text(explain.name(me.id) if compact else card.name, style="bold")]
+    width, rows = (26, 7) if compact else (36, 8)
+    head = Text(explain.name(me.id) if compact else card.name, style="bold")
     if compact:  # ("First Mate str 8 surv 3": 25 columns hold the longest)
-        lines[0].append(f" str {me.strength} surv {me.bonus}")
+        head.append(f" str {me.strength} surv {me.bonus}")
     else:
-        lines[0].append(f"  strength {me.strength}, survival {me.bonus}")
-    lines.append(Text(explain.ability(me.id, compact), style="italic"))
+        head.append(f"  strength {me.strength}, survival {me.bonus}")
+    ability = Text(explain.ability(me.id, compact), style="italic")
+    held = f"{'hid' if compact else 'hidden'} {hand(me.hidden or ())}"
+    if me.revealed and not compact:
+        held += " · revealed: " + ", ".join(me.revealed)
+    hidden = [Text(line) for line in textwrap.wrap(held, width, subsequent_indent="  ")]
+    relations: list[Text] = []
     if me.friend and me.enemy:
         for words in explain.relations(me.id, me.friend, me.enemy, compact):
             style = "green" if words.startswith("friend:") else ""
-            lines.append(Text(words, style="red" if words.startswith("enemy:") else style))
-    hidden = ", ".join(me.hidden or ()) or "nothing"
-    held = Text(f"hid: {hidden}" if compact else f"hidden: {hidden}")
-    if me.revealed and not compact:
-        held.append(" · revealed: " + ", ".join(me.revealed))
-    lines.insert(2, held)
-    rows = 6 if compact else 8
+            relations.append(Text(words, style="red" if words.startswith("enemy:") else style))
+    score: list[Text] = []
+    more: list[Text] = []
     now = score_now(view)
-    if now is not None:  # the score stays, then the facts, then the score's parts if room
-        score = Text(f"score now {now.total}", style="bold yellow")
+    if now is not None:
+        line = Text(f"score now {now.total}", style="bold yellow")
         parts = ", ".join(f"{PART_WORDS[k]} {v}" for k, v in now.parts.items() if v)
-        more: list[Text] = []
-        if parts and len(parts) + 3 <= (25 if compact else 36) - len(score):
-            score.append(f" ({parts})")
+        if parts and len(parts) + 3 <= width - len(line):
+            line.append(f" ({parts})")
         elif parts and not compact:
             wrapped = textwrap.wrap(parts, 34, initial_indent="= ", subsequent_indent="  ")
             more = [Text(line, style="yellow") for line in wrapped]
-        lines = lines[: rows - 1] + [score]
-        lines += more[: rows - len(lines)]
-    lines = lines[:rows]
-    body = Text("\n").join(lines)
+        score = [line]
+    fixed = 1 + len(hidden) + len(relations) + len(score)
+    lines = [head, *([ability] if fixed < rows else []), *hidden, *relations, *score]
+    room = max(0, rows - len(lines))
+    if len(more) > room > 0:  # the parts cut: say so
+        more = [*more[: room - 1], more[room - 1] + Text(" …")]
+    lines += more[:room]
+    body = Text("\n").join(lines[:rows])
     body.no_wrap = True
     body.overflow = "ellipsis"
-    return Panel(body, title="you", padding=0 if compact else (0, 1))
+    if compact:
+        title = Text("─ you " + "─" * 30, style="dim", no_wrap=True, overflow="crop")
+        return Group(title, Padding(body, (0, 0, 0, 1)))
+    return Panel(body, title="you", padding=(0, 1))
 
 
 GULL = {1: "v +1", -1: "v̶ -1", 0: ""}
@@ -201,8 +223,12 @@ GULL = {1: "v +1", -1: "v̶ -1", 0: ""}
 
 
 def _letters(spec: tuple[str, ...], present: list[str]) -> str:
-    """The characters a card names (overboard, thirsty), by their letters."""
-    return ",".join(CHAR[c].letter for c in named(spec, present)) or "-"
+    """The characters a card names (overboard, thirsty), by their letters; ``all`` when it
+    names everyone in the boat, ``-`` when nobody."""
+    who = named(spec, present)
+    if len(who) > 1 and len(who) == len(present):
+        return "all"
+    return ",".join(CHAR[c].letter for c in who) or "-"
 
 
 def card_chip(number: int, present: list[str]) -> Text:
@@ -228,18 +254,27 @@ class Cards(Rows):
     def who(self, spec: tuple[str, ...]) -> str:
         return _letters(spec, self.present)
 
+    def body(self, number: int, w: int) -> tuple[tuple[str, str], ...]:
+        """A card's four lines inside its frame ``w`` columns wide: (text, style)."""
+        nc = NAV[number]
+        thirst = "thirst" if len(self.who(nc.thirsty)) + 7 <= w - 2 else "th"
+        return (
+            (f"≈ {self.who(nc.overboard)}", "blue"),
+            (GULL[nc.birds], "bold yellow"),
+            (f"{thirst} {self.who(nc.thirsty)}", ""),
+            (("⚔ " if nc.fight else "  ") + ("‖oar" if nc.oar else ""), "magenta"),
+        )
+
     def lines(self, width: int) -> list[Text]:
-        out = [Text() for _ in range(6)]
+        """The cards drawn side by side; if that would cut a card's line (many cards in a
+        narrow row), each card as one whole chip instead, packed on the same six rows."""
         w = max(6, min(20, (width + 1) // max(1, len(self.numbers)) - 1))
+        if any(len(text) > w - 2 for n in self.numbers for text, _ in self.body(n, w)):
+            chips = [card_chip(n, self.present) for n in self.numbers]
+            return Packed(Text(), chips, lines=6, more=CARDS_KEY.upper()).pack(width)
+        out = [Text() for _ in range(6)]
         for i, number in enumerate(self.numbers):
-            nc = NAV[number]
-            thirst = "thirst" if len(self.who(nc.thirsty)) + 7 <= w - 2 else "th"
-            body = (
-                (f"≈ {self.who(nc.overboard)}", "blue"),
-                (GULL[nc.birds], "bold yellow"),
-                (f"{thirst} {self.who(nc.thirsty)}", ""),
-                (("⚔ " if nc.fight else "  ") + ("‖oar" if nc.oar else ""), "magenta"),
-            )
+            body = self.body(number, w)
             title = f" #{number} "[: w - 2]
             left = (w - 2 - len(title)) // 2
             out[0].append(("" if i == 0 else " ") + "╭" + "─" * left + title)
@@ -255,7 +290,7 @@ class Cards(Rows):
         return out
 
 
-def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
+def navigation(view: LifeboatView, compact: bool = False, started: bool = True) -> RenderableType:
     """Seagulls, round and phase, then one row of cards: the navigation table's, or, while I
     hold the cards I drew when rowing, those (the table's then listed by number). At most
     eight rows, the fixed height of its panel (a panel that changes height re-arranges the
@@ -274,16 +309,29 @@ def navigation(view: LifeboatView, compact: bool = False) -> RenderableType:
     else:
         label = Text("navigation table:" + ("" if on_table else " empty"))
         shown = view.navigation_table
-    if view.supply_offer:
+    if view.supply_offer and started:  # (a table waiting for players passes nothing yet)
         label.append("  supply passed to you: " + ", ".join(view.supply_offer), style="bold")
-    if compact:
-        line = track.append("  ").append_text(label)
-        chips = Text("  ").join(card_chip(n, present) for n in shown)
-        return Group(line, chips) if shown else line
+    if compact:  # the track, then the label and each card whole on two rows (F4: the rest)
+        items = [label, *(card_chip(n, present) for n in shown)]
+        return Packed(track, items, lines=2, more=CARDS_KEY.upper(), sep="  ")
     parts: list[RenderableType] = [track, label]
     if shown:
         parts.append(Cards(shown, present))
     return Group(*parts)
+
+
+def cards_in_words(view: LifeboatView) -> str:
+    """Every navigation card this seat sees (drawn, and on the navigation table), a line
+    each in words: what ``F4`` shows when a short terminal cannot show them all."""
+    present = [c.id for c in view.characters]
+    out = []
+    shown = (("You drew", view.drawn), ("On the navigation table", view.navigation_table))
+    for title, numbers in shown:
+        if numbers:
+            out.append(f"## {title}\n")
+            out += [f"- {describe_nav(n, present)}" for n in numbers]
+            out.append("")
+    return "\n".join(out) or "No navigation card is on the table."
 
 
 PROMPT_ROWS = 3
@@ -349,11 +397,13 @@ def _name(view: LifeboatView, seat: int) -> str:
 
 def fight(view: LifeboatView, compact: bool = False) -> RenderableType | None:
     """The open fight: both sides with their known power, and who may still join (compact:
-    three lines, no frame)."""
+    three lines, no frame, see :class:`FightLines`)."""
     f = view.fight
     if f is None:
         return None
     deciding = [c.id for c in view.characters if c.state == "ok" and c.id not in f.done]
+    if compact:
+        return FightLines(f.attack_power, f.attackers, f.defense_power, f.defenders, deciding)
     body = Text()
     body.append(f"attackers ({f.attack_power}): ", style="bold red")
     body.append(", ".join(f.attackers) + "\n")
@@ -361,10 +411,32 @@ def fight(view: LifeboatView, compact: bool = False) -> RenderableType | None:
     body.append(", ".join(f.defenders) + "\n")
     body.append("still deciding: ", style="bold")
     body.append(", ".join(deciding) or "-")
-    title = f"fight: {f.request.attacker} vs {f.request.target}"
-    if compact:
-        return Text.assemble((title + " · ", "bold"), body)
-    return Panel(body, title=title)
+    return Panel(body, title=f"fight: {f.request.attacker} vs {f.request.target}")
+
+
+class FightLines(Rows):
+    """A fight on three short rows: each side's power and who is on it, then who may still
+    join. Every side and its total always shows: where the names do not fit a row, they go
+    as the letters the cards use (``S,C,F``, the legend's)."""
+
+    def __init__(
+        self, attack: int, attackers: Sequence[str], defense: int, defenders: Sequence[str],
+        deciding: Sequence[str],
+    ) -> None:  # fmt: skip
+        self.rows = (
+            (f"attack {attack}: ", attackers, "bold red"),
+            (f"defend {defense}: ", defenders, "bold green"),
+            ("deciding: ", deciding, "bold"),
+        )
+
+    def lines(self, width: int) -> list[Text]:
+        out = []
+        for head, who, style in self.rows:
+            names = ", ".join(who) or "-"
+            if len(head) + len(names) > width:
+                names = ",".join(CHAR[c].letter for c in who)
+            out.append(Text.assemble((head, style), names))
+        return out
 
 
 END_PARTS: dict[str, Part] = {
@@ -372,7 +444,7 @@ END_PARTS: dict[str, Part] = {
     "survival": Part("you alive", "▓", "green"),
     "friend": Part("friend alive", "▒", "cyan"),
     "enemy": Part("enemy dead", "░", "red"),
-    "deaths": Part("deaths", "░", "magenta"),
+    "deaths": Part("deaths", "▚", "magenta"),
 }
 """How the end screen draws each part of a score (LB-61..LB-64)."""
 END_STATE = {"ok": "alive", "unconscious": "out", "dead": "dead"}

@@ -34,6 +34,7 @@ from shipwreck.tui.learn import (
     LEGEND_KEY,
     RULES_KEY,
     RULES_USAGE,
+    CardsScreen,
     LegendScreen,
     RulesScreen,
     rules_game,
@@ -277,7 +278,7 @@ class LobbyScreen(AppScreen):
 
     def complete(self, text: str) -> list[str]:
         """The lobby's next words (Tab); several are listed on the error line."""
-        options = W.complete_words("lobby", text)
+        options = lobby_completions(self.shipwreck.lobby, self.shipwreck.user, text)
         if len(options) > 1:
             self.error_text(Text("  ".join(options[:30]), style="cyan"))
         return options
@@ -356,6 +357,31 @@ class LobbyScreen(AppScreen):
         app.open_table(table, spectate=how == "watch")
 
 
+LOBBY_GAMES = ("lifeboat", "sm", "spanish_main", "spanish-main", "tutorial")
+"""The words of ``new``'s game position (``tutorial`` too: ``new tutorial``)."""
+
+
+def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
+    """Tab in the lobby: the grammar's next words, and where the grammar takes a table's
+    number, the tables' ids that fit (``join``: tables with a free seat or mine; ``watch``:
+    every table not over; ``open``: mine). Right after ``new``, the game names only, unless
+    what is typed starts none (``new pred`` still completes a bot)."""
+    words = text.split()
+    partial = "" if not words or text[-1:].isspace() else words.pop()
+    if len(words) == 1 and words[0] in ("join", "watch", "open"):
+        tables = [t for t in lobby.tables.values() if not t.over]
+        if words[0] == "join":
+            tables = [t for t in tables if t.free_seats() or t.seat_of_player(user) is not None]
+        elif words[0] == "open":
+            tables = [t for t in tables if t.seat_of_player(user) is not None]
+        return sorted((str(t.id) for t in tables if str(t.id).startswith(partial)), key=int)
+    options = W.complete_words("lobby", text)
+    if words == ["new"]:
+        games = [o for o in options if o in LOBBY_GAMES]
+        return games or options
+    return options
+
+
 def seat_to_join(table: Table, seat: int | str | None) -> int | str:
     """The seat ``join N [SEAT]`` asks for (a number from 1, a seat's id, or the first free
     one), or why there is none."""
@@ -390,6 +416,7 @@ class TableScreen(SeatScreen):
     BINDINGS = [
         Binding("f1", "help", "help"),
         Binding(LEGEND_KEY, "legend", "legend"),
+        Binding(R.CARDS_KEY, "cards", "cards"),
         Binding("escape", "confirm_lobby", "lobby"),
     ]
 
@@ -424,8 +451,20 @@ class TableScreen(SeatScreen):
         spots += [Spot("boat", Region(lx, y, lw, h)), Spot("me", Region(rx, y, rw, h))]
         y += h
         h = 3 if self.compact else 8  # the track, a label and a row of cards
+        if self.compact and not self._fight_open:  # the cards take the fight's room
+            return [*spots, Spot("nav", Region(0, y, width, h), pad=1)]
         spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
         return spots
+
+    _fight_open = False
+    """Whether a fight is shown (compact, the cards are as wide as the screen without one)."""
+
+    def fight_shown(self, open_: bool) -> None:
+        """A fight opened or closed: compact, the board is laid out again for it."""
+        if open_ != self._fight_open:
+            self._fight_open = open_
+            if self.compact:
+                self.query_one("#board", Board).relayout()
 
     def prompt_rows(self) -> int:
         """What to decide, and the choices on two lines (wrapped, not cut), at every size."""
@@ -485,14 +524,21 @@ class TableScreen(SeatScreen):
         self.show("me", (mine, states), lambda: R.me_panel(view, compact))
         # The fight and the navigation cards: keyed on exactly what they draw.
         fight = view.fight and (view.fight, states)
+        self.fight_shown(view.fight is not None)
         self.show("fight", fight, lambda: R.fight(view, compact) or "")
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
-        self.show("nav", (nav, view.supply_offer, states), lambda: R.navigation(view, compact))
+        started = self.table.started
+        offer = (view.supply_offer, started)
+        self.show("nav", (nav, offer, states), lambda: R.navigation(view, compact, started))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
         self.show_prompt(ask, lambda: R.prompt(view, compact, self.prompt_rows()))
 
     def chat_log(self) -> EventLog:
         return self.query_one("#chat", EventLog)
+
+    def action_cards(self) -> None:
+        """F4: every navigation card I see, in words."""
+        self.shipwreck.push_screen(CardsScreen(R.cards_in_words(self.table.view(self.seat))))
 
     def end_screen(self, view: Any) -> ModalScreen[None]:
         return EndScreen(view)

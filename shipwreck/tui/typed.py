@@ -334,10 +334,46 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
             return
         result = t.submit_text(screen.seat, line)
         if not result.ok:
-            show_syntax_error(screen, line, result.message)
+            show_syntax_error(screen, line, on_offer_now(t.view(screen.seat), line, result.message))
     else:
-        choices = sorted({*commands, *table_words} - {"timeout"})
+        choices = sorted({*words_that_apply(screen, commands, table_words)} - {"timeout"})
         show_syntax_error(screen, line, "column 1: " + W.unknown_first_word(first, choices))
+
+
+def words_that_apply(screen: SeatScreen, commands: list[str], table_words: list[str]) -> list[str]:
+    """The first words worth listing to whoever typed an unknown one, now: the game's
+    commands only to a player; ``start`` only before the table starts, ``takeover`` only when
+    there is a seat of mine to take back."""
+    t, user = screen.table, screen.shipwreck.user
+    mine = t.seat_of_player(user)
+    unused = set()
+    if t.started or screen.seat is None:
+        unused.add("start")
+    on_autopilot = screen.seat is not None and t.seats[screen.seat].autopilot
+    if not on_autopilot and not (screen.seat is None and mine is not None):
+        unused.add("takeover")
+    return [
+        w for w in (*(commands if screen.seat is not None else ()), *table_words) if w not in unused
+    ]
+
+
+def on_offer_now(view: Any, line: str, message: str) -> str:
+    """A command cut short or with a wrong word (``take``, ``take fish``): instead of every
+    word the grammar knows there (all fourteen items), the choices of that command now, if
+    any ("take bait, take water")."""
+    if "; expected" not in message:
+        return message
+    from shipwreck.lang.commands import format_command
+
+    first = [w for _, w in split_words(line)][:1]
+    choices = map(format_command, getattr(view, "choices", ()))
+    now = [c for c in choices if first and c.split(" ", 1)[0] == first[0].lower()]
+    if not now:
+        return message
+    head, _, rest = message.partition("; expected")
+    usage = rest[rest.find("; usage") :] if "; usage" in rest else ""
+    shown = now if len(now) <= 6 else [*now[:6], "…"]
+    return f"{head}; now: {', '.join(shown)}{usage}"
 
 
 def do_table_word(screen: SeatScreen, line: str, word: Any) -> None:
