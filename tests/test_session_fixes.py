@@ -154,3 +154,25 @@ def test_free_actions_never_give_a_fresh_deadline() -> None:
     answer = format_command(table.view(seat).choices[0])
     assert table.submit_text(seat, answer).ok  # answering the prompt ends this deadline
     assert table.deadline(seat) in (None, 120)
+
+
+# ------------------------------------------------------------------ 8. the confirm box's words
+
+
+async def test_escape_at_a_table_asks_about_the_lobby_and_says_the_seat_is_kept() -> None:
+    """Escape keeps the seat (``leave`` is the word that gives it up): the question says so."""
+    from shipwreck.tui.confirm import Confirm
+
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        await pilot.pause()
+        box = app.screen
+        assert isinstance(box, Confirm)
+        assert "leave" not in box.question
+        assert "lobby" in box.question and "seat is kept" in box.question
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert table.seat_of_player("ann") == 0  # kept, as it said

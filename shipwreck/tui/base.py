@@ -37,7 +37,7 @@ from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_line, waiting_panel
-from shipwreck.tui.confirm import Confirm
+from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.draw_now import draw_now
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
@@ -367,7 +367,7 @@ class SeatScreen(AppScreen):
 
     def action_confirm_lobby(self) -> None:
         """Escape: back to the lobby (keeping the seat), once the player says so."""
-        self.app.push_screen(Confirm("leave the table?"), self._leave_if)
+        self.app.push_screen(Confirm(BACK_TO_LOBBY), self._leave_if)
 
     def _leave_if(self, yes: bool | None) -> None:
         if yes and self.is_current:
