@@ -176,3 +176,17 @@ async def test_escape_at_a_table_asks_about_the_lobby_and_says_the_seat_is_kept(
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
         assert table.seat_of_player("ann") == 0  # kept, as it said
+
+
+# ------------------------------------------------------------------ 4. names that read like seats
+
+
+def test_names_that_read_like_seats_or_bots_are_reserved() -> None:
+    from shipwreck.lang.bots import shipped_names
+    from shipwreck.names import reserved_player_name
+
+    bots = set(shipped_names())
+    for name in ("bot", "BOT", "B0T", "random", "free", "you", *sorted(bots)):
+        assert reserved_player_name(name, bots), name
+    for name in ("ann", "stephen", "robot", "bot_fan"):
+        assert not reserved_player_name(name, bots), name

@@ -18,7 +18,7 @@ import asyncssh
 
 from shipwreck.config import Config
 from shipwreck.lang.bots import shipped_bot, shipped_names
-from shipwreck.names import valid_bot_name, valid_player_name
+from shipwreck.names import reserved_player_name, valid_bot_name, valid_player_name
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.table import LoopTurns
 from shipwreck.server.gc_policy import FullCollector, tune_gc
@@ -209,6 +209,11 @@ class Service:
             wait = max(self._exec_by_key.take(key), self._exec_by_address.take(address))
             if wait > 0:
                 return f"too many commands; try again in {math.ceil(wait)} s"
+        if self.store.player(name) is None and reserved_player_name(name, set(shipped_names())):
+            return (
+                f"'{name}' reads like a seat or a bot's name, so no player may take it; pick"
+                f" another name, e.g. ssh {name}_1@host"
+            )
         who = self.store.identify(name, key, info.key.openssh, register=command is None)
         if not who.ok:
             if who.wrong_key:
