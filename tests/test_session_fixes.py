@@ -190,3 +190,20 @@ def test_names_that_read_like_seats_or_bots_are_reserved() -> None:
         assert reserved_player_name(name, bots), name
     for name in ("ann", "stephen", "robot", "bot_fan"):
         assert not reserved_player_name(name, bots), name
+
+
+# ------------------------------------------------------------------ 6. a paste too long
+
+
+async def test_a_paste_too_long_keeps_what_fits_and_says_so() -> None:
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id, line_length=500)
+    async with app.run_test(size=SIZE) as pilot:
+        line = command_line(app)
+        line.focus()
+        await pilot.pause()
+        line.post_message(events.Paste("say " + "x" * 600))
+        await pilot.pause()
+        assert line.value == ("say " + "x" * 600)[:500]
+        screen: Any = app.screen
+        assert "cut at 500 characters" in " ".join(screen.panel_text("error").split())
