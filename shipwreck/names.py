@@ -48,3 +48,16 @@ def skeleton(name: str) -> str:
     """What a name looks like to a reader: two names with the same skeleton are one name
     (``Alice``, ``ALICE`` and ``aIice`` are all ``alice``)."""
     return name.casefold().translate(_LOOKALIKES)
+
+
+SEAT_WORDS = frozenset({"bot", "bots", "random", "free", "empty", "you", "me", "human", "system"})
+"""Words a seat list reads as a kind of seat, not a player: ``stephen: bot`` must mean a bot."""
+
+
+def reserved_player_name(name: str, bot_names: frozenset[str] | set[str] = frozenset()) -> bool:
+    """Is ``name`` one a new player may not take, because it reads like a seat's kind or a
+    bot's name (``bot_names``: the shipped bots, passed in since this module imports nothing of
+    ours)? Compared by :func:`skeleton` (``B0T`` is ``bot``). Only sign-ups are checked: a player
+    who already has such a name keeps it."""
+    reserved = SEAT_WORDS | {skeleton(b) for b in bot_names}
+    return skeleton(name) in reserved

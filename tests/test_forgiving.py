@@ -14,7 +14,7 @@ from shipwreck.store import Store
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import WARN_SECONDS
-from shipwreck.tui.confirm import Confirm
+from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.screens import LobbyScreen, TableScreen
 from shipwreck.tui.sea_screen import SpanishMainScreen
 
@@ -274,7 +274,7 @@ async def test_ctrl_c_and_escape_at_a_table_ask_before_leaving(key: str) -> None
         table = seat_screen(app).table
         await pilot.press(key)
         await pilot.pause()
-        assert isinstance(app.screen, Confirm) and app.screen.question == "leave the table?"
+        assert isinstance(app.screen, Confirm) and app.screen.question == BACK_TO_LOBBY
         await pilot.press("n")
         await pilot.pause()
         assert seat_screen(app).table is table

@@ -89,14 +89,14 @@ async def test_ctrl_c_asks_before_leaving_the_table_and_before_quitting(
     await ann.line("new")
     await ann.term.wait_for(AT_TABLE)
     ann.type(CTRL_C)
-    await ann.term.wait_for("leave the table? y/n")
-    await answer(ann, "n", "leave the table?")
+    await ann.term.wait_for("back to the lobby?")
+    await answer(ann, "n", "back to the lobby?")
     await ann.line("chat still here")  # the session and the table go on
     await ann.term.wait_for(f"{chat_name(service)}: still here")
     assert AT_TABLE in ann.term.text() and not ann.chan.is_closing()
 
     ann.type(CTRL_C)
-    await ann.term.wait_for("leave the table? y/n")
+    await ann.term.wait_for("back to the lobby?")
     ann.type("y")
     await ann.term.wait_for(IN_LOBBY)
     table = service.lobby.get(1)
@@ -126,10 +126,10 @@ async def test_ctrl_c_in_openssh_then_n_keeps_the_session(service: Service, tmp_
         ann.type("new\r")
         await term.wait_for(AT_TABLE)
         ann.type(CTRL_C)
-        await term.wait_for("leave the table? y/n")
+        await term.wait_for("back to the lobby?")
         ann.type("n")
         async with asyncio.timeout(TIMEOUT):
-            while "leave the table?" in term.text():
+            while "back to the lobby?" in term.text():
                 await asyncio.sleep(0.02)
         ann.type("chat kept\r")
         await term.wait_for(f"{chat_name(service)}: kept")

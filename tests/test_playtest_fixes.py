@@ -59,6 +59,7 @@ from textual.pilot import Pilot  # noqa: E402
 
 from shipwreck.runtime import Lobby, SeatSpec, Table  # noqa: E402
 from shipwreck.tui import ShipwreckApp  # noqa: E402
+from shipwreck.tui.app import TAKEN_OVER  # noqa: E402
 from shipwreck.tui.base import AppScreen, SeatScreen  # noqa: E402
 from shipwreck.tui.confirm import Confirm  # noqa: E402
 from shipwreck.tui.screens import HelpScreen, LobbyScreen  # noqa: E402
@@ -193,7 +194,7 @@ async def test_a_seat_taken_by_another_session_says_takeover_which_takes_it_back
             assert seat_screen(second).seat == 0
             await p1.pause(0.2)
             assert seat_screen(first).seat is None
-            assert "'takeover' takes it back here" in error(first)
+            assert TAKEN_OVER in error(first)  # whole, at 80 columns
             await type_line(p1, "takeover")
             await p1.pause(0.2)
             assert seat_screen(first).seat == 0 and seat_screen(first).table is table

@@ -182,3 +182,20 @@ async def test_a_name_tried_with_wrong_keys_is_locked_for_a_while(service: Servi
     owner = await open_terminal(service.port, "ann", ANN_KEY)  # the owner is not locked out
     await owner.term.wait_for("signed in as ann")
     owner.close()
+
+
+async def test_a_new_player_may_not_sign_up_as_bot_but_an_existing_one_keeps_it(
+    service: Service,
+) -> None:
+    bot = await open_terminal(service.port, "bot", ANN_KEY)
+    await bot.term.wait_for("reads like a seat or a bot's name")
+    await asyncio.wait_for(bot.term.closed.wait(), 15)
+    assert service.store.player("bot") is None
+    fingerprint = ANN_KEY.export_public_key().decode()  # (a database made before the rule)
+    pub = asyncssh.import_public_key(fingerprint)
+    service.store.db.execute(
+        "INSERT INTO players (name, fingerprint, public_key, created, skeleton) VALUES (?,?,?,?,?)",
+        ("random", pub.get_fingerprint(), fingerprint, 0.0, "random"),
+    )
+    old = await open_terminal(service.port, "random", ANN_KEY)
+    await old.term.wait_for("signed in as random")

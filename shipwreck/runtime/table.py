@@ -476,7 +476,8 @@ class Table:
         except NotSaved:
             return Submitted(False, NOT_SAVED)
         if 0 <= seat < len(self.seats):
-            self.deadlines.pop(seat, None)
+            if not self._is_free(cmd):  # (a free action answers nothing: the clock runs on)
+                self.deadlines.pop(seat, None)
             self.seats[seat].misses = 0
             self.seats[seat].played_for = ""
         self._run_bots()
@@ -485,6 +486,11 @@ class Table:
         return Submitted(True, "", tuple(events))
 
     # ------------------------------------------------------------------ timers and autopilot
+
+    def _is_free(self, cmd: Any) -> bool:
+        """Is ``cmd`` a free action (``say``, an offer, a gift...), which answers no prompt?
+        It must never give its player a fresh deadline, or chatting would stall the table."""
+        return type(cmd) in getattr(self.rules, "free_types", frozenset())
 
     def deadline(self, seat: Seat | None) -> float | None:
         """Seconds left for ``seat``'s open decision, if a timer runs for it."""

@@ -18,7 +18,12 @@ import asyncssh
 
 from shipwreck.config import Config
 from shipwreck.lang.bots import shipped_bot, shipped_names
-from shipwreck.names import player_name_refusal, valid_bot_name, valid_player_name
+from shipwreck.names import (
+    player_name_refusal,
+    reserved_player_name,
+    valid_bot_name,
+    valid_player_name,
+)
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.table import LoopTurns
 from shipwreck.server.gc_policy import FullCollector, tune_gc
@@ -221,6 +226,12 @@ class Service:
             wait = max(self._exec_by_key.take(key), self._exec_by_address.take(address))
             if wait > 0:
                 return f"too many commands; try again in {math.ceil(wait)} s"
+        if self.store.player(name) is None and reserved_player_name(name, set(shipped_names())):
+            other = self.sign_in_command(f"{name}_1", info.local)
+            return (
+                f"'{name}' reads like a seat or a bot's name, so no player may take it; pick"
+                f" another name, e.g. {other}"
+            )
         who = self.store.identify(
             name,
             key,

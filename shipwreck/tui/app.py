@@ -17,7 +17,7 @@ from shipwreck.runtime import Lobby, Table
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
-from shipwreck.tui.confirm import Confirm
+from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
 
@@ -99,7 +99,7 @@ class ShipwreckApp(App[None]):
         if table is None:
             self.push_screen(Confirm("quit Shipwreck?"), self._quit_if)
         else:
-            self.push_screen(Confirm("leave the table?"), self._lobby_if)
+            self.push_screen(Confirm(BACK_TO_LOBBY), self._lobby_if)
 
     def _quit_if(self, yes: bool | None) -> None:
         if yes:
@@ -177,10 +177,7 @@ class ShipwreckApp(App[None]):
                 isinstance(screen, TableScreen | SpanishMainScreen)
                 and screen.table.id == message.table_id
             ):
-                screen.become_spectator(
-                    "your other session took this seat; you are watching ('takeover' takes it"
-                    " back here)"
-                )
+                screen.become_spectator(TAKEN_OVER)
 
     def on_unmount(self) -> None:
         """The session is over (quit or dropped): the seats it played go on autopilot."""
@@ -205,6 +202,10 @@ class ShipwreckApp(App[None]):
             top.update_size((width, height))
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
+
+
+TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it back"
+"""The first session's notice when a second one takes its seat (one line at 80 columns)."""
 
 
 def _watching(screen: object, table: Table) -> bool:

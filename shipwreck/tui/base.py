@@ -37,7 +37,7 @@ from shipwreck.runtime import ChatLine, Table
 from shipwreck.tui._textual.draw_now import draw_now, is_closing
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
-from shipwreck.tui.confirm import Confirm
+from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.title import Part, TitleBar
@@ -418,7 +418,7 @@ class SeatScreen(AppScreen):
 
     def action_confirm_lobby(self) -> None:
         """Escape: back to the lobby (keeping the seat), once the player says so."""
-        self.app.push_screen(Confirm("leave the table?"), self._leave_if)
+        self.app.push_screen(Confirm(BACK_TO_LOBBY), self._leave_if)
 
     def _leave_if(self, yes: bool | None) -> None:
         if yes and self.is_current:
@@ -445,6 +445,12 @@ class EndOfGame(ClosingModal):
     """A game's end: its final table, over a board where everything is revealed."""
 
     BOX_ID = "end"
+    BINDINGS = [
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+    ]
 
     def __init__(self, view: Any) -> None:
         super().__init__()
@@ -455,24 +461,75 @@ class EndOfGame(ClosingModal):
 
     HINT = "Enter, Escape or typing closes · ↑ ↓ PgUp PgDn scroll"
 
+    _shut = False
+    """Closing (one key closed it); not ``_closed``, which is the message pump's own."""
+
     def on_key(self, event: Key) -> None:
-        """A printable key closes the end screen and goes on the command line below, so what
-        the player types next (``lobby``, as the coach says) is not lost on the popup."""
-        if not event.is_printable or event.character is None:
-            return
+        """A key on the screen itself (nothing focused)."""
+        self.take_key(event)
+
+    def take_key(self, event: Key) -> None:
+        """Enter, Escape or a printable key closes the end screen, and a printable key goes on
+        the command line below, so what the player types next (``lobby``, as the coach says)
+        is not lost on the popup.
+
+        Keys arriving in one burst are all queued here (nothing on this screen takes the
+        focus, so no key waits in a widget's queue) before the first one is handled: the screen
+        closes once, when it has handled them all, and those after the first go on to the
+        command line below, in order (closing once per key popped the table too, or crashed
+        the session)."""
+        closes = event.key in ("escape", "enter") or (
+            event.is_printable and event.character is not None
+        )
+        if not (self._shut or closes):
+            return  # (the arrows and PgUp PgDn scroll)
         event.stop()
         event.prevent_default()
-        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        first = not self._shut
+        if first:
+            self._shut = True  # (closes when idle: see on_idle)
+        if first and not event.is_printable:
+            return
+        line = self._line_below()
+        target = line or self.app.focused or self.app.screen
+        if target is not self:
+            target._forward_event(Key(event.key, event.character))
+
+    def _line_below(self) -> CommandLine | None:
+        """The command line of the screen under this one (the keys' next home), if any."""
+        stack = self.app.screen_stack
+        below = stack[stack.index(self) - 1] if self in stack[1:] else self.app.screen
+        return next(iter(below.query("#command").results(CommandLine)), None)
+
+    def on_idle(self) -> None:
+        """Every key queued here has been passed on: now the screen may go."""
+        if self._shut:
+            self._close_now()
+
+    def action_close(self) -> None:
+        if not self._shut:
+            self._shut = True
+            self._close_now()
+
+    def _close_now(self) -> None:
+        """Close, once; the command line below takes keys from now on (focused at once, so the
+        keys the app routes from now on go there, after those forwarded by :meth:`take_key`)."""
+        if self not in self.app.screen_stack:
+            return
+        line = self._line_below()
         self.dismiss()
-        lines = below.query("#command").results(CommandLine) if below is not None else []
-        for line in lines:
-            line.insert_text_at_cursor(event.character)
-            line.focus()
+        if line is not None and line.screen is self.app.screen:
+            line.screen.set_focus(line, scroll_visible=False)
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id=self.BOX_ID):  # (the hint first: seen without scrolling)
-            yield Static(self.HINT, classes="hint")
+        with VerticalScroll(id=self.BOX_ID, can_focus=False):  # (the hint first: seen
+            yield Static(self.HINT, classes="hint")  # without scrolling)
             yield Static(self.result())
+
+    def action_scroll(self, rows: int) -> None:
+        self.query_one(f"#{self.BOX_ID}", VerticalScroll).scroll_relative(
+            y=rows, animate=False, immediate=True
+        )
 
 
 def help_grid(sections: list[tuple[str, list[CommandEntry]]]) -> HelpList:

@@ -8,6 +8,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+BACK_TO_LOBBY = "back to the lobby? your seat is kept ·"
+"""Esc or Ctrl+C at a table: the seat stays (``leave`` is the word that gives it up)."""
+
 
 class Confirm(ModalScreen[bool]):
     """``question`` and ``y/n``: y answers yes; n, Escape (and Enter) answer no. Ctrl+C asks

@@ -148,7 +148,27 @@ class CommandLine(Input):
             draw_now(self.screen)
         self._entered = False
 
+    def _on_paste(self, event: events.Paste) -> None:
+        """A paste longer than the line has room for keeps what fits and says so on the
+        screen's message line (Input dropped all of it without a word)."""
+        text = event.text.splitlines()[0] if event.text else ""
+        start, end = sorted(self.selection)
+        room = self.max_length - (len(self.value) - (end - start)) if self.max_length else None
+        if room is not None and len(text) > room:
+            event = events.Paste(text[: max(0, room)])
+            self.tell_cut()
+        super()._on_paste(event)
+
+    def tell_cut(self) -> None:
+        """Say on the screen's message line that the line was cut at its longest."""
+        say = getattr(self.screen, "error", None)
+        if callable(say):
+            say(f"the line was cut at {self.max_length} characters, the most a line may have")
+
     async def _run_key(self, event: events.Key) -> None:
+        full = len(self.value) >= (self.max_length or len(self.value) + 1)
+        if full and event.is_printable and self.selection.is_empty:
+            self.tell_cut()
         for binding in own_bindings(self, event.key):
             # Priority bindings (the app's Ctrl+Q, ...) ran before the key was forwarded.
             if not binding.priority and await self.app.run_action(binding.action, self):
