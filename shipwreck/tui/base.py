@@ -493,7 +493,7 @@ class EndOfGame(ClosingModal):
         line = self._line_below()
         target = line or self.app.focused or self.app.screen
         if target is not self:
-            target._forward_event(Key(event.key, event.character))
+            target.post_message(Key(event.key, event.character))
 
     def _line_below(self) -> CommandLine | None:
         """The command line of the screen under this one (the keys' next home), if any."""

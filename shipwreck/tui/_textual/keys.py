@@ -49,6 +49,9 @@ KEYS = Patch(
         Source(
             Input, "_on_key", "55068e7ce456e598b6417ac86e9c08abfaa76139e068a46bd3c49c4d9a7f43b1"
         ),
+        Source(
+            Input, "_on_paste", "4130f8efa484b77f2b53f6457f8f8f82e46aae9a5a40d83e8561dad48d5b57fa"
+        ),
     ),
     reads=(Reads("DOMNode", DOMNode, ("_bindings",)),),
     install=_switch_on,
