@@ -150,14 +150,17 @@ class CommandLine(Input):
 
     def _on_paste(self, event: events.Paste) -> None:
         """A paste longer than the line has room for keeps what fits and says so on the
-        screen's message line (Input dropped all of it without a word)."""
+        screen's message line (Input dropped all of it without a word). A paste that fits is
+        left to ``Input._on_paste`` (Textual calls it after this one, unless prevented)."""
         text = event.text.splitlines()[0] if event.text else ""
         start, end = sorted(self.selection)
         room = self.max_length - (len(self.value) - (end - start)) if self.max_length else None
-        if room is not None and len(text) > room:
-            event = events.Paste(text[: max(0, room)])
-            self.tell_cut()
-        super()._on_paste(event)
+        if room is None or len(text) <= room:
+            return
+        event.prevent_default()
+        event.stop()
+        self.replace(text[: max(0, room)], start, end)
+        self.tell_cut()
 
     def tell_cut(self) -> None:
         """Say on the screen's message line that the line was cut at its longest."""
