@@ -65,3 +65,34 @@ async def test_every_command_over_openssh_answers_even_with_no_input(tmp_path: P
             assert status == 0 and "bot save NAME < FILE" in out, (status, out)
             status, out, _err = await run_openssh(service.port, "ann", KEY, tmp_path, "foo")
             assert status == 2 and "unknown command" in out and "'help'" in out, (status, out)
+
+
+async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
+    """Back in the lobby, a player saw nothing of a game waiting for their decision. Their
+    own rows now say 'your turn' (on their screen only), and stop once they have played."""
+    from test_lobby_fanout import shown_rows
+
+    from shipwreck.tui.screens import LobbyScreen
+
+    lobby = Lobby(seed=1)
+    bots = [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]
+    table = lobby.create_table("lifeboat", [SeatSpec("human"), *bots], "ann", seed=3)
+    seat = table.seat_of_player("ann")
+    assert seat is not None and table.waits_for("ann")
+    ann = ShipwreckApp(lobby, "ann")
+    async with ann.run_test(size=(120, 40)) as pilot:
+        ann.show_lobby()
+        await pilot.pause()
+        assert isinstance(ann.screen, LobbyScreen)
+        mine = [r for r in shown_rows(ann) if r.lstrip().startswith(str(table.id))]
+        assert mine and "your turn · ann" in mine[0], mine
+        bob = ShipwreckApp(lobby, "bob")
+        async with bob.run_test(size=(120, 40)) as bob_pilot:
+            await bob_pilot.pause()
+            assert not any("your turn" in r for r in shown_rows(bob))
+        while table.waits_for("ann"):  # ann plays on (from another session, say) to the end
+            assert table.submit(seat, table.rules.default(table.state, seat)).ok
+        assert table.over
+        ann.screen._check_my_turns()  # (what its timer does every few seconds)
+        await pilot.pause()
+        assert not any("your turn" in r for r in shown_rows(ann))

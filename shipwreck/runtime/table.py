@@ -410,6 +410,14 @@ class Table:
                 return f"{host} starts this table; waiting for them (if they go, you may)"
         return None
 
+    def waits_for(self, player: str) -> bool:
+        """The game waits for ``player``'s decision now (their own business: the lobby shows
+        it to them alone)."""
+        seat = self.seat_of_player(player)
+        if seat is None or self.over or not self.started:
+            return False
+        return any(p.blocking and p.seat == seat for p in self.rules.prompts(self.state))
+
     def host_here(self) -> bool:
         """The player who made this table is at it and connected: only they may start it.
         (Once they drop or leave, any player seated here may: a table whose host walked away
