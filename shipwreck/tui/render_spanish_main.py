@@ -587,7 +587,10 @@ def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
             (" (secret)", "dim"),
             (f" · {view.gold_total} gold, {view.coins_lost} lost", "dim"),
         )
-        return Packed(head, items, lines=1, more="F3")
+        tokens = compact_coins(view)
+        if not tokens:
+            return Packed(head, items, lines=1, more="F3")
+        return Packed(head, [t for t, _ in tokens], 1, "F3", joins=[j for _, j in tokens])
     t = Text.assemble(("coins you know", "bold"), (" (hidden from the others)", "dim"))
     for item in items:
         t.append("\n  ")
@@ -596,21 +599,41 @@ def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
     return t
 
 
-def known_coins(view: SpanishMainView) -> list[Text]:
-    """Where the coins whose value this seat has seen are, with their values (one item a
-    place), or a line saying how to see some."""
-    known: list[tuple[str, list[CoinView]]] = []
+def compact_coins(view: SpanishMainView) -> list[tuple[Text, str]]:
+    """The coins this seat knows, one item a coin (``#3=4``), the first of each place with the
+    place's name (``lord-walpole #3=2``), each with what goes before it on a line (a space
+    within a place, `` · `` between places): so a narrow panel shows every coin that fits,
+    whole, and counts the rest, instead of dropping a whole place that is too long."""
+    out: list[tuple[Text, str]] = []
+    for _, where, coins in _known(view):
+        for i, c in enumerate(coins):
+            item = Text(f"{where} ", style="default") if i == 0 else Text()
+            item.append(f"#{c.id}={c.value}", style="bold yellow")
+            out.append((item, " " if i else " · "))
+    return out
+
+
+def _known(view: SpanishMainView) -> list[tuple[str, str, list[CoinView]]]:
+    """The places (islands, then ships' holds) with coins whose value this seat's view
+    shows, each as (long name, short name, those coins)."""
+    known: list[tuple[str, str, list[CoinView]]] = []
     for isl in view.islands:
         seen = [c for c in isl.coins if c.value is not None]
         if seen:
-            known.append((isl.id, seen))
+            known.append((isl.id, isl.id, seen))
     for s in view.ships:
         seen = [c for c in s.cargo if c.value is not None]
         if seen:
-            known.append((f"aboard {s.id}", seen))
+            known.append((f"aboard {s.id}", s.id, seen))
+    return known
+
+
+def known_coins(view: SpanishMainView) -> list[Text]:
+    """Where the coins whose value this seat has seen are, with their values (one item a
+    place), or a line saying how to see some."""
     return [
         Text.assemble(f"{where}: ", (", ".join(f"#{c.id}={c.value}" for c in coins), "bold yellow"))
-        for where, coins in known
+        for where, _, coins in _known(view)
     ] or [Text("none yet: explore an island to see them", style="dim")]
 
 
