@@ -212,6 +212,35 @@ async def open_openssh(
     return OpenSSH(proc, master, PtyReader(master, *size))
 
 
+async def run_openssh(
+    port: int, username: str, key: asyncssh.SSHKey, home: Path, command: str
+) -> tuple[int | None, str, str]:
+    """``ssh -T -p PORT USERNAME@127.0.0.1 COMMAND < /dev/null`` with ``key``, nothing from
+    this machine's SSH set-up: its exit status, stdout and stderr."""
+    key_file = home / f"{username}_ed25519"
+    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, key.export_private_key("openssh"))
+    os.close(fd)
+    # fmt: off
+    argv = [
+        "ssh", "-T", "-p", str(port), "-i", str(key_file), "-F", "/dev/null",
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
+        f"{username}@127.0.0.1", command,
+    ]
+    # fmt: on
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)}
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT)
+    return proc.returncode, out.decode(), err.decode()
+
+
 async def coach_asks(term: Terminal) -> str:
     """The command the tutorial coach's panel shows, read from the screen."""
     for _ in range(250):

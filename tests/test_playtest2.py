@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import asyncssh
 from test_stranger80 import rows, seat_screen
 
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
+
+from sshclient import loopback_config, needs_openssh, run_openssh, running
+
+KEY = asyncssh.generate_private_key("ssh-ed25519")
 
 
 async def test_a_spanish_main_table_waiting_for_its_players_has_no_turn_in_its_title() -> None:
@@ -25,3 +32,67 @@ async def test_a_spanish_main_table_waiting_for_its_players_has_no_turn_in_its_t
         assert table.started
         title = rows(app)[0]
         assert "'s turn" in title and "waiting" not in title, title
+
+
+def test_a_table_whose_host_walked_away_can_be_started_by_a_player_there() -> None:
+    """The host made a table with free seats and dropped before 'start': a friend who sat
+    down waited for ever. While the host is connected only they start it; once away, any
+    player seated there may, and the waiting panel says so."""
+    from shipwreck.tui.clock import waiting_panel
+
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("empty"), SeatSpec("empty")]
+    table = lobby.create_table("lifeboat", seats, creator="bob", gather=True)
+    table.set_connected("bob", True)
+    assert table.sit(1, "cat") is None
+    assert "bob starts this table" in (table.start("cat") or "")
+    assert "bob starts the game when ready" in waiting_panel(table, "cat").plain
+    table.set_connected("bob", False)
+    panel = waiting_panel(table, "cat").plain
+    assert "bob is away: type 'start'" in panel, panel
+    assert table.start("eve") == "only a player at this table can start it"
+    assert table.start("cat") is None and table.started
+
+
+@needs_openssh
+async def test_every_command_over_openssh_answers_even_with_no_input(tmp_path: Path) -> None:
+    """``ssh host help`` (and any unknown command) with standard input at its end printed
+    nothing, now and then: the client's EOF closed the channel before the answer went out.
+    Each of them answers every time; ``help`` lists the commands and succeeds."""
+    async with running(loopback_config(tmp_path)) as service:
+        for _ in range(5):
+            status, out, _err = await run_openssh(service.port, "ann", KEY, tmp_path, "help")
+            assert status == 0 and "bot save NAME < FILE" in out, (status, out)
+            status, out, _err = await run_openssh(service.port, "ann", KEY, tmp_path, "foo")
+            assert status == 2 and "unknown command" in out and "'help'" in out, (status, out)
+
+
+async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
+    """Back in the lobby, a player saw nothing of a game waiting for their decision. Their
+    own rows now say 'your turn' (on their screen only), and stop once they have played."""
+    from test_lobby_fanout import shown_rows
+
+    from shipwreck.tui.screens import LobbyScreen
+
+    lobby = Lobby(seed=1)
+    bots = [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]
+    table = lobby.create_table("lifeboat", [SeatSpec("human"), *bots], "ann", seed=3)
+    seat = table.seat_of_player("ann")
+    assert seat is not None and table.waits_for("ann")
+    ann = ShipwreckApp(lobby, "ann")
+    async with ann.run_test(size=(120, 40)) as pilot:
+        ann.show_lobby()
+        await pilot.pause()
+        assert isinstance(ann.screen, LobbyScreen)
+        mine = [r for r in shown_rows(ann) if r.lstrip().startswith(str(table.id))]
+        assert mine and "your turn · ann" in mine[0], mine
+        bob = ShipwreckApp(lobby, "bob")
+        async with bob.run_test(size=(120, 40)) as bob_pilot:
+            await bob_pilot.pause()
+            assert not any("your turn" in r for r in shown_rows(bob))
+        while table.waits_for("ann"):  # ann plays on (from another session, say) to the end
+            assert table.submit(seat, table.rules.default(table.state, seat)).ok
+        assert table.over
+        ann.screen._check_my_turns()  # (what its timer does every few seconds)
+        await pilot.pause()
+        assert not any("your turn" in r for r in shown_rows(ann))

@@ -697,7 +697,8 @@ async def test_changes_and_echoes_are_drawn_at_once_not_by_textuals_update_timer
         app.post_message(events.Key("enter", "\r"))
         ann = table.seat_of_player("ann")
         assert ann is not None
-        assert await turns_until(f"{table.seat_name(ann)}: hi") <= 3
+        # (table chat, in the chat panel like a spectator's: "ann (stephen): hi")
+        assert await turns_until(f"ann ({table.seat_name(ann)}): hi") <= 3
         assert app.screen.query_one("#command", CommandLine).value == ""
         assert ticks == [], "drawn by Textual's update timer"
         # Behind a modal screen, a change goes the way Textual draws background screens.

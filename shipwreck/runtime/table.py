@@ -406,9 +406,24 @@ class Table:
             if self.seat_of_player(player) is None:
                 return "only a player at this table can start it"
             host = self.host
-            if host is not None and player != host and self.seat_of_player(host) is not None:
-                return f"{host} starts this table; waiting for them"
+            if host is not None and player != host and self.host_here():
+                return f"{host} starts this table; waiting for them (if they go, you may)"
         return None
+
+    def waits_for(self, player: str) -> bool:
+        """The game waits for ``player``'s decision now (their own business: the lobby shows
+        it to them alone)."""
+        seat = self.seat_of_player(player)
+        if seat is None or self.over or not self.started:
+            return False
+        return any(p.blocking and p.seat == seat for p in self.rules.prompts(self.state))
+
+    def host_here(self) -> bool:
+        """The player who made this table is at it and connected: only they may start it.
+        (Once they drop or leave, any player seated here may: a table whose host walked away
+        would otherwise wait for ever.)"""
+        seat = self.seat_of_player(self.host) if self.host is not None else None
+        return seat is not None and self.seats[seat].connected
 
     def _seats_changed(self) -> None:
         """Who sits where (or whether the table has started) changed: save the seats, let the

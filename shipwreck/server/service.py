@@ -275,8 +275,11 @@ class Service:
             return "\n".join(lines or ["stdin: ok"]) + "\n", 1 if errors else 0
         if words[:2] == ["bot", "save"] and len(words) == 3:
             return await self._save_bot(info, words[2], text)
+        if words == ["help"]:
+            return COMMANDS_HELP, 0
         return (
-            "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE'\n",
+            "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE',"
+            " 'help'\n",
             2,
         )
 
@@ -334,6 +337,14 @@ class Service:
             except Exception:  # a broken table must not stop the clock for the others
                 log.exception("table timer tick failed")
             self.collector.maybe_collect()
+
+
+COMMANDS_HELP = """\
+shipwreck commands (ssh host COMMAND); ssh host alone opens the game:
+  bot check < FILE       check a bot script and list its problems
+  bot save NAME < FILE   save it as your bot NAME (then: new 4 NAME ... at the lobby)
+  help                   this list
+"""
 
 
 def _reads_script(command: str) -> bool:

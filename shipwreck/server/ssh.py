@@ -690,6 +690,11 @@ class _TUISession(asyncssh.SSHServerSession[str]):
             self._drop_exec_input()
             self._task = asyncio.create_task(self._run_exec(text), name=f"exec {self._label}")
             return True  # keep the channel open for the answer
+        if self._command is not None:
+            # A command that reads nothing (``ssh host help < /dev/null``) may still be on its
+            # way: closing now lost its answer, and the client printed nothing. It closes the
+            # channel itself once it has answered (``_end``).
+            return True
         self._request_stop("client sent EOF")
         return False
 

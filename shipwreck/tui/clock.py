@@ -119,10 +119,12 @@ def waiting_panel(table: Table, user: str) -> Text:
     first.append(f"joined: {', '.join(joined) or 'nobody yet'}")
     first.append(f" · free: {', '.join(free)}" if free else " · every seat is taken")
     host = table.host
-    if host is None or host == user or table.seat_of_player(host) is None:
+    if host is None or host == user or not table.host_here():
         second = (
             "type 'start' (friends can join later) or 'start with bots'" if free else "type 'start'"
         )
+        if host is not None and host != user and table.seat_of_player(host) is not None:
+            second = f"{host} is away: {second}"
     else:
         second = f"{host} starts the game when ready ('say TEXT' to talk meanwhile)"
     first.append("\n" + second, style="")

@@ -22,14 +22,19 @@ class Packed:
         lines: int = 2,
         more: str = "Tab",
         sep: str = " · ",
+        joins: Sequence[str] | None = None,
     ) -> None:
         """``head``: a line above the items (cut at the edge if it must be); ``sep``: between
-        two items on a line."""
+        two items on a line; ``joins``: if given, what goes before each item instead of
+        ``sep`` when it follows another on the line (so the parts of one group can sit closer
+        than two groups: ``isla-5 #1=3 #2=4 · dover #7=2``)."""
         self.head, self.items, self.lines, self.more = head, list(items), lines, more
         self.sep = sep
+        self.joins = list(joins) if joins is not None else [sep] * len(self.items)
 
     def __str__(self) -> str:
-        return "\n".join([self.head.plain, self.sep.join(t.plain for t in self.items)])
+        line = "".join(j + t.plain for j, t in zip(self.joins, self.items, strict=True))
+        return "\n".join([self.head.plain, line.removeprefix(self.joins[0] if self.joins else "")])
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         head = self.head.copy()
@@ -44,13 +49,14 @@ class Packed:
         rows: list[Text] = [Text(no_wrap=True, overflow="ellipsis")]
         for i, item in enumerate(self.items):
             row = rows[-1]
-            sep = len(self.sep) if row.cell_len else 0
+            join = self.joins[i]
+            sep = len(join) if row.cell_len else 0
             left = len(self.items) - i - 1
             last = left and len(rows) == self.lines
             tail = len(f"{self.sep}+{left} more: {self.more}") if last else 0
             if row.cell_len + sep + item.cell_len + tail <= width:
                 if sep:
-                    row.append(self.sep, style="dim")
+                    row.append(join, style="dim")
                 row.append_text(item)
                 continue
             if len(rows) < self.lines and item.cell_len <= width:

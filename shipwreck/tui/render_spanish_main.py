@@ -100,6 +100,16 @@ def ship_codes(view: SpanishMainView) -> dict[str, str]:
     return codes
 
 
+def short_code(codes: dict[str, str], ship: str) -> str:
+    """A shorter form of ``ship``'s map code for a crowded map (``pdp`` → ``pd``), if no other
+    ship's code starts with it (so it reads as hers alone); else ``""``."""
+    code = codes[ship]
+    short = code[:2]
+    if len(code) <= 2 or any(c.startswith(short) for s, c in codes.items() if s != ship):
+        return ""
+    return short
+
+
 def coin_text(coin: CoinView) -> str:
     return f"coin {coin.id} = {coin.value}" if coin.value is not None else f"coin {coin.id} = ?"
 
@@ -297,10 +307,31 @@ def _apart(cv: _Canvas, col: int, row: int, n: int) -> bool:
 _NOT_LETTERS = " " + ARROWS
 
 
-def _label_ship(cv: _Canvas, code: str, cells: tuple[int, int, int, int], style: str) -> None:
+def _label_ship(
+    cv: _Canvas, code: str, cells: tuple[int, int, int, int], style: str, short: str = ""
+) -> bool:
+    """Put ``code`` beside her hull, where it covers nothing and touches no other label: the
+    nearest places first (:func:`_label_spots`); crowded, ``short`` (a shorter form no other
+    ship's code has) in those places, then ``code`` a cell further out. Returns whether it
+    went anywhere (crowded beyond that, it is left out rather than drawn over a label)."""
+    tries = [(code, _label_spots(cells, len(code), 2))]
+    if short:
+        tries.append((short, _label_spots(cells, len(short), 2)))
+    tries.append((code, _label_spots(cells, len(code), 3)[16:]))
+    for text, spots in tries:
+        for col, row in spots:
+            if cv.free(col, row, len(text)) and _apart(cv, col, row, len(text)):
+                cv.put(col, row, text, style)
+                return True
+    return False
+
+
+def _label_spots(cells: tuple[int, int, int, int], n: int, far: int) -> list[tuple[int, int]]:
+    """Where a label of ``n`` cells may go beside a hull's ``cells``: beside her, then a cell
+    further (``far`` 3: and one more ring)."""
     c0, r0, c1, r1 = cells
-    mid_r, mid_c, n = (r0 + r1) // 2, (c0 + c1) // 2, len(code)
-    for col, row in (
+    mid_r, mid_c = (r0 + r1) // 2, (c0 + c1) // 2
+    spots = [
         (c1 + 1, mid_r),
         (c0 - n, mid_r),
         (mid_c - n // 2, r0 - 1),
@@ -317,10 +348,23 @@ def _label_ship(cv: _Canvas, code: str, cells: tuple[int, int, int, int], style:
         (c1 + 2, r1 + 1),
         (c0 - n - 1, r0 - 1),
         (c0 - n - 1, r1 + 1),
-    ):  # (beside her, then a cell further: crowded, a code is left out rather than misread)
-        if cv.free(col, row, n) and _apart(cv, col, row, n):
-            cv.put(col, row, code, style)
-            return
+    ]
+    if far >= 3:
+        spots += [
+            (c1 + 3, mid_r),
+            (c0 - n - 2, mid_r),
+            (mid_c - n // 2, r0 - 3),
+            (mid_c - n // 2, r1 + 3),
+            (c1 + 1, r0 - 2),
+            (c0 - n, r1 + 2),
+            (c1 + 1, r1 + 2),
+            (c0 - n, r0 - 2),
+            (c1 + 3, r0 - 1),
+            (c1 + 3, r1 + 1),
+            (c0 - n - 2, r0 - 1),
+            (c0 - n - 2, r1 + 1),
+        ]
+    return spots
 
 
 def track(ship: ShipView, preview: MovePreview) -> list[tuple[float, float]]:
@@ -393,7 +437,7 @@ def sea_map(
     codes = ship_codes(view)
     for s, cells in hulls:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
-        _label_ship(cv, codes[s.id], cells, f"bold {colour}")
+        _label_ship(cv, codes[s.id], cells, f"bold {colour}", short_code(codes, s.id))
     out = cv.render()
     out.append("\n")
     out.append_text(legend(cv.scale))
@@ -587,7 +631,10 @@ def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
             (" (secret)", "dim"),
             (f" · {view.gold_total} gold, {view.coins_lost} lost", "dim"),
         )
-        return Packed(head, items, lines=1, more="F3")
+        tokens = compact_coins(view)
+        if not tokens:
+            return Packed(head, items, lines=1, more="F3")
+        return Packed(head, [t for t, _ in tokens], 1, "F3", joins=[j for _, j in tokens])
     t = Text.assemble(("coins you know", "bold"), (" (hidden from the others)", "dim"))
     for item in items:
         t.append("\n  ")
@@ -596,21 +643,41 @@ def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
     return t
 
 
-def known_coins(view: SpanishMainView) -> list[Text]:
-    """Where the coins whose value this seat has seen are, with their values (one item a
-    place), or a line saying how to see some."""
-    known: list[tuple[str, list[CoinView]]] = []
+def compact_coins(view: SpanishMainView) -> list[tuple[Text, str]]:
+    """The coins this seat knows, one item a coin (``#3=4``), the first of each place with the
+    place's name (``lord-walpole #3=2``), each with what goes before it on a line (a space
+    within a place, `` · `` between places): so a narrow panel shows every coin that fits,
+    whole, and counts the rest, instead of dropping a whole place that is too long."""
+    out: list[tuple[Text, str]] = []
+    for _, where, coins in _known(view):
+        for i, c in enumerate(coins):
+            item = Text(f"{where} ", style="default") if i == 0 else Text()
+            item.append(f"#{c.id}={c.value}", style="bold yellow")
+            out.append((item, " " if i else " · "))
+    return out
+
+
+def _known(view: SpanishMainView) -> list[tuple[str, str, list[CoinView]]]:
+    """The places (islands, then ships' holds) with coins whose value this seat's view
+    shows, each as (long name, short name, those coins)."""
+    known: list[tuple[str, str, list[CoinView]]] = []
     for isl in view.islands:
         seen = [c for c in isl.coins if c.value is not None]
         if seen:
-            known.append((isl.id, seen))
+            known.append((isl.id, isl.id, seen))
     for s in view.ships:
         seen = [c for c in s.cargo if c.value is not None]
         if seen:
-            known.append((f"aboard {s.id}", seen))
+            known.append((f"aboard {s.id}", s.id, seen))
+    return known
+
+
+def known_coins(view: SpanishMainView) -> list[Text]:
+    """Where the coins whose value this seat has seen are, with their values (one item a
+    place), or a line saying how to see some."""
     return [
         Text.assemble(f"{where}: ", (", ".join(f"#{c.id}={c.value}" for c in coins), "bold yellow"))
-        for where, coins in known
+        for where, _, coins in _known(view)
     ] or [Text("none yet: explore an island to see them", style="dim")]
 
 

@@ -82,6 +82,10 @@ class SharedRender:
         yield from segments
 
 
+TURN_CHECK_SECONDS = 2.0
+"""How often a lobby screen looks whether a game of its player's waits for them."""
+
+
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
@@ -178,6 +182,7 @@ class LobbyScreen(AppScreen):
         assert self.pacer is not None  # (found in this session's context)
         self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
         self.refresh_all()
+        self.set_interval(TURN_CHECK_SECONDS, self._check_my_turns)
         if self.notice:
             self.error_text(Text(self.notice, style="yellow"))
         self.query_one("#command", CommandLine).focus()
@@ -224,9 +229,28 @@ class LobbyScreen(AppScreen):
         self._rows = None  # as many tables as fit the new size, once the board has it
         self.call_after_refresh(self.refresh_all)
 
+    def _my_turns(self) -> frozenset[str]:
+        """The ids of the tables where the game waits for me (each table's row then says so,
+        on my screen only)."""
+        user = self.shipwreck.user
+        return frozenset(
+            str(t.id) for t in self.shipwreck.lobby.seats_of(user) if t.waits_for(user)
+        )
+
+    def _check_my_turns(self) -> None:
+        """A move at one of my tables changes no lobby row, so nothing repaints the lobby:
+        look every few seconds whether my turn has come (or gone) somewhere."""
+        if self._my_turns() != self._turns_shown:
+            self.refresh_all()
+
+    _turns_shown: frozenset[str] = frozenset()
+
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
         rows = lobby.listing_for(self.shipwreck.user)
+        self._turns_shown = mine = self._my_turns()
+        if mine:
+            rows = [(*r[:5], f"your turn · {r[5]}") if r[0] in mine else r for r in rows]
         if rows != self._rows:  # (a chat line, say)
             board = self.query_one("#board", Board)
             spot = board.spot("tables")

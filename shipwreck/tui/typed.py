@@ -296,14 +296,21 @@ def game_words(game: str) -> list[str]:
     return W.first_words(game)
 
 
+TABLE_CHAT = frozenset({"say"})
+"""Words that are always the table's, even where the game has one too (Lifeboat's ``say``):
+table chat lands in one place for everyone, players and spectators alike (the chat panel, or
+Spanish Main's log and chat), instead of the game's log for players only."""
+
+
 def is_table_first_word(screen: SeatScreen, first: str) -> bool:
     """Is a line starting with ``first`` one of the table's words here? A word both the table
-    and the game have (Lifeboat's ``say``) is the table's for a spectator, and for everyone
-    before the game starts (there is no game's log to say it in yet: it is table chat)."""
+    and the game have is the table's for a spectator, and for everyone before the game starts
+    (there is no game's log to say it in yet); :data:`TABLE_CHAT` is always the table's."""
     if first not in W.first_words("table"):
         return False
     return (
-        first not in game_words(screen.table.game)
+        first in TABLE_CHAT
+        or first not in game_words(screen.table.game)
         or screen.seat is None
         or not screen.table.started
     )
