@@ -69,7 +69,8 @@ async def test_every_command_over_openssh_answers_even_with_no_input(tmp_path: P
 
 async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
     """Back in the lobby, a player saw nothing of a game waiting for their decision. Their
-    own rows now say 'your turn' (on their screen only), and stop once they have played."""
+    own rows now say 'your turn' (on their screen only), and stop once they have played: a
+    move changes no lobby row, so the lobby tells the player whose turn came or went."""
     from test_lobby_fanout import shown_rows
 
     from shipwreck.tui.screens import LobbyScreen
@@ -78,7 +79,7 @@ async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
     bots = [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]
     table = lobby.create_table("lifeboat", [SeatSpec("human"), *bots], "ann", seed=3)
     seat = table.seat_of_player("ann")
-    assert seat is not None and table.waits_for("ann")
+    assert seat is not None and "ann" in table.waiting_for_players()
     ann = ShipwreckApp(lobby, "ann")
     async with ann.run_test(size=(120, 40)) as pilot:
         ann.show_lobby()
@@ -90,9 +91,8 @@ async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
         async with bob.run_test(size=(120, 40)) as bob_pilot:
             await bob_pilot.pause()
             assert not any("your turn" in r for r in shown_rows(bob))
-        while table.waits_for("ann"):  # ann plays on (from another session, say) to the end
+        while "ann" in table.waiting_for_players():  # ann plays on (elsewhere) to the end
             assert table.submit(seat, table.rules.default(table.state, seat)).ok
         assert table.over
-        ann.screen._check_my_turns()  # (what its timer does every few seconds)
-        await pilot.pause()
+        await pilot.pause(0.6)  # (the lobby's repaints are paced: at most two a second)
         assert not any("your turn" in r for r in shown_rows(ann))

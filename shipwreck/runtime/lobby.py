@@ -60,6 +60,9 @@ class Lobby:
         self.tables: dict[int, Table] = {}
         self.chat: list[LobbyChat] = []
         self.listeners: list[Listener] = []
+        self._turn_listeners: dict[str, list[Listener]] = {}
+        self._waits: dict[int, frozenset[str]] = {}
+        """Each table's players its game waited for when it last changed."""
         self.default_bot = default_bot
         self.timers = dict(timers or {})
         self.autopilot_after = autopilot_after
@@ -389,9 +392,34 @@ class Lobby:
     def _table_changed(self, table: Table) -> None:
         """A table changed. Its watchers are told by the table; the lobby's only if its row
         changed: most changes are moves inside a game, and each change told to the lobby
-        repaints every session in it."""
+        repaints every session in it. A player whose turn came or went there is told alone
+        (:meth:`subscribe_turns`: their lobby marks the tables waiting for them)."""
         if self._listed.get(table.id) != self.row(table):
             self._notify()
+        waits = table.waiting_for_players()
+        before = self._waits.get(table.id, frozenset())
+        if waits != before:
+            self._waits[table.id] = waits
+            for player in waits ^ before:
+                for listener in list(self._turn_listeners.get(player, ())):
+                    listener(self)
+
+    def waits_for(self, player: str) -> list[Table]:
+        """``player``'s unfinished tables where the game waits for their decision."""
+        return [t for t in self.seats_of(player) if player in t.waiting_for_players()]
+
+    def subscribe_turns(self, player: str, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` whenever a game's wait for ``player`` begins or ends."""
+        listeners = self._turn_listeners.setdefault(player, [])
+        listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in listeners:
+                listeners.remove(listener)
+            if not listeners:
+                self._turn_listeners.pop(player, None)
+
+        return unsubscribe
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self.listeners.append(listener)

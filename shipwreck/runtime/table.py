@@ -410,13 +410,14 @@ class Table:
                 return f"{host} starts this table; waiting for them (if they go, you may)"
         return None
 
-    def waits_for(self, player: str) -> bool:
-        """The game waits for ``player``'s decision now (their own business: the lobby shows
-        it to them alone)."""
-        seat = self.seat_of_player(player)
-        if seat is None or self.over or not self.started:
-            return False
-        return any(p.blocking and p.seat == seat for p in self.rules.prompts(self.state))
+    def waiting_for_players(self) -> frozenset[str]:
+        """The players whose decision the game waits for now (each told of their own only)."""
+        if self.over or not self.started:
+            return frozenset()
+        seats = {p.seat for p in self.rules.prompts(self.state) if p.blocking}
+        return frozenset(
+            s.player for i, s in enumerate(self.seats) if i in seats and s.player is not None
+        )
 
     def host_here(self) -> bool:
         """The player who made this table is at it and connected: only they may start it.

@@ -82,10 +82,6 @@ class SharedRender:
         yield from segments
 
 
-TURN_CHECK_SECONDS = 2.0
-"""How often a lobby screen looks whether a game of its player's waits for them."""
-
-
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
@@ -180,9 +176,10 @@ class LobbyScreen(AppScreen):
         board.update("help", LOBBY_HELP)
         self.set_class(self.app.size.height < SeatScreen.COMPACT_BELOW, "-compact")
         assert self.pacer is not None  # (found in this session's context)
-        self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
+        lobby = self.shipwreck.lobby
+        self._unsub = lobby.subscribe(self.notify_change)
+        self._unsub_turns = lobby.subscribe_turns(self.shipwreck.user, self.notify_change)
         self.refresh_all()
-        self.set_interval(TURN_CHECK_SECONDS, self._check_my_turns)
         if self.notice:
             self.error_text(Text(self.notice, style="yellow"))
         self.query_one("#command", CommandLine).focus()
@@ -212,16 +209,21 @@ class LobbyScreen(AppScreen):
 
     def on_unmount(self) -> None:
         self._unsub()
+        self._unsub_turns()
         self.pacer.forget(self)
 
     def on_screen_suspend(self) -> None:
         """Covered by a table or help: stop following the lobby (it would repaint every change)."""
         self._unsub()
+        self._unsub_turns()
         self.pacer.forget(self)
 
     def on_screen_resume(self) -> None:
         self._unsub()
-        self._unsub = self.shipwreck.lobby.subscribe(self.notify_change)
+        self._unsub_turns()
+        lobby, user = self.shipwreck.lobby, self.shipwreck.user
+        self._unsub = lobby.subscribe(self.notify_change)
+        self._unsub_turns = lobby.subscribe_turns(user, self.notify_change)
         self.refresh_all()
 
     def on_resize(self, event: Resize) -> None:
@@ -232,23 +234,12 @@ class LobbyScreen(AppScreen):
     def _my_turns(self) -> frozenset[str]:
         """The ids of the tables where the game waits for me (each table's row then says so,
         on my screen only)."""
-        user = self.shipwreck.user
-        return frozenset(
-            str(t.id) for t in self.shipwreck.lobby.seats_of(user) if t.waits_for(user)
-        )
-
-    def _check_my_turns(self) -> None:
-        """A move at one of my tables changes no lobby row, so nothing repaints the lobby:
-        look every few seconds whether my turn has come (or gone) somewhere."""
-        if self._my_turns() != self._turns_shown:
-            self.refresh_all()
-
-    _turns_shown: frozenset[str] = frozenset()
+        return frozenset(str(t.id) for t in self.shipwreck.lobby.waits_for(self.shipwreck.user))
 
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
         rows = lobby.listing_for(self.shipwreck.user)
-        self._turns_shown = mine = self._my_turns()
+        mine = self._my_turns()
         if mine:
             rows = [(*r[:5], f"your turn · {r[5]}") if r[0] in mine else r for r in rows]
         if rows != self._rows:  # (a chat line, say)
