@@ -56,8 +56,8 @@ SEAT_WORDS = frozenset({"bot", "bots", "random", "free", "empty", "you", "me", "
 
 def reserved_player_name(name: str, bot_names: frozenset[str] | set[str] = frozenset()) -> bool:
     """Is ``name`` one a new player may not take, because it reads like a seat's kind or a
-    bot's name (``bot_names``: the shipped bots, passed in since this module imports nothing of
-    ours)? Compared by :func:`skeleton` (``B0T`` is ``bot``). Only sign-ups are checked: a player
-    who already has such a name keeps it."""
+    bot's or seat's name (``bot_names``: the shipped bots and the games' seat names, passed in
+    since this module imports nothing of ours)? Compared by :func:`skeleton` (``B0T`` is
+    ``bot``). Only sign-ups are checked: a player who already has such a name keeps it."""
     reserved = SEAT_WORDS | {skeleton(b) for b in bot_names}
     return skeleton(name) in reserved

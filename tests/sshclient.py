@@ -213,9 +213,9 @@ async def open_openssh(
 
 
 async def run_openssh(
-    port: int, username: str, key: asyncssh.SSHKey, home: Path, command: str
+    port: int, username: str, key: asyncssh.SSHKey, home: Path, command: str | None = None
 ) -> tuple[int | None, str, str]:
-    """``ssh -T -p PORT USERNAME@127.0.0.1 COMMAND < /dev/null`` with ``key``, nothing from
+    """``ssh -T -p PORT USERNAME@127.0.0.1 [COMMAND] < /dev/null`` with ``key``, nothing from
     this machine's SSH set-up: its exit status, stdout and stderr."""
     key_file = home / f"{username}_ed25519"
     fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -226,7 +226,7 @@ async def run_openssh(
         "ssh", "-T", "-p", str(port), "-i", str(key_file), "-F", "/dev/null",
         "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
         "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
-        f"{username}@127.0.0.1", command,
+        f"{username}@127.0.0.1", *([command] if command is not None else []),
     ]
     # fmt: on
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)}

@@ -96,3 +96,45 @@ async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
         assert table.over
         await pilot.pause(0.6)  # (the lobby's repaints are paced: at most two a second)
         assert not any("your turn" in r for r in shown_rows(ann))
+
+
+async def test_a_host_in_the_lobby_sees_that_their_waiting_table_waits_for_their_start() -> None:
+    """Third play-test: alice made a table with free seats and went back to the lobby; bob
+    joined and could not start it, and nothing told alice. Her row now says it waits for her."""
+    from test_lobby_fanout import shown_rows
+
+    from shipwreck.tui.screens import LobbyScreen
+
+    lobby = Lobby(seed=1)
+    seats = [
+        SeatSpec("human"),
+        SeatSpec("empty"),
+        SeatSpec("bot", "loyal"),
+        SeatSpec("bot", "loyal"),
+    ]
+    table = lobby.create_table("lifeboat", seats, "alice", gather=True)
+    alice = ShipwreckApp(lobby, "alice")
+    async with alice.run_test(size=(120, 40)) as pilot:
+        alice.show_lobby()
+        await pilot.pause()
+        assert isinstance(alice.screen, LobbyScreen)
+        row = next(r for r in shown_rows(alice) if r.lstrip().startswith(str(table.id)))
+        assert "waiting" in row and "your turn · alice" in row, row
+        assert table.start("alice") is None
+        await pilot.pause(0.6)  # (lobby repaints are paced)
+        row = next(r for r in shown_rows(alice) if r.lstrip().startswith(str(table.id)))
+        assert "waiting" not in row, row  # started (and now waiting for her first move, maybe)
+
+
+def test_seat_names_are_reserved_for_new_players() -> None:
+    """Third play-test: a player named ``mate`` (a Lifeboat seat) or ``red`` (a Spanish Main
+    fleet) could not be told from the seat, and ``tell mate`` reached the seat's player."""
+    from shipwreck.games import seat_names
+    from shipwreck.lang.bots import shipped_names
+    from shipwreck.names import reserved_player_name
+
+    reserved = set(shipped_names()) | seat_names()
+    for name in ("mate", "Kid", "red", "g0ld", "bot", "survivor"):
+        assert reserved_player_name(name, reserved), name
+    for name in ("ann", "matey", "redbeard"):
+        assert not reserved_player_name(name, reserved), name

@@ -5,7 +5,6 @@ and the other name it suggests is a whole command to copy, with ``-p PORT`` off 
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shutil
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 from shipwreck.server.service import Service
 from shipwreck.server.ssh import NO_PTY_MESSAGE
 
-from sshclient import TIMEOUT, connect, loopback_config, open_terminal, running
+from sshclient import TIMEOUT, connect, loopback_config, open_terminal, run_openssh, running
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 OTHER_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -100,28 +99,7 @@ async def test_openssh_without_a_terminal_reads_the_refusal_and_fails(tmp_path: 
     name is taken with the whole command to use instead, and ssh exits non-zero."""
     async with running(loopback_config(tmp_path)) as service:
         await register(service, "ann", ANN_KEY)
-        key_file = tmp_path / "other_ed25519"
-        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.write(fd, OTHER_KEY.export_private_key("openssh"))
-        os.close(fd)
-        # fmt: off
-        argv = [
-            "ssh", "-T", "-p", str(service.port), "-i", str(key_file), "-F", "/dev/null",
-            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-            "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
-            "ann@127.0.0.1",
-        ]
-        # fmt: on
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
-        proc = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=env,
-        )
-        _, err = await asyncio.wait_for(proc.communicate(), TIMEOUT)
-        text = err.decode()
+        status, _out, text = await run_openssh(service.port, "ann", OTHER_KEY, tmp_path)
         assert "belongs to another key" in text and "terminal" not in text, text
         assert f"ssh -p {service.port} ann" in text and "@127.0.0.1" in text, text
-        assert proc.returncode not in (0, None)
+        assert status not in (0, None)

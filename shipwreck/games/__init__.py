@@ -27,3 +27,13 @@ TITLES: dict[str, str] = {"lifeboat": "Lifeboat", "spanish_main": "Spanish Main"
 def title(game: str) -> str:
     """The game's name as players read it: ``spanish_main`` -> ``Spanish Main``."""
     return TITLES.get(game, game)
+
+
+def seat_names() -> frozenset[str]:
+    """Every game's names for its seats (Lifeboat's characters, Spanish Main's colours): a
+    player named ``mate`` could not be told from the seat, and ``tell mate`` would reach the
+    seat's player, not them."""
+    from shipwreck.games.lifeboat.cards import CHAR_IDS
+    from shipwreck.games.spanish_main.setup import SEAT_NAMES
+
+    return frozenset(CHAR_IDS) | frozenset(SEAT_NAMES)

@@ -407,13 +407,17 @@ class Table:
                 return "only a player at this table can start it"
             host = self.host
             if host is not None and player != host and self.host_here():
-                return f"{host} starts this table; waiting for them (if they go, you may)"
+                return f"{host} starts this table; waiting for them (once they drop, you may)"
         return None
 
     def waiting_for_players(self) -> frozenset[str]:
-        """The players whose decision the game waits for now (each told of their own only)."""
-        if self.over or not self.started:
+        """The players whose decision the game waits for now (each told of their own only);
+        before the start, its host (who is to type ``start``)."""
+        if self.over:
             return frozenset()
+        if not self.started:
+            here = self.host is not None and self.seat_of_player(self.host) is not None
+            return frozenset({self.host}) if here and self.host is not None else frozenset()
         seats = {p.seat for p in self.rules.prompts(self.state) if p.blocking}
         return frozenset(
             s.player for i, s in enumerate(self.seats) if i in seats and s.player is not None

@@ -17,6 +17,7 @@ from typing import Any
 import asyncssh
 
 from shipwreck.config import Config
+from shipwreck.games import seat_names
 from shipwreck.lang.bots import shipped_bot, shipped_names
 from shipwreck.names import (
     player_name_refusal,
@@ -226,7 +227,8 @@ class Service:
             wait = max(self._exec_by_key.take(key), self._exec_by_address.take(address))
             if wait > 0:
                 return f"too many commands; try again in {math.ceil(wait)} s"
-        if self.store.player(name) is None and reserved_player_name(name, set(shipped_names())):
+        reserved = set(shipped_names()) | seat_names()
+        if self.store.player(name) is None and reserved_player_name(name, reserved):
             other = self.sign_in_command(f"{name}_1", info.local)
             return (
                 f"'{name}' reads like a seat or a bot's name, so no player may take it; pick"
