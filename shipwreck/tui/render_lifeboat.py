@@ -179,8 +179,12 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     head = Text(explain.name(me.id) if compact else card.name, style="bold")
     if compact:  # ("First Mate str 8 surv 3": 25 columns hold the longest)
         head.append(f" str {me.strength} surv {me.bonus}")
-    else:
-        head.append(f"  strength {me.strength}, survival {me.bonus}")
+    else:  # the longest name ("the First Mate") takes the short form
+        forms = (
+            f"  strength {me.strength}, survival {me.bonus}",
+            f"  str {me.strength}, survival {me.bonus}",
+        )
+        head.append(next((f for f in forms if len(head) + len(f) <= width), forms[-1]))
     ability = Text(explain.ability(me.id, compact), style="italic")
     held = f"{'hid' if compact else 'hidden'} {hand(me.hidden or ())}"
     if me.revealed and not compact:
