@@ -160,6 +160,7 @@ class CommandLine(Input):
         event.prevent_default()
         event.stop()
         self.replace(text[: max(0, room)], start, end)
+        self.app.bell()  # (as for a key typed past the end)
         self.tell_cut()
 
     def tell_cut(self) -> None:
