@@ -94,6 +94,7 @@ async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
         while "ann" in table.waiting_for_players():  # ann plays on (elsewhere) to the end
             assert table.submit(seat, table.rules.default(table.state, seat)).ok
         assert table.over
+        assert table.id not in lobby._waits  # (a finished table keeps no entry there)
         await pilot.pause(0.6)  # (the lobby's repaints are paced: at most two a second)
         assert not any("your turn" in r for r in shown_rows(ann))
 

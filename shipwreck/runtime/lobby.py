@@ -399,10 +399,16 @@ class Lobby:
         waits = table.waiting_for_players()
         before = self._waits.get(table.id, frozenset())
         if waits != before:
-            self._waits[table.id] = waits
+            if waits:
+                self._waits[table.id] = waits
+            else:  # (a finished table keeps no entry: finished tables leave memory)
+                self._waits.pop(table.id, None)
             for player in waits ^ before:
                 for listener in list(self._turn_listeners.get(player, ())):
-                    listener(self)
+                    try:
+                        listener(self)
+                    except Exception:  # a broken screen must not stop the table's change
+                        log.exception("a lobby screen could not be told of a turn")
 
     def waits_for(self, player: str) -> list[Table]:
         """``player``'s unfinished tables where the game waits for their decision."""
