@@ -5,93 +5,20 @@ from __future__ import annotations
 from lark import Token, Transformer
 
 from shipwreck.games.lifeboat import commands as C
+from shipwreck.lang.build import builds
 
 
+@builds(C.Command)
 class ToCommand(Transformer[Token, C.Command]):
-    """Builds a command struct from a parse tree of ``grammar/lifeboat.lark``."""
-
-    def row(self, _: list[Token]) -> C.Command:
-        return C.Row()
-
-    def swap(self, a: list[Token]) -> C.Command:
-        return C.Swap(str(a[0]))
+    """Builds a command struct from a parse tree of ``grammar/lifeboat.lark``: every rule is
+    named after its struct and built from its fields (:mod:`shipwreck.lang.build`), but these."""
 
     def rob(self, a: list[Token]) -> C.Command:
         item = str(a[1])
         return C.Rob(str(a[0]), None if item == "hidden" else item)
 
-    def use(self, a: list[Token | None]) -> C.Command:
-        return C.Use(str(a[0]), str(a[1]) if a[1] is not None else None)
-
-    def fire(self, _: list[Token]) -> C.Command:
-        return C.FireFlare()
-
-    def rest(self, _: list[Token]) -> C.Command:
-        return C.Rest()
-
-    def keep(self, a: list[Token]) -> C.Command:
-        return C.Keep(tuple(int(t) for t in a))
-
-    def agree(self, _: list[Token]) -> C.Command:
-        return C.Agree()
-
-    def resist(self, _: list[Token]) -> C.Command:
-        return C.Resist()
-
-    def join(self, a: list[Token]) -> C.Command:
-        return C.Join("attacker" if str(a[0]) == "attacker" else "defender")
-
-    def reveal(self, a: list[Token]) -> C.Command:
-        return C.Reveal(str(a[0]))
-
-    def done(self, _: list[Token]) -> C.Command:
-        return C.Done()
-
-    def take(self, a: list[Token]) -> C.Command:
-        return C.Take(str(a[0]))
-
-    def choose(self, a: list[Token]) -> C.Command:
-        return C.Choose(int(a[0]))
-
-    def throw(self, a: list[Token]) -> C.Command:
-        return C.ThrowPreserver(str(a[0]))
-
-    def bait(self, _: list[Token]) -> C.Command:
-        return C.PlayBait()
-
-    def pass_(self, _: list[Token]) -> C.Command:
-        return C.Pass()
-
-    def drink(self, _: list[Token]) -> C.Command:
-        return C.Drink()
-
-    def wound(self, _: list[Token]) -> C.Command:
-        return C.Wound()
-
-    def offer(self, a: list[Token | None]) -> C.Command:
-        return C.Offer(str(a[0]), str(a[1]), str(a[2]) if a[2] is not None else None)
-
-    def accept(self, a: list[Token | None]) -> C.Command:
-        return C.Accept(str(a[0]) if a[0] is not None else None)
-
-    def decline(self, a: list[Token | None]) -> C.Command:
-        return C.Decline(str(a[0]) if a[0] is not None else None)
-
-    def give(self, a: list[Token]) -> C.Command:
-        return C.Give(str(a[0]), str(a[1]))
-
-    def drop(self, a: list[Token]) -> C.Command:
-        return C.Drop(str(a[0]))
-
     def say(self, a: list[Token]) -> C.Command:
         return C.Say(str(a[0]).strip())
-
-    def timeout(self, a: list[Token]) -> C.Command:
-        return C.Timeout(str(a[0]))
-
-
-# ``pass`` is a Python keyword: Lark looks the rule up by name.
-setattr(ToCommand, "pass", ToCommand.pass_)
 
 
 def format_lifeboat(cmd: C.Command) -> str:

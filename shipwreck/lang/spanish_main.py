@@ -21,15 +21,14 @@ from collections.abc import Iterator
 from itertools import permutations
 from typing import TYPE_CHECKING
 
-from lark import Token, Transformer, Tree
+from lark import Token, Transformer
 
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.lang.build import builds
 from shipwreck.lang.errors import BadValue
 
 if TYPE_CHECKING:
     from shipwreck.games.spanish_main.view import SpanishMainView
-
-_Child = Token | Tree[Token] | C.Leg | None
 
 
 def _number(tok: Token) -> float:
@@ -39,78 +38,17 @@ def _number(tok: Token) -> float:
     return value
 
 
-def _int(tok: _Child) -> int:
-    assert isinstance(tok, Token)
-    return int(str(tok))
-
-
-def _str(tok: _Child) -> str:
-    assert isinstance(tok, Token)
-    return str(tok)
-
-
+@builds(C.Command)
 class ToCommand(Transformer[Token, C.Command]):
-    """Builds a command struct from a parse tree of ``grammar/spanish_main.lark``."""
+    """Builds a command struct from a parse tree of ``grammar/spanish_main.lark``: every rule is
+    named after its struct and built from its fields (:mod:`shipwreck.lang.build`), but the leg:
+    a tuple of a kind and numbers, read with :func:`_number`."""
 
     def leg(self, a: list[Token | None]) -> C.Leg:
         kind: C.LegKind = "S" if str(a[0]).upper() == "S" else "L"
         turn = _number(a[1]) if a[1] is not None else 0.0
         dist = _number(a[2]) if a[2] is not None else None
         return (kind, turn, dist)
-
-    def move(self, a: list[_Child]) -> C.Command:
-        legs = tuple(leg for leg in a[1:] if isinstance(leg, tuple))
-        return C.Move(_str(a[0]), legs)
-
-    def toward(self, a: list[_Child]) -> C.Command:
-        return C.MoveToward(_str(a[0]), _str(a[1]))
-
-    def dock(self, a: list[_Child]) -> C.Command:
-        return C.MoveDock(_str(a[0]), _str(a[1]))
-
-    def come_about(self, a: list[_Child]) -> C.Command:
-        return C.ComeAbout(_str(a[0]))
-
-    def shoot(self, a: list[_Child]) -> C.Command:
-        masts = tuple(_int(t) for t in a[2:] if t is not None)
-        return C.Shoot(_str(a[0]), _str(a[1]), masts)
-
-    def explore(self, a: list[_Child]) -> C.Command:
-        return C.Explore(_str(a[0]))
-
-    def repair(self, a: list[_Child]) -> C.Command:
-        return C.Repair(_str(a[0]), _int(a[1]) if a[1] is not None else None)
-
-    def end_turn(self, _: list[_Child]) -> C.Command:
-        return C.EndTurn()
-
-    def load(self, a: list[_Child]) -> C.Command:
-        return C.Load(_str(a[0]), tuple(_int(t) for t in a[1:]))
-
-    def tow(self, a: list[_Child]) -> C.Command:
-        return C.Tow(_str(a[0]), _str(a[1]))
-
-    def ram(self, a: list[_Child]) -> C.Command:
-        return C.Ram(_str(a[0]), _str(a[1]))
-
-    def board(self, a: list[_Child]) -> C.Command:
-        return C.Board("kill" if _str(a[0]) == "kill" else "steal")
-
-    def pass_(self, _: list[_Child]) -> C.Command:
-        return C.Pass()
-
-    def eliminate(self, a: list[_Child]) -> C.Command:
-        return C.Eliminate(_int(a[0]))
-
-    def break_tow(self, a: list[_Child]) -> C.Command:
-        return C.BreakTow(_str(a[0]))
-
-    def timeout(self, a: list[_Child]) -> C.Command:
-        return C.Timeout(_str(a[0]))
-
-
-# ``pass`` is a Python keyword: Lark looks the rule up by name.
-setattr(ToCommand, "pass", ToCommand.pass_)
 
 
 def format_number(x: float) -> str:
