@@ -1,0 +1,255 @@
+"""A table seen from another worker: each seat's own update, published by the table's owner.
+
+Why: with several workers (issue 21), a player's session may live on a worker that does not own
+their table. The owner publishes, after every change, one :class:`SeatUpdate` per seat on that
+seat's own subject (``table.7.seat.2``) and one for spectators (``table.7.public``). An update
+is made from the ruleset's one ``view()`` and the log that seat may read (``Table.log``), so the
+hidden-information filter stays where it is: a worker subscribed to seat 2 never receives
+anything seat 2 may not know. A :class:`TableMirror` on the other worker keeps the latest update
+of the seats it follows and answers the same reading calls as the table.
+
+Events are sent once: an update carries the seat's new log lines since the last one
+(``first`` is the index of the first line it carries). A mirror that sees a gap (it subscribed
+late, or missed a message) asks the owner for the whole update (``table.7.snapshot``).
+
+Not here yet: chat (per player, not per seat), commands from the mirror to the owner, the lobby.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from shipwreck.bus import Bus, NoResponder, Subscription
+from shipwreck.engine.core import Event, Seat
+from shipwreck.runtime.table import SeatInfo, Table
+
+log = logging.getLogger("shipwreck.updates")
+
+SPECTATOR = "public"
+
+
+class SeatUpdate(msgspec.Struct, frozen=True):
+    """What one seat (``None``: a spectator) may know of a table after its ``seq``-th change."""
+
+    table: int
+    game: str
+    name: str
+    seq: int
+    seat: Seat | None
+    view: msgspec.Raw
+    """The game's view for this seat, encoded (the mirror decodes it with the game's type)."""
+    first: int
+    """The index, in this seat's log, of ``events[0]``."""
+    events: tuple[Event, ...]
+    seats: tuple[SeatInfo, ...]
+    started: bool
+    over: bool
+    paused: bool
+    timed: bool
+    host: str | None
+    seconds_left: float | None
+    """This seat's decision timer when the update was made (a clock is not shared)."""
+
+
+def seat_subject(table_id: int, seat: Seat | None) -> str:
+    return f"table.{table_id}.{SPECTATOR if seat is None else f'seat.{seat}'}"
+
+
+def snapshot_subject(table_id: int) -> str:
+    return f"table.{table_id}.snapshot"
+
+
+def seat_update(table: Table, seat: Seat | None, seq: int, first: int = 0) -> SeatUpdate:
+    """The update for ``seat`` with its log from line ``first`` on. Everything in it comes
+    from the table's filtered readers (``view``, ``log``), never from the state itself."""
+    return SeatUpdate(
+        table=table.id,
+        game=table.game,
+        name=table.name,
+        seq=seq,
+        seat=seat,
+        view=msgspec.Raw(msgspec.json.encode(table.view(seat))),
+        first=first,
+        events=tuple(table.log(seat)[first:]),
+        seats=tuple(table.seats),
+        started=table.started,
+        over=table.over,
+        paused=table.paused,
+        timed=table.timed,
+        host=table.host,
+        seconds_left=table.deadline(seat),
+    )
+
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder(SeatUpdate)
+
+
+class TablePublisher:
+    """On the owner: after each change of ``table``, publish every seat's update.
+
+    The table's listeners are called synchronously inside its changes; publishing is
+    asynchronous, so updates are queued and sent, in order, by one task.
+    """
+
+    def __init__(self, table: Table, bus: Bus) -> None:
+        self.table, self.bus = table, bus
+        self.seq = 0
+        self._sent: dict[Seat | None, int] = {}
+        """Per seat, how many of its log lines have been published."""
+        self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._snapshots: Subscription | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    async def start(self) -> None:
+        self._snapshots = await self.bus.serve(snapshot_subject(self.table.id), self._snapshot)
+        self._task = asyncio.get_running_loop().create_task(self._send())
+        self._unsubscribe = self.table.subscribe(self._changed)
+        self._changed(self.table)
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._snapshots is not None:
+            await self._snapshots.stop()
+        await self._queue.join()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def _seats(self) -> list[Seat | None]:
+        return [*range(len(self.table.seats)), None]
+
+    def _changed(self, table: Table) -> None:
+        self.seq += 1
+        batch: list[tuple[str, bytes]] = []
+        for seat in self._seats():
+            first = self._sent.get(seat, 0)
+            update = seat_update(table, seat, self.seq, first)
+            self._sent[seat] = first + len(update.events)
+            batch.append((seat_subject(table.id, seat), _ENCODER.encode(update)))
+        self._queue.put_nowait(batch)
+
+    async def _send(self) -> None:
+        while True:
+            batch = await self._queue.get()
+            try:
+                for subject, data in batch:
+                    await self.bus.publish(subject, data)
+            except Exception:  # the bus is down: mirrors catch up by snapshot when it is back
+                log.exception("table %s: updates not published", self.table.id)
+            finally:
+                self._queue.task_done()
+
+    async def _snapshot(self, data: bytes) -> bytes:
+        """A mirror's request for a seat's whole update (its log from the first line)."""
+        text = data.decode(errors="replace")
+        seat: Seat | None = None if text == SPECTATOR else int(text)
+        if seat is not None and not 0 <= seat < len(self.table.seats):
+            return b""
+        return _ENCODER.encode(seat_update(self.table, seat, self.seq))
+
+
+class TableMirror:
+    """On another worker: one table as a seat (or spectator) of it may read it.
+
+    ``view_type`` is the game's view struct (the mirror decodes the view with it). The reading
+    calls match :class:`~shipwreck.runtime.table.Table`'s for the seat followed.
+    """
+
+    def __init__(self, bus: Bus, table_id: int, seat: Seat | None, view_type: type) -> None:
+        self.bus, self.id, self.seat_followed = bus, table_id, seat
+        self.view_type = view_type
+        self.update: SeatUpdate | None = None
+        self.events: list[Event] = []
+        self._view: Any = None
+        self._sub: Subscription | None = None
+        self.listeners: list[Callable[[TableMirror], None]] = []
+
+    async def start(self) -> None:
+        """Follow the seat's subject, then catch up with a snapshot (in that order, so no
+        change falls between the two)."""
+        self._sub = await self.bus.subscribe(
+            seat_subject(self.id, self.seat_followed), self._received
+        )
+        await self.catch_up()
+
+    async def stop(self) -> None:
+        if self._sub is not None:
+            await self._sub.stop()
+
+    async def catch_up(self) -> None:
+        who = SPECTATOR if self.seat_followed is None else str(self.seat_followed)
+        try:
+            data = await self.bus.request(snapshot_subject(self.id), who.encode())
+        except NoResponder:
+            log.warning("table %s: no owner answered for a snapshot", self.id)
+            return
+        if data:
+            self._apply(_DECODER.decode(data), whole=True)
+
+    async def _received(self, subject: str, data: bytes) -> None:
+        update = _DECODER.decode(data)
+        if self.update is not None and update.seq <= self.update.seq:
+            return  # older than what a snapshot already gave us
+        if update.first != len(self.events):
+            await self.catch_up()  # a gap: take the whole log again
+            return
+        self._apply(update, whole=False)
+
+    def _apply(self, update: SeatUpdate, *, whole: bool) -> None:
+        if self.update is not None and update.seq < self.update.seq:
+            return
+        self.events = list(update.events) if whole else [*self.events, *update.events]
+        self.update = update
+        self._view = msgspec.json.decode(update.view, type=self.view_type)
+        for listener in list(self.listeners):
+            listener(self)
+
+    # ------------------------------------------------------------------ reading, as Table
+
+    def _need(self) -> SeatUpdate:
+        if self.update is None:
+            raise LookupError(f"table {self.id}: no update received yet")
+        return self.update
+
+    def view(self, seat: Seat | None) -> Any:
+        self._check(seat)
+        self._need()
+        return self._view
+
+    def log(self, seat: Seat | None) -> list[Event]:
+        self._check(seat)
+        return list(self.events)
+
+    def _check(self, seat: Seat | None) -> None:
+        if seat != self.seat_followed:
+            raise LookupError(f"this mirror follows seat {self.seat_followed}, not {seat}")
+
+    @property
+    def seats(self) -> list[SeatInfo]:
+        return list(self._need().seats)
+
+    @property
+    def over(self) -> bool:
+        return self._need().over
+
+    @property
+    def started(self) -> bool:
+        return self._need().started
+
+    @property
+    def game(self) -> str:
+        return self._need().game
+
+    @property
+    def name(self) -> str:
+        return self._need().name
