@@ -21,7 +21,7 @@ from shipwreck.bus.nats import NatsBus
 from shipwreck.bus.nats_server import NatsServer
 from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.runtime import SeatSpec, Table
-from shipwreck.runtime.updates import SeatUpdate, TableMirror, TablePublisher, seat_subject
+from shipwreck.runtime.updates import SeatUpdate, TableMirror, TableOwner, seat_subject
 
 SEATS = 4
 
@@ -69,7 +69,7 @@ async def _settled(mirror: TableMirror, table: Table, seat: int | None) -> None:
 async def test_a_mirror_reads_what_the_table_shows_its_seat(buses: tuple[Bus, Bus]) -> None:
     owner_bus, worker_bus = buses
     table = _table(seed=11)
-    publisher = TablePublisher(table, owner_bus)
+    publisher = TableOwner(table, owner_bus)
     await publisher.start()
     seat = 2
     raw: list[bytes] = []
@@ -105,7 +105,7 @@ async def test_a_seats_subject_carries_nothing_hidden_from_that_seat(
     another seat, no other seat's friend or enemy, no other seat's hidden items."""
     owner_bus, worker_bus = buses
     table = _table(seed=23)
-    publisher = TablePublisher(table, owner_bus)
+    publisher = TableOwner(table, owner_bus)
     seat = 2
     raw: list[bytes] = []
 
@@ -147,7 +147,7 @@ async def test_a_mirror_that_missed_updates_catches_up_from_a_snapshot(
     gets the whole log at once, then the changes."""
     owner_bus, worker_bus = buses
     table = _table(seed=31)
-    publisher = TablePublisher(table, owner_bus)
+    publisher = TableOwner(table, owner_bus)
     await publisher.start()
     rng = random.Random(3)
     for _ in range(40):
@@ -164,3 +164,53 @@ async def test_a_mirror_that_missed_updates_catches_up_from_a_snapshot(
         mirror.view(1)
     await publisher.stop()
     await mirror.stop()
+
+
+async def test_players_on_another_worker_play_a_table_to_the_end(buses: tuple[Bus, Bus]) -> None:
+    """Every seat's player sits on the other worker: their lines go to the owner as requests,
+    the answers and updates come back, and the game ends. What each player sends is a legal
+    line for their seat (the test's players are oracles; the engine is not mocked)."""
+    from shipwreck.lang import format_command
+
+    owner_bus, worker_bus = buses
+    table = _table(seed=47)
+    owner = TableOwner(table, owner_bus)
+    await owner.start()
+    mirrors = [TableMirror(worker_bus, table.id, s, LifeboatView) for s in range(SEATS)]
+    for m in mirrors:
+        await m.start()
+    rng = random.Random(1)
+    steps = 0
+    while not table.over and steps < 2000:
+        blocking = [p.seat for p in table.rules.prompts(table.state) if p.blocking]
+        seat = blocking[0]
+        line = format_command(rng.choice(table.rules.choices(table.state, seat)))
+        done = await mirrors[seat].submit_text(f"p{seat}", line)
+        assert done.ok, (line, done.message)
+        assert all(e.visible_to(seat) for e in done.events)
+        steps += 1
+    assert table.over, "the game did not reach its end"
+    for seat, m in enumerate(mirrors):
+        await _settled(m, table, seat)
+        assert m.over and m.log(seat) == table.log(seat)
+    await owner.stop()
+
+
+async def test_a_line_from_another_worker_is_checked_like_a_typed_one(
+    buses: tuple[Bus, Bus],
+) -> None:
+    owner_bus, worker_bus = buses
+    table = _table(seed=5)
+    owner = TableOwner(table, owner_bus)
+    await owner.start()
+    mirror = TableMirror(worker_bus, table.id, 1, LifeboatView)
+    await mirror.start()
+    before = list(table.commands)
+    wrong_player = await mirror.submit_text("p3", "row")
+    assert not wrong_player.ok and "no seat" in wrong_player.message
+    nonsense = await mirror.submit_text("p1", "fly away")
+    assert not nonsense.ok and "fly" in nonsense.message
+    assert table.commands == before, "a refused line changed the table"
+    watcher = TableMirror(worker_bus, table.id, None, LifeboatView)
+    assert not (await watcher.submit_text("p1", "row")).ok
+    await owner.stop()

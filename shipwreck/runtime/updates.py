@@ -12,7 +12,12 @@ Events are sent once: an update carries the seat's new log lines since the last 
 (``first`` is the index of the first line it carries). A mirror that sees a gap (it subscribed
 late, or missed a message) asks the owner for the whole update (``table.7.snapshot``).
 
-Not here yet: chat (per player, not per seat), commands from the mirror to the owner, the lobby.
+A player's commands travel the other way: the mirror sends a :class:`TableRequest` to the owner
+(``table.7.commands``, one request, one answer), the owner checks that the player sits in that
+seat, submits it to the table (which saves it before anyone sees it) and answers with the
+outcome, filtered for that seat like everything else it sends.
+
+Not here yet: chat (per player, not per seat), sitting down and leaving, the lobby.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import msgspec
 
 from shipwreck.bus import Bus, NoResponder, Subscription
 from shipwreck.engine.core import Event, Seat
-from shipwreck.runtime.table import SeatInfo, Table
+from shipwreck.runtime.table import SeatInfo, Submitted, Table
 
 log = logging.getLogger("shipwreck.updates")
 
@@ -57,12 +62,24 @@ class SeatUpdate(msgspec.Struct, frozen=True):
     """This seat's decision timer when the update was made (a clock is not shared)."""
 
 
+class TableRequest(msgspec.Struct, frozen=True):
+    """A player's line for a table owned by another worker."""
+
+    player: str
+    seat: Seat
+    text: str
+
+
 def seat_subject(table_id: int, seat: Seat | None) -> str:
     return f"table.{table_id}.{SPECTATOR if seat is None else f'seat.{seat}'}"
 
 
 def snapshot_subject(table_id: int) -> str:
     return f"table.{table_id}.snapshot"
+
+
+def commands_subject(table_id: int) -> str:
+    return f"table.{table_id}.commands"
 
 
 def seat_update(table: Table, seat: Seat | None, seq: int, first: int = 0) -> SeatUpdate:
@@ -89,10 +106,13 @@ def seat_update(table: Table, seat: Seat | None, seq: int, first: int = 0) -> Se
 
 _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder(SeatUpdate)
+_REQUEST = msgspec.json.Decoder(TableRequest)
+_ANSWER = msgspec.json.Decoder(Submitted)
 
 
-class TablePublisher:
-    """On the owner: after each change of ``table``, publish every seat's update.
+class TableOwner:
+    """On the owner: after each change of ``table``, publish every seat's update; answer
+    snapshot requests and players' commands.
 
     The table's listeners are called synchronously inside its changes; publishing is
     asynchronous, so updates are queued and sent, in order, by one task.
@@ -105,11 +125,14 @@ class TablePublisher:
         """Per seat, how many of its log lines have been published."""
         self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._snapshots: Subscription | None = None
+        self._served: list[Subscription] = []
         self._unsubscribe: Callable[[], None] | None = None
 
     async def start(self) -> None:
-        self._snapshots = await self.bus.serve(snapshot_subject(self.table.id), self._snapshot)
+        self._served = [
+            await self.bus.serve(snapshot_subject(self.table.id), self._snapshot),
+            await self.bus.serve(commands_subject(self.table.id), self._command),
+        ]
         self._task = asyncio.get_running_loop().create_task(self._send())
         self._unsubscribe = self.table.subscribe(self._changed)
         self._changed(self.table)
@@ -117,8 +140,8 @@ class TablePublisher:
     async def stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
-        if self._snapshots is not None:
-            await self._snapshots.stop()
+        for served in self._served:
+            await served.stop()
         await self._queue.join()
         if self._task is not None:
             self._task.cancel()
@@ -156,6 +179,18 @@ class TablePublisher:
         if seat is not None and not 0 <= seat < len(self.table.seats):
             return b""
         return _ENCODER.encode(seat_update(self.table, seat, self.seq))
+
+    async def _command(self, data: bytes) -> bytes:
+        """A player's line from another worker: theirs only if they sit in that seat."""
+        try:
+            req = _REQUEST.decode(data)
+        except msgspec.DecodeError:
+            return _ENCODER.encode(Submitted(False, "the server could not read that; try again"))
+        if self.table.seat_of_player(req.player) != req.seat:
+            return _ENCODER.encode(Submitted(False, "you have no seat at this table now"))
+        done = self.table.submit_text(req.seat, req.text)
+        mine = tuple(e for e in done.events if e.visible_to(req.seat))
+        return _ENCODER.encode(Submitted(done.ok, done.message, mine))
 
 
 class TableMirror:
@@ -213,6 +248,17 @@ class TableMirror:
         self._view = msgspec.json.decode(update.view, type=self.view_type)
         for listener in list(self.listeners):
             listener(self)
+
+    async def submit_text(self, player: str, text: str) -> Submitted:
+        """``player``'s line for the seat this mirror follows, sent to the table's owner."""
+        seat = self.seat_followed
+        if seat is None:
+            return Submitted(False, "you are watching this table: you have no seat to play")
+        req = _ENCODER.encode(TableRequest(player, seat, text))
+        try:
+            return _ANSWER.decode(await self.bus.request(commands_subject(self.id), req))
+        except NoResponder:
+            return Submitted(False, "the table is moving to another server; try again")
 
     # ------------------------------------------------------------------ reading, as Table
 
