@@ -176,7 +176,9 @@ async def test_players_on_another_worker_play_a_table_to_the_end(buses: tuple[Bu
     table = _table(seed=47)
     owner = TableOwner(table, owner_bus)
     await owner.start()
-    mirrors = [TableMirror(worker_bus, table.id, s, LifeboatView) for s in range(SEATS)]
+    mirrors = [
+        TableMirror(worker_bus, table.id, s, LifeboatView, player=f"p{s}") for s in range(SEATS)
+    ]
     for m in mirrors:
         await m.start()
     rng = random.Random(1)
@@ -185,7 +187,7 @@ async def test_players_on_another_worker_play_a_table_to_the_end(buses: tuple[Bu
         blocking = [p.seat for p in table.rules.prompts(table.state) if p.blocking]
         seat = blocking[0]
         line = format_command(rng.choice(table.rules.choices(table.state, seat)))
-        done = await mirrors[seat].submit_text(f"p{seat}", line)
+        done = await mirrors[seat].submit_text(line)
         assert done.ok, (line, done.message)
         assert all(e.visible_to(seat) for e in done.events)
         steps += 1
@@ -203,14 +205,15 @@ async def test_a_line_from_another_worker_is_checked_like_a_typed_one(
     table = _table(seed=5)
     owner = TableOwner(table, owner_bus)
     await owner.start()
-    mirror = TableMirror(worker_bus, table.id, 1, LifeboatView)
+    mirror = TableMirror(worker_bus, table.id, 1, LifeboatView, player="p1")
     await mirror.start()
     before = list(table.commands)
-    wrong_player = await mirror.submit_text("p3", "row")
+    impostor = TableMirror(worker_bus, table.id, 1, LifeboatView, player="p3")
+    wrong_player = await impostor.submit_text("row")
     assert not wrong_player.ok and "no seat" in wrong_player.message
-    nonsense = await mirror.submit_text("p1", "fly away")
+    nonsense = await mirror.submit_text("fly away")
     assert not nonsense.ok and "fly" in nonsense.message
     assert table.commands == before, "a refused line changed the table"
     watcher = TableMirror(worker_bus, table.id, None, LifeboatView)
-    assert not (await watcher.submit_text("p1", "row")).ok
+    assert not (await watcher.submit_text("row")).ok
     await owner.stop()

@@ -213,36 +213,53 @@ class Lobby:
             for r in store.chat(table_id)
         ]
 
-    def attach_store(self, store: Store) -> int:
-        """Persist to ``store`` from now on, and rebuild every unfinished table from its log.
-        Returns how many tables were restored."""
+    def attach_store(self, store: Store, *, restore: bool = True) -> int:
+        """Persist to ``store`` from now on, and (``restore``) rebuild every unfinished table
+        from its log. Returns how many tables were restored. A worker among several restores
+        only the tables it owns (:mod:`shipwreck.runtime.ownership`), so it passes ``False``."""
         self.store = store
         self.book.store = store
         restored = 0
-        for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
-            try:  # one table that no longer rebuilds must not keep the others (or the server) down
-                specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
-                table = Table(
-                    game,
-                    specs,
-                    seed,
-                    table_id=table_id,
-                    replay=store.commands(table_id),
-                    **self._table_options(),
-                )
-                table.restore_chat(self._stored_chat(store, table_id))
-            except Exception as e:
-                self.broken[table_id] = f"{type(e).__name__}: {e}"
-                log.exception(
-                    "table %d could not be restored; set aside (its log is kept)", table_id
-                )
-                continue
-            self.tables[table_id] = table
-            table.subscribe(self._table_changed)
-            restored += 1
+        if restore:
+            for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
+                if self.restore_table(table_id, game, seed, seats_json) is not None:
+                    restored += 1
         ids = [t[0] for t in store.tables()]
         self._next_id = max(ids, default=0) + 1
         return restored
+
+    def restore_table(self, table_id: int, game: str, seed: int, seats_json: str) -> Table | None:
+        """Rebuild one table from the store's log and list it. A table that no longer rebuilds
+        is set aside in :attr:`broken` (logged; its log is kept) and ``None`` returned: one bad
+        table must not keep the others (or the server) down."""
+        store = self.store
+        assert store is not None, "attach a store first"
+        try:
+            specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
+            table = Table(
+                game,
+                specs,
+                seed,
+                table_id=table_id,
+                replay=store.commands(table_id),
+                **self._table_options(),
+            )
+            table.restore_chat(self._stored_chat(store, table_id))
+        except Exception as e:
+            self.broken[table_id] = f"{type(e).__name__}: {e}"
+            log.exception("table %d could not be restored; set aside (its log is kept)", table_id)
+            return None
+        self.tables[table_id] = table
+        table.subscribe(self._table_changed)
+        self._notify()
+        return table
+
+    def drop_table(self, table_id: int) -> None:
+        """Forget a table without ending it: another worker owns it now (its log stays)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close()
+            self._notify()
 
     def _table_options(self) -> dict[str, Any]:
         return {

@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -45,6 +45,9 @@ class SeatUpdate(msgspec.Struct, frozen=True):
     table: int
     game: str
     name: str
+    epoch: int
+    """Which owner made it: its lease's revision at the claim (0 for a single process). A new
+    owner after a failover counts its changes afresh, so a mirror orders by (epoch, seq)."""
     seq: int
     seat: Seat | None
     view: msgspec.Raw
@@ -63,11 +66,13 @@ class SeatUpdate(msgspec.Struct, frozen=True):
 
 
 class TableRequest(msgspec.Struct, frozen=True):
-    """A player's line for a table owned by another worker."""
+    """From a player's worker to the table's owner: a typed line, or that the player's
+    session came (``here``) or went (``away``)."""
 
     player: str
     seat: Seat
-    text: str
+    text: str = ""
+    kind: Literal["line", "here", "away"] = "line"
 
 
 def seat_subject(table_id: int, seat: Seat | None) -> str:
@@ -82,13 +87,16 @@ def commands_subject(table_id: int) -> str:
     return f"table.{table_id}.commands"
 
 
-def seat_update(table: Table, seat: Seat | None, seq: int, first: int = 0) -> SeatUpdate:
+def seat_update(
+    table: Table, seat: Seat | None, seq: int, first: int = 0, epoch: int = 0
+) -> SeatUpdate:
     """The update for ``seat`` with its log from line ``first`` on. Everything in it comes
     from the table's filtered readers (``view``, ``log``), never from the state itself."""
     return SeatUpdate(
         table=table.id,
         game=table.game,
         name=table.name,
+        epoch=epoch,
         seq=seq,
         seat=seat,
         view=msgspec.Raw(msgspec.json.encode(table.view(seat))),
@@ -118,8 +126,8 @@ class TableOwner:
     asynchronous, so updates are queued and sent, in order, by one task.
     """
 
-    def __init__(self, table: Table, bus: Bus) -> None:
-        self.table, self.bus = table, bus
+    def __init__(self, table: Table, bus: Bus, epoch: int = 0) -> None:
+        self.table, self.bus, self.epoch = table, bus, epoch
         self.seq = 0
         self._sent: dict[Seat | None, int] = {}
         """Per seat, how many of its log lines have been published."""
@@ -156,7 +164,7 @@ class TableOwner:
         batch: list[tuple[str, bytes]] = []
         for seat in self._seats():
             first = self._sent.get(seat, 0)
-            update = seat_update(table, seat, self.seq, first)
+            update = seat_update(table, seat, self.seq, first, self.epoch)
             self._sent[seat] = first + len(update.events)
             batch.append((seat_subject(table.id, seat), _ENCODER.encode(update)))
         self._queue.put_nowait(batch)
@@ -178,7 +186,7 @@ class TableOwner:
         seat: Seat | None = None if text == SPECTATOR else int(text)
         if seat is not None and not 0 <= seat < len(self.table.seats):
             return b""
-        return _ENCODER.encode(seat_update(self.table, seat, self.seq))
+        return _ENCODER.encode(seat_update(self.table, seat, self.seq, epoch=self.epoch))
 
     async def _command(self, data: bytes) -> bytes:
         """A player's line from another worker: theirs only if they sit in that seat."""
@@ -188,21 +196,38 @@ class TableOwner:
             return _ENCODER.encode(Submitted(False, "the server could not read that; try again"))
         if self.table.seat_of_player(req.player) != req.seat:
             return _ENCODER.encode(Submitted(False, "you have no seat at this table now"))
+        if req.kind != "line":
+            self.table.set_connected(req.player, req.kind == "here")
+            return _ENCODER.encode(Submitted(True))
         done = self.table.submit_text(req.seat, req.text)
         mine = tuple(e for e in done.events if e.visible_to(req.seat))
         return _ENCODER.encode(Submitted(done.ok, done.message, mine))
+
+
+def _order(update: SeatUpdate) -> tuple[int, int]:
+    return (update.epoch, update.seq)
 
 
 class TableMirror:
     """On another worker: one table as a seat (or spectator) of it may read it.
 
     ``view_type`` is the game's view struct (the mirror decodes the view with it). The reading
-    calls match :class:`~shipwreck.runtime.table.Table`'s for the seat followed.
+    calls match :class:`~shipwreck.runtime.table.Table`'s for the seat followed. A mirror with a
+    ``player`` is that player's session at the table: it tells the owner they are here when it
+    starts (and again to a new owner after a failover, whose rebuilt table thinks everyone
+    away) and that they are away when it stops.
     """
 
-    def __init__(self, bus: Bus, table_id: int, seat: Seat | None, view_type: type) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        table_id: int,
+        seat: Seat | None,
+        view_type: type,
+        player: str | None = None,
+    ) -> None:
         self.bus, self.id, self.seat_followed = bus, table_id, seat
-        self.view_type = view_type
+        self.view_type, self.player = view_type, player
         self.update: SeatUpdate | None = None
         self.events: list[Event] = []
         self._view: Any = None
@@ -220,6 +245,14 @@ class TableMirror:
     async def stop(self) -> None:
         if self._sub is not None:
             await self._sub.stop()
+        await self._presence("away")
+
+    async def _presence(self, kind: Literal["here", "away"]) -> None:
+        if self.player is None or self.seat_followed is None:
+            return
+        req = _ENCODER.encode(TableRequest(self.player, self.seat_followed, kind=kind))
+        with contextlib.suppress(NoResponder):  # no owner now: the next one is told on arrival
+            await self.bus.request(commands_subject(self.id), req)
 
     async def catch_up(self) -> None:
         who = SPECTATOR if self.seat_followed is None else str(self.seat_followed)
@@ -228,20 +261,27 @@ class TableMirror:
         except NoResponder:
             log.warning("table %s: no owner answered for a snapshot", self.id)
             return
-        if data:
-            self._apply(_DECODER.decode(data), whole=True)
+        if not data:
+            return
+        update = _DECODER.decode(data)
+        new_owner = self.update is None or update.epoch != self.update.epoch
+        self._apply(update, whole=True)
+        if new_owner:
+            await self._presence("here")
 
     async def _received(self, subject: str, data: bytes) -> None:
         update = _DECODER.decode(data)
-        if self.update is not None and update.seq <= self.update.seq:
+        if self.update is not None and _order(update) <= _order(self.update):
             return  # older than what a snapshot already gave us
-        if update.first != len(self.events):
-            await self.catch_up()  # a gap: take the whole log again
+        if update.first != len(self.events) or (
+            self.update is not None and update.epoch != self.update.epoch
+        ):
+            await self.catch_up()  # a gap, or a new owner: take the whole log again
             return
         self._apply(update, whole=False)
 
     def _apply(self, update: SeatUpdate, *, whole: bool) -> None:
-        if self.update is not None and update.seq < self.update.seq:
+        if self.update is not None and _order(update) < _order(self.update):
             return
         self.events = list(update.events) if whole else [*self.events, *update.events]
         self.update = update
@@ -249,10 +289,10 @@ class TableMirror:
         for listener in list(self.listeners):
             listener(self)
 
-    async def submit_text(self, player: str, text: str) -> Submitted:
-        """``player``'s line for the seat this mirror follows, sent to the table's owner."""
-        seat = self.seat_followed
-        if seat is None:
+    async def submit_text(self, text: str) -> Submitted:
+        """The player's line for the seat this mirror follows, sent to the table's owner."""
+        seat, player = self.seat_followed, self.player
+        if seat is None or player is None:
             return Submitted(False, "you are watching this table: you have no seat to play")
         req = _ENCODER.encode(TableRequest(player, seat, text))
         try:
