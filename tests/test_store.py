@@ -161,3 +161,14 @@ def test_timeouts_are_in_the_log_and_a_restart_rebuilds_the_same_game(tmp_path: 
     assert restored is not None
     assert restored.commands == table.commands
     assert msgspec.json.encode(restored.state) == msgspec.json.encode(table.state)
+
+
+def test_two_processes_sharing_the_file_never_hand_out_one_table_id(tmp_path: Path) -> None:
+    """Workers share one database (issue 21): ids come from the insert itself, and an id
+    reserved for a table that is not saved (a tutorial) is never listed or restored."""
+    a, b = Store(tmp_path / "s.db"), Store(tmp_path / "s.db")
+    ids = [a.new_table("lifeboat", 1, "[]"), b.new_table("lifeboat", 2, "[]")]
+    ids += [a.reserve_id(), b.new_table("spanish_main", 3, "[]"), b.reserve_id()]
+    assert len(set(ids)) == 5
+    assert [t[0] for t in a.tables()] == [ids[0], ids[1], ids[3]]
+    assert [t[0] for t in b.tables(unfinished_only=True)] == [ids[0], ids[1], ids[3]]

@@ -99,6 +99,10 @@ class Lobby:
         self._tutorials: dict[str, str | None] = {}
         """The listed tutorials' owners, by table id (as listed)."""
         self._listed: dict[int, Row] = {}
+        self.remote_rows: Callable[[], list[Row]] | None = None
+        """Other workers' tables, when several share the lobby (runtime/lobby_link.py)."""
+        self.on_say: Callable[[LobbyChat], None] | None = None
+        """Told of each lobby chat line said here (the link sends it to the other workers)."""
 
     def create_table(
         self,
@@ -136,10 +140,11 @@ class Lobby:
         seed = seed if seed is not None else self._rng.randrange(1 << 31)
         if gather and creator is not None and any(s.kind == "empty" for s in specs):
             specs = [msgspec.structs.replace(s, waiting=True) for s in specs]
+        table_id = self._next_id
         if self.store is not None:  # the table exists on disk before its first command
-            self.store.create_table(self._next_id, game, seed, msgspec.json.encode(specs).decode())
-        table = Table(game, specs, seed, table_id=self._next_id, **self._table_options())
-        self._next_id += 1
+            table_id = self.store.new_table(game, seed, msgspec.json.encode(specs).decode())
+        table = Table(game, specs, seed, table_id=table_id, **self._table_options())
+        self._next_id = max(self._next_id, table_id) + 1
         self.tables[table.id] = table
         table.subscribe(self._table_changed)
         if creator is not None:
@@ -159,8 +164,9 @@ class Lobby:
             if old.seat_of_player(player) is not None:
                 del self.tables[old.id]
                 self._finished_at.pop(old.id, None)
-        table = TutorialTable(script, player, table_id=self._next_id, book=self.book)
-        self._next_id += 1
+        table_id = self.store.reserve_id() if self.store is not None else self._next_id
+        table = TutorialTable(script, player, table_id=table_id, book=self.book)
+        self._next_id = max(self._next_id, table_id) + 1
         self.tables[table.id] = table
         self._created.setdefault(player, []).append(self.clock())
         table.subscribe(self._table_changed)
@@ -225,7 +231,7 @@ class Lobby:
                 if self.restore_table(table_id, game, seed, seats_json) is not None:
                     restored += 1
         ids = [t[0] for t in store.tables()]
-        self._next_id = max(ids, default=0) + 1
+        self._next_id = max(ids, default=0) + 1  # (the store gives ids from now on)
         return restored
 
     def restore_table(self, table_id: int, game: str, seed: int, seats_json: str) -> Table | None:
@@ -355,10 +361,21 @@ class Lobby:
             return "say what?"
         if len(text) > 500:
             return "that is too long: at most 500 characters"
-        self.chat.append(LobbyChat(sender, text))
+        line = LobbyChat(sender, text)
+        self.hear(line)
+        if self.on_say is not None:
+            self.on_say(line)
+        return None
+
+    def hear(self, line: LobbyChat) -> None:
+        """A lobby chat line, said here or on another worker."""
+        self.chat.append(line)
         del self.chat[:-200]
         self._notify()
-        return None
+
+    def remote_changed(self) -> None:
+        """Another worker's tables changed: the list is made again."""
+        self._notify()
 
     @staticmethod
     def row(table: Table) -> Row:
@@ -381,12 +398,23 @@ class Lobby:
         same list each time until the lobby changes again)."""
         if self._listing[0] != self.version:
             rows = [self.row(t) for t in self.tables.values()]
-            self._listing = (self.version, rows)
             self._listed = {int(r[0]): r for r in rows}
             self._tutorials = {
                 str(t.id): t.owner for t in self.tables.values() if isinstance(t, TutorialTable)
             }
+            if self.remote_rows is not None:
+                rows = sorted([*rows, *self.remote_rows()], key=lambda r: int(r[0]))
+            self._listing = (self.version, rows)
         return self._listing[1]
+
+    def own_listing(self, public_only: bool = False) -> list[Row]:
+        """The rows of the tables this process holds (``public_only``: not the tutorials,
+        which are each one player's)."""
+        return [
+            self.row(t)
+            for t in self.tables.values()
+            if not (public_only and isinstance(t, TutorialTable))
+        ]
 
     def listing_for(self, player: str) -> list[Row]:
         """The rows ``player`` sees: :meth:`listing` without other players' tutorials (each

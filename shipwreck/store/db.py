@@ -204,6 +204,16 @@ class Store:
 
     # ------------------------------------------------------------------ tables and commands
 
+    def new_table(self, game: str, seed: int, seats_json: str) -> int:
+        """A new table's row, with the next free id. The id is given inside the insert, so
+        several workers sharing the database never hand out one id twice."""
+        cur = self.db.execute(
+            "INSERT INTO tables (game, seed, seats, created) VALUES (?,?,?,?)",
+            (game, seed, seats_json, time.time()),
+        )
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
     def create_table(self, table_id: int, game: str, seed: int, seats_json: str) -> None:
         self.db.execute(
             "INSERT INTO tables (id, game, seed, seats, created) VALUES (?,?,?,?,?)",
@@ -240,10 +250,20 @@ class Store:
         ).fetchall()
         return [(int(r[0]), str(r[1])) for r in rows]
 
+    def reserve_id(self) -> int:
+        """An id no table will ever take, for a table that is not saved (a tutorial): its row
+        has no game and is over, and :meth:`tables` never lists it."""
+        cur = self.db.execute(
+            "INSERT INTO tables (game, seed, seats, created, over) VALUES ('', 0, '[]', ?, 1)",
+            (time.time(),),
+        )
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
     def tables(self, unfinished_only: bool = False) -> list[tuple[int, str, int, str]]:
-        sql = "SELECT id, game, seed, seats FROM tables"
+        sql = "SELECT id, game, seed, seats FROM tables WHERE game != ''"
         if unfinished_only:
-            sql += " WHERE over = 0"
+            sql += " AND over = 0"
         rows = self.db.execute(sql + " ORDER BY id").fetchall()
         return [(int(r[0]), str(r[1]), int(r[2]), str(r[3])) for r in rows]
 
