@@ -129,6 +129,7 @@ async def test_an_owner_that_lost_its_lease_lets_go_of_the_table(tmp_path: Path)
     assert await a.claim_new(table.id)
     assert await a.renew() == []  # alive and renewing: still A's
     now[0] += LEASE * 2  # A is cut off past its lease
+    assert await b.adopt() == []  # first seen orphaned: its maker may be about to claim it
     assert await b.adopt() == [table.id]
     assert await a.renew() == [table.id]
     assert lobby_a.get(table.id) is None and table.id not in a.owned

@@ -35,19 +35,30 @@ class Leaseholder:
         self.owned: dict[int, tuple[int, TableOwner]] = {}
         """table id -> (lease revision, the table's publisher)."""
         self._task: asyncio.Task[None] | None = None
+        self._orphans: set[int] = set()
+        """Tables found without an owner at the last scan: adopted if still so at the next.
+        (A table just made by another worker is in the store a moment before its maker claims
+        it; waiting one scan lets the maker win.)"""
 
     async def claim_new(self, table_id: int) -> bool:
         """Claim a table this worker is creating (before anyone can see it)."""
         return await self._take(table_id) is not None
 
-    async def adopt(self) -> list[int]:
-        """Claim and rebuild every unfinished table in the store that no live worker owns.
-        Returns the ids taken."""
+    async def adopt(self, *, at_once: bool = False) -> list[int]:
+        """Claim and rebuild every unfinished table in the store that no live worker owns,
+        found so at two scans in a row (``at_once``: at the first, as at start-up, when no
+        table can be in the making). Returns the ids taken."""
         store = self.lobby.store
         assert store is not None, "the lobby needs its store"
         taken: list[int] = []
+        orphans: set[int] = set()
         for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
             if table_id in self.owned or table_id in self.lobby.broken:
+                continue
+            if await self.bus.leases.owner(lease_key(table_id)) is not None:
+                continue
+            orphans.add(table_id)
+            if not at_once and table_id not in self._orphans:
                 continue
             revision = await self.bus.leases.claim(lease_key(table_id), self.worker)
             if revision is None:
@@ -62,6 +73,7 @@ class Leaseholder:
             self.owned[table_id] = (revision, owner)
             taken.append(table_id)
             log.info("%s: took over table %d", self.worker, table_id)
+        self._orphans = orphans - set(taken)
         return taken
 
     async def _take(self, table_id: int) -> int | None:
