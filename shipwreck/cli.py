@@ -202,7 +202,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         config.server.host_key = args.host_key
     if args.listen is not None:
         config.server.listen = args.listen
+    if args.bus is not None:
+        config.cluster.bus = args.bus
+    if args.worker is not None:
+        config.cluster.worker = args.worker
     setup_logging(config.server.log_file)
+    if args.workers:
+        return _run_workers(args, config.server.database)
     for warning in warnings:
         logging.getLogger("shipwreck").warning("%s", warning)
     try:
@@ -216,6 +222,26 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"shipwreck serve: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _run_workers(args: argparse.Namespace, database: str) -> int:
+    """``serve --workers N``: the supervisor (server/workers.py); the workers do the serving."""
+    from shipwreck.server.workers import Supervisor
+    from shipwreck.store.sql import is_database_url
+
+    if args.workers < 1:
+        print("shipwreck serve: --workers N needs N of 1 or more", file=sys.stderr)
+        return 2
+    if args.bus is not None:
+        print(
+            "shipwreck serve: --workers starts its own bus; use --bus URL without --workers"
+            " to join another's",
+            file=sys.stderr,
+        )
+        return 2
+    base = Path(".") if is_database_url(database) else Path(database).parent
+    serve_args = args.words[args.words.index("serve") + 1 :]
+    return Supervisor(args.workers, serve_args, base / "nats").run()
 
 
 def _open_game(source: str, db: str) -> object:
@@ -307,7 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         default=None,
         metavar="FILE",
-        help="SQLite file for players, tables and saved bots (default: shipwreck.db)",
+        help="SQLite file for players, tables and saved bots (default: shipwreck.db), or a"
+        " postgresql:// URL (the 'postgres' extra)",
     )
     serve.add_argument(
         "--host-key",
@@ -320,6 +347,23 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="ADDRESS",
         help="address to listen on (default: 127.0.0.1, this machine only; 0.0.0.0 for all)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run N worker processes on the port, joined by a NATS server started here"
+        " (needs the 'workers' extra; see docs/deploy.md)",
+    )
+    serve.add_argument(
+        "--bus",
+        default=None,
+        metavar="URL",
+        help="join the workers of an existing NATS server (nats://HOST:PORT) as one more",
+    )
+    serve.add_argument(
+        "--worker", default=None, metavar="NAME", help="this worker's name on the bus"
     )
     serve.set_defaults(func=_cmd_serve)
 
@@ -394,7 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(words)
+    args.words = words  # (``serve --workers`` gives its workers the same flags)
     code: int = args.func(args)
     return code
 

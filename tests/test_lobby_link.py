@@ -71,6 +71,8 @@ async def test_a_table_made_on_one_worker_is_listed_on_the_other(
     assert await _until(lambda: {r[0] for r in lobby_a.listing()} == ids)
     row_on_b = next(r for r in lobby_b.listing() if r[0] == str(t1.id))
     assert row_on_b == lobby_a.row(t1) and "ann" in row_on_b[-1]
+    assert lobby_b.elsewhere(t1.id) and not lobby_a.elsewhere(t1.id)
+    assert not lobby_b.elsewhere(999)
     # A tutorial is its player's alone: never published.
     tutorial = lobby_a.create_tutorial("lifeboat", "cy")
     await asyncio.sleep(BEAT * 2)

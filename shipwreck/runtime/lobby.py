@@ -103,6 +103,8 @@ class Lobby:
         """Other workers' tables, when several share the lobby (runtime/lobby_link.py)."""
         self.on_say: Callable[[LobbyChat], None] | None = None
         """Told of each lobby chat line said here (the link sends it to the other workers)."""
+        self.on_created: Callable[[Table], None] | None = None
+        """Told of each table made here, at once (a worker claims it: runtime/ownership.py)."""
 
     def create_table(
         self,
@@ -147,6 +149,8 @@ class Lobby:
         self._next_id = max(self._next_id, table_id) + 1
         self.tables[table.id] = table
         table.subscribe(self._table_changed)
+        if self.on_created is not None:
+            self.on_created(table)
         if creator is not None:
             self._created.setdefault(creator, []).append(self.clock())
         self._notify()
@@ -406,6 +410,12 @@ class Lobby:
                 rows = sorted([*rows, *self.remote_rows()], key=lambda r: int(r[0]))
             self._listing = (self.version, rows)
         return self._listing[1]
+
+    def elsewhere(self, table_id: int) -> bool:
+        """Is ``table_id`` listed by another worker (not held in this process)?"""
+        if table_id in self.tables or self.remote_rows is None:
+            return False
+        return any(r[0] == str(table_id) for r in self.remote_rows())
 
     def own_listing(self, public_only: bool = False) -> list[Row]:
         """The rows of the tables this process holds (``public_only``: not the tutorials,

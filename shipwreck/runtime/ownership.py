@@ -42,7 +42,10 @@ class Leaseholder:
 
     async def claim_new(self, table_id: int) -> bool:
         """Claim a table this worker is creating (before anyone can see it)."""
-        return await self._take(table_id) is not None
+        taken = await self._take(table_id) is not None
+        if taken:
+            log.info("%s: owns new table %d", self.worker, table_id)
+        return taken
 
     async def adopt(self, *, at_once: bool = False) -> list[int]:
         """Claim and rebuild every unfinished table in the store that no live worker owns,

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -41,6 +41,9 @@ from shipwreck.server.ssh import (
 from shipwreck.store import Store
 from shipwreck.tui._textual import install_patches
 from shipwreck.tui.app import ShipwreckApp
+
+if TYPE_CHECKING:
+    from shipwreck.server.cluster import ClusterMember
 
 log = logging.getLogger("shipwreck.server")
 
@@ -76,7 +79,15 @@ class Service:
             bot_moves_per_turn=config.bots.bot_moves_per_turn,
             unattended_move_seconds=config.bots.unattended_move_seconds,
         )
-        self.restored = self.lobby.attach_store(self.store)
+        clustered = bool(config.cluster.bus)
+        # A worker among several restores only the tables it claims (ClusterMember.start).
+        self.restored = self.lobby.attach_store(self.store, restore=not clustered)
+        self.cluster: ClusterMember | None = None
+        """This process's part among several workers (server/cluster.py), if any."""
+        if clustered:  # (imported only here: one process never loads the NATS client)
+            from shipwreck.server.cluster import ClusterMember
+
+            self.cluster = ClusterMember(self.lobby, config.cluster)
         self.acceptor: asyncssh.SSHAcceptor | None = None
         limits = config.limits
         self._by_key = Counts()
@@ -109,6 +120,8 @@ class Service:
             log.info("restored %d unfinished tables from %s", self.restored, s.database)
         for name in shipped_names():  # compiled now, not on the loop when a first table seats it
             shipped_bot(name)
+        if self.cluster is not None:
+            await self.cluster.start()
         self.acceptor = await start_server(
             s.listen,
             s.port,
@@ -127,6 +140,7 @@ class Service:
             max_paste=self.config.limits.paste_length,
             keys_per_second=self.config.limits.keys_per_second,
             key_burst=self.config.limits.key_burst,
+            reuse_port=self.cluster is not None,  # workers share the port (SO_REUSEPORT)
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         log.info("listening on %s:%d", s.listen, self.port)
@@ -144,6 +158,8 @@ class Service:
             except TimeoutError:
                 log.warning("stopping: connections still open after %.0f s; going on", STOP_WAIT)
         await self.live.shutdown()
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.lint.close()
         self.lobby.close()
         self.store.close()

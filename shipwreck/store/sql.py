@@ -150,9 +150,12 @@ class PostgresDatabase:
         self.conn.close()
 
 
+def is_database_url(database: str) -> bool:
+    """A PostgreSQL URL rather than a SQLite file path."""
+    return database.startswith(("postgresql://", "postgres://"))
+
+
 def connect(database: str | Path) -> Database:
     """The database named by ``database``: a ``postgresql://`` URL, else a SQLite file."""
     text = str(database)
-    if text.startswith(("postgresql://", "postgres://")):
-        return PostgresDatabase(text)
-    return SqliteDatabase(text)
+    return PostgresDatabase(text) if is_database_url(text) else SqliteDatabase(text)

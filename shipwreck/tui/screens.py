@@ -357,6 +357,12 @@ class LobbyScreen(AppScreen):
         how = {W.JoinTable: "join", W.Watch: "watch", W.Open: "open"}[type(word)]
         number = word.table
         table = app.lobby.get(number)
+        if table is None and app.lobby.elsewhere(number):
+            self.error(
+                f"table {number} runs in another process of this server, which your connection"
+                " did not reach; sign in again to land on another (several run here)"
+            )
+            return
         if table is None:
             self.error(f"there is no table {number}; the list above shows the tables")
             return
