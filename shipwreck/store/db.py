@@ -16,6 +16,7 @@ from pathlib import Path
 import msgspec
 
 from shipwreck.names import skeleton
+from shipwreck.store.ratings import RatingStore
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -109,6 +110,8 @@ class Store:
         self.db.executescript(SCHEMA)
         self.db.executescript(CHAT_SCHEMA)
         self._add_skeletons()
+        self.ratings = RatingStore(self.db)
+        """Players' and bots' ratings per game (:mod:`.ratings`)."""
 
     def _add_skeletons(self) -> None:
         """Names are unique by :func:`~shipwreck.names.skeleton` (a database made before that

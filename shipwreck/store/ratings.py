@@ -1,0 +1,134 @@
+"""Ratings in SQLite: each (game, player-or-bot)'s current rating, and every change to it.
+
+Plain numbers only (``mu``, ``sigma``): the store knows no rating model, so it stays importable
+without one; :mod:`shipwreck.arena.ratings` computes the changes. The tables are created if
+missing, so a database made before ratings existed gains them when it is next opened.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+
+import msgspec
+
+RATINGS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS ratings (
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,           -- 'player' or 'bot'
+    name TEXT NOT NULL,           -- a player's name; a bot's name ('owner/name' if saved)
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (game, kind, name)
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    n INTEGER NOT NULL,           -- 1 for the first rated game, 2 for the next, ...
+    mu REAL NOT NULL,             -- after that game
+    sigma REAL NOT NULL,
+    source TEXT NOT NULL,         -- what was rated: 'table 12', 'arena', ...
+    at REAL NOT NULL,
+    PRIMARY KEY (game, kind, name, n)
+);
+"""
+
+KINDS = ("player", "bot")
+
+
+class Entrant(msgspec.Struct, frozen=True):
+    """Who holds a rating: a player, or a bot (a shipped bot by its name, a saved bot as
+    ``owner/name``)."""
+
+    kind: str
+    name: str
+
+
+class RatingRow(msgspec.Struct, frozen=True):
+    """A stored rating: the model's ``mu`` and ``sigma`` after ``games`` rated games."""
+
+    game: str
+    entrant: Entrant
+    mu: float
+    sigma: float
+    games: int
+    updated: float = 0.0
+
+
+class HistoryRow(msgspec.Struct, frozen=True):
+    n: int
+    mu: float
+    sigma: float
+    source: str
+    at: float
+
+
+class RatingStore:
+    """The ratings part of :class:`~shipwreck.store.db.Store` (on the same connection)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        db.executescript(RATINGS_SCHEMA)
+
+    def get(self, game: str, entrant: Entrant) -> RatingRow | None:
+        row = self.db.execute(
+            "SELECT mu, sigma, games, updated FROM ratings"
+            " WHERE game = ? AND kind = ? AND name = ?",
+            (game, entrant.kind, entrant.name),
+        ).fetchone()
+        if row is None:
+            return None
+        return RatingRow(game, entrant, float(row[0]), float(row[1]), int(row[2]), float(row[3]))
+
+    def record(self, game: str, rows: Sequence[RatingRow], source: str) -> None:
+        """Write the new ratings of one rated game, and a history line each, in one
+        transaction: all of them are on disk when this returns, or none is (and it raises)."""
+        for r in rows:
+            if r.entrant.kind not in KINDS:
+                raise ValueError(f"a rating is held by a player or a bot, not {r.entrant.kind!r}")
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for r in rows:
+                e = r.entrant
+                self.db.execute(
+                    "INSERT OR REPLACE INTO ratings (game, kind, name, mu, sigma, games, updated)"
+                    " VALUES (?,?,?,?,?,?,?)",
+                    (game, e.kind, e.name, r.mu, r.sigma, r.games, now),
+                )
+                self.db.execute(
+                    "INSERT INTO rating_history (game, kind, name, n, mu, sigma, source, at)"
+                    " VALUES (?,?,?,?,?,?,?,?)",
+                    (game, e.kind, e.name, r.games, r.mu, r.sigma, source, now),
+                )
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    def board(self, game: str, z: float = 3.0) -> list[RatingRow]:
+        """Every rating of ``game``, best first by the conservative rating ``mu - z * sigma``."""
+        rows = self.db.execute(
+            "SELECT kind, name, mu, sigma, games, updated FROM ratings WHERE game = ?"
+            " ORDER BY mu - ? * sigma DESC, name",
+            (game, z),
+        ).fetchall()
+        return [
+            RatingRow(game, Entrant(str(k), str(n)), float(m), float(s), int(g), float(u))
+            for k, n, m, s, g, u in rows
+        ]
+
+    def history(self, game: str, entrant: Entrant) -> list[HistoryRow]:
+        rows = self.db.execute(
+            "SELECT n, mu, sigma, source, at FROM rating_history"
+            " WHERE game = ? AND kind = ? AND name = ? ORDER BY n",
+            (game, entrant.kind, entrant.name),
+        ).fetchall()
+        return [
+            HistoryRow(int(n), float(m), float(s), str(src), float(at)) for n, m, s, src, at in rows
+        ]
