@@ -7,7 +7,6 @@ tournament can be re-rated (``--rerate``) or played again (``--replay``) from th
 from __future__ import annotations
 
 import contextlib
-
 from pathlib import Path
 
 import msgspec
