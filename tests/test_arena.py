@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from shipwreck.arena.league import format_league, league
-from shipwreck.arena.match import schedule
+from shipwreck.arena.league import ahead_from, format_league, league
+from shipwreck.arena.match import ArenaBot, GameRecord, schedule
 from shipwreck.arena.plot import svg
-from shipwreck.arena.tournament import load, load_bots, play
+from shipwreck.arena.tournament import Tournament, load, load_bots, play
 from shipwreck.cli import main
 from shipwreck.sim import simulate_bots
 
@@ -237,3 +237,33 @@ def test_a_terminal_sees_a_progress_bar(tmp_path: Path) -> None:
     assert "games/s" in out  # the bar's rate
     assert "/60" in out  # games done of all
     assert "lifeboat: 60 games of 6 seats from seed 1" in out
+
+
+def test_ahead_from_finds_when_the_better_bot_is_ahead_with_confidence() -> None:
+    """Synthetic records (rating logic only): A beats B in every game but one in six."""
+    games = [
+        GameRecord(
+            no=g,
+            seed=g,
+            seats=["A", "B"],
+            characters=["red", "blue"],
+            scores=[1, 2] if g % 6 == 5 else [2, 1],
+            winners=[g % 6 != 5, g % 6 == 5],
+            ranks=[2, 1] if g % 6 == 5 else [1, 2],
+            faults=[{}, {}],
+        )
+        for g in range(60)
+    ]
+    bots = [ArenaBot("A", "a.bot", ""), ArenaBot("B", "b.bot", "")]
+    t = Tournament("spanish_main", 0, 2, bots, games)
+    n = ahead_from(t, "A", "B")
+    assert n is not None and 1 < n < 60
+    assert ahead_from(t, "B", "A") is None
+    ratings = league(t).history
+    a, b = ratings["A"][n - 1], ratings["B"][n - 1]
+    assert a.mu - b.mu > 1.96 * (a.sigma**2 + b.sigma**2) ** 0.5
+    for m in range(n, 60):  # and ever since
+        a, b = ratings["A"][m], ratings["B"][m]
+        assert a.mu - b.mu > 1.96 * (a.sigma**2 + b.sigma**2) ** 0.5
+    a, b = ratings["A"][n - 2], ratings["B"][n - 2]
+    assert a.mu - b.mu <= 1.96 * (a.sigma**2 + b.sigma**2) ** 0.5

@@ -118,3 +118,20 @@ def format_league(t: Tournament, lg: League) -> list[str]:
         said = ", ".join(f"{k} {n}" for k, n in r.faults.items()) or "none"
         lines.append(f"   {r.bot:<{width}} {said}")
     return lines
+
+
+def ahead_from(t: Tournament, better: str, worse: str, z: float = 1.96) -> int | None:
+    """After how many games ``better``'s rating has been above ``worse``'s with confidence
+    ``z`` (1.96: 95 %) ever since: their ``mu`` differ by more than ``z`` times the ``sigma``
+    of the difference. ``None`` if it is not so after the last game."""
+    current: dict[str, Rating] = {}
+    since: int | None = None
+    for n, r in enumerate(t.games, 1):
+        current.update(rate_game(current, r.seats, r.scores, r.winners))
+        a, b = current.get(better, Rating()), current.get(worse, Rating())
+        ahead = a.mu - b.mu > z * (a.sigma**2 + b.sigma**2) ** 0.5
+        if not ahead:
+            since = None
+        elif since is None:
+            since = n
+    return since

@@ -92,14 +92,14 @@ def count_faults(trace: Sequence[TraceEntry]) -> dict[str, int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _compiled(source: str, path: str) -> BotScript:
+def compiled(source: str, path: str) -> BotScript:
     """A worker compiles each bot once, however many games it plays."""
     return load_source(source, path)
 
 
 def play_game(game: str, bots: Sequence[ArenaBot], job: Job) -> GameRecord:
     """Play one game of ``job`` (:func:`shipwreck.sim.play_seated`) and record it."""
-    scripts = [_compiled(b.source, b.path) for b in bots]
+    scripts = [compiled(b.source, b.path) for b in bots]
     result, chars, players = play_seated(game, job.seed, scripts, job.order, TRACE_ENTRIES)
     seats = range(len(job.order))
     scores = [result.scores[chars[s]] for s in seats]
