@@ -1,0 +1,80 @@
+"""The ladder's ratings: a live table's finished game rates its players and bots in the real
+SQLite store, and a restart keeps them."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from shipwreck.arena.ratings import Rating
+from shipwreck.runtime import Lobby, SeatSpec
+from shipwreck.runtime.ladder import rated_seats
+from shipwreck.runtime.table import Table
+from shipwreck.store import Entrant, Store
+
+
+def _finish(table: Table, seat: int = 0, seed: int = 1) -> None:
+    """Play the player's seat with random legal answers until the game ends (the bots play
+    themselves: no schedule)."""
+    pick = random.Random(seed)
+    for _ in range(5000):
+        if table.over:
+            return
+        choices = list(table.view(seat).choices)
+        if choices:
+            assert table.submit(seat, pick.choice(choices)).ok
+    raise AssertionError("the game did not end")
+
+
+def test_a_finished_game_rates_its_player_and_bots_and_a_restart_keeps_them(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "s.db")
+    lobby = Lobby(seed=5)
+    lobby.attach_store(store)
+    seats = [SeatSpec("human")] + [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]
+    table = lobby.create_table("lifeboat", seats, creator="ann")
+    assert store.ratings.board("lifeboat") == []
+    _finish(table)
+    board = {r.entrant: r for r in store.ratings.board("lifeboat")}
+    ann = Entrant("player", "ann")
+    assert set(board) == {ann} | {Entrant("bot", b) for b in ("loyal", "survivor", "hoarder")}
+    assert all(r.games == 1 and r.sigma < Rating().sigma for r in board.values())
+    scores = table.rules.scores(table.state)
+    best = max(scores, key=lambda s: scores[s])
+    worst = min(scores, key=lambda s: scores[s])
+    by_seat = [ann] + [Entrant("bot", b) for b in ("loyal", "survivor", "hoarder")]
+    if scores[best] > scores[worst]:
+        assert board[by_seat[best]].mu > board[by_seat[worst]].mu
+    store.close()
+
+    again = Store(tmp_path / "s.db")  # a restart
+    assert again.ratings.get("lifeboat", ann) == board[ann]
+    assert [h.source for h in again.ratings.history("lifeboat", ann)] == [f"table {table.id}"]
+    lobby2 = Lobby(seed=6)
+    lobby2.attach_store(again)
+    second = lobby2.create_table("lifeboat", seats, creator="ann")
+    _finish(second, seed=2)
+    assert again.ratings.get("lifeboat", ann).games == 2  # type: ignore[union-attr]
+
+
+def test_a_game_with_nobody_else_rated_counts_for_nobody(tmp_path: Path) -> None:
+    """One player and free seats only: the stand-ins hold no rating, so the game is not rated;
+    a game of bots alone (no player) is not either."""
+    store = Store(tmp_path / "s.db")
+    lobby = Lobby(seed=5)
+    lobby.attach_store(store)
+    alone = lobby.create_table(
+        "lifeboat", [SeatSpec("human")] + [SeatSpec("empty")] * 3, creator="ann"
+    )
+    _finish(alone)
+    assert alone.over
+    assert store.ratings.board("lifeboat") == []
+    bots = lobby.create_table("lifeboat", [SeatSpec("bot", "loyal")] * 4)
+    assert rated_seats(bots) == []
+    mixed = lobby.create_table(
+        "lifeboat",
+        [SeatSpec("human"), SeatSpec("empty")] + [SeatSpec("bot", "loyal")] * 2,
+        creator="bob",
+    )
+    assert [s for s, _ in rated_seats(mixed)] == [0, 2, 3]  # the free seat is left out
