@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from shipwreck.arena.ratings import Rating
 from shipwreck.runtime import Lobby, SeatSpec
-from shipwreck.runtime.ladder import rated_seats
+from shipwreck.runtime.ladder import format_ladder, ladder, rated_seats
 from shipwreck.runtime.table import Table
 from shipwreck.store import Entrant, Store
 
@@ -78,3 +80,41 @@ def test_a_game_with_nobody_else_rated_counts_for_nobody(tmp_path: Path) -> None
         creator="bob",
     )
     assert [s for s, _ in rated_seats(mixed)] == [0, 2, 3]  # the free seat is left out
+
+
+def test_the_ladder_lists_the_best_and_the_players_own_place(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    lobby = Lobby(seed=5)
+    lobby.attach_store(store)
+    seats = [SeatSpec("human")] + [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]
+    _finish(lobby.create_table("lifeboat", seats, creator="ann"))
+    best, mine = ladder(store.ratings, "lifeboat", "ann")
+    assert [p.place for p in best] == [1, 2, 3, 4]
+    assert [p.rating.ordinal for p in best] == sorted(
+        (p.rating.ordinal for p in best), reverse=True
+    )
+    assert mine is not None and mine.entrant == Entrant("player", "ann")
+    assert best[mine.place - 1].entrant == mine.entrant
+    assert mine.change == pytest.approx(mine.rating.ordinal - Rating().ordinal)  # first game
+    _finish(lobby.create_table("lifeboat", seats, creator="ann"), seed=3)
+    best, mine = ladder(store.ratings, "lifeboat", "ann")
+    assert mine is not None and mine.rating.games == 2
+    history = store.ratings.history("lifeboat", mine.entrant)
+    first = Rating(history[0].mu, history[0].sigma)
+    assert mine.change == pytest.approx(mine.rating.ordinal - first.ordinal)
+
+    lines = format_ladder("lifeboat", best, mine)
+    assert lines[0].startswith("Lifeboat ladder")
+    assert any(line.split()[1:3] == ["hoarder", "(bot)"] for line in lines)
+    assert lines[-1].startswith(f"you are #{mine.place} (last game ")
+    assert all(len(line) <= 78 for line in lines)  # fits an 80-column terminal
+
+    top1, me = ladder(store.ratings, "lifeboat", "ann", top=1)
+    shown = format_ladder("lifeboat", top1, me)
+    assert me is not None and me.place > 1  # (so with these seeds)
+    assert len(shown) == 5  # title, heading, the top one, her own line, her place
+    assert shown[-2].split()[:2] == [str(me.place), "ann"]
+    assert ladder(store.ratings, "lifeboat", "nobody")[1] is None
+    assert format_ladder("spanish_main", *ladder(store.ratings, "spanish_main"))[1].startswith(
+        "nobody is rated yet"
+    )
