@@ -3,9 +3,11 @@ SQLite store, and a restart keeps them."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from shipwreck.arena.ratings import Rating
@@ -13,6 +15,8 @@ from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.runtime.ladder import format_ladder, ladder, rated_seats
 from shipwreck.runtime.table import Table
 from shipwreck.store import Entrant, Store
+
+from sshclient import connect, loopback_config, running
 
 
 def _finish(table: Table, seat: int = 0, seed: int = 1) -> None:
@@ -118,3 +122,48 @@ def test_the_ladder_lists_the_best_and_the_players_own_place(tmp_path: Path) -> 
     assert format_ladder("spanish_main", *ladder(store.ratings, "spanish_main"))[1].startswith(
         "nobody is rated yet"
     )
+
+
+ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def _ssh(port: int, command: str) -> tuple[int | None, str]:
+    async with await connect(port, "ann", ANN_KEY) as conn:
+        result = await asyncio.wait_for(conn.run(command), 10)
+    return result.exit_status, str(result.stdout or "")
+
+
+async def test_ssh_ladder_prints_the_ladder_and_a_server_restart_keeps_it(tmp_path: Path) -> None:
+    """A real server: ann finishes a game at a table with bots; ``ssh host ladder`` shows her
+    place; after the server stops and starts again on the same database, it still does."""
+    config = loopback_config(tmp_path)
+    async with running(config) as svc:
+        seats = [SeatSpec("human")] + [SeatSpec("bot", b) for b in ("loyal", "hoarder", "random")]
+        table = svc.lobby.create_table("lifeboat", seats, creator="ann", seed=4)
+        pick = random.Random(4)
+        async with asyncio.timeout(60):  # the server's bots move on its event loop's turns
+            while not table.over:
+                choices = list(table.view(0).choices)
+                if choices:
+                    assert table.submit(0, pick.choice(choices)).ok
+                await asyncio.sleep(0.005)
+        status, before = await _ssh(svc.port, "ladder")
+        assert status == 0
+    rows = before.splitlines()
+    assert rows[0].startswith("Lifeboat ladder")
+    assert any(r.split()[1:2] == ["ann"] for r in rows)
+    assert rows[-1].startswith("you are #")
+
+    config.server.port = 0
+    async with running(config) as again:  # a restart, the same database file
+        status, after = await _ssh(again.port, "ladder lifeboat")
+        assert status == 0
+        assert after == before
+        status, sm = await _ssh(again.port, "ladder sm")
+        assert status == 0 and "Spanish Main ladder" in sm and "nobody is rated yet" in sm
+        status, bad = await _ssh(again.port, "ladder chess")
+        assert (
+            status == 2 and bad == "shipwreck: ladder GAME: GAME is lifeboat or sm (Spanish Main)\n"
+        )
+        status, listed = await _ssh(again.port, "help")
+        assert "ladder [GAME]" in listed
