@@ -150,6 +150,7 @@ def test_plot_is_an_svg_with_a_line_per_bot(tmp_path: Path) -> None:
         (["hoarder", "--workers", "0"], "--workers must be at least 1"),
         ([], "name at least one bot"),
         (["--rerate", "/nonexistent/t.json"], "cannot read"),
+        (["hoarder", "--json", "/nonexistent/t.json"], "its folder does not exist"),
     ],
 )
 def test_mistakes_are_one_line_errors(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -86,15 +87,13 @@ def _progress(total: int, shown: bool) -> Iterator[Callable[[int], None]]:
 
 
 def _report(t: Tournament, args: argparse.Namespace, workers: str) -> int:
+    """Write the files asked for (first: a long tournament is not lost to a closed pipe), then
+    print the league table."""
     from shipwreck.arena.league import format_league, league
     from shipwreck.arena.tournament import save
 
     lg = league(t)
-    for line in format_league(t, lg):
-        print(line)
-    if t.seconds:
-        rate = len(t.games) / t.seconds
-        print(f"games={len(t.games)} seconds={t.seconds:.3f} games_per_s={rate:.1f} {workers}")
+    failed = ""
     try:
         if args.json:
             save(t, args.json)
@@ -104,8 +103,26 @@ def _report(t: Tournament, args: argparse.Namespace, workers: str) -> int:
             title = f"{t.game}: rating against games played ({len(t.games)} games)"
             Path(args.plot).write_text(svg(lg.history, title), encoding="utf-8")
     except OSError as e:
-        return _fail(f"cannot write {e.filename}: {e.strerror}")
-    return 0
+        failed = f"cannot write {e.filename}: {e.strerror}"
+    lines = format_league(t, lg)
+    if t.seconds:
+        rate = len(t.games) / t.seconds
+        lines.append(
+            f"games={len(t.games)} seconds={t.seconds:.3f} games_per_s={rate:.1f} {workers}"
+        )
+    try:
+        print("\n".join(lines), flush=True)
+    except BrokenPipeError:  # `| head`: the reader has gone; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return _fail(failed) if failed else 0
+
+
+def _unwritable(*paths: str) -> str:
+    """Why one of these output files could not be written, before any game is played."""
+    for p in paths:
+        if p and not Path(p).resolve().parent.is_dir():
+            return f"cannot write {p}: its folder does not exist"
+    return ""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
         bots = load_bots(args.game, args.bots)
     except (ValueError, BotError) as e:
         return _fail(str(e))
+    if why := _unwritable(args.json, args.plot):
+        return _fail(why)
     where = f"cluster={args.cluster}" if args.cluster else f"workers={args.workers}"
     try:
         with _progress(args.games, shown) as advance:
