@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 from shipwreck.arena.league import ahead_from, format_league, league
-from shipwreck.arena.match import ArenaBot, GameRecord, schedule
+from shipwreck.arena.match import ArenaBot, GameRecord, count_faults, fault, schedule
 from shipwreck.arena.plot import svg
 from shipwreck.arena.tournament import Tournament, load, load_bots, play
 from shipwreck.cli import main
-from shipwreck.sim import simulate_bots
+from shipwreck.lang.bots import TraceEntry, load_source, shipped_bot
+from shipwreck.sim import play_seated, simulate_bots
 
 LAZY = """bot "Lazy" for lifeboat
 # rows on its turn; takes water when it is badly hurt (never, in practice); nothing else
@@ -268,3 +269,28 @@ def test_ahead_from_finds_when_the_better_bot_is_ahead_with_confidence() -> None
         assert a.mu - b.mu > 1.96 * (a.sigma**2 + b.sigma**2) ** 0.5
     a, b = ratings["A"][n - 2], ratings["B"][n - 2]
     assert a.mu - b.mu <= 1.96 * (a.sigma**2 + b.sigma**2) ** 0.5
+
+
+def test_each_kind_of_default_move_is_told_apart() -> None:
+    """A guard that fails at run time is an 'error' (played for real, without the lint: the
+    lint may come to refuse this script); the runner's other notes map to their reasons."""
+    err = load_source(
+        'bot "Err" for lifeboat\non turn:\n    when "knife" in me.hidden -> row\n'
+        "    else -> rest\n",
+        "err.bot",
+    )
+    _, _, players = play_seated("lifeboat", 3, [err, shipped_bot("random")], [0, 1] * 3)
+    counted = count_faults(players[0].trace)
+    assert counted["error"] > 0 and counted["no handler"] > 0
+    assert count_faults(players[1].trace) == {}
+    notes = {
+        "line 3: over the budget of 5000 steps: safe default": "budget",
+        "line 3: arithmetic needs whole numbers: safe default": "error",
+        "no 'on keep:' handler: safe default": "no handler",
+        "no rule matched: safe default": "no match",
+        "refused (you cannot row now): safe default": "refused",
+        "nothing to choose from: safe default": "other",
+        "": None,
+    }
+    for note, kind in notes.items():
+        assert fault(TraceEntry(1, "turn", None, None, note)) == kind, note
