@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 from pathlib import Path
@@ -23,6 +24,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from shipwreck.arena.league import ahead_from, ratings_history  # noqa: E402
 from shipwreck.arena.tournament import load_bots, play  # noqa: E402
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the worker processes): on a
+    shared machine, what a game costs, whatever else runs."""
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main() -> None:
@@ -36,13 +47,15 @@ def main() -> None:
     print(f"cpus={os.cpu_count()} load={os.getloadavg()[0]:.2f}")
     first = None
     for k in a.workers:
+        cpu = _cpu()
         t = play("lifeboat", bots, a.games, a.seed, 6, workers=k)
+        cpu = _cpu() - cpu
         if first is None:
             first = t.games
         assert t.games == first, "results differ between worker counts"
         print(
             f"workers={k} games={a.games} seconds={t.seconds:.2f}"
-            f" games_per_s={a.games / t.seconds:.1f}"
+            f" games_per_s={a.games / t.seconds:.1f} cpu_ms_per_game={1000 * cpu / a.games:.1f}"
         )
     if not a.separate:
         return
