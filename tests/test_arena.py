@@ -17,6 +17,7 @@ import pytest
 from shipwreck.arena.league import ahead_from, format_league, league
 from shipwreck.arena.match import ArenaBot, GameRecord, count_faults, fault, schedule
 from shipwreck.arena.plot import svg
+from shipwreck.arena.ratings import Rating
 from shipwreck.arena.tournament import Tournament, load, load_bots, play
 from shipwreck.cli import main
 from shipwreck.lang.bots import TraceEntry, load_source, shipped_bot
@@ -123,6 +124,18 @@ def test_default_moves_are_counted_from_the_bots_traces(tmp_path: Path) -> None:
     assert f"no handler {rows['Lazy'].faults['no handler']}" in said
 
 
+def _inside_the_frame(root: ET.Element) -> None:
+    """Every line and band of a chart lies inside its frame (the second rectangle)."""
+    ns = "{http://www.w3.org/2000/svg}"
+    frame = root.findall(f"{ns}rect")[1]
+    x0, y0 = float(frame.get("x", 0)), float(frame.get("y", 0))
+    x1, y1 = x0 + float(frame.get("width", 0)), y0 + float(frame.get("height", 0))
+    for shape in root.findall(f".//{ns}polyline") + root.findall(f".//{ns}polygon"):
+        for point in shape.get("points", "").split():
+            x, y = map(float, point.split(","))
+            assert x0 <= x <= x1 and y0 <= y <= y1, point
+
+
 def test_plot_is_an_svg_with_a_line_per_bot(tmp_path: Path) -> None:
     bots = load_bots("lifeboat", ["hoarder", "random"])
     t = play("lifeboat", bots, 10, 1, 6)
@@ -133,6 +146,9 @@ def test_plot_is_an_svg_with_a_line_per_bot(tmp_path: Path) -> None:
     assert len(lines) == 2
     for line in lines:
         assert len(line.get("points", "").split()) == 11  # the start and each of 10 games
+    _inside_the_frame(root)
+    # a rating that stays close: the newcomer's wide start still fits
+    _inside_the_frame(ET.fromstring(svg({"A": [Rating(25.0, 1.0, n) for n in (1, 2, 3)]}, "")))
     legend = [e.text or "" for e in root.iter(f"{ns}text")]
     assert any(s.startswith("Hoarder ") for s in legend)
     assert any(s.startswith("Random ") for s in legend)

@@ -32,8 +32,11 @@ def _ticks(lo: float, hi: float, want: int = 6) -> list[float]:
 def svg(history: dict[str, list[Rating]], title: str) -> str:
     """The chart of ``history`` (each bot's rating after each of its games) as SVG text."""
     most = max([len(h) for h in history.values()] + [1])
-    values = [v for h in history.values() for r in h for v in (r.mu - r.sigma, r.mu + r.sigma)]
-    lo, hi = (min(values), max(values)) if values else (0.0, 50.0)
+    start = Rating()  # every line starts at a newcomer's rating
+    values = [
+        v for h in [[start], *history.values()] for r in h for v in (r.mu - r.sigma, r.mu + r.sigma)
+    ]
+    lo, hi = min(values), max(values)
     pad = (hi - lo) * 0.05 or 1.0
     lo, hi = lo - pad, hi + pad
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -70,7 +73,6 @@ def svg(history: dict[str, list[Rating]], title: str) -> str:
     )
     for i, (name, h) in enumerate(history.items()):
         colour = COLOURS[i % len(COLOURS)]
-        start = Rating()
         points = [(0, start)] + list(enumerate(h, 1))
         upper = " ".join(f"{x(n):.1f},{y(r.mu + r.sigma):.1f}" for n, r in points)
         lower = " ".join(f"{x(n):.1f},{y(r.mu - r.sigma):.1f}" for n, r in reversed(points))
