@@ -104,8 +104,8 @@ def test_display_rating_is_openskills_ordinal() -> None:
 def test_a_database_made_before_ratings_gains_them_and_keeps_its_data(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     db = sqlite3.connect(path)
-    db.executescript(SCHEMA)
-    db.executescript(CHAT_SCHEMA)
+    for schema in (SCHEMA, CHAT_SCHEMA):  # (their {id} and {real} words, where they have them)
+        db.executescript(schema.replace("{id}", "INTEGER PRIMARY KEY").replace("{real}", "REAL"))
     db.execute(
         "INSERT INTO players (name, fingerprint, public_key, created) VALUES ('ann', 'f', 'k', 1)"
     )

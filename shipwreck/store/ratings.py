@@ -3,25 +3,31 @@
 Plain numbers only (``mu``, ``sigma``): the store knows no rating model, so it stays importable
 without one; :mod:`shipwreck.arena.ratings` computes the changes. The tables are created if
 missing, so a database made before ratings existed gains them when it is next opened.
+
+The SQL is the portable subset of SQLite and PostgreSQL (``?`` placeholders, ``ON CONFLICT``,
+``DOUBLE PRECISION``), and only the connection's ``execute`` (and its ``transaction``, where it
+has one) is used, so the ratings work on whichever database the store opens.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import msgspec
 
+# Run a statement at a time (split on ';'): no ';' inside a comment.
 RATINGS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
     game TEXT NOT NULL,
     kind TEXT NOT NULL,           -- 'player' or 'bot'
-    name TEXT NOT NULL,           -- a player's name; a bot's name ('owner/name' if saved)
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
+    name TEXT NOT NULL,           -- a player's name, or a bot's ('owner/name' if saved)
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
     games INTEGER NOT NULL,
-    updated REAL NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (game, kind, name)
 );
 CREATE TABLE IF NOT EXISTS rating_history (
@@ -29,10 +35,10 @@ CREATE TABLE IF NOT EXISTS rating_history (
     kind TEXT NOT NULL,
     name TEXT NOT NULL,
     n INTEGER NOT NULL,           -- 1 for the first rated game, 2 for the next, ...
-    mu REAL NOT NULL,             -- after that game
-    sigma REAL NOT NULL,
+    mu DOUBLE PRECISION NOT NULL, -- after that game
+    sigma DOUBLE PRECISION NOT NULL,
     source TEXT NOT NULL,         -- what was rated: 'table 12', 'arena', ...
-    at REAL NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (game, kind, name, n)
 );
 """
@@ -68,11 +74,30 @@ class HistoryRow(msgspec.Struct, frozen=True):
 
 
 class RatingStore:
-    """The ratings part of :class:`~shipwreck.store.db.Store` (on the same connection)."""
+    """The ratings part of :class:`~shipwreck.store.db.Store`, on the store's connection."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Any) -> None:
         self.db = db
-        db.executescript(RATINGS_SCHEMA)
+        for statement in RATINGS_SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The statements inside commit together, or none does."""
+        begin = getattr(self.db, "transaction", None)
+        if begin is not None:  # the store's own (a database it wraps)
+            with begin():
+                yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")  # a sqlite3 connection: the write lock now
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     def get(self, game: str, entrant: Entrant) -> RatingRow | None:
         row = self.db.execute(
@@ -91,13 +116,14 @@ class RatingStore:
             if r.entrant.kind not in KINDS:
                 raise ValueError(f"a rating is held by a player or a bot, not {r.entrant.kind!r}")
         now = time.time()
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             for r in rows:
                 e = r.entrant
                 self.db.execute(
-                    "INSERT OR REPLACE INTO ratings (game, kind, name, mu, sigma, games, updated)"
-                    " VALUES (?,?,?,?,?,?,?)",
+                    "INSERT INTO ratings (game, kind, name, mu, sigma, games, updated)"
+                    " VALUES (?,?,?,?,?,?,?) ON CONFLICT (game, kind, name) DO UPDATE SET"
+                    " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+                    " updated = excluded.updated",
                     (game, e.kind, e.name, r.mu, r.sigma, r.games, now),
                 )
                 self.db.execute(
@@ -105,11 +131,6 @@ class RatingStore:
                     " VALUES (?,?,?,?,?,?,?,?)",
                     (game, e.kind, e.name, r.games, r.mu, r.sigma, source, now),
                 )
-            self.db.execute("COMMIT")
-        except BaseException:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
 
     def board(self, game: str, z: float = 3.0) -> list[RatingRow]:
         """Every rating of ``game``, best first by the conservative rating ``mu - z * sigma``."""
