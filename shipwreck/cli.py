@@ -43,6 +43,18 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from shipwreck.arena.command import run
+
+    return run(args)
+
+
+def _arena_arguments(p: argparse.ArgumentParser) -> None:
+    from shipwreck.arena.command import add_arguments
+
+    add_arguments(p)
+
+
 def _cmd_bot_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -311,6 +323,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="", help="comma-separated bot scripts, cycled over the seats"
     )
     sim.set_defaults(func=_cmd_sim)
+
+    arena = sub.add_parser(
+        "arena",
+        help="a rated tournament between bots: league table, ratings (docs/arena.md)",
+        description="Play seeded games between bots, the seats rotating, rate every bot"
+        " (openskill) and print a league table.",
+    )
+    _arena_arguments(arena)
+    arena.set_defaults(func=_cmd_arena)
 
     serve = sub.add_parser(
         "serve",

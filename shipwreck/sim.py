@@ -12,7 +12,7 @@ import msgspec
 
 from shipwreck.botseat import bot_move
 from shipwreck.games import get_ruleset
-from shipwreck.lang.bots import BotError, BotPlayer, load_bot
+from shipwreck.lang.bots import BotError, BotPlayer, BotScript, load_bot
 
 DEFAULT_SEATS = {"lifeboat": 6, "spanish_main": 2}
 """Seats per game when none are asked for: a full boat; Spanish Main's two-player sea (SM-1)."""
@@ -120,6 +120,24 @@ def play_bots(
     return result, {s: rules.seat_name(state, s) for s in range(seats)}
 
 
+def play_seated(
+    game: str,
+    seed: int,
+    scripts: list[BotScript],
+    order: list[int],
+    trace: int = 500,
+) -> tuple[GameResult, dict[int, str], list[BotPlayer]]:
+    """:func:`play_bots` with ``scripts[order[s]]`` at seat ``s``, each seat with its own dice
+    (seeded from the game's seed and the seat), so ``sim --bots`` and ``arena`` play the same
+    games for the same seed. Returns the players too, for their traces (``trace`` entries each).
+    """
+    players = [
+        BotPlayer(scripts[k], seed=seed * 1000 + s, trace=trace) for s, k in enumerate(order)
+    ]
+    result, chars = play_bots(game, seed, players, len(order))
+    return result, chars, players
+
+
 class BotStanding(msgspec.Struct):
     bot: str
     seat_games: int
@@ -163,8 +181,7 @@ def simulate_bots(
     start = time.perf_counter()
     for g in range(games):
         order = seat_bots(g, seats, len(scripts))
-        players = [BotPlayer(scripts[order[i]], seed=(seed + g) * 1000 + i) for i in range(seats)]
-        result, chars = play_bots(game, seed + g, players, seats)
+        result, chars, _ = play_seated(game, seed + g, scripts, order)
         if result.end_reason:
             ends[result.end_reason] += 1
         for s in range(seats):

@@ -203,6 +203,19 @@ class Lobby:
         """Commit each accepted command before anyone sees its effect."""
         if self.store is not None:
             self.store.append(table.id, len(table.commands) - 1, seat, text, over=table.over)
+            if table.over:
+                self._rate(table)
+
+    def _rate(self, table: Table) -> None:
+        """A finished game updates its players' and bots' ratings (:mod:`.ladder`). The game
+        is already on disk: a rating that cannot be stored is logged, not raised into it."""
+        from shipwreck.runtime.ladder import rate_finished
+
+        assert self.store is not None
+        try:
+            rate_finished(self.store.ratings, table)
+        except Exception:
+            log.exception("table %s: its ratings could not be stored", table.id)
 
     def _persist_seats(self, table: Table) -> None:
         """A player sat down or left: a rebuild must seat them as they are now."""

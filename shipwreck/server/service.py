@@ -293,13 +293,26 @@ class Service:
             return "\n".join(lines or ["stdin: ok"]) + "\n", 1 if errors else 0
         if words[:2] == ["bot", "save"] and len(words) == 3:
             return await self._save_bot(info, words[2], text)
+        if words[:1] == ["ladder"] and len(words) <= 2:
+            return self._ladder(info.username, words[1:])
         if words == ["help"]:
             return COMMANDS_HELP, 0
         return (
             "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE',"
-            " 'help'\n",
+            " 'ladder [GAME]', 'help'\n",
             2,
         )
+
+    def _ladder(self, player: str, words: list[str]) -> tuple[str, int]:
+        """``ssh host ladder [GAME]``: a game's ladder as plain text, for scripts."""
+        from shipwreck.lang.words import GAME_NAMES
+        from shipwreck.runtime.ladder import format_ladder, ladder
+
+        game = GAME_NAMES.get(words[0].lower() if words else "lifeboat")
+        if game is None:
+            return "shipwreck: ladder GAME: GAME is lifeboat or sm (Spanish Main)\n", 2
+        best, mine = ladder(self.store.ratings, game, player)
+        return "\n".join(format_ladder(game, best, mine)) + "\n", 0
 
     async def _save_bot(self, info: SessionInfo, name: str, text: str) -> tuple[str, int]:
         owner = info.username
@@ -361,6 +374,7 @@ COMMANDS_HELP = """\
 shipwreck commands (ssh host COMMAND); ssh host alone opens the game:
   bot check < FILE       check a bot script and list its problems
   bot save NAME < FILE   save it as your bot NAME (then: new 4 NAME ... at the lobby)
+  ladder [GAME]          the ratings of a game's players and bots (lifeboat, or sm)
   help                   this list
 """
 

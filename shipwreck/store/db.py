@@ -14,6 +14,7 @@ from pathlib import Path
 import msgspec
 
 from shipwreck.names import skeleton
+from shipwreck.store.ratings import RatingStore
 from shipwreck.store.sql import Database, connect
 
 SCHEMA = """
@@ -99,6 +100,8 @@ class Store:
         self.db.script(SCHEMA)
         self.db.script(CHAT_SCHEMA)
         self._add_skeletons()
+        self.ratings = RatingStore(self.db)
+        """Players' and bots' ratings per game (:mod:`.ratings`)."""
 
     def _add_skeletons(self) -> None:
         """Names are unique by :func:`~shipwreck.names.skeleton` (a database made before that
