@@ -32,10 +32,8 @@ def _finish(table: Table, seat: int = 0, seed: int = 1) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_a_finished_game_rates_its_player_and_bots_and_a_restart_keeps_them(
-    tmp_path: Path,
-) -> None:
-    store = Store(tmp_path / "s.db")
+def test_a_finished_game_rates_its_player_and_bots_and_a_restart_keeps_them(database: str) -> None:
+    store = Store(database)
     lobby = Lobby(seed=5)
     lobby.attach_store(store)
     seats = [SeatSpec("human")] + [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]
@@ -54,7 +52,7 @@ def test_a_finished_game_rates_its_player_and_bots_and_a_restart_keeps_them(
         assert board[by_seat[best]].mu > board[by_seat[worst]].mu
     store.close()
 
-    again = Store(tmp_path / "s.db")  # a restart
+    again = Store(database)  # a restart
     assert again.ratings.get("lifeboat", ann) == board[ann]
     assert [h.source for h in again.ratings.history("lifeboat", ann)] == [f"table {table.id}"]
     lobby2 = Lobby(seed=6)
@@ -64,10 +62,10 @@ def test_a_finished_game_rates_its_player_and_bots_and_a_restart_keeps_them(
     assert again.ratings.get("lifeboat", ann).games == 2  # type: ignore[union-attr]
 
 
-def test_a_game_with_nobody_else_rated_counts_for_nobody(tmp_path: Path) -> None:
+def test_a_game_with_nobody_else_rated_counts_for_nobody(database: str) -> None:
     """One player and free seats only: the stand-ins hold no rating, so the game is not rated;
     a game of bots alone (no player) is not either."""
-    store = Store(tmp_path / "s.db")
+    store = Store(database)
     lobby = Lobby(seed=5)
     lobby.attach_store(store)
     alone = lobby.create_table(
@@ -86,8 +84,8 @@ def test_a_game_with_nobody_else_rated_counts_for_nobody(tmp_path: Path) -> None
     assert [s for s, _ in rated_seats(mixed)] == [0, 2, 3]  # the free seat is left out
 
 
-def test_the_ladder_lists_the_best_and_the_players_own_place(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_the_ladder_lists_the_best_and_the_players_own_place(database: str) -> None:
+    store = Store(database)
     lobby = Lobby(seed=5)
     lobby.attach_store(store)
     seats = [SeatSpec("human")] + [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]

@@ -24,9 +24,9 @@ def _real_game(seed: int) -> tuple[list[Entrant], list[int]]:
 
 
 def test_a_real_finished_game_updates_every_seats_rating_and_a_restart_keeps_them(
-    tmp_path: Path,
+    database: str,
 ) -> None:
-    store = Store(tmp_path / "s.db")
+    store = Store(database)
     seats, scores = _real_game(7)
     new = record_game(store.ratings, "lifeboat", seats, scores, "table 1")
     assert set(new) == set(seats)
@@ -45,7 +45,7 @@ def test_a_real_finished_game_updates_every_seats_rating_and_a_restart_keeps_the
     assert new[seats[best]].mu > fresh.mu
     store.close()
 
-    again = Store(tmp_path / "s.db")  # a restart: the ratings are on disk
+    again = Store(database)  # a restart: the ratings are on disk
     board = again.ratings.board("lifeboat")
     assert [r.entrant for r in board] == sorted(seats, key=lambda e: -new[e].ordinal)
     for row in board:
@@ -129,8 +129,8 @@ def test_a_database_made_before_ratings_gains_them_and_keeps_its_data(tmp_path: 
     assert Store(path).ratings.get("lifeboat", Entrant("player", "ann")) is not None
 
 
-def test_a_failed_write_stores_no_rating_at_all(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_a_failed_write_stores_no_rating_at_all(database: str) -> None:
+    store = Store(database)
     with pytest.raises(ValueError, match="player or a bot"):
         record_game(
             store.ratings,
