@@ -184,7 +184,7 @@ DO_NOW = {
     "fight": "join attacker|defender, reveal WEAPON, done",
     "navigate": "choose N",
     "overboard": "throw preserver to X, play bait, pass",
-    "thirst": "drink or wound",
+    "thirst": "drink or wound; or give water to X, pass",
 }
 """What a seat can type for each prompt, named in a refusal when the table waits for it."""
 
@@ -236,12 +236,19 @@ def prompts(state: LifeboatState) -> list[Prompt]:
 
 
 def _thirst_prompted(state: LifeboatState) -> list[str]:
-    chars = state.chars
-    return [  # state.thirst is in seat order
-        cid
-        for cid, n in state.thirst.items()
-        if n > 0 and chars[cid].conscious and holds(chars[cid], "water")
-    ]
+    """Who the thirst step asks, bow to stern (LB-50): each conscious water holder with a
+    thirst of its own (drink or wound), and, while an unconscious character is still thirsty,
+    every other conscious water holder who has not passed (give it water, or pass)."""
+    chars, thirst = state.chars, state.thirst
+    aid = bool(_aid_targets(state))
+    out = []
+    for cid in state.boat:
+        c = chars[cid]
+        if c.dead or c.wounds >= c.strength or not holds(c, "water"):
+            continue
+        if thirst.get(cid, 0) > 0 or (aid and cid not in state.passed):
+            out.append(cid)
+    return out
 
 
 def prompt_of(state: LifeboatState, seat: Seat) -> str | None:
@@ -297,8 +304,12 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
             if holds(c, "bait"):
                 out.append(C.PlayBait())
             out.append(_PASS)
-    elif step == "thirst" and state.thirst.get(me, 0) > 0 and c.conscious and holds(c, "water"):
-        out = list(_THIRST)
+    elif step == "thirst" and me in _thirst_prompted(state):
+        if state.thirst.get(me, 0) > 0:
+            out = list(_THIRST)
+        else:  # LB-50: asked for an unconscious thirsty character
+            out = [C.Give("water", tid) for tid in _aid_targets(state)]
+            out.append(_PASS)
     return out
 
 
@@ -365,7 +376,9 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
                 if tid != me and not state.chars[tid].dead and tid not in state.overboard
             )
     if state.step == "thirst" and "water" in mine:
-        out.extend(C.Give("water", tid) for tid in _aid_targets(state))
+        # Asked only to give (LB-50), giving is one of the prompt's choices, not a free action.
+        if state.thirst.get(me, 0) > 0 or me not in _thirst_prompted(state):
+            out.extend(C.Give("water", tid) for tid in _aid_targets(state))
     if _drop_allowed(state) is None:
         fight = state.fight is not None
         out.extend(C.Drop(i) for i in dict.fromkeys(c.hidden if fight else mine))
@@ -398,6 +411,8 @@ def default(state: LifeboatState, seat: Seat) -> C.Command | None:
         case "overboard":
             return C.Pass()
         case "thirst":
+            if state.thirst.get(me, 0) <= 0:
+                return C.Pass()  # asked only to give water (LB-50)
             return C.Drink() if holds(state.chars[me], "water") else C.Wound()
     return None
 
@@ -1076,6 +1091,9 @@ def _cmd_bait(state: LifeboatState, log: _Log, me: Character, cmd: C.PlayBait) -
 
 
 def _cmd_pass(state: LifeboatState, log: _Log, me: Character, cmd: C.Pass) -> None:
+    if state.step == "thirst":
+        _pass_aid(state, log, me)
+        return
     _overboard_turn(state, me)
     state.responders.remove(me.id)
     if not state.responders:
@@ -1122,6 +1140,7 @@ def _start_thirst(state: LifeboatState, log: _Log) -> None:
     nc = NAV[state.card]
     named_ = named(nc.thirsty, state.boat)
     state.thirst = {}
+    state.passed = []
     for cid in state.boat:
         c = state.chars[cid]
         if c.dead:
@@ -1166,11 +1185,22 @@ def _settle_thirst(state: LifeboatState, log: _Log) -> None:
         for _ in range(n):
             _thirst_wound(state, log, state.chars[cid])
     state.thirst = {}
+    state.passed = []
     _end_round(state, log)
 
 
+def _pass_aid(state: LifeboatState, log: _Log, me: Character) -> None:
+    """LB-50: a water holder asked to give water to an unconscious one declines."""
+    if state.thirst.get(me.id, 0) > 0 or me.id not in _thirst_prompted(state):
+        raise IllegalCommand(f"you have nothing to pass on now; {_waiting_for(state, me.id)}")
+    state.passed.append(me.id)
+    _settle_thirst(state, log)
+
+
 def _cmd_thirst(state: LifeboatState, log: _Log, me: Character, cmd: C.Drink | C.Wound) -> None:
-    if state.step != "thirst" or me.id not in _thirst_prompted(state):
+    if state.step != "thirst" or state.thirst.get(me.id, 0) <= 0:
+        raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state, me.id)}")
+    if me.id not in _thirst_prompted(state):
         raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state, me.id)}")
     state.thirst[me.id] -= 1
     if isinstance(cmd, C.Drink):
