@@ -375,10 +375,13 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
                 for tid in state.boat
                 if tid != me and not state.chars[tid].dead and tid not in state.overboard
             )
-    if state.step == "thirst" and "water" in mine:
-        # Asked only to give (LB-50), giving is one of the prompt's choices, not a free action.
-        if state.thirst.get(me, 0) > 0 or me not in _thirst_prompted(state):
-            out.extend(C.Give("water", tid) for tid in _aid_targets(state))
+    # Asked only to give (LB-50), giving is one of the prompt's choices, not a free action.
+    if (
+        state.step == "thirst"
+        and "water" in mine
+        and (state.thirst.get(me, 0) > 0 or me not in _thirst_prompted(state))
+    ):
+        out.extend(C.Give("water", tid) for tid in _aid_targets(state))
     if _drop_allowed(state) is None:
         fight = state.fight is not None
         out.extend(C.Drop(i) for i in dict.fromkeys(c.hidden if fight else mine))
