@@ -52,6 +52,9 @@ class Lifeboat:
 
     apply = staticmethod(rules.apply)
 
+    apply_quiet = staticmethod(rules.apply_quiet)
+    """``apply`` without events, for headless play (``shipwreck sim``, search playouts)."""
+
     default = staticmethod(rules.default)
 
     def view(self, state: LifeboatState, seat: Seat | None) -> LifeboatView:
