@@ -46,6 +46,23 @@ _JOINS = (C.Join("attacker"), C.Join("defender"))
 _THIRST = (C.Drink(), C.Wound())
 _SWAP = {cid: C.Swap(cid) for cid in CHAR_IDS}
 _ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
+_TAKE = {item: C.Take(item) for item in KNOWN_ITEMS}
+_CHOOSE = {n: C.Choose(n) for n in NAV}
+_REVEAL = {w: C.Reveal(w) for w in WEAPONS}
+_KEEPS: dict[tuple[int, ...], tuple[C.Keep, ...]] = {}
+"""The ``keep`` answers to each drawn hand, made once per hand (every subset, as ``choices``
+lists them)."""
+
+
+def _keeps(drawn: list[int]) -> tuple[C.Keep, ...]:
+    key = tuple(drawn)
+    keeps = _KEEPS.get(key)
+    if keeps is None:
+        n = len(drawn)
+        keeps = _KEEPS[key] = tuple(
+            C.Keep(tuple(drawn[i] for i in range(n) if mask >> i & 1)) for mask in range(1 << n)
+        )
+    return keeps
 
 
 PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overboard", "thirst")
@@ -195,8 +212,10 @@ def _kill(state: LifeboatState, log: _Log, c: Character, why: str) -> None:
 
 def navigator(state: LifeboatState) -> str | None:
     """The conscious character nearest the stern (LB-40)."""
+    chars = state.chars
     for cid in reversed(state.boat):
-        if state.chars[cid].conscious:
+        c = chars[cid]
+        if not c.dead and c.wounds < c.strength:  # c.conscious, inlined: a hot path
             return cid
     return None
 
@@ -269,14 +288,25 @@ def _thirst_prompted(state: LifeboatState) -> list[str]:
     """Who the thirst step asks, bow to stern (LB-50): each conscious water holder with a
     thirst of its own (drink or wound), and, while an unconscious character is still thirsty,
     every other conscious water holder who has not passed (give it water, or pass)."""
-    chars, thirst = state.chars, state.thirst
-    aid = bool(_aid_targets(state))
+    thirst = state.thirst
+    if not thirst:
+        return []
+    chars = state.chars
+    aid = False  # is an unconscious character still thirsty? (_aid_targets, inlined)
+    for cid, n in thirst.items():
+        if n > 0:
+            c = chars[cid]
+            if not c.dead and c.wounds >= c.strength:
+                aid = True
+                break
     out = []
     for cid in state.boat:
         c = chars[cid]
-        if c.dead or c.wounds >= c.strength or not holds(c, "water"):
+        if c.dead or c.wounds >= c.strength:
             continue
-        if thirst.get(cid, 0) > 0 or (aid and cid not in state.passed):
+        if (thirst.get(cid, 0) > 0 or (aid and cid not in state.passed)) and (
+            "water" in c.hidden or "water" in c.revealed
+        ):
             out.append(cid)
     return out
 
@@ -302,17 +332,13 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
     out: list[C.Command] = []
     if step == "pick":
         if state.pickers[0] == me:
-            out = [C.Take(i) for i in dict.fromkeys(state.offer)]
+            out = [_TAKE[i] for i in dict.fromkeys(state.offer)]
     elif step == "turn":
         if state.order[state.turn] == me:
             out = _turn_choices(state, c)
     elif step == "keep":
         if state.order[state.turn] == me:
-            drawn = state.drawn
-            n = len(drawn)
-            out = [
-                C.Keep(tuple(drawn[i] for i in range(n) if mask >> i & 1)) for mask in range(1 << n)
-            ]
+            out = list(_keeps(state.drawn))
     elif step == "respond":
         if state.request is not None and state.request.target == me:
             out = [_AGREE, _RESIST]
@@ -320,13 +346,13 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
         f = state.fight
         if f is not None and c.conscious and me not in f.done:
             if me in f.attackers or me in f.defenders:
-                out = [C.Reveal(w) for w in dict.fromkeys(c.hidden) if w in WEAPONS]
+                out = [_REVEAL[w] for w in dict.fromkeys(c.hidden) if w in WEAPONS]
             else:
                 out = list(_JOINS)
             out.append(_DONE)
     elif step == "choose":
         if navigator(state) == me:
-            out = [C.Choose(n) for n in state.nav_table]
+            out = [_CHOOSE[n] for n in state.nav_table]
     elif step == "overboard":
         if me in state.responders:
             if holds(c, "preserver"):
@@ -538,7 +564,10 @@ def start_round(state: LifeboatState, log: _Log) -> None:
     state.phase = "supply"
     state.step = "pick"
     state.trades = []
-    awake = [cid for cid in state.boat if state.chars[cid].conscious]
+    chars = state.chars
+    awake = [
+        cid for cid in state.boat if not chars[cid].dead and chars[cid].wounds < chars[cid].strength
+    ]
     k = min(len(awake), len(state.supply_deck))
     state.offer = state.supply_deck[:k]
     del state.supply_deck[:k]
@@ -567,7 +596,11 @@ def _next_turn(state: LifeboatState, log: _Log) -> None:
     state.fight = None
     order, chars = state.order, state.chars
     t = state.turn + 1
-    while t < len(order) and not chars[order[t]].conscious:
+    n = len(order)
+    while t < n:
+        c = chars[order[t]]
+        if not c.dead and c.wounds < c.strength:  # c.conscious, inlined: a hot path
+            break
         t += 1
     state.turn = t
     if t >= len(order):
@@ -1134,11 +1167,13 @@ def _overboard_turn(state: LifeboatState, me: Character) -> None:
 
 def _can_respond(state: LifeboatState, cid: str) -> bool:
     """LB-42: a conscious character in the boat with bait, or a preserver and someone to save."""
-    c = state.chars[cid]
-    if not c.conscious:
+    chars = state.chars
+    c = chars[cid]
+    if c.dead or c.wounds >= c.strength:
         return False
     return holds(c, "bait") or (
-        holds(c, "preserver") and any(state.chars[t].conscious for t in state.overboard)
+        holds(c, "preserver")
+        and any(not chars[t].dead and chars[t].wounds < chars[t].strength for t in state.overboard)
     )
 
 
@@ -1245,10 +1280,11 @@ def _start_thirst(state: LifeboatState, log: _Log) -> None:
 
 
 def _aid_targets(state: LifeboatState) -> list[str]:
+    chars = state.chars
     return [
         cid
         for cid, n in state.thirst.items()
-        if n > 0 and not state.chars[cid].dead and not state.chars[cid].conscious
+        if n > 0 and not chars[cid].dead and chars[cid].wounds >= chars[cid].strength
     ]
 
 
