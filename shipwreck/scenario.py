@@ -18,6 +18,7 @@ import msgspec
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, parse_command
+from shipwreck.lang.commands import lower_ascii
 
 _META_KEYS = ("game", "commands", "expect", "rule", "title", "xfail")
 _FORM = {
@@ -92,7 +93,7 @@ def run(scenario: Scenario) -> Result:
         raise ScenarioError(str(e)) from None
     for line in scenario.commands:
         who, sep, text = line.partition(":")
-        who = who.strip()
+        who = lower_ascii(who.strip())  # 'LAUREN: REST' is 'lauren: rest'; names are lower case
         try:
             if not sep:
                 form = _FORM.get(scenario.game, _FORM["lifeboat"])
