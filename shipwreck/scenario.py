@@ -114,6 +114,25 @@ def run(scenario: Scenario) -> Result:
     return Result(state, events, rules.summary(state))
 
 
+def seat_number(scenario: Scenario, result: Result, which: str) -> int:
+    """The seat ``--as`` names: a number (0 = the first seat) or a seat's name (a character,
+    a colour). ScenarioError, naming the seats, for anything else."""
+    rules = get_ruleset(scenario.game)
+    names: list[str] = []
+    for s in range(int(rules.max_seats)):
+        try:
+            names.append(str(rules.seat_name(result.state, s)))
+        except (IndexError, KeyError):
+            break
+    word = which.strip()
+    if word.isdigit() and int(word) < len(names):
+        return int(word)
+    if word.lower() in names:
+        return names.index(word.lower())
+    listed = ", ".join(f"{i} {n}" for i, n in enumerate(names))
+    raise ScenarioError(f"--as {which}: no such seat here; the seats are {listed}")
+
+
 def log_lines(result: Result, seat: int | None = None) -> list[str]:
     """The log one seat may read (``None``: the public log)."""
     return [e.text for e in visible(result.events, seat)]

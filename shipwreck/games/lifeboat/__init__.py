@@ -97,6 +97,8 @@ class Lifeboat:
         }
         if state.scores is not None:
             out["scores"] = dict(state.scores)
+            best = max(state.scores.values(), default=0)
+            out["winners"] = [c for c in state.boat if state.scores.get(c) == best]  # LB-61
         return out
 
     def seat_name(self, state: LifeboatState, seat: Seat) -> str:

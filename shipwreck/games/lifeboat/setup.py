@@ -75,7 +75,31 @@ def from_position(pos: Position) -> tuple[LifeboatState, list[Event]]:
     for cid in pos.characters:
         if cid not in pos.seats:
             raise SetupError(f"characters.{cid}: {cid} is not in seats")
+    _check_reachable(pos)
     return _build(pos.seed, Rng.from_seed(pos.seed), list(pos.seats), list(pos.seats), pos)
+
+
+def _check_reachable(pos: Position) -> None:
+    """Refuse what no game can reach: birds end the game at 4 and never go below 0 (LB-41,
+    LB-60), rounds count from 1, and each friend and enemy card is dealt once (LB-7)."""
+    if not 0 <= pos.birds <= 3:
+        raise SetupError(
+            f"birds: {pos.birds} cannot happen; birds go from 0 to 3 (at 4 the game is over)"
+        )
+    if pos.round < 1:
+        raise SetupError(f"round: {pos.round} cannot happen; the first round is 1")
+    for field in ("friend", "enemy"):
+        holder: dict[str, str] = {}
+        for cid, cp in pos.characters.items():
+            card = getattr(cp, field)
+            if not card:
+                continue
+            if card in holder:
+                raise SetupError(
+                    f"characters.{cid}.{field}: {card} is already characters.{holder[card]}"
+                    f".{field}; each {field} card is dealt to one character"
+                )
+            holder[card] = cid
 
 
 def _known_char(cid: str, where: str) -> None:
