@@ -61,3 +61,37 @@ def digest(games: int = GAMES) -> str:
 def test_engine_logs_match_the_recorded_digest() -> None:
     """Same seed + commands = byte-identical game logs before and after the speed-ups."""
     assert digest() == RECORDED
+
+
+def test_quiet_apply_plays_the_same_game() -> None:
+    """``apply_quiet`` (headless sim and search) takes the same commands, refuses the same ones
+    with the same words, and leaves the same state as ``apply``, command by command; it makes
+    no events."""
+    from shipwreck.engine.core import IllegalCommand
+
+    for i in range(30):
+        seed, seats = 5000 + i, 4 + i % 3
+        loud, _ = RULES.new_game(seed, seats)
+        quiet, _ = RULES.new_game(seed, seats)
+        rng = random.Random(seed)
+        enc = msgspec.json.encode
+        while loud.phase != "over":
+            seat = rng.randrange(seats)
+            options = RULES.legal(loud, seat) + RULES.legal(loud, (seat + 1) % seats)
+            if not options or rng.random() < 0.7:
+                prompt = rng.choice([p for p in RULES.prompts(loud) if p.blocking])
+                seat, options = prompt.seat, RULES.choices(loud, prompt.seat)
+            cmd = rng.choice(options)
+            try:
+                RULES.apply(loud, seat, cmd)
+            except IllegalCommand as e:
+                refused = str(e)
+                try:
+                    RULES.apply_quiet(quiet, seat, cmd)
+                except IllegalCommand as q:
+                    assert str(q) == refused
+                else:
+                    raise AssertionError(f"apply_quiet took {cmd!r}, apply refused it") from None
+            else:
+                assert RULES.apply_quiet(quiet, seat, cmd) is None
+            assert enc(quiet) == enc(loud)

@@ -49,6 +49,7 @@ _ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
 _TAKE = {item: C.Take(item) for item in KNOWN_ITEMS}
 _CHOOSE = {n: C.Choose(n) for n in NAV}
 _REVEAL = {w: C.Reveal(w) for w in WEAPONS}
+_ROB_ITEM: dict[tuple[str, str], C.Rob] = {}
 _KEEPS: dict[tuple[int, ...], tuple[C.Keep, ...]] = {}
 """The ``keep`` answers to each drawn hand, made once per hand (every subset, as ``choices``
 lists them)."""
@@ -292,23 +293,29 @@ def _thirst_prompted(state: LifeboatState) -> list[str]:
     if not thirst:
         return []
     chars = state.chars
-    aid = False  # is an unconscious character still thirsty? (_aid_targets, inlined)
     for cid, n in thirst.items():
         if n > 0:
             c = chars[cid]
             if not c.dead and c.wounds >= c.strength:
-                aid = True
-                break
-    out = []
-    for cid in state.boat:
-        c = chars[cid]
-        if c.dead or c.wounds >= c.strength:
-            continue
-        if (thirst.get(cid, 0) > 0 or (aid and cid not in state.passed)) and (
-            "water" in c.hidden or "water" in c.revealed
-        ):
-            out.append(cid)
-    return out
+                break  # an unconscious one is thirsty: every conscious water holder is asked
+    else:  # only the thirsty are asked (state.thirst is in seat order)
+        return [
+            cid
+            for cid, n in thirst.items()
+            if n > 0
+            and ("water" in (c := chars[cid]).hidden or "water" in c.revealed)
+            and not c.dead
+            and c.wounds < c.strength
+        ]
+    passed = state.passed
+    return [
+        cid
+        for cid in state.boat
+        if ("water" in (c := chars[cid]).hidden or "water" in c.revealed)
+        and not c.dead
+        and c.wounds < c.strength
+        and (thirst.get(cid, 0) > 0 or cid not in passed)
+    ]
 
 
 def prompt_of(state: LifeboatState, seat: Seat) -> str | None:
@@ -369,6 +376,13 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
     return out
 
 
+def _rob_item(tid: str, item: str) -> C.Rob:
+    cmd = _ROB_ITEM.get((tid, item))
+    if cmd is None:
+        cmd = _ROB_ITEM[tid, item] = C.Rob(tid, item)
+    return cmd
+
+
 def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
     out: list[C.Command] = [_ROW, _REST]
     chars = state.chars
@@ -380,7 +394,7 @@ def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
             if t.hidden:
                 out.append(_ROB_HIDDEN[tid])
             if t.revealed:
-                out.extend([C.Rob(tid, i) for i in dict.fromkeys(t.revealed)])
+                out.extend([_rob_item(tid, i) for i in dict.fromkeys(t.revealed)])
     mine = c.hidden + c.revealed
     if "umbrella" not in mine and "medkit" not in mine and "flare" not in mine:
         return out
@@ -482,17 +496,14 @@ def default(state: LifeboatState, seat: Seat) -> C.Command | None:
 def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
     """Apply one command from ``seat``. Raises IllegalCommand (state unchanged) if not allowed."""
     log = _Log(state)
-    _apply(state, seat, cmd, log)
+    apply_quiet(state, seat, cmd, log)
     return log.events
 
 
-def apply_quiet(state: LifeboatState, seat: Seat, cmd: C.Command) -> None:
+def apply_quiet(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log = _QUIET) -> None:
     """:func:`apply` for headless play (simulation, a search's playouts): the same rules, the
-    same checks and the same state after, but no events are made. Live tables keep ``apply``."""
-    _apply(state, seat, cmd, _QUIET)
-
-
-def _apply(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log) -> None:
+    same checks and the same state after, but no events are made. Live tables keep ``apply``
+    (which passes its own ``log``)."""
     if state.phase == "over":
         raise IllegalCommand("the game is over")
     handler = _HANDLERS.get(type(cmd))
@@ -503,7 +514,7 @@ def _apply(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log) -> None:
         handler(state, log, me, cmd)
         if state.trades:
             _lapse_stale_trades(state)
-        if state.step in _RECHECK_STEPS and type(cmd) in _FREE:
+        if type(cmd) in _FREE and state.step in _RECHECK_STEPS:
             _recheck(state, log)
         return
     if seat == SYSTEM:
