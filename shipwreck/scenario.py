@@ -73,6 +73,12 @@ def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
         expect = msgspec.convert(data.get("expect", {}), type=dict[str, Any])
     except msgspec.ValidationError as e:
         raise ScenarioError(f"{where}: {e}") from None
+    check = getattr(rules, "check_position", None)  # positions no game reaches (issue 19)
+    if check is not None:
+        try:
+            check(position)
+        except ValueError as e:
+            raise ScenarioError(f"{where}: {e}") from None
     return Scenario(
         game,
         position,

@@ -40,13 +40,15 @@ BASE = {"phase": "navigation", "seats": ["lauren", "stephen", "captain", "mate"]
         ),
     ],
 )
-def test_lb7_lb41_unreachable_positions_are_refused(extra: dict[str, object], message: str) -> None:
+def test_lb7_lb41_unreachable_positions_are_refused_on_loading(
+    extra: dict[str, object], message: str
+) -> None:
     """LB-41/LB-60 (birds 0..3 in play), rounds from 1, LB-7 (each friend and enemy card is
-    dealt once): a position breaking them is refused with the key and the reason."""
-    sc = scenario.from_dict({**BASE, **extra})
+    dealt once): a scenario whose position breaks them is refused as it loads, with the key
+    and the reason."""
     with pytest.raises(scenario.ScenarioError) as e:
-        scenario.run(sc)
-    assert str(e.value) == message
+        scenario.from_dict({**BASE, **extra}, "bad.toml")
+    assert str(e.value) == f"bad.toml: {message}"
 
 
 def test_lb7_reachable_edges_load() -> None:
@@ -68,7 +70,8 @@ def test_an_unreachable_scenario_file_exits_2_with_one_line(
     out = capsys.readouterr()
     assert out.out == ""
     assert out.err.strip().splitlines() == [
-        "shipwreck scenario: birds: 4 cannot happen; birds go from 0 to 3 (at 4 the game is over)"
+        f"shipwreck scenario: {f}: birds: 4 cannot happen; birds go from 0 to 3"
+        " (at 4 the game is over)"
     ]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from shipwreck.engine.core import Event, Seat
 from shipwreck.games.lifeboat import rules
 from shipwreck.games.lifeboat.commands import Command
-from shipwreck.games.lifeboat.setup import Position, from_position, new_game
+from shipwreck.games.lifeboat.setup import Position, check_reachable, from_position, new_game
 from shipwreck.games.lifeboat.state import LifeboatState
 from shipwreck.games.lifeboat.view import LifeboatView, view
 
@@ -43,6 +43,10 @@ class Lifeboat:
 
     def from_position(self, pos: Position) -> tuple[LifeboatState, list[Event]]:
         return from_position(pos)
+
+    def check_position(self, pos: Position) -> None:
+        """ValueError for a position no game reaches (the scenario loader refuses those)."""
+        check_reachable(pos)
 
     prompts = staticmethod(rules.prompts)
 
