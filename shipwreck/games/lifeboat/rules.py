@@ -71,6 +71,7 @@ PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overb
 _PROMPTS: dict[tuple[int, str], Prompt] = {
     (seat, k): Prompt(seat, k) for seat in range(len(CHAR_IDS)) for k in PROMPT_KINDS
 }
+_FIGHT_PROMPTS = [_PROMPTS[seat, "fight"] for seat in range(len(CHAR_IDS))]
 
 
 class _Log:
@@ -253,26 +254,28 @@ def prompts(state: LifeboatState) -> list[Prompt]:
     step = state.step
     seat = state.players.index
     out: list[Prompt]
-    if step == "pick":
-        out = [_PROMPTS[seat(state.pickers[0]), "supply"]]
+    # The most frequent steps first: a fight asks everyone, one answer at a time.
+    if step == "fight":
+        assert state.fight is not None
+        done = state.fight.done
+        fight = _FIGHT_PROMPTS
+        out = [fight[seat(cid)] for cid in state.fight.voters if cid not in done]
     elif step == "turn":
         out = [_PROMPTS[seat(state.order[state.turn]), "turn"]]
-    elif step == "keep":
-        out = [_PROMPTS[seat(state.order[state.turn]), "keep"]]
+    elif step == "pick":
+        out = [_PROMPTS[seat(state.pickers[0]), "supply"]]
     elif step == "respond":
         assert state.request is not None
         out = [_PROMPTS[seat(state.request.target), "respond"]]
-    elif step == "fight":
-        assert state.fight is not None
-        done = state.fight.done
-        out = [_PROMPTS[seat(cid), "fight"] for cid in state.fight.voters if cid not in done]
+    elif step == "thirst":
+        out = [_PROMPTS[seat(cid), "thirst"] for cid in _thirst_prompted(state)]
+    elif step == "keep":
+        out = [_PROMPTS[seat(state.order[state.turn]), "keep"]]
+    elif step == "overboard":
+        out = [_PROMPTS[seat(cid), "overboard"] for cid in state.responders]
     elif step == "choose":
         nav = navigator(state)
         out = [_PROMPTS[seat(nav), "navigate"]] if nav else []
-    elif step == "overboard":
-        out = [_PROMPTS[seat(cid), "overboard"] for cid in state.responders]
-    elif step == "thirst":
-        out = [_PROMPTS[seat(cid), "thirst"] for cid in _thirst_prompted(state)]
     else:
         return []
     if state.trades:
@@ -337,29 +340,33 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
     c = state.chars[me]
     step = state.step
     out: list[C.Command] = []
-    if step == "pick":
-        if state.pickers[0] == me:
-            out = [_TAKE[i] for i in dict.fromkeys(state.offer)]
-    elif step == "turn":
-        if state.order[state.turn] == me:
-            out = _turn_choices(state, c)
-    elif step == "keep":
-        if state.order[state.turn] == me:
-            out = list(_keeps(state.drawn))
-    elif step == "respond":
-        if state.request is not None and state.request.target == me:
-            out = [_AGREE, _RESIST]
-    elif step == "fight":
+    if step == "fight":  # the most frequent steps first
         f = state.fight
-        if f is not None and c.conscious and me not in f.done:
+        if f is not None and not c.dead and c.wounds < c.strength and me not in f.done:
             if me in f.attackers or me in f.defenders:
                 out = [_REVEAL[w] for w in dict.fromkeys(c.hidden) if w in WEAPONS]
             else:
                 out = list(_JOINS)
             out.append(_DONE)
-    elif step == "choose":
-        if navigator(state) == me:
-            out = [_CHOOSE[n] for n in state.nav_table]
+    elif step == "turn":
+        if state.order[state.turn] == me:
+            out = _turn_choices(state, c)
+    elif step == "pick":
+        if state.pickers[0] == me:
+            out = [_TAKE[i] for i in dict.fromkeys(state.offer)]
+    elif step == "respond":
+        if state.request is not None and state.request.target == me:
+            out = [_AGREE, _RESIST]
+    elif step == "thirst":
+        if me in _thirst_prompted(state):
+            if state.thirst.get(me, 0) > 0:
+                out = list(_THIRST)
+            else:  # LB-50: asked for an unconscious thirsty character
+                out = [C.Give("water", tid) for tid in _aid_targets(state)]
+                out.append(_PASS)
+    elif step == "keep":
+        if state.order[state.turn] == me:
+            out = list(_keeps(state.drawn))
     elif step == "overboard":
         if me in state.responders:
             if holds(c, "preserver"):
@@ -367,12 +374,8 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
             if holds(c, "bait"):
                 out.append(C.PlayBait())
             out.append(_PASS)
-    elif step == "thirst" and me in _thirst_prompted(state):
-        if state.thirst.get(me, 0) > 0:
-            out = list(_THIRST)
-        else:  # LB-50: asked for an unconscious thirsty character
-            out = [C.Give("water", tid) for tid in _aid_targets(state)]
-            out.append(_PASS)
+    elif step == "choose" and navigator(state) == me:
+        out = [_CHOOSE[n] for n in state.nav_table]
     return out
 
 
