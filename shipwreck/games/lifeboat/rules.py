@@ -321,6 +321,29 @@ def _thirst_prompted(state: LifeboatState) -> list[str]:
     ]
 
 
+def _asked_to_drink(state: LifeboatState, c: Character) -> bool:
+    """LB-50: a conscious water holder with a thirst of its own is asked: drink or wound."""
+    return (
+        state.thirst.get(c.id, 0) > 0
+        and not c.dead
+        and c.wounds < c.strength
+        and ("water" in c.hidden or "water" in c.revealed)
+    )
+
+
+def _asked_to_aid(state: LifeboatState, c: Character) -> bool:
+    """LB-50: a conscious water holder with no thirst of its own, who has not passed, is asked
+    while an unconscious character is still thirsty: give it water, or pass."""
+    return (
+        state.thirst.get(c.id, 0) <= 0
+        and not c.dead
+        and c.wounds < c.strength
+        and ("water" in c.hidden or "water" in c.revealed)
+        and c.id not in state.passed
+        and bool(_aid_targets(state))
+    )
+
+
 def prompt_of(state: LifeboatState, seat: Seat) -> str | None:
     """The kind of ``seat``'s blocking prompt, if it has one."""
     for p in prompts(state):
@@ -358,12 +381,11 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
         if state.request is not None and state.request.target == me:
             out = [_AGREE, _RESIST]
     elif step == "thirst":
-        if me in _thirst_prompted(state):
-            if state.thirst.get(me, 0) > 0:
-                out = list(_THIRST)
-            else:  # LB-50: asked for an unconscious thirsty character
-                out = [C.Give("water", tid) for tid in _aid_targets(state)]
-                out.append(_PASS)
+        if _asked_to_drink(state, c):
+            out = list(_THIRST)
+        elif _asked_to_aid(state, c):
+            out = [C.Give("water", tid) for tid in _aid_targets(state)]
+            out.append(_PASS)
     elif step == "keep":
         if state.order[state.turn] == me:
             out = list(_keeps(state.drawn))
@@ -449,11 +471,7 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
                 if tid != me and not state.chars[tid].dead and tid not in state.overboard
             )
     # Asked only to give (LB-50), giving is one of the prompt's choices, not a free action.
-    if (
-        state.step == "thirst"
-        and "water" in mine
-        and (state.thirst.get(me, 0) > 0 or me not in _thirst_prompted(state))
-    ):
+    if state.step == "thirst" and "water" in mine and not _asked_to_aid(state, c):
         out.extend(C.Give("water", tid) for tid in _aid_targets(state))
     if _drop_allowed(state) is None:
         fight = state.fight is not None
@@ -1332,16 +1350,14 @@ def _settle_thirst(state: LifeboatState, log: _Log) -> None:
 
 def _pass_aid(state: LifeboatState, log: _Log, me: Character) -> None:
     """LB-50: a water holder asked to give water to an unconscious one declines."""
-    if state.thirst.get(me.id, 0) > 0 or me.id not in _thirst_prompted(state):
+    if not _asked_to_aid(state, me):
         raise IllegalCommand(f"you have nothing to pass on now; {_waiting_for(state, me.id)}")
     state.passed.append(me.id)
     _settle_thirst(state, log)
 
 
 def _cmd_thirst(state: LifeboatState, log: _Log, me: Character, cmd: C.Drink | C.Wound) -> None:
-    if state.step != "thirst" or state.thirst.get(me.id, 0) <= 0:
-        raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state, me.id)}")
-    if me.id not in _thirst_prompted(state):
+    if state.step != "thirst" or not _asked_to_drink(state, me):
         raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state, me.id)}")
     state.thirst[me.id] -= 1
     if isinstance(cmd, C.Drink):
