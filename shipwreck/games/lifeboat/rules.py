@@ -46,6 +46,7 @@ _JOINS = (C.Join("attacker"), C.Join("defender"))
 _THIRST = (C.Drink(), C.Wound())
 _SWAP = {cid: C.Swap(cid) for cid in CHAR_IDS}
 _ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
+_SWAP_ROB = {cid: (_SWAP[cid], _ROB_HIDDEN[cid]) for cid in CHAR_IDS}
 _TAKE = {item: C.Take(item) for item in KNOWN_ITEMS}
 _CHOOSE = {n: C.Choose(n) for n in NAV}
 _REVEAL = {w: C.Reveal(w) for w in WEAPONS}
@@ -415,9 +416,10 @@ def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
     for tid in state.boat:
         if tid != me:
             t = chars[tid]
-            out.append(_SWAP[tid])
             if t.hidden:
-                out.append(_ROB_HIDDEN[tid])
+                out += _SWAP_ROB[tid]  # swap, then rob a hidden item
+            else:
+                out.append(_SWAP[tid])
             if t.revealed:
                 out.extend([_rob_item(tid, i) for i in dict.fromkeys(t.revealed)])
     mine = c.hidden + c.revealed
