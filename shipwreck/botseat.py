@@ -92,7 +92,12 @@ def bot_move(
     """
     decision = bot.decide(rules.view(state, seat), kind)
     cmd = decision.command
-    if cmd is not None and kind != "offer" and type(cmd) in rules.free_types:
+    if (
+        cmd is not None
+        and kind != "offer"
+        and type(cmd) in rules.free_types
+        and cmd not in rules.choices(state, seat)  # (a gift of water may answer thirst: LB-50)
+    ):
         # a free action (say, drop, offer…) would leave the decision open: not an answer
         fallback = rules.default(state, seat)
         bot.refused(decision, f"'{_text(cmd)}' does not answer '{kind}'", fallback)

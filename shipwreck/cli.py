@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -84,17 +85,18 @@ def _cmd_scenario_run(args: argparse.Namespace) -> int:
     try:
         sc = scenario.load(args.file)
         result = scenario.run(sc)
+        seat = None if args.as_seat is None else scenario.seat_number(sc, result, args.as_seat)
     except scenario.ScenarioError as e:
         print(f"shipwreck scenario: {e}", file=sys.stderr)
         return 2
     if args.json:
         out = dict(result.summary)
-        out["log"] = scenario.log_lines(result, args.as_seat)
+        out["log"] = scenario.log_lines(result, seat)
         if result.error:
             out["error"] = result.error
         print(json.dumps(out, indent=2))
     else:
-        for line in scenario.log_lines(result, args.as_seat):
+        for line in scenario.log_lines(result, seat):
             print(line)
         print("--")
         s = result.summary
@@ -452,7 +454,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("file")
     run.add_argument("--json", action="store_true", help="one JSON object on stdout")
     run.add_argument(
-        "--as", dest="as_seat", type=int, default=None, help="show the log seat N may see"
+        "--as",
+        dest="as_seat",
+        metavar="N",
+        default=None,
+        help="show the log seat N may see (0 = the first of `seats`), or name its character",
     )
     run.set_defaults(func=_cmd_scenario_run)
     return p
@@ -462,7 +468,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(words)
     args.words = words  # (``serve --workers`` gives its workers the same flags)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``shipwreck sim | head``): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE
     return code
 
 

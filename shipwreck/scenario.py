@@ -18,6 +18,7 @@ import msgspec
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, parse_command
+from shipwreck.lang.commands import lower_ascii
 
 _META_KEYS = ("game", "commands", "expect", "rule", "title", "xfail")
 _FORM = {
@@ -72,6 +73,12 @@ def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
         expect = msgspec.convert(data.get("expect", {}), type=dict[str, Any])
     except msgspec.ValidationError as e:
         raise ScenarioError(f"{where}: {e}") from None
+    check = getattr(rules, "check_position", None)  # positions no game reaches (issue 19)
+    if check is not None:
+        try:
+            check(position)
+        except ValueError as e:
+            raise ScenarioError(f"{where}: {e}") from None
     return Scenario(
         game,
         position,
@@ -92,7 +99,7 @@ def run(scenario: Scenario) -> Result:
         raise ScenarioError(str(e)) from None
     for line in scenario.commands:
         who, sep, text = line.partition(":")
-        who = who.strip()
+        who = lower_ascii(who.strip())  # 'LAUREN: REST' is 'lauren: rest'; names are lower case
         try:
             if not sep:
                 form = _FORM.get(scenario.game, _FORM["lifeboat"])
@@ -111,6 +118,25 @@ def run(scenario: Scenario) -> Result:
         except (IllegalCommand, CommandSyntaxError) as e:
             return Result(state, events, rules.summary(state), f"{who}: {e}", line)
     return Result(state, events, rules.summary(state))
+
+
+def seat_number(scenario: Scenario, result: Result, which: str) -> int:
+    """The seat ``--as`` names: a number (0 = the first seat) or a seat's name (a character,
+    a colour). ScenarioError, naming the seats, for anything else."""
+    rules = get_ruleset(scenario.game)
+    names: list[str] = []
+    for s in range(int(rules.max_seats)):
+        try:
+            names.append(str(rules.seat_name(result.state, s)))
+        except (IndexError, KeyError):
+            break
+    word = which.strip()
+    if word.isdigit() and int(word) < len(names):
+        return int(word)
+    if word.lower() in names:
+        return names.index(word.lower())
+    listed = ", ".join(f"{i} {n}" for i, n in enumerate(names))
+    raise ScenarioError(f"--as {which}: no such seat here; the seats are {listed}")
 
 
 def log_lines(result: Result, seat: int | None = None) -> list[str]:

@@ -62,7 +62,8 @@ def test_the_issue_example() -> None:
         ("rbo captain knife", 1, ["unknown command 'rbo'", "'rob captain knife'"]),
         # an unknown first word alone: the closest commands
         ("rwo", 1, ["unknown command 'rwo'; did you mean 'row'"]),
-        ("ROW", 1, ["unknown command 'ROW'; did you mean 'row'?"]),
+        # capitals fold (issue 19: 'ROW' is 'row'), so a misspelling in capitals reads the same
+        ("RWO", 1, ["unknown command 'RWO'; did you mean 'row'"]),
         ("xyz", 1, ["unknown command 'xyz'; commands: accept, agree, choose,", "wound"]),
         ("kid", 1, ["unknown command 'kid'"]),
         # what was expected, in words

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any, get_args
@@ -57,12 +58,13 @@ def parse_command(game: str, text: str, view: Any = None) -> Any:
     corrected line (:mod:`shipwreck.lang.errors`). With the seat's ``view`` (Spanish Main), an id
     not in play is refused too, with the closest id in play.
     """
-    line, offset = check_line(text)
+    typed, offset = check_line(text)
+    line = fold_case(typed) if game == "lifeboat" else typed
     names = view_names(game, view)
     try:
         tree = command_parser(game).parse(line)
     except UnexpectedInput as e:
-        raise diagnose(game, line, offset, e, names) from None
+        raise _as_typed(diagnose(game, line, offset, e, names), typed, line, offset) from None
     if names:
         tokens = tree.scan_values(lambda v: isinstance(v, Token))
         wrong = check_names(game, tokens, line, offset, names)
@@ -79,6 +81,37 @@ def parse_command(game: str, text: str, view: Any = None) -> Any:
         raise CommandSyntaxError(  # pragma: no cover
             f"column {offset + 1}: cannot read this: {why}", offset + 1
         ) from None
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def lower_ascii(text: str) -> str:
+    """``text`` with its ASCII letters in lower case: the same length, so columns still point
+    at what was typed."""
+    return text.translate(_ASCII_LOWER)
+
+
+def fold_case(line: str) -> str:
+    """A Lifeboat line in the grammar's case: ``LAUREN: REST`` and ``Rest`` are ``rest``.
+
+    Only ASCII letters fold, so every column stays where it was typed; what follows ``say``
+    is the speaker's own words and keeps its case."""
+    words = line.split(None, 1)
+    if words and lower_ascii(words[0]) == "say":
+        return "say" + line[3:]
+    return lower_ascii(line)
+
+
+def _as_typed(err: CommandSyntaxError, typed: str, line: str, offset: int) -> CommandSyntaxError:
+    """The refusal of a case-folded line quotes the word at its column as it was typed
+    ('unknown word 'KIDD''); the corrections it suggests stay in the grammar's case."""
+    i = err.column - 1 - offset
+    if typed == line or not 0 <= i < len(line):
+        return err
+    end = i + len(re.match(r"[^ \t]*", line[i:]).group())  # type: ignore[union-attr]
+    was, now = repr(typed[i:end][:40]), repr(line[i:end][:40])
+    return CommandSyntaxError(str(err).replace(now, was, 1), err.column)
 
 
 _FORMATTERS: dict[type, Callable[[Any], str]] = {}

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from shipwreck.lang import words as W
+from shipwreck.lang.commands import lower_ascii
 from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
 from shipwreck.lang.text import whole_number
 from shipwreck.names import skeleton
@@ -322,7 +323,9 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
     words = split_words(line)
     if not words:
         return
-    first = words[0][1]
+    start, typed_first = words[0]
+    first = lower_ascii(typed_first)  # first words are case-insensitive: 'REST' is 'rest'
+    line = line[:start] + first + line[start + len(first) :]
     commands = game_words(t.game)
     table_words = W.first_words("table")
     if is_table_first_word(screen, first):

@@ -16,7 +16,7 @@ from typing import Any
 from shipwreck.engine.core import Event, Seat
 from shipwreck.games.lifeboat import rules
 from shipwreck.games.lifeboat.commands import Command
-from shipwreck.games.lifeboat.setup import Position, from_position, new_game
+from shipwreck.games.lifeboat.setup import Position, check_reachable, from_position, new_game
 from shipwreck.games.lifeboat.state import LifeboatState
 from shipwreck.games.lifeboat.view import LifeboatView, view
 
@@ -44,6 +44,10 @@ class Lifeboat:
     def from_position(self, pos: Position) -> tuple[LifeboatState, list[Event]]:
         return from_position(pos)
 
+    def check_position(self, pos: Position) -> None:
+        """ValueError for a position no game reaches (the scenario loader refuses those)."""
+        check_reachable(pos)
+
     prompts = staticmethod(rules.prompts)
 
     legal = staticmethod(rules.legal)
@@ -51,6 +55,9 @@ class Lifeboat:
     choices = staticmethod(rules.choices)
 
     apply = staticmethod(rules.apply)
+
+    apply_quiet = staticmethod(rules.apply_quiet)
+    """``apply`` without events, for headless play (``shipwreck sim``, search playouts)."""
 
     default = staticmethod(rules.default)
 
@@ -94,6 +101,8 @@ class Lifeboat:
         }
         if state.scores is not None:
             out["scores"] = dict(state.scores)
+            best = max(state.scores.values(), default=0)
+            out["winners"] = [c for c in state.boat if state.scores.get(c) == best]  # LB-61
         return out
 
     def seat_name(self, state: LifeboatState, seat: Seat) -> str:
