@@ -140,7 +140,7 @@ def test_scrambling_what_the_seat_cannot_know_changes_no_search_decision(seed: i
             assert other.chars != state.chars or other.nav_deck != state.nav_deck
             d = BotPlayer(script, seed=99).decide(RULES.view(other, seat), kind)
             assert d.command == real.command
-            assert d.entry.note == real.entry.note
+            assert d.entry.search == real.entry.search
         checked += 1
     assert checked >= 3
 
@@ -164,8 +164,9 @@ def test_the_trace_names_the_search_its_playouts_and_top_three() -> None:
     bot_move(RULES, state, seat, kind, bot)
     entry = bot.trace[-1]
     assert entry.rule == "<bot>:3"
-    assert entry.note.startswith("search 40: 40 playouts; best ")
-    best = entry.note.split("; best ", 1)[1].split(", ")
+    assert entry.note == ""  # a note says why a default was played: none was
+    assert entry.search.startswith("search 40: 40 playouts; best ")
+    best = entry.search.split("; best ", 1)[1].split(", ")
     assert len(best) == 3
     assert best[0].startswith(entry.command + " ")
     for part in best:
@@ -319,7 +320,7 @@ async def test_a_thinking_bot_leaves_the_loop_free_and_plays_the_same_game() -> 
         if not turns.ready and paced._bots_pending is None:
             assert ann_moves(paced), "nobody is thinking and ann has nothing to do"
     searches = sum(
-        1 for b in paced.bots.values() for e in b.trace if e.note.startswith("search 40: 40 ")
+        1 for b in paced.bots.values() for e in b.trace if e.search.startswith("search 40: 40 ")
     )
     assert len(paced.commands) >= 60
     assert searches >= 5, "the bots did think"

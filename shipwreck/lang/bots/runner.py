@@ -31,6 +31,8 @@ class TraceEntry(msgspec.Struct):
     rule: str | None
     command: str | None
     note: str = ""
+    search: str = ""
+    """For a ``search`` action: its playouts and its top three choices with their values."""
 
 
 class Decision(msgspec.Struct):
@@ -42,7 +44,7 @@ class Decision(msgspec.Struct):
     def conclude(self) -> None:
         """The search has run: its choice becomes this decision's command, its words the note."""
         if self.thinking is not None:
-            self.command, self.entry.note = self.thinking.answer()
+            self.command, self.entry.search = self.thinking.answer()
             self.entry.command = format_command(self.command)
             self.thinking = None
 
@@ -98,14 +100,14 @@ class BotPlayer:
                 entry.note = f"line {rule.line}: {e}: safe default"
                 return self._done(Decision(None, entry))
             if cmd is THINKING:
-                entry.note = "thinking"
+                entry.search = "thinking"
                 return self._done(Decision(None, entry, ctx.memo["thinking"]))
             if cmd is None:
                 entry.note = "nothing to choose from: safe default"
                 return self._done(Decision(None, entry))
             entry.command = format_command(cmd)
             if "search" in ctx.memo:  # the search, its playouts and its top three choices
-                entry.note = str(ctx.memo["search"])
+                entry.search = str(ctx.memo["search"])
             return self._done(Decision(cmd, entry))
         entry.rule = None
         entry.note = "no rule matched: safe default"

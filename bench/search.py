@@ -1,0 +1,93 @@
+"""A search bot's cost: how long one decision thinks, and how long it holds the event loop.
+
+    .venv/bin/python bench/search.py                  # admiral, 2 paced tables' worth
+    .venv/bin/python bench/search.py --moves 120 --bot admiral
+
+(a) Decision time: a table of five ``--bot`` seats and one human who answers with the safe
+    default, played at once (no loop); every bot decision is timed (``BotPlayer.decide``).
+(b) Loop lag: the same table on a running asyncio loop with the server's scheduler
+    (``runtime.table.LoopTurns``): a ticker awaits ``asyncio.sleep(0)`` and records how long each
+    turn of the loop took to come back, while the bots think in slices. That is how long any other
+    session would wait for its keystroke to be handled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
+
+from shipwreck.runtime.table import LoopTurns, SeatSpec, Table  # noqa: E402
+from shipwreck.sim import percentiles  # noqa: E402
+
+
+def table(bot: str, seed: int, schedule: Any) -> Table:
+    seats = [SeatSpec("human", player="ann"), *[SeatSpec("bot", bot)] * 5]
+    return Table("lifeboat", seats, seed=seed, schedule=schedule)
+
+
+def ann_moves(t: Table) -> None:
+    if not t.over and t.view(0).choices:
+        t.submit(0, t.rules.default(t.state, 0))
+
+
+def decision_times(bot: str, seed: int, moves: int) -> list[float]:
+    t = table(bot, seed, None)
+    spent: list[float] = []
+    for b in t.bots.values():
+        decide = b.decide
+
+        def timed(view: Any, kind: str, defer: bool = False, decide: Any = decide) -> Any:
+            t0 = time.perf_counter()
+            d = decide(view, kind, defer)
+            spent.append(time.perf_counter() - t0)
+            return d
+
+        b.decide = timed  # type: ignore[method-assign]
+    while not t.over and len(t.commands) < moves:
+        before = len(t.commands)
+        ann_moves(t)
+        t._run_bots()
+        if len(t.commands) == before:
+            break
+    return spent
+
+
+async def loop_lag(bot: str, seed: int, moves: int) -> tuple[list[float], int, float]:
+    turns = LoopTurns()
+    t = table(bot, seed, turns)
+    lags: list[float] = []
+    start = time.perf_counter()
+    while not t.over and len(t.commands) < moves:
+        before = time.perf_counter()
+        await asyncio.sleep(0)
+        lags.append(time.perf_counter() - before)
+        if not turns.ready and t._bots_pending is None:
+            ann_moves(t)
+    return lags, len(t.commands), time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bot", default="admiral")
+    ap.add_argument("--moves", type=int, default=80)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    spent = decision_times(args.bot, args.seed, args.moves)
+    p50, p90, p99, top = percentiles(spent)
+    print(f"(a) {args.bot}: {len(spent)} decisions; ms p50 {p50} p90 {p90} p99 {p99} max {top}")
+    lags, n, secs = asyncio.run(loop_lag(args.bot, args.seed, args.moves))
+    p50, p90, p99, top = percentiles(lags)
+    print(
+        f"(b) loop lag over {len(lags)} loop turns ({n} commands in {secs:.1f} s):"
+        f" ms p50 {p50} p90 {p90} p99 {p99} max {top}"
+    )
+
+
+if __name__ == "__main__":
+    main()
