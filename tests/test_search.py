@@ -25,7 +25,7 @@ from shipwreck.engine.rng import Rng
 from shipwreck.games.lifeboat import RULES
 from shipwreck.games.lifeboat import commands as C
 from shipwreck.games.lifeboat.determinize import NotDeterminizable, determinize
-from shipwreck.games.lifeboat.search import new_search
+from shipwreck.games.lifeboat.search import greedy_rollout, new_search
 from shipwreck.games.lifeboat.setup import CharacterPosition, Position, from_position
 from shipwreck.games.lifeboat.state import LifeboatState
 from shipwreck.lang.bots import BotPlayer, load_source, shipped_bot
@@ -186,6 +186,23 @@ def test_a_search_runs_in_slices_to_the_same_answer() -> None:
     assert sliced.ranking() == whole.ranking()
 
 
+def test_greedy_playouts_are_legal_and_deterministic() -> None:
+    """``using greedy``: the game's own fast playout policy answers every decision with one of
+    the legal choices, and the same seed gives the same search."""
+    script = load_source(HEADER + "on turn:\n    else -> search 30 using greedy\n")
+    state, seat, kind = next(p for p in positions(24) if p[2] == "turn")
+    view = RULES.view(state, seat)
+    a = BotPlayer(script, seed=2).decide(view, kind)
+    b = BotPlayer(script, seed=2).decide(view, kind)
+    assert a.command in view.choices and a.entry == b.entry
+    assert a.entry.search.startswith("search 30 using greedy: 30 playouts; best ")
+    for state, seat, _kind in positions(25, every=3):
+        choices = RULES.choices(state, seat)
+        kind = next(p.kind for p in RULES.prompts(state) if p.seat == seat and p.blocking)
+        for k in range(4):
+            assert greedy_rollout(state, seat, kind, choices, Rng.from_seed(k)) in choices
+
+
 def test_one_choice_needs_no_search() -> None:
     s = Search(RULES, 0, 6, lambda r: None, [C.Done()], 500, Rng.from_seed(1))
     assert s.run() == 0 and s.finished and s.best() == C.Done()
@@ -195,7 +212,8 @@ def test_one_choice_needs_no_search() -> None:
 
 
 @pytest.mark.parametrize(
-    "action", ["search 300", "search 1", "search 5000", "search 200 using survivor"]
+    "action",
+    ["search 300", "search 1", "search 5000", "search 200 using survivor", "search 9 using greedy"],
 )
 def test_lint_accepts_search(action: str) -> None:
     source = HEADER + f"on turn:\n    when has(medkit) -> use medkit\n    else -> {action}\n"
@@ -222,7 +240,7 @@ def test_lint_refuses_bad_search_in_one_line(action: str, message: str) -> None:
 
 def test_a_rollout_bot_that_is_not_shipped_suggests_the_ones_that_are() -> None:
     [f] = check_source(HEADER + "on turn:\n    else -> search 10 using survivr\n", "t.bot")
-    assert "try one of hoarder, loyal, predator, random, survivor" in f.message
+    assert "try one of greedy, hoarder, loyal, predator, random, survivor" in f.message
 
 
 # --------------------------------------------------------------------------- finding the move

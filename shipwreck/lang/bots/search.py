@@ -24,6 +24,10 @@ MAX_PLAYOUTS = 5_000
 """The most playouts one search may ask for (about ten seconds of thinking)."""
 
 
+GREEDY = "greedy"
+"""``using greedy``: the game's own fast playout policy (not a script; no bot may take the name)."""
+
+
 class SearchSpec(msgspec.Struct, frozen=True):
     """What a ``search`` action asks for, checked when the script is compiled."""
 
@@ -35,14 +39,14 @@ def check_spec(playouts: int, using: str | None) -> str | None:
     """Why a ``search`` action cannot be played, in one line, or None if it can."""
     if not 1 <= playouts <= MAX_PLAYOUTS:
         return f"search takes 1 to {MAX_PLAYOUTS} playouts, not {playouts}; try 'search 300'"
-    if using is None:
+    if using is None or using == GREEDY:
         return None
     from shipwreck.lang.bots.registry import shipped_names  # registry imports the compiler
 
     names = shipped_names("lifeboat")
     if using not in names:
         return f"there is no shipped Lifeboat bot {using!r} to play the rollouts; try one of " + (
-            ", ".join(n for n in names if not _searches(n))
+            ", ".join([GREEDY, *(n for n in names if not _searches(n))])
         )
     if _searches(using):
         return f"bot {using!r} searches itself: rollouts must be played by a bot that does not"
@@ -76,7 +80,7 @@ def bot_rollout(script: BotScript, seed: int) -> Rollout:
 
 def start(ctx: Context, spec: SearchSpec) -> Search | None:
     """The search for this decision (None when there is nothing to choose between)."""
-    from shipwreck.games.lifeboat.search import new_search
+    from shipwreck.games.lifeboat.search import greedy_rollout, new_search
     from shipwreck.lang.bots.registry import shipped_bot
 
     choices = list(ctx.view.choices)
@@ -85,7 +89,9 @@ def start(ctx: Context, spec: SearchSpec) -> Search | None:
     rng: random.Random = ctx.rng
     seed = rng.getrandbits(64)
     rollout: Rollout = random_rollout
-    if spec.using is not None:
+    if spec.using == GREEDY:
+        rollout = greedy_rollout
+    elif spec.using is not None:
         rollout = bot_rollout(shipped_bot(spec.using), seed)
     return new_search(ctx.view, spec.playouts, Rng.from_seed(seed), rollout)
 
