@@ -36,9 +36,11 @@ def ann_moves(t: Table) -> None:
         t.submit(0, t.rules.default(t.state, 0))
 
 
-def decision_times(bot: str, seed: int, moves: int) -> list[float]:
+def decision_times(bot: str, seed: int, moves: int) -> tuple[list[float], list[float]]:
+    """Every decision's seconds, and those of the decisions a search took."""
     t = table(bot, seed, None)
     spent: list[float] = []
+    searched: list[float] = []
     for b in t.bots.values():
         decide = b.decide
 
@@ -46,6 +48,8 @@ def decision_times(bot: str, seed: int, moves: int) -> list[float]:
             t0 = time.perf_counter()
             d = decide(view, kind, defer)
             spent.append(time.perf_counter() - t0)
+            if d.entry.search:
+                searched.append(spent[-1])
             return d
 
         b.decide = timed  # type: ignore[method-assign]
@@ -55,7 +59,7 @@ def decision_times(bot: str, seed: int, moves: int) -> list[float]:
         t._run_bots()
         if len(t.commands) == before:
             break
-    return spent
+    return spent, searched
 
 
 async def loop_lag(bot: str, seed: int, moves: int) -> tuple[list[float], int, float]:
@@ -78,9 +82,10 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=80)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    spent = decision_times(args.bot, args.seed, args.moves)
-    p50, p90, p99, top = percentiles(spent)
-    print(f"(a) {args.bot}: {len(spent)} decisions; ms p50 {p50} p90 {p90} p99 {p99} max {top}")
+    spent, searched = decision_times(args.bot, args.seed, args.moves)
+    for what, xs in (("decisions", spent), ("of them searched", searched)):
+        p50, p90, p99, top = percentiles(xs)
+        print(f"(a) {args.bot}: {len(xs)} {what}; ms p50 {p50} p90 {p90} p99 {p99} max {top}")
     lags, n, secs = asyncio.run(loop_lag(args.bot, args.seed, args.moves))
     p50, p90, p99, top = percentiles(lags)
     print(
