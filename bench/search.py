@@ -4,7 +4,8 @@
     .venv/bin/python bench/search.py --moves 120 --bot admiral
 
 (a) Decision time: a table of five ``--bot`` seats and one human who answers with the safe
-    default, played at once (no loop); every bot decision is timed (``BotPlayer.decide``).
+    default, played at once (no loop); every bot decision is timed (``BotPlayer.decide``) in
+    CPU seconds of this process (one core's work, not inflated by other processes).
 (b) Loop lag: the same table on a running asyncio loop with the server's scheduler
     (``runtime.table.LoopTurns``): a ticker awaits ``asyncio.sleep(0)`` and records how long each
     turn of the loop took to come back, while the bots think in slices. That is how long any other
@@ -45,9 +46,9 @@ def decision_times(bot: str, seed: int, moves: int) -> tuple[list[float], list[f
         decide = b.decide
 
         def timed(view: Any, kind: str, defer: bool = False, decide: Any = decide) -> Any:
-            t0 = time.perf_counter()
+            t0 = time.process_time()  # CPU seconds: one core's cost, whatever else runs
             d = decide(view, kind, defer)
-            spent.append(time.perf_counter() - t0)
+            spent.append(time.process_time() - t0)
             if d.entry.search:
                 searched.append(spent[-1])
             return d
@@ -85,7 +86,7 @@ def main() -> None:
     spent, searched = decision_times(args.bot, args.seed, args.moves)
     for what, xs in (("decisions", spent), ("of them searched", searched)):
         p50, p90, p99, top = percentiles(xs)
-        print(f"(a) {args.bot}: {len(xs)} {what}; ms p50 {p50} p90 {p90} p99 {p99} max {top}")
+        print(f"(a) {args.bot}: {len(xs)} {what}; CPU ms p50 {p50} p90 {p90} p99 {p99} max {top}")
     lags, n, secs = asyncio.run(loop_lag(args.bot, args.seed, args.moves))
     p50, p90, p99, top = percentiles(lags)
     print(
