@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from shipwreck.botseat import bot_move
+from shipwreck.cli import main
 from shipwreck.engine.ismcts import Search
 from shipwreck.engine.rng import Rng
 from shipwreck.games.lifeboat import RULES
@@ -350,3 +351,16 @@ async def test_a_thinking_bot_leaves_the_loop_free_and_plays_the_same_game() -> 
     while len(at_once.commands) < len(paced.commands):
         assert ann_moves(at_once)
     assert at_once.commands[: len(paced.commands)] == paced.commands
+
+
+def test_sim_times_prints_each_scripts_decision_times(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--games", "2", "--seed", "3", "--bots", "random,survivor", "--times"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    at = lines.index("decision ms      p50      p90      p99      max")
+    rows = [line.split() for line in lines[at + 1 : at + 3]]
+    assert sorted(r[0] for r in rows) == ["random", "survivor"]
+    for r in rows:
+        p50, p90, p99, top = map(float, r[1:])
+        assert 0 < p50 <= p90 <= p99 <= top
+    assert main(["sim", "--games", "2", "--seed", "3", "--bots", "random,survivor"]) == 0
+    assert "decision ms" not in capsys.readouterr().out
