@@ -31,11 +31,13 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         from shipwreck.sim import format_bot_summary, simulate_bots
 
         try:
-            bots = simulate_bots(args.game, args.games, args.bots.split(","), args.seed, seats)
+            bots = simulate_bots(
+                args.game, args.games, args.bots.split(","), args.seed, seats, timed=args.times
+            )
         except BotError as e:
             print(f"shipwreck sim: {e}", file=sys.stderr)
             return 2
-        for line in format_bot_summary(bots):
+        for line in format_bot_summary(bots, times=args.times):
             print(line)
         return 0
     summary = simulate(args.game, args.games, args.seed, seats)
@@ -323,6 +325,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--bots", default="", help="comma-separated bot scripts, cycled over the seats"
+    )
+    sim.add_argument(
+        "--times",
+        action="store_true",
+        help="with --bots: each script's decision times (ms: 50th, 90th, 99th percentile, max)",
     )
     sim.set_defaults(func=_cmd_sim)
 

@@ -72,7 +72,7 @@ class ScriptedBot:
         self.lines = list(lines)
         self.trace: deque[TraceEntry] = deque(maxlen=100)
 
-    def decide(self, view: Any, decision: str) -> Decision:
+    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision:
         entry = TraceEntry(int(getattr(view, "round", 0)), decision, None, None)
         legal = {format_command(c): c for c in view.choices}
         for i, line in enumerate(self.lines):

@@ -31,6 +31,7 @@ from shipwreck.lang.bots.script import (
     Handler,
     Rule,
 )
+from shipwreck.lang.bots.search import compile_search
 from shipwreck.resources import grammar_dir
 
 MAX_SOURCE = 256 * 1024
@@ -296,6 +297,13 @@ class _Compiler:
         assert isinstance(node, Tree)
         if node.data == "random_choice":
             return _random_choice
+        if node.data == "search":
+            count, using = node.children
+            line, col = _pos(node)
+            return compile_search(
+                int(str(count)[:12]), str(using) if using is not None else None,
+                f"{self.path}:{line}:{col}",
+            )  # fmt: skip
         if node.data == "keep_where":
             return self.keep_where(node.children[0])
         if node.data == "load_where":

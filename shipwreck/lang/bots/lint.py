@@ -14,6 +14,7 @@ from lark import Token, Tree
 
 from shipwreck.lang.bots.compile import MAX_DEPTH, env_for, load_source, parse_tree
 from shipwreck.lang.bots.script import BotError
+from shipwreck.lang.bots.search import check_spec
 
 
 class Finding(msgspec.Struct, frozen=True):
@@ -44,6 +45,7 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     except RecursionError:
         return [Finding(path, 1, 1, "error", f"expressions nest deeper than {MAX_DEPTH} levels")]
     _reachability(tree, path, findings, env, _game(tree))
+    _searches(tree, path, findings)
     if not any(f.level == "error" for f in findings):
         try:
             load_source(source, path)
@@ -116,6 +118,17 @@ def _names(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) ->
             visit(child, bound)
 
     visit(tree, frozenset())
+
+
+def _searches(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+    """Every ``search N [using BOT]`` action: a playout count in range, a rollout bot that is a
+    shipped Lifeboat bot and does not search itself."""
+    for node in tree.find_data("search"):
+        count, using = node.children
+        why = check_spec(int(str(count)[:12]), str(using) if using is not None else None)
+        if why:
+            line, col = _pos(node)
+            out.append(Finding(path, line, col, "error", why))
 
 
 def _close(word: str, known: frozenset[str] | set[str]) -> str:
