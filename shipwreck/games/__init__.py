@@ -34,10 +34,3 @@ def seat_names() -> frozenset[str]:
     player named ``mate`` could not be told from the seat, and ``tell mate`` would reach the
     seat's player, not them."""
     return frozenset(n for g in registry.all_games() for n in g.seat_names)
-
-
-GAMES = ("lifeboat", "spanish_main")
-"""(Until the language reads the registry.)"""
-
-TITLES: dict[str, str] = {"lifeboat": "Lifeboat", "spanish_main": "Spanish Main"}
-"""(Until the language reads the registry.)"""

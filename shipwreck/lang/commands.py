@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, get_args
+from typing import Any
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from shipwreck.lang import registry
 from shipwreck.lang.errors import (
     BadValue,
     CommandSyntaxError,
@@ -18,34 +19,26 @@ from shipwreck.lang.errors import (
     diagnose,
 )
 from shipwreck.lang.grammar import command_parser
+from shipwreck.lang.words import TO_WORD
 
 __all__ = ["CommandSyntaxError", "format_command", "parse_command"]
 
 
 @cache
 def transformer(game: str) -> Transformer[Any, Any]:
-    """The parse tree -> command struct transformer of ``game``."""
-    if game == "lifeboat":
-        from shipwreck.lang.lifeboat import ToCommand
-
-        return ToCommand()
-    if game == "spanish_main":
-        from shipwreck.lang.spanish_main import ToCommand as SpanishMainToCommand
-
-        return SpanishMainToCommand()
+    """The parse tree -> command struct transformer of ``game`` (or of the lobby's and the
+    table's words)."""
     if game in ("lobby", "table"):
-        from shipwreck.lang.words import TO_WORD
-
         return TO_WORD
-    raise KeyError(f"unknown game {game!r}")
+    transformer: Transformer[Any, Any] = registry.get(game).to_command()
+    return transformer
 
 
 def view_names(game: str, view: Any) -> Names | None:
     """The ids in play that ``view`` shows, for the games whose commands name open ids."""
-    if game == "spanish_main" and view is not None:
-        from shipwreck.lang.spanish_main import view_names as sm_names
-
-        return sm_names(view)
+    lang = registry.find(game)
+    if lang is not None and lang.view_names is not None and view is not None:
+        return lang.view_names(view)
     return None
 
 
@@ -85,25 +78,12 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {}
 """Command type -> its game's formatter, filled on first use."""
 
 
-def _formatter(cls: type) -> Callable[[Any], str] | None:
-    from shipwreck.games.lifeboat.commands import Command as LifeboatCommand
-    from shipwreck.games.spanish_main.commands import Command as SpanishMainCommand
-    from shipwreck.lang.lifeboat import format_lifeboat
-    from shipwreck.lang.spanish_main import format_spanish_main
-
-    if cls in get_args(LifeboatCommand):
-        return format_lifeboat
-    if cls in get_args(SpanishMainCommand):
-        return format_spanish_main
-    return None
-
-
 def format_command(cmd: Any) -> str:
     """The canonical text of a command (any game)."""
     fmt = _FORMATTERS.get(type(cmd))
     if fmt is None:
-        fmt = _formatter(type(cmd))
-        if fmt is None:
+        lang = registry.of_command(cmd)
+        if lang is None:
             raise TypeError(f"no format for {cmd!r}")
-        _FORMATTERS[type(cmd)] = fmt
+        fmt = _FORMATTERS[type(cmd)] = lang.format
     return fmt(cmd)

@@ -12,7 +12,13 @@ from types import ModuleType
 import msgspec
 from lark import Token, Tree
 
-from shipwreck.lang.bots.compile import MAX_DEPTH, env_for, load_source, parse_tree
+from shipwreck.lang.bots.compile import (
+    MAX_DEPTH,
+    default_bot_game,
+    env_for,
+    load_source,
+    parse_tree,
+)
 from shipwreck.lang.bots.script import BotError
 
 
@@ -57,7 +63,7 @@ def _game(tree: Tree[Token]) -> str:
     header = tree.children[0]
     if isinstance(header, Tree) and len(header.children) == 2:
         return str(header.children[1])
-    return "lifeboat"
+    return default_bot_game()
 
 
 def _from_error(message: str, path: str) -> Finding:
