@@ -33,11 +33,11 @@ class Game(msgspec.Struct, frozen=True):
     default_seats: int
     """Seats when none are asked for (``sim``, ``new`` with no count)."""
     aliases: tuple[str, ...] = ()
-    """Other names a player may type for it (``sm``, ``spanish-main``)."""
+    """Other names a player may type for it (Spanish Main: ``sm``, ``spanish``)."""
     short: str = ""
     """The word players are told to type for it (``sm``), when that is not its name."""
     rules_file: str = ""
-    """Its rules document in ``docs/rules/`` (``spanish-main.md``)."""
+    """Its rules document in ``docs/rules/`` (a file name)."""
     default_bots: tuple[str, ...] = ()
     """The bots that fill a table's other seats when none are named."""
     seat_names: tuple[str, ...] = ()

@@ -136,7 +136,7 @@ class Vocabulary:
     listed: frozenset[str] = frozenset()
     """Open terminals whose words came from a view: listed in messages."""
     keywords: frozenset[str] = frozenset()
-    """The terminals that are one literal word (``"new"``, ``"sm"``)."""
+    """The terminals that are one literal word (``"new"``, ``"tutorial"``)."""
 
     def kinds(self, word: str, accepted: Iterable[str]) -> list[str]:
         """The accepted terminals ``word`` is: keywords first, as Lark's lexer takes them
