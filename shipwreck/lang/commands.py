@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
-from lark import Token, Transformer
+from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
 
 from shipwreck.lang import registry
@@ -17,21 +16,11 @@ from shipwreck.lang.errors import (
     check_line,
     check_names,
     diagnose,
+    transformer,
 )
 from shipwreck.lang.grammar import command_parser
-from shipwreck.lang.words import TO_WORD
 
 __all__ = ["CommandSyntaxError", "format_command", "parse_command"]
-
-
-@cache
-def transformer(game: str) -> Transformer[Any, Any]:
-    """The parse tree -> command struct transformer of ``game`` (or of the lobby's and the
-    table's words)."""
-    if game in ("lobby", "table"):
-        return TO_WORD
-    transformer: Transformer[Any, Any] = registry.get(game).to_command()
-    return transformer
 
 
 def view_names(game: str, view: Any) -> Names | None:

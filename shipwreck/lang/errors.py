@@ -30,17 +30,18 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 
 from shipwreck.lang import registry
 from shipwreck.lang.grammar import command_parser
+from shipwreck.lang.help import help_table
 from shipwreck.lang.registry import Term
 
 MAX_LINE = 500
@@ -84,14 +85,8 @@ class CommandSyntaxError(ValueError):
 # --------------------------------------------------------------------------- vocabulary
 
 
-def _lobby_names() -> tuple[str, ...]:
-    from shipwreck.lang.bots.registry import shipped_names
-
-    return (*shipped_names(), "free")
-
-
-# The lobby's and the table's words; each game's are in its record of ``lang/registry.py``.
-_WORD_NAMES: dict[str, Callable[[], tuple[str, ...]]] = {"lobby": _lobby_names}
+# How the lobby's and the table's terminals read; each game's are in its record of
+# ``lang/registry.py``.
 _WORD_TERMS: dict[str, dict[str, Term]] = {
     "lobby": {
         "INT": Term("a number", show=False),
@@ -215,7 +210,7 @@ def _vocabulary(game: str) -> Vocabulary:
     parser = command_parser(game)
     ignored = set(parser.ignore_tokens)
     lang = registry.find(game) if game not in _WORD_TERMS else None
-    names = lang.names() if lang is not None else _WORD_NAMES.get(game, tuple)()
+    names = lang.names() if lang is not None else _word_names(game)
     term_names = lang.term_names() if lang is not None and lang.term_names else {}
     terms = _terms(game)
     patterns: dict[str, re.Pattern[str]] = {}
@@ -465,11 +460,27 @@ def _close(word: str, candidates: list[str], n: int) -> list[str]:
     return list(dict.fromkeys(same + difflib.get_close_matches(low, candidates, n, _CUTOFF)))[:n]
 
 
+def _word_names(where: str) -> tuple[str, ...]:
+    """The names the lobby's (or the table's) open terminals stand for."""
+    words = registry.words(where)
+    return words.names() if words is not None and words.names is not None else ()
+
+
+@cache
+def transformer(game: str) -> Transformer[Any, Any]:
+    """The parse tree -> command struct transformer of ``game`` (or of the lobby's and the
+    table's words)."""
+    words = registry.words(game)
+    if words is not None:
+        found: Transformer[Any, Any] = words.transformer
+        return found
+    made: Transformer[Any, Any] = registry.get(game).to_command()
+    return made
+
+
 def _parses(game: str, line: str) -> bool:
     """Is ``line`` a command: does it parse, and does the game's transformer take it (a number
     too large for a float does not)?"""
-    from shipwreck.lang.commands import transformer
-
     try:
         transformer(game).transform(command_parser(game).parse(line))
     except (UnexpectedInput, VisitError):
@@ -484,8 +495,6 @@ def _either(words: Sequence[str]) -> str:
 
 def _usage(game: str, words: list[tuple[int, str]]) -> str:
     """ "; usage: rob X ITEM | rob X hidden" for a line whose command word is known."""
-    from shipwreck.lang.help import help_table
-
     entry = help_table(game).get(words[0][1]) if words else None
     return f"; usage: {entry.usage}" if entry is not None else ""
 

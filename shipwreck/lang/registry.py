@@ -19,8 +19,9 @@ import msgspec
 
 from shipwreck.games import registry as games
 
-_BUILTIN = ("shipwreck.lang.lifeboat", "shipwreck.lang.spanish_main")
-"""The modules imported on first use: each registers its game's language as it loads."""
+_BUILTIN = ("shipwreck.lang.lifeboat", "shipwreck.lang.spanish_main", "shipwreck.lang.words")
+"""The modules imported on first use: each registers its game's language (or the lobby's and
+the table's words) as it loads."""
 
 
 class Term(NamedTuple):
@@ -87,8 +88,28 @@ class LangGame(msgspec.Struct, frozen=True):
     """A scenario's commands are parsed against the public view (ids in play)."""
 
 
+class Words(NamedTuple):
+    """The words of a place that is not a game (the lobby, a table): how its parse trees become
+    structs, and the names its open terminals stand for."""
+
+    transformer: Any
+    names: Callable[[], tuple[str, ...]] | None = None
+
+
 _GAMES: dict[str, LangGame] = {}
+_WORDS: dict[str, Words] = {}
 _loaded = False
+
+
+def register_words(where: str, words: Words) -> None:
+    """Add the words of ``where`` (``lang/words.py`` adds the lobby's and the table's)."""
+    _WORDS[where] = words
+
+
+def words(where: str) -> Words | None:
+    """The words of ``where`` (``lobby``, ``table``), or None."""
+    _load()
+    return _WORDS.get(where)
 
 
 def register(game: LangGame) -> LangGame:

@@ -25,6 +25,8 @@ from lark import Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
 from shipwreck.games.registry import default_game, find
+from shipwreck.lang import registry
+from shipwreck.lang.bots.registry import shipped_names
 from shipwreck.lang.errors import (
     Names,
     Walker,
@@ -215,6 +217,15 @@ class _ToWord(Transformer[Token, Any]):
 
 
 TO_WORD = _ToWord()
+
+
+def _lobby_names() -> tuple[str, ...]:
+    """What the lobby's open terminals stand for: the shipped bots' names, and ``free``."""
+    return (*shipped_names(), "free")
+
+
+registry.register_words("lobby", registry.Words(TO_WORD, _lobby_names))
+registry.register_words("table", registry.Words(TO_WORD))
 
 
 class _Stopped(UnexpectedInput):

@@ -563,7 +563,7 @@ class HelpScreen(CommandHelp):
 
     GAME_TITLE = "Lifeboat"
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str = LIFEBOAT.name) -> None:
         super().__init__()
         self.game = game
 
