@@ -167,8 +167,3 @@ def of_command(cmd: Any) -> LangGame | None:
         if cls in members:
             return g
     return None
-
-
-def by_name(field: Callable[[LangGame], Any]) -> dict[str, Any]:
-    """``{game: field(lang)}`` for every game whose ``field`` is set."""
-    return {g.name: v for g in all_langs() if (v := field(g)) is not None}
