@@ -10,6 +10,7 @@ parts in the layers above.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,7 @@ class UnknownGame(KeyError):
 _GAMES: dict[str, Game] = {}
 _ALIASES: dict[str, str] = {}
 _loaded = False
+_LOCK = threading.RLock()
 
 
 def register(game: Game) -> Game:
@@ -92,11 +94,16 @@ def unregister(name: str) -> None:
 
 
 def _load() -> None:
+    """Import the built-in modules once. A session's thread (a player's saved bots compiled
+    off the event loop) may come first: the others wait until every module has registered."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _BUILTIN:
-            importlib.import_module(module)
+    if _loaded:
+        return
+    with _LOCK:
+        if not _loaded:
+            for module in _BUILTIN:
+                importlib.import_module(module)
+            _loaded = True
 
 
 def all_games() -> tuple[Game, ...]:

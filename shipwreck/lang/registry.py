@@ -10,6 +10,7 @@ language (parsing, errors, help, completion, bots) looks a game up here and neve
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -99,6 +100,7 @@ class Words(NamedTuple):
 _GAMES: dict[str, LangGame] = {}
 _WORDS: dict[str, Words] = {}
 _loaded = False
+_LOCK = threading.RLock()
 
 
 def register_words(where: str, words: Words) -> None:
@@ -125,11 +127,16 @@ def unregister(name: str) -> None:
 
 
 def _load() -> None:
+    """Import the built-in modules once. A session's thread (a player's saved bots compiled
+    off the event loop) may come first: the others wait until every module has registered."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _BUILTIN:
-            importlib.import_module(module)
+    if _loaded:
+        return
+    with _LOCK:
+        if not _loaded:
+            for module in _BUILTIN:
+                importlib.import_module(module)
+            _loaded = True
 
 
 def find(name: str) -> LangGame | None:

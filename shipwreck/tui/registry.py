@@ -10,6 +10,7 @@ importing the screens that import it).
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,7 @@ class TuiGame(msgspec.Struct):
 
 _GAMES: dict[str, TuiGame] = {}
 _loaded = False
+_LOCK = threading.RLock()
 
 
 def register(game: TuiGame) -> TuiGame:
@@ -62,11 +64,16 @@ def unregister(name: str) -> None:
 
 
 def _load() -> None:
+    """Import the built-in modules once. A session's thread (a player's saved bots compiled
+    off the event loop) may come first: the others wait until every module has registered."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _BUILTIN:
-            importlib.import_module(module)
+    if _loaded:
+        return
+    with _LOCK:
+        if not _loaded:
+            for module in _BUILTIN:
+                importlib.import_module(module)
+            _loaded = True
 
 
 def find(name: str) -> TuiGame | None:

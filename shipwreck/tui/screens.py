@@ -175,6 +175,8 @@ class LobbyScreen(AppScreen):
         ]
 
     def on_mount(self) -> None:
+        if not self.query("#board"):  # the session ended while the screen was being composed
+            return
         board = self.query_one("#board", Board)
         board.update("who", self.shipwreck.signed_in_line())
         board.update("help", LOBBY_HELP)
