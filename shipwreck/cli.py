@@ -9,9 +9,8 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from shipwreck.games import GAMES
+from shipwreck.games import games, registry
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:
@@ -102,44 +101,13 @@ def _cmd_scenario_run(args: argparse.Namespace) -> int:
             print(line)
         print("--")
         s = result.summary
-        if sc.game == "spanish_main":
-            _print_spanish_main(s)
-        else:
-            print(f"round {s['round']}, phase {s['phase']}, birds {s['birds']}, next: "
-                  + (", ".join(s["next"]) or "-"))  # fmt: skip
-            for cid, c in s["characters"].items():
-                print(
-                    f"{c['seat']}. {cid:<8} {c['state']:<11} wounds {c['wounds']}"
-                    f"  hidden [{', '.join(c['hidden'])}]  revealed [{', '.join(c['revealed'])}]"
-                )
-            if "scores" in s:
-                print("scores: " + ", ".join(f"{k} {v}" for k, v in s["scores"].items()))
+        report = registry.get(sc.game).summary_lines
+        for line in report(s) if report is not None else []:
+            print(line)
     if result.error:
         print(result.error, file=sys.stderr)
         return 2
     return 0
-
-
-def _print_spanish_main(s: dict[str, Any]) -> None:
-    """The final state of a Spanish Main scenario, one line per ship."""
-    print(
-        f"round {s['round']}, {s['turn']}'s turn, step {s['step']}, next: "
-        + (", ".join(s["next"]) or "-")
-    )
-    print("gold: " + ", ".join(f"{k} {v}" for k, v in s["gold"].items()))
-    for sid, c in s["ships"].items():
-        where = f"docked at {c['docked']}" if c["docked"] else "at sea"
-        extra = (" derelict" if c["derelict"] else "") + (
-            f" towing {c['towing']}" if c["towing"] else ""
-        )
-        print(
-            f"{sid:<18} {c['owner']:<5} ({c['x']:g}, {c['y']:g}) heading {c['heading']:g}"
-            f"  masts {c['masts']}  cargo {c['cargo']}  {where}{extra}"
-        )
-    if s["sunk"]:
-        print("sunk: " + ", ".join(s["sunk"]))
-    if s["over"]:
-        print(f"over ({s['end_reason']}): winners " + ", ".join(s["winners"]))
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -181,7 +149,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         SeatSpec("bot", bots[i % len(bots)]) for i in range(args.seats - 1)
     ]
     try:
-        table = lobby.create_table("lifeboat", seats, creator=user, seed=args.seed)
+        game = registry.default_game().name
+        table = lobby.create_table(game, seats, creator=user, seed=args.seed)
     except TableCreateError as e:
         print(f"shipwreck play: {e}", file=sys.stderr)
         return 2
@@ -314,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("sim", help="play whole games headless with random legal moves")
-    sim.add_argument("--game", choices=GAMES, default="lifeboat")
+    sim.add_argument("--game", choices=games(), default=registry.default_game().name)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument(
@@ -442,7 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--tutorial",
         nargs="?",
-        const="lifeboat",
+        const=registry.default_game().name,
         default=None,
         metavar="GAME",
         help="a short game with a coach: Lifeboat, or 'sm' for Spanish Main",

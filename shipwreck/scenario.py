@@ -17,15 +17,11 @@ import msgspec
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
 from shipwreck.games import get_ruleset
-from shipwreck.lang import CommandSyntaxError, parse_command
+from shipwreck.games.registry import default_game
+from shipwreck.lang import CommandSyntaxError, parse_command, registry
 from shipwreck.lang.commands import lower_ascii
 
 _META_KEYS = ("game", "commands", "expect", "rule", "title", "xfail")
-_FORM = {
-    "lifeboat": "'CHARACTER: COMMAND', e.g. 'lauren: row'",
-    "spanish_main": "'SEAT: COMMAND', e.g. 'red: move dover S 0'",
-}
-"""How a command line is written, per game (who sends it, then the command)."""
 
 
 class ScenarioError(ValueError):
@@ -61,7 +57,7 @@ def load(path: str | Path) -> Scenario:
 
 
 def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
-    game = data.get("game", "lifeboat")
+    game = data.get("game", default_game().name)
     try:
         rules = get_ruleset(game)
     except KeyError as e:
@@ -93,6 +89,7 @@ def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
 def run(scenario: Scenario) -> Result:
     """Play the scenario's commands from its position; stop at the first refused command."""
     rules = get_ruleset(scenario.game)
+    lang = registry.get(scenario.game)
     try:
         state, events = rules.from_position(scenario.position)
     except ValueError as e:
@@ -102,8 +99,7 @@ def run(scenario: Scenario) -> Result:
         who = lower_ascii(who.strip())  # 'LAUREN: REST' is 'lauren: rest'; names are lower case
         try:
             if not sep:
-                form = _FORM.get(scenario.game, _FORM["lifeboat"])
-                raise IllegalCommand(f"write {form} (got {line!r})")
+                raise IllegalCommand(f"write {lang.scenario_form} (got {line!r})")
             if who == "system":
                 seat = SYSTEM
             else:
@@ -112,7 +108,7 @@ def run(scenario: Scenario) -> Result:
                 except ValueError:
                     raise IllegalCommand(f"{who!r} is not at this table") from None
             # The public view names the ships and islands in play (Spanish Main's ids).
-            view = rules.view(state, None) if scenario.game == "spanish_main" else None
+            view = rules.view(state, None) if lang.scenario_view else None
             cmd = parse_command(scenario.game, text, view)
             events += rules.apply(state, seat, cmd)
         except (IllegalCommand, CommandSyntaxError) as e:

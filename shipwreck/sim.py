@@ -11,16 +11,14 @@ from typing import Any
 import msgspec
 
 from shipwreck.botseat import bot_move
-from shipwreck.games import get_ruleset
+from shipwreck.games import get_ruleset, registry
 from shipwreck.lang.bots import BotError, BotPlayer, BotScript, load_bot
-
-DEFAULT_SEATS = {"lifeboat": 6, "spanish_main": 2}
-"""Seats per game when none are asked for: a full boat; Spanish Main's two-player sea (SM-1)."""
 
 
 def default_seats(game: str) -> int:
-    """The number of seats a simulated game of ``game`` has by default (else the game's most)."""
-    return DEFAULT_SEATS.get(game) or int(get_ruleset(game).max_seats)
+    """The number of seats a simulated game of ``game`` has by default (the registry's: a full
+    boat; Spanish Main's two-player sea, SM-1)."""
+    return registry.get(game).default_seats
 
 
 def check_seats(game: str, seats: int) -> None:
@@ -116,17 +114,12 @@ def play_bots(
         if n > max_commands:
             raise RuntimeError(f"game {seed} did not end within {max_commands} commands")
     by_name = {rules.seat_name(state, s): v for s, v in rules.scores(state).items()}
-    best = max(by_name.values())
     result = GameResult(
         seed=seed,
         rounds=state.round,
         commands=n,
         scores=by_name,
-        winners=(
-            [k for k, v in by_name.items() if v == best]
-            if game == "lifeboat"
-            else _winners(rules, state, by_name)
-        ),
+        winners=_winners(rules, state, by_name),
         end_reason=str(rules.summary(state).get("end_reason", "")),
     )
     return result, {s: rules.seat_name(state, s) for s in range(seats)}

@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from shipwreck.games import GAMES
+from shipwreck.games import games
+from shipwreck.games.registry import default_game
 
 if TYPE_CHECKING:  # the arena's modules load when it runs, not whenever the parser is built
     from shipwreck.arena.tournament import Tournament
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # the arena's modules load when it runs, not whenever the par
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("bots", nargs="*", metavar="BOT", help="shipped bot names or .bot files")
-    p.add_argument("--game", choices=GAMES, default="lifeboat")
+    p.add_argument("--game", choices=games(), default=default_game().name)
     p.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
     p.add_argument("--seed", type=int, default=1, help="game g has seed SEED + g (default: 1)")
     p.add_argument("--seats", type=int, default=None, help="seats a game (default: the game's)")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
-from typing import Any, get_args
+from typing import Any
 
-from lark import Token, Transformer
+from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
 
+from shipwreck.lang import registry
 from shipwreck.lang.errors import (
     BadValue,
     CommandSyntaxError,
@@ -17,36 +17,18 @@ from shipwreck.lang.errors import (
     check_line,
     check_names,
     diagnose,
+    transformer,
 )
 from shipwreck.lang.grammar import command_parser
 
 __all__ = ["CommandSyntaxError", "format_command", "parse_command"]
 
 
-@cache
-def transformer(game: str) -> Transformer[Any, Any]:
-    """The parse tree -> command struct transformer of ``game``."""
-    if game == "lifeboat":
-        from shipwreck.lang.lifeboat import ToCommand
-
-        return ToCommand()
-    if game == "spanish_main":
-        from shipwreck.lang.spanish_main import ToCommand as SpanishMainToCommand
-
-        return SpanishMainToCommand()
-    if game in ("lobby", "table"):
-        from shipwreck.lang.words import TO_WORD
-
-        return TO_WORD
-    raise KeyError(f"unknown game {game!r}")
-
-
 def view_names(game: str, view: Any) -> Names | None:
     """The ids in play that ``view`` shows, for the games whose commands name open ids."""
-    if game == "spanish_main" and view is not None:
-        from shipwreck.lang.spanish_main import view_names as sm_names
-
-        return sm_names(view)
+    lang = registry.find(game)
+    if lang is not None and lang.view_names is not None and view is not None:
+        return lang.view_names(view)
     return None
 
 
@@ -59,7 +41,8 @@ def parse_command(game: str, text: str, view: Any = None) -> Any:
     not in play is refused too, with the closest id in play.
     """
     typed, offset = check_line(text)
-    line = fold_case(typed) if game == "lifeboat" else typed
+    lang = registry.find(game)
+    line = fold_case(typed) if lang is not None and lang.any_case else typed
     names = view_names(game, view)
     try:
         tree = command_parser(game).parse(line)
@@ -118,25 +101,12 @@ _FORMATTERS: dict[type, Callable[[Any], str]] = {}
 """Command type -> its game's formatter, filled on first use."""
 
 
-def _formatter(cls: type) -> Callable[[Any], str] | None:
-    from shipwreck.games.lifeboat.commands import Command as LifeboatCommand
-    from shipwreck.games.spanish_main.commands import Command as SpanishMainCommand
-    from shipwreck.lang.lifeboat import format_lifeboat
-    from shipwreck.lang.spanish_main import format_spanish_main
-
-    if cls in get_args(LifeboatCommand):
-        return format_lifeboat
-    if cls in get_args(SpanishMainCommand):
-        return format_spanish_main
-    return None
-
-
 def format_command(cmd: Any) -> str:
     """The canonical text of a command (any game)."""
     fmt = _FORMATTERS.get(type(cmd))
     if fmt is None:
-        fmt = _formatter(type(cmd))
-        if fmt is None:
+        lang = registry.of_command(cmd)
+        if lang is None:
             raise TypeError(f"no format for {cmd!r}")
-        _FORMATTERS[type(cmd)] = fmt
+        fmt = _FORMATTERS[type(cmd)] = lang.format
     return fmt(cmd)

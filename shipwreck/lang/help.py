@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from shipwreck.lang import registry
+
 
 class CommandHelp(NamedTuple):
     usage: str
@@ -294,20 +296,22 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
 
 _SYSTEM_SECTIONS = frozenset({_TIMER})
 
-_TABLES: dict[str, tuple[tuple[str, dict[str, CommandHelp]], ...]] = {
-    "lifeboat": LIFEBOAT_SECTIONS,
-    "spanish_main": SPANISH_MAIN_SECTIONS,
+_WORDS: dict[str, tuple[tuple[str, dict[str, CommandHelp]], ...]] = {
     "lobby": LOBBY_SECTIONS,
     "table": TABLE_SECTIONS,
 }
+"""The lobby's and the table's words; each game's help is in its language's record."""
 
 
 def sections(game: str) -> tuple[tuple[str, dict[str, CommandHelp]], ...]:
     """The help table of ``game``, by section (KeyError for an unknown game)."""
-    try:
-        return _TABLES[game]
-    except KeyError:
-        raise KeyError(f"no help for game {game!r}") from None
+    if game in _WORDS:
+        return _WORDS[game]
+    lang = registry.find(game)
+    if lang is None or not lang.help:
+        raise KeyError(f"no help for game {game!r}")
+    found: tuple[tuple[str, dict[str, CommandHelp]], ...] = lang.help
+    return found
 
 
 def help_table(game: str) -> dict[str, CommandHelp]:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import permutations
+
 from lark import Token, Transformer
 
 from shipwreck.games.lifeboat import commands as C
+from shipwreck.games.lifeboat.cards import CHAR_IDS, ITEM_KINDS, SUPPLY_COUNTS
+from shipwreck.games.lifeboat.view import LifeboatView
+from shipwreck.lang import registry
+from shipwreck.lang.bots import lifeboat_env
 from shipwreck.lang.build import builds
+from shipwreck.lang.commands import format_command
+from shipwreck.lang.help import LIFEBOAT_SECTIONS
+from shipwreck.lang.registry import Term
+from shipwreck.lang.rules_text import LIFEBOAT_HOW_TO_WIN, LIFEBOAT_LEGEND
 
 
 @builds(C.Command)
@@ -77,3 +88,56 @@ def format_lifeboat(cmd: C.Command) -> str:
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Lifeboat command: {cmd!r}")
+
+
+def legal_texts(view: LifeboatView) -> Iterator[str]:
+    """Every legal command text of ``view``'s seat now, as typed: an offer may ask for any item
+    in return, kept cards may come in any order, a bare ``painting`` names any painting, and
+    ``say`` is always open to the conscious."""
+    asks = tuple(dict.fromkeys((*ITEM_KINDS, *SUPPLY_COUNTS)))
+    for cmd in (*view.choices, *view.free):
+        variants: list[C.Command] = [cmd]
+        if isinstance(cmd, C.Offer) and cmd.ask is None:
+            variants += [C.Offer(cmd.item, cmd.target, ask) for ask in asks]
+        elif isinstance(cmd, C.Keep) and len(cmd.cards) > 1:
+            variants = [C.Keep(p) for p in permutations(cmd.cards)]
+        for v in variants:
+            line = format_command(v)
+            yield line
+            if ":" in line:  # ``painting:3`` may be named ``painting``
+                yield " ".join(w.split(":", 1)[0] for w in line.split(" "))
+    me = next((c for c in view.characters if c.id == view.me), None)
+    if me is not None and me.state == "ok" and view.phase != "over":
+        yield "say"
+
+
+def names() -> tuple[str, ...]:
+    """The names Lifeboat's grammar patterns stand for (in error messages)."""
+    return (*CHAR_IDS, *ITEM_KINDS, *SUPPLY_COUNTS, "hidden", "attacker", "defender", "none")
+
+
+LANG = registry.register(
+    registry.LangGame(
+        name="lifeboat",
+        to_command=ToCommand,
+        command_type=C.Command,
+        format=format_lifeboat,
+        names=names,
+        terms={
+            "CHARACTER": Term("a character"),
+            "ITEM": Term("an item"),
+            "CARD": Term("a card number 19-42", show=False),
+            "SIDE": Term("a side"),
+            "TEXT": Term("some text", show=False),
+        },
+        legal_texts=legal_texts,
+        view_type=LifeboatView,
+        any_case=True,
+        help=LIFEBOAT_SECTIONS,
+        how_to_win=LIFEBOAT_HOW_TO_WIN,
+        legend=LIFEBOAT_LEGEND,
+        scenario_form="'CHARACTER: COMMAND', e.g. 'lauren: row'",
+        tutorial="lifeboat",
+        bot_env=lifeboat_env,
+    )
+)

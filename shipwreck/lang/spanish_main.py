@@ -19,16 +19,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from itertools import permutations
-from typing import TYPE_CHECKING
 
 from lark import Token, Transformer
 
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.setup import SEAT_NAMES
+from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang import registry
+from shipwreck.lang.bots import spanish_main_env
 from shipwreck.lang.build import builds
 from shipwreck.lang.errors import BadValue
-
-if TYPE_CHECKING:
-    from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang.help import SPANISH_MAIN_SECTIONS
+from shipwreck.lang.registry import Term
+from shipwreck.lang.rules_text import SPANISH_MAIN_HOW_TO_WIN
 
 
 def _number(tok: Token) -> float:
@@ -310,3 +313,53 @@ def suggested_moves(view: SpanishMainView) -> dict[str, str]:
 
 
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
+
+
+def names() -> tuple[str, ...]:
+    """The names Spanish Main's grammar patterns stand for (in error messages)."""
+    return (*SEAT_NAMES, "S", "L", "kill", "steal")
+
+
+LANG = registry.register(
+    registry.LangGame(
+        name="spanish_main",
+        to_command=ToCommand,
+        command_type=C.Command,
+        format=format_spanish_main,
+        names=names,
+        terms={
+            "SHIP": Term("a ship", show=False, open=True),
+            "ISLAND": Term("an island", show=False, open=True),
+            "TARGET": Term("a ship or island", show=False, open=True),
+            "SEAT": Term("a seat"),
+            "LEG": Term("a leg"),
+            "NUMBER": Term("a number", show=False),
+            "INT": Term("a number", show=False),
+            "TAKE": Term("what to take"),
+        },
+        legal_texts=legal_texts,
+        view_type=SpanishMainView,
+        help=SPANISH_MAIN_SECTIONS,
+        term_names=static_names,
+        view_names=view_names,
+        more_words=move_words,
+        upper_words=_LEGS,
+        how_to_win=SPANISH_MAIN_HOW_TO_WIN,
+        scenario_form="'SEAT: COMMAND', e.g. 'red: move dover S 0'",
+        scenario_view=True,
+        tutorial="spanish_main",
+        bot_env=spanish_main_env,
+        bot_words={
+            "REF": "ship/target/home",
+            "SHIP": "a ship",
+            "ISLAND": "an island",
+            "TARGET": "a ship or an island",
+            "LEGNUM": "a number",
+            "INT": "a number",
+            "LEG": "S or L",
+            "TAKE": "kill or steal",
+            "SEAT": "a seat",
+        },
+        bot_tokens=True,
+    )
+)

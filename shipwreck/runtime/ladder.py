@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from shipwreck.arena.ratings import Rating, record_game
-from shipwreck.games import TITLES
+from shipwreck.games import title
 from shipwreck.store.ratings import Entrant, RatingStore
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def ladder(
 
 def format_ladder(game: str, best: list[Place], mine: Place | None) -> list[str]:
     """The ladder as plain text lines (for ``ssh host ladder`` and the lobby's ladder screen)."""
-    lines = [f"{TITLES.get(game, game)} ladder: rating = μ − 3σ, the skill the games are sure of"]
+    lines = [f"{title(game)} ladder: rating = μ − 3σ, the skill the games are sure of"]
     if not best:
         return [*lines, "nobody is rated yet: finish a game with another player or a bot"]
     lines.append(" #  who                      rating  μ ± σ         games")

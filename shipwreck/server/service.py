@@ -305,12 +305,17 @@ class Service:
 
     def _ladder(self, player: str, words: list[str]) -> tuple[str, int]:
         """``ssh host ladder [GAME]``: a game's ladder as plain text, for scripts."""
-        from shipwreck.lang.words import GAME_NAMES
+        from shipwreck.games.registry import all_games, default_game, find
         from shipwreck.runtime.ladder import format_ladder, ladder
 
-        game = GAME_NAMES.get(words[0].lower() if words else "lifeboat")
-        if game is None:
-            return "shipwreck: ladder GAME: GAME is lifeboat or sm (Spanish Main)\n", 2
+        found = find(words[0].lower()) if words else default_game()
+        if found is None:
+            known = " or ".join(
+                g.word if g.word.lower() == g.title.lower() else f"{g.word} ({g.title})"
+                for g in all_games()
+            )
+            return f"shipwreck: ladder GAME: GAME is {known}\n", 2
+        game = found.name
         best, mine = ladder(self.store.ratings, game, player)
         return "\n".join(format_ladder(game, best, mine)) + "\n", 0
 

@@ -19,7 +19,8 @@ from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
-from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
+from shipwreck.tui.registry import table_screen
+from shipwreck.tui.screens import LobbyScreen, TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -149,17 +150,7 @@ class ShipwreckApp(App[None]):
         if self._opening is None or not self.is_running:
             return
         (table, seat, greeting), self._opening = self._opening, None
-        screen: SeatScreen
-        if isinstance(table, TutorialTable):
-            from shipwreck.tui.tutorial import tutorial_screen
-
-            screen = tutorial_screen(table, seat)
-        elif table.game == "spanish_main":
-            from shipwreck.tui.sea_screen import SpanishMainScreen
-
-            screen = SpanishMainScreen(table, seat)
-        else:
-            screen = TableScreen(table, seat)
+        screen: SeatScreen = table_screen(table, seat, tutorial=isinstance(table, TutorialTable))
         screen.greeting = greeting
         if isinstance(self.screen, TooSmallScreen):  # (a resize came first): it goes on top
             self.pop_screen()
@@ -170,13 +161,8 @@ class ShipwreckApp(App[None]):
 
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)
-        from shipwreck.tui.sea_screen import SpanishMainScreen
-
         for screen in self.screen_stack:
-            if (
-                isinstance(screen, TableScreen | SpanishMainScreen)
-                and screen.table.id == message.table_id
-            ):
+            if isinstance(screen, SeatScreen) and screen.table.id == message.table_id:
                 screen.become_spectator(TAKEN_OVER)
 
     def on_unmount(self) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
@@ -64,10 +64,9 @@ class AppScreen(Screen[None]):
 
     @property
     def shipwreck(self) -> ShipwreckApp:
-        from shipwreck.tui.app import ShipwreckApp
-
-        assert isinstance(self.app, ShipwreckApp)
-        return self.app
+        """The app (a screen of this module is only ever shown by a ``ShipwreckApp``; named for
+        the type checker only, as the app's module imports this one)."""
+        return cast("ShipwreckApp", self.app)
 
     _repaint_due = False
 

@@ -20,6 +20,9 @@ from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from shipwreck.games.lifeboat import GAME as LIFEBOAT
+from shipwreck.games.registry import default_game
+from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
 from shipwreck.lang.complete import command_list, complete
 from shipwreck.lang.help import CommandHelp as CommandEntry
@@ -27,6 +30,7 @@ from shipwreck.lang.help import player_commands
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import Lobby, SeatSpec, Table, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
+from shipwreck.tui import registry
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
@@ -41,10 +45,10 @@ from shipwreck.tui.learn import (
 )
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.title import part, table_title
-from shipwreck.tui.typed import fit_error, run_lobby_line
+from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
-DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
+DEFAULT_BOTS = list(default_game().default_bots)
 LOBBY_HELP = Text(
     "new [4-6] [BOT|free …]     Lifeboat with bots   new tutorial  learn to play\n"
     "new sm [2-4] [BOT|free …]  Spanish Main         rules [sm]    how to win\n"
@@ -171,6 +175,8 @@ class LobbyScreen(AppScreen):
         ]
 
     def on_mount(self) -> None:
+        if not self.query("#board"):  # the session ended while the screen was being composed
+            return
         board = self.query_one("#board", Board)
         board.update("who", self.shipwreck.signed_in_line())
         board.update("help", LOBBY_HELP)
@@ -301,7 +307,7 @@ class LobbyScreen(AppScreen):
     def show_rules(self, game: str | None = None) -> None:
         """``rules`` (or F2): Lifeboat's rules (``g`` there shows Spanish Main's);
         ``rules lifeboat``, ``rules sm``."""
-        chosen = rules_game(game, "lifeboat")
+        chosen = rules_game(game, default_game().name)
         if chosen is None:
             self.error(RULES_USAGE)
             return
@@ -312,7 +318,7 @@ class LobbyScreen(AppScreen):
 
     def show_legend(self) -> None:
         """``legend`` (or F3): what the marks on a Lifeboat board mean."""
-        self.shipwreck.push_screen(LegendScreen("lifeboat"))
+        self.shipwreck.push_screen(LegendScreen(default_game().name))
 
     def action_legend(self) -> None:
         self.show_legend()
@@ -320,29 +326,12 @@ class LobbyScreen(AppScreen):
     def create(self, word: W.New) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's
         name (a shipped bot or one of the player's saved bots, never a path)."""
-        from shipwreck.tui import sea_screen
-
-        if word.game == sea_screen.GAME:
-            seats = sea_screen.lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
-            if isinstance(seats, str):
-                self.error(seats)
-                return
-            table = self.shipwreck.lobby.create_table(
-                word.game, seats, creator=self.shipwreck.user, gather=True
-            )
-            self.shipwreck.open_table(table)
+        seats = registry.get(word.game).lobby_seats(word)
+        if isinstance(seats, str):
+            self.error(seats)
             return
-        n = 6 if word.seats is None else word.seats
-        if not 4 <= n <= 6:
-            self.error("Lifeboat is for 4 to 6 seats: new 4, new 5 or new 6")
-            return
-        bots = list(word.bots) or DEFAULT_BOTS
-        seats = [SeatSpec("human")]
-        for i in range(n - 1):
-            b = bots[i % len(bots)]
-            seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
         table = self.shipwreck.lobby.create_table(
-            "lifeboat", seats, creator=self.shipwreck.user, gather=True
+            word.game, seats, creator=self.shipwreck.user, gather=True
         )
         self.shipwreck.open_table(table)
 
@@ -378,8 +367,9 @@ class LobbyScreen(AppScreen):
         app.open_table(table, spectate=how == "watch")
 
 
-LOBBY_GAMES = ("lifeboat", "sm", "spanish_main", "spanish-main", "tutorial")
-"""The words of ``new``'s game position (``tutorial`` too: ``new tutorial``)."""
+def lobby_games() -> frozenset[str]:
+    """The words of ``new``'s game position (``tutorial`` too: ``new tutorial``)."""
+    return frozenset({*W.game_names(), "tutorial"})
 
 
 def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
@@ -398,7 +388,7 @@ def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
         return sorted((str(t.id) for t in tables if str(t.id).startswith(partial)), key=int)
     options = W.complete_words("lobby", text)
     if words == ["new"]:
-        games = [o for o in options if o in LOBBY_GAMES]
+        games = [o for o in options if o in lobby_games()]
         return games or options
     return options
 
@@ -534,7 +524,7 @@ class TableScreen(SeatScreen):
         if view.me:
             me = part(f"you are {view.me}", view.me, "", rank=7)
         signed_in = self.shipwreck.signed_in_line()
-        title = table_title(self.table.name, "lifeboat", me, signed_in=signed_in)
+        title = table_title(self.table.name, self.table.game, me, signed_in=signed_in)
         self.show_title((view.me, signed_in), title, view)
         self.refresh_seats()
         compact = self.compact
@@ -565,7 +555,7 @@ class TableScreen(SeatScreen):
         return EndScreen(view)
 
     def help_screen(self) -> ModalScreen[None]:
-        return HelpScreen()
+        return HelpScreen(self.table.game)
 
 
 class EndScreen(EndOfGame):
@@ -581,8 +571,12 @@ class HelpScreen(CommandHelp):
 
     GAME_TITLE = "Lifeboat"
 
+    def __init__(self, game: str = LIFEBOAT.name) -> None:
+        super().__init__()
+        self.game = game
+
     def commands(self) -> list[tuple[str, str]]:
-        return list(command_list("lifeboat"))
+        return list(command_list(self.game))
 
     def keys(self) -> list[CommandEntry]:
         return [
@@ -590,7 +584,7 @@ class HelpScreen(CommandHelp):
         ]
 
     def extra(self) -> RenderableType | None:
-        return Markdown(LEGEND["lifeboat"])
+        return Markdown(LEGEND[self.game])
 
 
 class LobbyHelpScreen(CommandHelp):
@@ -625,3 +619,23 @@ class TooSmallScreen(ModalScreen[None]):
     def on_key(self, event: Any) -> None:
         event.stop()
         event.prevent_default()
+
+
+def lifeboat_seats(word: W.New) -> list[SeatSpec] | str:
+    """The seats of ``new [4-6] [BOT|free …]``: the creator first, then the bots named (in
+    turn; by default the game's default bots), ``free`` seats left for friends."""
+    game = get_game(word.game)
+    n = game.default_seats if word.seats is None else word.seats
+    if not game.min_seats <= n <= game.max_seats:
+        return f"{game.title} is for {game.min_seats} to {game.max_seats} seats: " + seat_counts(
+            game
+        )
+    bots = list(word.bots) or list(game.default_bots)
+    seats = [SeatSpec("human")]
+    for i in range(n - 1):
+        b = bots[i % len(bots)]
+        seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
+    return seats
+
+
+registry.register(registry.TuiGame(LIFEBOAT.name, TableScreen, lifeboat_seats))

@@ -37,7 +37,9 @@ from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.lang.text import whole_number
+from shipwreck.lang.words import New
 from shipwreck.runtime import SeatSpec, Table
+from shipwreck.tui import registry
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot
@@ -45,8 +47,6 @@ from shipwreck.tui.learn import LEGEND_KEY
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
 GAME = "spanish_main"
-NAMES = ("sm", "spanish_main", "spanish-main")
-"""What ``new`` in the lobby accepts as this game's name."""
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
 SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
 STUCK = 0.1
@@ -455,3 +455,11 @@ class SeaHelpScreen(CommandHelp):
 
     def commands(self) -> list[tuple[str, str]]:
         return commands()
+
+
+def _new_seats(word: New) -> list[SeatSpec] | str:
+    """The seats of the lobby's ``new sm [2-4] [BOT|free …]`` (:func:`lobby_seats`)."""
+    return lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
+
+
+registry.register(registry.TuiGame(GAME, SpanishMainScreen, _new_seats))

@@ -14,8 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from shipwreck.engine.core import Event, Seat
+from shipwreck.games import registry
 from shipwreck.games.lifeboat import rules
+from shipwreck.games.lifeboat.cards import CHAR_IDS
 from shipwreck.games.lifeboat.commands import Command
+from shipwreck.games.lifeboat.report import summary_lines
 from shipwreck.games.lifeboat.setup import Position, check_reachable, from_position, new_game
 from shipwreck.games.lifeboat.state import LifeboatState
 from shipwreck.games.lifeboat.view import LifeboatView, view
@@ -114,5 +117,22 @@ class Lifeboat:
 
 
 RULES = Lifeboat()
+
+GAME = registry.register(
+    registry.Game(
+        name=Lifeboat.name,
+        title="Lifeboat",
+        ruleset=lambda: RULES,
+        min_seats=Lifeboat.min_seats,
+        max_seats=Lifeboat.max_seats,
+        default_seats=6,
+        aliases=("lb",),
+        rules_file="lifeboat.md",
+        default_bots=("random", "survivor", "loyal", "predator", "hoarder"),
+        summary_lines=summary_lines,
+        seat_names=CHAR_IDS,
+        default=True,
+    )
+)
 
 __all__ = ["RULES", "Command", "Lifeboat", "LifeboatState", "LifeboatView", "Position"]

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from shipwreck.lang.bots.compile import env_for
-from shipwreck.lang.bots.script import BotRuntimeError, BotScript, Context, OverBudget
-from shipwreck.lang.bots.search import THINKING, Thinking
+from shipwreck.lang.bots.script import THINKING, BotRuntimeError, BotScript, Context, OverBudget
+
+if TYPE_CHECKING:
+    from shipwreck.lang.bots.search import Thinking
 from shipwreck.lang.commands import format_command
 
 DEFAULT_BUDGET = 5_000

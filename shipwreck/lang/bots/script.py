@@ -81,3 +81,12 @@ class BotScript(msgspec.Struct):
 
     def where(self, line: int) -> str:
         return f"{self.path}:{line}"
+
+
+THINKING = object()
+"""What a deferred ``search`` action returns: its search is in ``ctx.memo["thinking"]``."""
+
+SPECIAL_ACTIONS: dict[str, Callable[..., Action]] = {}
+"""Actions built by a module above the compiler, by rule name (``search``: its module,
+:mod:`.search`, needs the shipped bots and the runner, which need the compiler). That module
+puts its builder here when it loads; the package loads it (``lang/bots/__init__.py``)."""

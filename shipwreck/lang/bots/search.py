@@ -17,7 +17,16 @@ import msgspec
 from shipwreck.engine.core import Seat
 from shipwreck.engine.ismcts import Rollout, Search, random_rollout
 from shipwreck.engine.rng import Rng
-from shipwreck.lang.bots.script import Action, BotError, BotScript, Context
+from shipwreck.lang.bots.registry import shipped_bot, shipped_names
+from shipwreck.lang.bots.runner import BotPlayer
+from shipwreck.lang.bots.script import (
+    SPECIAL_ACTIONS,
+    THINKING,
+    Action,
+    BotError,
+    BotScript,
+    Context,
+)
 from shipwreck.lang.commands import format_command
 
 MAX_PLAYOUTS = 5_000
@@ -35,18 +44,19 @@ class SearchSpec(msgspec.Struct, frozen=True):
     using: str | None = None
 
 
-def check_spec(playouts: int, using: str | None) -> str | None:
-    """Why a ``search`` action cannot be played, in one line, or None if it can."""
+def check_spec(playouts: int, using: str | None, game: str) -> str | None:
+    """Why a ``search`` action in a ``game`` script cannot be played, in one line, or None."""
     if not 1 <= playouts <= MAX_PLAYOUTS:
         return f"search takes 1 to {MAX_PLAYOUTS} playouts, not {playouts}; try 'search 300'"
     if using is None or using == GREEDY:
         return None
-    from shipwreck.lang.bots.registry import shipped_names  # registry imports the compiler
+    from shipwreck.games import title
 
-    names = shipped_names("lifeboat")
+    names = shipped_names(game)
     if using not in names:
-        return f"there is no shipped Lifeboat bot {using!r} to play the rollouts; try one of " + (
-            ", ".join([GREEDY, *(n for n in names if not _searches(n))])
+        return (
+            f"there is no shipped {title(game)} bot {using!r} to play the rollouts; try one of "
+            + (", ".join([GREEDY, *(n for n in names if not _searches(n))]))
         )
     if _searches(using):
         return f"bot {using!r} searches itself: rollouts must be played by a bot that does not"
@@ -55,8 +65,6 @@ def check_spec(playouts: int, using: str | None) -> str | None:
 
 def _searches(name: str) -> bool:
     """Does a shipped bot itself search? (It then cannot play a search's rollouts.)"""
-    from shipwreck.lang.bots.registry import shipped_bot
-
     lines = shipped_bot(name).source.splitlines()
     return any("-> search" in line.split("#")[0] for line in lines)
 
@@ -65,7 +73,6 @@ def bot_rollout(script: BotScript, seed: int) -> Rollout:
     """A rollout policy playing ``script`` for every seat, each from its own view. An answer
     the script does not give, or one not among the choices, is a random choice."""
     from shipwreck.games.lifeboat import RULES  # lang reads games; imported when used
-    from shipwreck.lang.bots.runner import BotPlayer
 
     player = BotPlayer(script, seed=seed, trace=1)
 
@@ -81,7 +88,6 @@ def bot_rollout(script: BotScript, seed: int) -> Rollout:
 def start(ctx: Context, spec: SearchSpec) -> Search | None:
     """The search for this decision (None when there is nothing to choose between)."""
     from shipwreck.games.lifeboat.search import greedy_rollout, new_search
-    from shipwreck.lang.bots.registry import shipped_bot
 
     choices = list(ctx.view.choices)
     if len(choices) < 2:
@@ -103,10 +109,6 @@ def summary(spec: SearchSpec, search: Search) -> str:
     )
     using = f" using {spec.using}" if spec.using else ""
     return f"search {spec.playouts}{using}: {search.done} playouts; best {top}"
-
-
-THINKING = object()
-"""What a deferred ``search`` action returns: its search is in ``ctx.memo["thinking"]``."""
 
 
 class Thinking:
@@ -137,10 +139,10 @@ class Thinking:
         return self.search.best(), summary(self.spec, self.search)
 
 
-def compile_search(playouts: int, using: str | None, where: str) -> Action:
-    """The action closure of ``search N [using BOT]``; raises BotError (``where``: file:line:col)
-    when it cannot be played."""
-    why = check_spec(playouts, using)
+def compile_search(playouts: int, using: str | None, where: str, game: str) -> Action:
+    """The action closure of ``search N [using BOT]`` in a ``game`` script; raises BotError
+    (``where``: file:line:col) when it cannot be played."""
+    why = check_spec(playouts, using, game)
     if why:
         raise BotError(f"{where}: {why}")
     spec = SearchSpec(playouts, using)
@@ -160,3 +162,6 @@ def compile_search(playouts: int, using: str | None, where: str) -> Action:
         return search.best()
 
     return act
+
+
+SPECIAL_ACTIONS["search"] = compile_search
