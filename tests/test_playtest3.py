@@ -73,3 +73,123 @@ async def test_ctrl_q_at_a_started_table_still_quits_at_once() -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
+
+
+# ------------------------------------------------------------------ 2. Spanish Main's texts
+
+from shipwreck.engine.core import Event  # noqa: E402
+from shipwreck.games.spanish_main import RULES as SEA  # noqa: E402
+from shipwreck.games.spanish_main import commands as C  # noqa: E402
+from shipwreck.games.spanish_main.setup import IslandPosition, Position, ShipPosition  # noqa: E402
+from shipwreck.games.spanish_main.state import SpanishMainState  # noqa: E402
+from shipwreck.games.spanish_main.view import SpanishMainView  # noqa: E402
+from shipwreck.lang import parse_command  # noqa: E402
+from shipwreck.lang.spanish_main import suggested_moves  # noqa: E402
+from shipwreck.tui import render_spanish_main as R  # noqa: E402
+from shipwreck.tui.packed import Packed  # noqa: E402
+
+RED, BLUE = 0, 1
+ISLANDS = [
+    IslandPosition(10, 28, 5, id="isla-1", home=RED),
+    IslandPosition(60, 28, 5, id="isla-2", home=BLUE),
+    IslandPosition(35, 45, 5, id="isla-3", coins=[3, 1, 5]),
+    IslandPosition(35, 10, 4, id="isla-4", coins=[2, 6]),
+]
+
+
+def sea_game(*ships: ShipPosition, dice: tuple[int, ...] = ()) -> SpanishMainState:
+    """A fixed sea (two homes, two wild islands with coins) with ``ships``."""
+    pos = Position(seed=7, seats=2, islands=list(ISLANDS), ships=list(ships), dice=list(dice))
+    state, _ = SEA.from_position(pos)
+    return state
+
+
+def sea_view(state: SpanishMainState, seat: int) -> SpanishMainView:
+    view = SEA.view(state, seat)
+    assert isinstance(view, SpanishMainView)
+    return view
+
+
+def prompt_items(view: SpanishMainView) -> tuple[str, list[str]]:
+    """The prompt panel's head and its items, as drawn."""
+    drawn = R.prompt(view, suggested_moves(view))
+    assert isinstance(drawn, Packed)
+    return drawn.head.plain, [item.plain for item in drawn.items]
+
+
+def test_sm18_the_hit_prompt_names_the_ship_that_was_hit() -> None:
+    """SM-18: a ram's hit asks the target's owner for a mast; the prompt says which ship."""
+    state = sea_game(
+        ShipPosition("el-picador", RED, 37, 26, 0),
+        ShipPosition("dover", BLUE, 40, 30, 90),
+        dice=(6,),
+    )
+    SEA.apply(state, RED, C.Move("el-picador", (("S", 0.0, None),)))
+    SEA.apply(state, RED, C.Ram("el-picador", "dover"))
+    view = sea_view(state, BLUE)
+    assert view.hit == "dover"
+    head, items = prompt_items(view)
+    assert head.startswith("dover is hit: eliminate N"), head
+    assert items[0] == "choices: eliminate 1"
+
+
+def test_sm15_a_loaded_ship_is_hinted_home_first() -> None:
+    """SM-15: gold counts once it is unloaded at home. A ship carrying coins gets a move that
+    sails home (toward or docking at her home island), first on the hints line, ahead of
+    another ship's explore; and it works as typed."""
+    state = sea_game(
+        ShipPosition("dover", RED, 35, 30, 0, cargo=[4]),
+        ShipPosition("plantagenet", RED, 35, 40, 0),  # docked at isla-3: may explore
+        ShipPosition("el-leon", BLUE, 60, 52, 90),
+    )
+    view = sea_view(state, RED)
+    _, items = prompt_items(view)
+    assert "explore plantagenet" in items, items
+    assert items[0].startswith("move dover ") and "isla-1" in items[0], items
+    SEA.apply(state, RED, parse_command("spanish_main", items[0], view))  # legal as typed
+    assert state.ships["dover"].x < 35  # she sailed west, toward home
+
+
+def test_sm10_hints_count_a_move_made_earlier_in_the_same_turn() -> None:
+    """SM-10: after one ship has sailed for a wild island this turn, the hints no longer send
+    my other ships after the same island (seed 7: all three were sent to isla-2)."""
+    state, _ = SEA.new_game(7, 2)
+    seat = SEA.prompts(state)[0].seat
+    view = sea_view(state, seat)
+    first = suggested_moves(view)["dover"]
+    assert first == "move dover toward isla-2"
+    SEA.apply(state, seat, parse_command("spanish_main", first, view))
+    while SEA.prompts(state)[0].kind == "after_move":
+        SEA.apply(state, seat, C.Pass())
+    after = suggested_moves(sea_view(state, seat))
+    assert set(after) == {"lord-walpole", "plantagenet"}, after
+    assert not any("isla-2" in text for text in after.values()), after
+
+
+def test_headings_read_0_to_359() -> None:
+    """The preview's heading: 359.7 reads 0°, not 360°; -0.2 reads 0°, not -0°."""
+    assert [R.compass(h) for h in (359.7, -0.2, 0.0, 90.4, 180.5, -90.0)] == [0, 0, 0, 90, 180, 270]
+
+
+def test_sm12_a_leg_that_turns_a_hair_left_is_logged_as_plus_0_degrees() -> None:
+    """SM-12: the move's log line writes each leg's turn rounded; never '-0°'."""
+    state = sea_game(ShipPosition("dover", RED, 35, 30, 0), ShipPosition("el-leon", BLUE, 60, 52))
+    events: list[Event] = SEA.apply(state, RED, C.Move("dover", (("S", -0.3, None),)))
+    line = next(e.text for e in events if "sails" in e.text)
+    assert "S +0° " in line and "-0°" not in line, line
+
+
+def test_the_fleet_screen_explains_masts_of_different_ranks() -> None:
+    """The fleet screen's 'Reading the fleet' explains a mast notation like 3S2L3S in words,
+    with a ship at the table that has one as its example."""
+    from rich.console import Console
+
+    state = sea_game(ShipPosition("dover", RED, 35, 30, 0), ShipPosition("el-leon", BLUE, 60, 52))
+    view = sea_view(state, RED)
+    mixed = [s for s in view.ships if len({m.rank for m in s.masts}) > 1]
+    console = Console(width=100, record=True)
+    console.print(R.fleet_info(view))
+    text = console.export_text()
+    assert "masts whose cannons differ in rank" in text, text
+    example = R._masts(mixed[0]).plain if mixed else "3S2L3S"
+    assert example in text
