@@ -193,3 +193,117 @@ def test_the_fleet_screen_explains_masts_of_different_ranks() -> None:
     assert "masts whose cannons differ in rank" in text, text
     example = R._masts(mixed[0]).plain if mixed else "3S2L3S"
     assert example in text
+
+
+# ------------------------------------------------------------------ 4. the lobby: help, tutorials
+
+from shipwreck.runtime.tutorial import TutorialTable  # noqa: E402
+from shipwreck.tui.base import TABLE_TITLE, CommandHelp  # noqa: E402
+from shipwreck.tui.screens import LOBBY_HELP, LobbyHelpScreen, LobbyScreen  # noqa: E402
+
+
+def rows(app: ShipwreckApp) -> list[str]:
+    """The screen as the terminal shows it, row by row."""
+    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+
+
+async def type_line(pilot: Pilot[Any], line: str) -> None:
+    await pilot.press(*line, "enter")
+    await pilot.pause()
+
+
+def test_the_lobby_panel_names_quit_and_both_tutorials_on_rows_that_fit_80_columns() -> None:
+    lines = LOBBY_HELP.plain.split("\n")
+    assert all(len(line) <= 78 for line in lines), lines  # (the board pads one each side)
+    text = LOBBY_HELP.plain
+    for words in ("new tutorial [sm]", "quit", "help", "say TEXT", "rules [sm]"):
+        assert words in text
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_lobby_help_lists_quit_tell_and_the_sea_tutorial_and_scrolls_to_them(
+    size: tuple[int, int],
+) -> None:
+    """Third play-test: the lobby's help ended below the fold at 80×24 with no word of
+    scrolling, and had no 'tell' nor 'new tutorial sm'. Now it says how to scroll, lists the
+    table's words (tell, chat) under the same title as a table's help, and ↓/PgDn reach quit."""
+    app = ShipwreckApp(Lobby(seed=1), "ann")
+    async with app.run_test(size=size) as pilot:
+        await type_line(pilot, "help")
+        screen = app.screen
+        assert isinstance(screen, LobbyHelpScreen)
+        assert "Escape closes · ↑ ↓ PgUp PgDn scroll" in "\n".join(rows(app))
+        titles = [title for title, _ in screen.sections()]
+        assert titles == ["Lobby commands", TABLE_TITLE, "Keys"]
+        usages = [e.usage for _, entries in screen.sections() for e in entries]
+        assert any("new tutorial [sm]" in u for u in usages), usages
+        assert any(u.startswith("tell WHO TEXT") for u in usages), usages
+        assert "quit" in usages
+        for _ in range(3):
+            if any(r.strip(" █").startswith("quit  end this session") for r in rows(app)):
+                break
+            await pilot.press("pagedown")
+            await pilot.pause()
+        assert any(r.strip(" █").startswith("quit  end this session") for r in rows(app))
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_table_help_lists_say_once_and_chat_as_the_same(size: tuple[int, int]) -> None:
+    """'say' at a table is always the table's chat (Lifeboat's own 'say' too), so its help
+    lists it once, with the table's words; 'chat' was described as if 'say' went elsewhere."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), *[SeatSpec("bot", "loyal")] * 3]
+    table = lobby.create_table("lifeboat", seats, "ann")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await type_line(pilot, "help")
+        screen = app.screen
+        assert isinstance(screen, CommandHelp)
+        sections = dict(screen.sections())
+        assert list(sections) == ["Lifeboat commands", TABLE_TITLE, "Keys"]
+        assert not any(e.usage.startswith("say") for e in sections["Lifeboat commands"])
+        table_words = {e.usage.split()[0]: e.description for e in sections[TABLE_TITLE]}
+        assert table_words["chat"] == "the same as 'say'"
+        assert "players and spectators" in table_words["say"]
+        assert "Escape closes · ↑ ↓ PgUp PgDn scroll" in "\n".join(rows(app))
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_tutorial_row_in_the_lobby_says_it_is_a_tutorial(size: tuple[int, int]) -> None:
+    app = ShipwreckApp(Lobby(seed=1), "ann")
+    async with app.run_test(size=size) as pilot:
+        await type_line(pilot, "new tutorial sm")
+        await wait_screen(pilot, SeatScreen)
+        await type_line(pilot, "lobby")
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.pause()
+        row = next(r for r in rows(app) if r.lstrip().startswith("1 "))
+        assert "Spanish Main tutorial" in row, row
+
+
+def test_a_tutorial_leaves_memory_when_its_game_ends() -> None:
+    """A tutorial is never saved and no one else may join it: once over, it is dropped at once
+    (ordinary tables stay ``keep_finished_seconds`` for their watchers)."""
+    lobby = Lobby(seed=1)
+    table = lobby.create_tutorial("lifeboat", "ann")
+    assert isinstance(table, TutorialTable) and lobby.get(table.id) is table
+    while not table.over:
+        command = table.coach_line().command
+        assert command is not None
+        assert table.submit_text(0, command).ok
+    assert lobby.get(table.id) is None
+    assert all(r[0] != str(table.id) for r in lobby.listing_for("ann"))
+    assert lobby.seats_of("ann") == []
+
+
+def test_a_tutorial_leaves_memory_when_its_player_leaves_it() -> None:
+    """'leave' gives the seat up: nobody can come back to the tutorial, and it is dropped
+    (before, it stayed until its player began another tutorial, playing on with a bot)."""
+    lobby = Lobby(seed=1)
+    table = lobby.create_tutorial("sm", "ann")
+    other = lobby.create_table("lifeboat", [SeatSpec("human"), *[SeatSpec("bot")] * 3], "bob")
+    table.leave("ann")
+    assert lobby.get(table.id) is None
+    assert lobby.get(other.id) is other  # (only the tutorial)
+    assert len(table.commands) == 0  # no bot played the seat she left

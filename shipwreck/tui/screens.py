@@ -28,7 +28,7 @@ from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import Lobby, SeatSpec, Table, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import render_lifeboat as R
-from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
+from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
 from shipwreck.tui.learn import (
     LEGEND_KEY,
@@ -46,11 +46,14 @@ from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
 LOBBY_HELP = Text(
-    "new [4-6] [BOT|free …]     Lifeboat with bots   new tutorial  learn to play\n"
-    "new sm [2-4] [BOT|free …]  Spanish Main         rules [sm]    how to win\n"
-    "join ID [SEAT]   sit down  watch ID  spectate   open ID       your seat again\n"
-    "say TEXT         chat      help      commands   quit          end this session"
+    "new [4-6] [BOT|free …]     Lifeboat         new tutorial [sm] learn to play\n"
+    "new sm [2-4] [BOT|free …]  Spanish Main     rules [sm]        how to win\n"
+    "join ID [SEAT]             take a seat      watch ID          spectate\n"
+    "open ID                    your seat again  say TEXT          lobby chat\n"
+    "help                       every command    quit              end this session"
 )
+"""The lobby's commands, at the foot of its screen: 78 columns at most (80 columns less the
+board's padding), so that no row wraps at 80×24; ``help`` has them all, and the table's."""
 
 
 class SharedRender:
@@ -597,7 +600,11 @@ class LobbyHelpScreen(CommandHelp):
             CommandEntry(RULES_KEY.upper(), "how to win, and the whole rules (as 'rules')", ""),
             CommandEntry(LEGEND_KEY.upper(), "what the marks on a Lifeboat board mean", ""),
         ]
-        return [("Lobby commands", list(player_commands("lobby").values())), ("Keys", keys)]
+        return [
+            ("Lobby commands", list(player_commands("lobby").values())),
+            (TABLE_TITLE, list(player_commands("table").values())),
+            ("Keys", keys),
+        ]
 
 
 class TooSmallScreen(ModalScreen[None]):

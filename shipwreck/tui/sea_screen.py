@@ -423,8 +423,8 @@ class SeaHelpScreen(CommandHelp):
     GAME_TITLE = "Spanish Main"
     BOX_ID = "sea-help"
     HINT = (
-        "Escape closes · PgUp PgDn scroll · F3: your ships and the goal · a move you type is"
-        " drawn as a white ghost on the map before you press Enter"
+        f"{CommandHelp.HINT} · F3: your ships and the goal · a move you type is drawn as a"
+        " white ghost on the map before you press Enter"
     )
 
     def commands(self) -> list[tuple[str, str]]:
