@@ -4,6 +4,7 @@ and its tutorial tables."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -307,3 +308,78 @@ def test_a_tutorial_leaves_memory_when_its_player_leaves_it() -> None:
     assert lobby.get(table.id) is None
     assert lobby.get(other.id) is other  # (only the tutorial)
     assert len(table.commands) == 0  # no bot played the seat she left
+
+
+# ------------------------------------------------------------------ 3. 80×24: seats line, chat
+
+from shipwreck.tui.screens import CHAT_KEYS, TableScreen  # noqa: E402
+from shipwreck.tui.widgets import EventLog  # noqa: E402
+
+
+def lifeboat_with_bots(bots: list[str]) -> tuple[Lobby, int]:
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), *[SeatSpec("bot", b) for b in bots]]
+    return lobby, lobby.create_table("lifeboat", seats, "ann").id
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_seats_line_names_the_bots_at_every_size(size: tuple[int, int]) -> None:
+    """Third play-test: at 80×24 the seats line said 'mate: bot' without the bot's name. Now
+    every seat keeps its name and each bot is named (cut to the row's room: 'loy…'), never
+    'bot' alone; with room, 'bot loyal' as before."""
+    bots = ["loyal", "survivor", "loyal", "predator", "hoarder"]
+    lobby, table_id = lifeboat_with_bots(bots)
+    table = lobby.get(table_id)
+    assert table is not None
+    app = ShipwreckApp(lobby, "ann", open_table=table_id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, TableScreen)
+        await pilot.pause()
+        line = rows(app)[1]
+        assert len(line.rstrip()) <= size[0] - 1, line
+        assert not re.search(r": bot(?! [a-z])", line), line  # never 'bot' alone
+        for i, bot in enumerate(bots, 1):
+            seat = table.seat_name(i)
+            if size == (80, 24):
+                assert re.search(rf"{seat}: {bot[:3]}", line), (seat, line)
+            else:
+                assert f"{seat}: bot {bot}" in line, (seat, line)
+
+
+async def test_the_seats_line_keeps_each_bots_seat_when_the_row_has_room() -> None:
+    lobby, table_id = lifeboat_with_bots(["loyal"] * 3)  # (four seats: room for each)
+    app = ShipwreckApp(lobby, "ann", open_table=table_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, TableScreen)
+        await pilot.pause()
+        line = rows(app)[1]
+    assert line.count(": bot loyal") == 3 and "bots:" not in line, line
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_chat_pane_says_how_to_read_back_and_ctrl_up_pages_it(
+    size: tuple[int, int],
+) -> None:
+    """Third play-test: at 80×24 the chat pane has three rows and nothing said there was more.
+    Once it has more lines than rows its border says 'Ctrl+↑: earlier'; Ctrl+↑ pages it back
+    (the command line keeps the focus) and the border then counts the newer lines."""
+    lobby, table_id = lifeboat_with_bots(["loyal"] * 5)
+    app = ShipwreckApp(lobby, "ann", open_table=table_id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, TableScreen)
+        chat = app.screen.query_one("#chat", EventLog)
+        for k in range(chat.size.height + 2):
+            await type_line(pilot, f"say line{k}")
+        await pilot.pause()
+        assert chat.border_subtitle == f"{CHAT_KEYS.split('/')[0]}: earlier"
+        assert any("Ctrl+↑: earlier" in r for r in rows(app))
+        await pilot.press("ctrl+up")
+        await pilot.pause()
+        assert chat.scroll_offset.y < chat.max_scroll_y
+        assert (chat.border_subtitle or "").startswith("↓ ") and "(Ctrl+↓)" in (
+            chat.border_subtitle or ""
+        )
+        assert app.focused is not None and app.focused.id == "command"
+        await pilot.press("ctrl+down")
+        await pilot.pause()
+        assert chat.scroll_offset.y == chat.max_scroll_y
