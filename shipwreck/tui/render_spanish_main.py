@@ -292,15 +292,20 @@ _NOT_LETTERS = " " + ARROWS
 
 
 def _label_ship(
-    cv: _Canvas, code: str, cells: tuple[int, int, int, int], style: str, short: str = ""
+    cv: _Canvas,
+    code: str,
+    cells: tuple[int, int, int, int],
+    style: str,
+    short: str = "",
+    hull: Sequence[tuple[int, int]] = (),
 ) -> bool:
     """Put ``code`` beside her hull, where it covers nothing and touches no other label: the
     nearest places first (:func:`_label_spots`); crowded, ``short`` (a shorter form no other
     ship's code has) in those places, then ``code`` a cell further out. Returns whether it
     went anywhere (crowded beyond that, it is left out rather than drawn over a label)."""
-    tries = [(code, _label_spots(cells, len(code), 2))]
+    tries = [(code, _nearest_first(_label_spots(cells, len(code), 2), len(code), hull))]
     if short:
-        tries.append((short, _label_spots(cells, len(short), 2)))
+        tries.append((short, _nearest_first(_label_spots(cells, len(short), 2), len(short), hull)))
     tries.append((code, _label_spots(cells, len(code), 3)[16:]))
     for text, spots in tries:
         for col, row in spots:
@@ -308,6 +313,41 @@ def _label_ship(
                 cv.put(col, row, text, style)
                 return True
     return False
+
+
+def _nearest_first(
+    spots: list[tuple[int, int]], n: int, hull: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """``spots`` for a label of ``n`` cells, those nearest the ``hull``'s own cells first (in
+    cells, either way; ties keep their order). A hull's box is square, and a slanted hull
+    fills one diagonal of it: a spot beside the box's empty corner is far from her (a docked
+    ship, her near side on her island, had her code there)."""
+    if not hull:
+        return spots
+
+    def away(spot: tuple[int, int]) -> int:
+        col, row = spot
+        return min(max(max(col - c, 0, c - (col + n - 1)), abs(row - r)) for c, r in hull)
+
+    return sorted(spots, key=away)
+
+
+def _hull_cells(cv: _Canvas, s: ShipView) -> list[tuple[int, int]]:
+    """The cells with a dot of her hull in them (as :func:`_draw_hull` fills it)."""
+    seg = axis(s.x, s.y, s.heading, s.length)
+    inside = _capsule(seg, HULL_RADIUS)
+    c0, r1 = cv.cell_of(*_hull_box(seg, HULL_RADIUS)[:2])
+    c1, r0 = cv.cell_of(*_hull_box(seg, HULL_RADIUS)[2:])
+    return [
+        (col, row)
+        for row in range(r0 - 1, r1 + 2)
+        for col in range(c0 - 1, c1 + 2)
+        if any(
+            inside(*cv.to_sea(col * 2 + dx + 0.5, row * 4 + dy + 0.5))
+            for dy in range(4)
+            for dx in range(2)
+        )
+    ]
 
 
 def _label_spots(cells: tuple[int, int, int, int], n: int, far: int) -> list[tuple[int, int]]:
@@ -421,7 +461,8 @@ def sea_map(
     codes = ship_codes(view)
     for s, cells in hulls:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
-        _label_ship(cv, codes[s.id], cells, f"bold {colour}", short_code(codes, s.id))
+        short = short_code(codes, s.id)
+        _label_ship(cv, codes[s.id], cells, f"bold {colour}", short, _hull_cells(cv, s))
     out = cv.render()
     out.append("\n")
     out.append_text(legend(cv.scale))
