@@ -218,9 +218,10 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
         "In the lobby",
         {
             "new": CommandHelp(
-                "new [4-6] [BOT...] | new sm [2-4] [BOT...] | new tutorial",
+                "new [4-6] [BOT...] | new sm [2-4] [BOT...] | new tutorial [sm]",
                 "start a table and sit at it: Lifeboat (6 seats, shipped bots), Spanish Main"
-                " ('sm') or a tutorial; a BOT 'free' keeps a seat for a friend",
+                " ('sm') or a tutorial (Lifeboat's, or Spanish Main's with 'sm'); a BOT 'free'"
+                " keeps a seat for a friend",
                 "",
                 "new 4 free loyal",
             ),
@@ -261,7 +262,8 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "say": CommandHelp(
                 "say TEXT",
-                "talk to the whole table (also while it waits to start)",
+                "talk to everyone at this table, players and spectators (also while it waits"
+                " to start); 'tell' whispers to one",
                 "",
                 "say hello",
             ),
@@ -271,9 +273,7 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "",
                 "tell bob let us team up",
             ),
-            "chat": CommandHelp(
-                "chat TEXT", "talk to the table without it entering the game's log", "", "chat hi"
-            ),
+            "chat": CommandHelp("chat TEXT", "the same as 'say'", "", "chat hi"),
             "start": CommandHelp(
                 "start | start with bots",
                 "your table waits for players: start it now (bots in the free seats)",

@@ -231,27 +231,62 @@ table asks again for the same sea)."""
 
 
 def _goal_islands(view: SpanishMainView, ship_id: str) -> list[str]:
-    """Where a ship would want to go, best first: home when she carries coins, else the wild
-    islands that still hold coins, nearest first."""
+    """Where a ship would want to go, best first: home when she carries coins (sail home),
+    else the wild islands that still hold coins, nearest first, those another ship of mine
+    has claimed this turn (:func:`_claimed`) last."""
     ship = next(s for s in view.ships if s.id == ship_id)
     home = [i for i in view.islands if i.home == ship.owner]
     if ship.cargo and home:
         return [home[0].id]
     wild = [i for i in view.islands if i.home is None and i.coins and i.id != ship.docked]
-    wild.sort(key=lambda i: math.hypot(i.x - ship.x, i.y - ship.y))
+    claimed = _claimed(view, ship_id)
+    wild.sort(key=lambda i: (i.id in claimed, math.hypot(i.x - ship.x, i.y - ship.y)))
     return [i.id for i in wild]
+
+
+AHEAD = 45.0
+"""An island at most this many degrees off a ship's bow is one she is heading for."""
+
+
+def _claimed(view: SpanishMainView, ship_id: str) -> set[str]:
+    """The wild islands my other ships have taken for themselves: where one lies docked (she
+    explores there), and where one that has already moved this turn is heading (the island
+    with coins most nearly ahead of her bow, within `AHEAD`), so that a second ship is not
+    sent after the first."""
+    out: set[str] = set()
+    wild = [i for i in view.islands if i.home is None and i.coins]
+    for s in view.ships:
+        if s.owner != view.seat or s.id == ship_id or s.cargo:
+            continue
+        if s.docked is not None:
+            out.add(s.docked)
+            continue
+        ahead = [(_off_bow(s.x, s.y, s.heading, i.x, i.y), i.id) for i in wild]
+        ahead = [(off, i) for off, i in ahead if off <= AHEAD]
+        if s.acted and ahead:
+            out.add(min(ahead)[1])
+    return out
+
+
+def _off_bow(x: float, y: float, heading: float, tx: float, ty: float) -> float:
+    """How many degrees (0..180) the point (tx, ty) is off a bow at (x, y) heading ``heading``
+    (compass degrees: 0 north, 90 east)."""
+    bearing = math.degrees(math.atan2(tx - x, ty - y))
+    return abs((bearing - heading + 180.0) % 360.0 - 180.0)
 
 
 def _candidates(view: SpanishMainView, ship_id: str) -> list[C.Command]:
     """Moves worth previewing for a ship, most useful first: docking where she wants to go,
-    sailing toward it, straight on, the engine's sampled headings, smallest turn first, then
-    her other legal moves (toward another island or ship, docking elsewhere)."""
+    sailing toward it (whether or not the engine's sample lists them: the preview checks
+    them), straight on, the engine's sampled headings, smallest turn first, then her other
+    legal moves (toward another island or ship, docking elsewhere)."""
     mine = [c for c in view.choices if getattr(c, "ship", None) == ship_id]
     goals = _goal_islands(view, ship_id)[:2]
     out: list[C.Command] = []
-    for want in (C.MoveDock, C.MoveToward):
-        for goal in goals:
-            out += [c for c in mine if isinstance(c, want) and _target(c) == goal]
+    for goal in goals:
+        for cmd in (C.MoveDock(ship_id, goal), C.MoveToward(ship_id, goal)):
+            if cmd not in out:
+                out.append(cmd)
     samples = [c for c in mine if isinstance(c, C.Move)]
     straight = [c for c in samples if all(turn == 0 for _, turn, _ in c.legs)]
     turning = sorted(

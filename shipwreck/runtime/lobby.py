@@ -408,6 +408,8 @@ class Lobby:
         away = {"paused": " (away)"}.get(status, "")
         players = ", ".join(s.player + away for s in table.seats if s.player) or "-"
         game = title(table.game)
+        if isinstance(table, TutorialTable):
+            game += " tutorial"
         return (str(table.id), game, table.summary(), str(table.state.round), status, players)
 
     def listing(self) -> list[Row]:
@@ -462,6 +464,8 @@ class Lobby:
         changed: most changes are moves inside a game, and each change told to the lobby
         repaints every session in it. A player whose turn came or went there is told alone
         (:meth:`subscribe_turns`: their lobby marks the tables waiting for them)."""
+        if self._drop_done_tutorial(table):
+            return
         if self._listed.get(table.id) != self.row(table):
             self._notify()
         waits = table.waiting_for_players()
@@ -477,6 +481,20 @@ class Lobby:
                         listener(self)
                     except Exception:  # a broken screen must not stop the table's change
                         log.exception("a lobby screen could not be told of a turn")
+
+    def _drop_done_tutorial(self, table: Table) -> bool:
+        """A tutorial is one player's and is never saved: once its game is over or its player
+        has left it, nobody can come back to it, so it leaves memory at once (its player's
+        screen keeps what it shows until they go). Returns whether ``table`` is such a one."""
+        if not isinstance(table, TutorialTable) or not (table.over or table.owner is None):
+            return False
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self._finished_at.pop(table.id, None)
+            self._waits.pop(table.id, None)
+            table.close()  # (a seat left to a bot: it plays no more)
+            self._notify()
+        return True
 
     def waits_for(self, player: str) -> list[Table]:
         """``player``'s unfinished tables where the game waits for their decision."""

@@ -38,7 +38,7 @@ class ShipwreckApp(App[None]):
     TITLE = "Shipwreck"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
-        Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("ctrl+q", "quit_or_ask", "quit", priority=True),
         Binding("ctrl+c", "ask_leave", "leave", show=False, priority=True),
     ]
 
@@ -101,6 +101,21 @@ class ShipwreckApp(App[None]):
             self.push_screen(Confirm("quit Shipwreck?"), self._quit_if)
         else:
             self.push_screen(Confirm(BACK_TO_LOBBY), self._lobby_if)
+
+    def action_quit_or_ask(self) -> None:
+        """Ctrl+Q quits at once, except at a table still waiting for its players, where it
+        asks first (:data:`QUIT_WAITING`): a table there is started by a word typed there,
+        and quitting by mistake leaves it waiting. Ctrl+Q again, with the question open,
+        quits (as the question says)."""
+        if any(isinstance(s, Confirm) for s in self.screen_stack) or not self._at_waiting_table():
+            self.exit()
+            return
+        self.push_screen(Confirm(QUIT_WAITING), self._quit_if)
+
+    def _at_waiting_table(self) -> bool:
+        """Is this session seated at a table that has not started yet?"""
+        table = next((s for s in self.screen_stack if isinstance(s, SeatScreen)), None)
+        return table is not None and table.seat is not None and not table.table.started
 
     def _quit_if(self, yes: bool | None) -> None:
         if yes:
@@ -189,6 +204,9 @@ class ShipwreckApp(App[None]):
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
 
+
+QUIT_WAITING = "quit Shipwreck? this table waits to start; your seat is kept (Ctrl+Q again quits) ·"
+"""Ctrl+Q at a table still waiting for its players (the box wraps it; y or Ctrl+Q quits)."""
 
 TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it back"
 """The first session's notice when a second one takes its seat (one line at 80 columns)."""

@@ -32,7 +32,7 @@ from shipwreck.runtime import Lobby, SeatSpec, Table, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import registry
 from shipwreck.tui import render_lifeboat as R
-from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
+from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
 from shipwreck.tui.learn import (
     LEGEND_KEY,
@@ -49,12 +49,18 @@ from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = list(default_game().default_bots)
+CHAT_KEYS = "Ctrl+↑/Ctrl+↓"
+"""The keys that page a Lifeboat table's chat pane (PgUp/PgDn page its log), as its hint
+names them ("Ctrl+↑: earlier" once the chat has more lines than rows)."""
 LOBBY_HELP = Text(
-    "new [4-6] [BOT|free …]     Lifeboat with bots   new tutorial  learn to play\n"
-    "new sm [2-4] [BOT|free …]  Spanish Main         rules [sm]    how to win\n"
-    "join ID [SEAT]   sit down  watch ID  spectate   open ID       your seat again\n"
-    "say TEXT         chat      help      commands   quit          end this session"
+    "new [4-6] [BOT|free …]     Lifeboat         new tutorial [sm] learn to play\n"
+    "new sm [2-4] [BOT|free …]  Spanish Main     rules [sm]        how to win\n"
+    "join ID [SEAT]             take a seat      watch ID          spectate\n"
+    "open ID                    your seat again  say TEXT          lobby chat\n"
+    "help                       every command    quit              end this session"
 )
+"""The lobby's commands, at the foot of its screen: 78 columns at most (80 columns less the
+board's padding), so that no row wraps at 80×24; ``help`` has them all, and the table's."""
 
 
 class SharedRender:
@@ -429,6 +435,8 @@ class TableScreen(SeatScreen):
         Binding(LEGEND_KEY, "legend", "legend"),
         Binding(R.CARDS_KEY, "cards", "cards"),
         Binding("escape", "confirm_lobby", "lobby"),
+        Binding("ctrl+up", "chat_page(-1)", "earlier chat", show=False),
+        Binding("ctrl+down", "chat_page(1)", "later chat", show=False),
     ]
 
     PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
@@ -437,7 +445,7 @@ class TableScreen(SeatScreen):
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
         yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
-        yield EventLog(id="chat", max_lines=200)
+        yield EventLog(id="chat", max_lines=200, page_keys=CHAT_KEYS)
         yield Board(self.foot_layout, id="foot")
         yield CommandLine(
             completer=self.complete,
@@ -492,11 +500,34 @@ class TableScreen(SeatScreen):
 
     def refresh_seats(self) -> None:
         """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
-        (see `SeatScreen.refresh_clock`)."""
+        (see `SeatScreen.refresh_clock`). Compact, the seats have one row: a bot is named by
+        its name alone (``mate: loyal``, dim) when ``bot loyal`` would not fit, and is just
+        ``bot`` only when the names do not fit either."""
+        board = self.query_one("#board", Board)
+        spot = board.spot("seats") if board.size.width else None
+        width = spot.width - 2 if spot is not None else None  # (not laid out yet: any)
+        line = self._seat_line(0)
+        for brief in (1, 2, 3):
+            if not self.compact or width is None or line.cell_len <= width:
+                break
+            line = self._seat_line(brief)
+        self.show("seats", line, lambda: line)
+
+    def on_resize(self, _event: Resize) -> None:  # (Textual runs SeatScreen's too)
+        """The seats line is fitted to the width: once the board has its new size."""
+        self.call_after_refresh(self.refresh_seats)
+
+    def _seat_line(self, brief: int) -> Text:
+        """The seats line; ``brief`` 1: a bot by its name alone (dim); 2: its name cut to
+        what the row has room for (``loy…``, at least two letters), seats one space apart;
+        3: a bot as ``bot``."""
         t = self.table
+        bots = [i for i, s in enumerate(t.seats) if s.kind == "bot"]
+        cut = self._bot_name_room(bots) if brief == 2 else 0
         line = Text()
         for i, s in enumerate(t.seats):
             name = t.seat_name(i)
+            style = "yellow" if s.autopilot else ""
             if s.kind == "human":
                 who = s.player or "?"
                 if s.autopilot:
@@ -504,14 +535,31 @@ class TableScreen(SeatScreen):
                 elif not s.connected:
                     who += " (away)"
             elif s.kind == "bot":
-                who = "bot" if self.compact else f"bot {s.bot}"  # (compact: one row for all)
+                bot = s.bot or "bot"
+                short = bot if len(bot) <= cut else bot[: max(2, cut - 1)] + "…"
+                who = (f"bot {bot}", bot, short, "bot")[brief]
+                style = "dim" if brief in (1, 2) else style
             else:
                 who = f"free seat (bot {s.bot})" if t.started and not self.compact else "free seat"
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
-            line.append(
-                who + ("  " if self.compact else "   "), style="yellow" if s.autopilot else ""
-            )
-        self.show("seats", line, lambda: line)
+            line.append(who, style=style)
+            line.append(" " if brief >= 2 else "  " if self.compact else "   ")
+        line.rstrip()
+        return line
+
+    def _bot_name_room(self, bots: list[int]) -> int:
+        """How many cells each bot's name may have for the compact seats line to fit its
+        row (the rest of the line as :meth:`_seat_line` draws it with 1-letter names)."""
+        board = self.query_one("#board", Board)
+        spot = board.spot("seats") if board.size.width else None
+        if spot is None or not bots:
+            return 0
+        rest = self._seat_line(3).cell_len - 3 * len(bots)  # ("bot" in each bot's place)
+        return (spot.width - 2 - rest) // len(bots)
+
+    def action_chat_page(self, pages: int) -> None:
+        """Ctrl+↑ / Ctrl+↓: page the chat (PgUp / PgDn page the game's log)."""
+        self.chat_log().page(pages)
 
     def complete(self, text: str) -> list[str]:
         options = [] if self.seat is None else complete(text, self.table.view(self.seat))
@@ -580,7 +628,8 @@ class HelpScreen(CommandHelp):
 
     def keys(self) -> list[CommandEntry]:
         return [
-            CommandEntry(LEGEND_KEY.upper(), "what the marks on the board mean (as 'legend')", "")
+            CommandEntry(LEGEND_KEY.upper(), "what the marks on the board mean (as 'legend')", ""),
+            CommandEntry(CHAT_KEYS.replace("/", " / "), "read back through the chat, and on", ""),
         ]
 
     def extra(self) -> RenderableType | None:
@@ -597,7 +646,11 @@ class LobbyHelpScreen(CommandHelp):
             CommandEntry(RULES_KEY.upper(), "how to win, and the whole rules (as 'rules')", ""),
             CommandEntry(LEGEND_KEY.upper(), "what the marks on a Lifeboat board mean", ""),
         ]
-        return [("Lobby commands", list(player_commands("lobby").values())), ("Keys", keys)]
+        return [
+            ("Lobby commands", list(player_commands("lobby").values())),
+            (TABLE_TITLE, list(player_commands("table").values())),
+            ("Keys", keys),
+        ]
 
 
 class TooSmallScreen(ModalScreen[None]):
