@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import BUS_LEASE_SECONDS as LEASE
 
 from shipwreck.bus import Bus, BusError, NoResponder, subject_matches, valid_subject
 
@@ -162,9 +161,9 @@ async def test_a_dead_owners_lease_expires_and_another_claims_the_table(
     a, b = buses
     rev = await a.leases.claim("table-9", "worker-a")
     assert rev is not None
-    await _pass_time(LEASE / 2)
+    await _pass_time(a.lease_seconds / 2)
     assert await b.leases.claim("table-9", "worker-b") is None  # still alive
-    await _pass_time(LEASE / 2 + 0.2)
+    await _pass_time(a.lease_seconds / 2 + 0.2)
     deadline = asyncio.get_running_loop().time() + 3.0
     claimed = None
     while claimed is None and asyncio.get_running_loop().time() < deadline:

@@ -14,8 +14,6 @@ import random
 import time
 from pathlib import Path
 
-from conftest import BUS_LEASE_SECONDS as LEASE
-
 from shipwreck.bus import Bus, MemoryBus
 from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.lang import format_command
@@ -23,6 +21,9 @@ from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.runtime.ownership import Leaseholder, lease_key
 from shipwreck.runtime.updates import TableMirror
 from shipwreck.store.db import Store
+
+LEASE = 1.0
+"""The lease of the test that moves its own clock."""
 
 
 def _worker(path: Path) -> Lobby:
