@@ -203,7 +203,8 @@ def test_sm4_point_limit_presets_and_bow_in_start() -> None:
     dover = state.ships["dover"]
     home = state.islands[dover.docked or ""]
     assert abs(geo.turn_between(geo.bearing(dover.x, dover.y, home.x, home.y), dover.heading)) < 1
-    end_turns(state, RED)
+    if state.turn == RED:  # (SM-2: the first player is rolled)
+        end_turns(state, RED)
     refused(state, BLUE, C.Move("dover", (S0,)), "come about first")
     do(state, BLUE, C.ComeAbout("dover"))
 
@@ -890,7 +891,9 @@ def known_to(state: SpanishMainState, seat: int | None) -> set[int]:
     return {
         k
         for k, c in enumerate(state.coins, 1)
-        if (seat is not None and seat in c.known) or c.place.startswith("home:")
+        if (seat is not None and seat in c.known)
+        or c.place.startswith("home:")
+        or c.place == "lost"
     }
 
 
@@ -902,7 +905,8 @@ COIN_RE = re.compile(r"coin (\d+) \((\d+)\)")
 def test_hidden_coin_values_do_not_leak(seed: int, seats: int) -> None:
     """Rules §6, SM-3, SM-30: redrawing every coin value a seat does not know (even once the next
     command is done) changes neither its view nor the events it reads from that command; every
-    coin value in an event a seat can read is one it knows; a spectator knows unloaded coins."""
+    coin value in an event a seat can read is one it knows; a spectator knows unloaded coins and
+    lost ones (SM-40: a sunk coin is revealed)."""
     rng = random.Random(seed ^ 0x5EED)
     checked = 0
     for state, _, _, events in random_game(seed, seats):
@@ -916,6 +920,7 @@ def test_hidden_coin_values_do_not_leak(seed: int, seats: int) -> None:
                         state.over
                         or (seat is not None and seat in coin.known)
                         or (coin.place.startswith("home:"))
+                        or coin.place == "lost"  # SM-40: a sunk coin is revealed
                     ), f"seat {seat} reads a coin it has not seen: {e.text}"
         if state.over or rng.random() > 0.12:
             continue
