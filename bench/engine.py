@@ -3,10 +3,12 @@
     .venv/bin/python bench/engine.py --games 1000
     .venv/bin/python bench/engine.py --seconds 10 --seed 7
     .venv/bin/python bench/engine.py --games 500 --profile 25   # cProfile, top 25 by own time
+    .venv/bin/python bench/engine.py --loud      # apply() with its events, as live tables play
 
 The player is as cheap as a player can be while still playing through the engine's own API: it
 asks ``prompts()`` who must decide, picks one of them at random, and plays a random one of its
-``choices()``. No views, no free actions, no copies: what is timed is the engine.
+``choices()``. No views, no free actions, no copies: what is timed is the engine, through
+``apply_quiet`` (no events, as ``shipwreck sim`` and a search's playouts play) unless ``--loud``.
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ class Result:
         )
 
 
-def play_one(seed: int, seats: int, rng: random.Random) -> int:
+def play_one(seed: int, seats: int, rng: random.Random, loud: bool = False) -> int:
     """One random game from ``seed``; returns the number of commands it took."""
-    prompts, choices, apply, rnd = RULES.prompts, RULES.choices, RULES.apply, rng.random
+    prompts, choices, rnd = RULES.prompts, RULES.choices, rng.random
+    apply = RULES.apply if loud else RULES.apply_quiet
     state, _ = RULES.new_game(seed, seats)
     n = 0
     while state.phase != "over":
@@ -54,13 +57,15 @@ def play_one(seed: int, seats: int, rng: random.Random) -> int:
     return n
 
 
-def run(games: int | None, seconds: float | None, seed: int, seats: int) -> Result:
+def run(
+    games: int | None, seconds: float | None, seed: int, seats: int, loud: bool = False
+) -> Result:
     rng = random.Random(seed)
     done = commands = 0
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
     while (games is None or done < games) and (deadline is None or time.perf_counter() < deadline):
-        commands += play_one(seed + done, seats, rng)
+        commands += play_one(seed + done, seats, rng, loud)
         done += 1
     return Result(done, commands, time.perf_counter() - start)
 
@@ -71,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=None, help="or play for this long")
     ap.add_argument("--seed", type=int, default=0, help="game i is dealt from seed+i")
     ap.add_argument("--seats", type=int, default=6, choices=(4, 5, 6))
+    ap.add_argument("--loud", action="store_true", help="apply() with events (live tables)")
     ap.add_argument("--warmup", type=int, default=20, help="games played first, untimed")
     ap.add_argument(
         "--profile", type=int, metavar="N", default=0, help="run under cProfile; print top N"
@@ -85,14 +91,14 @@ def main(argv: list[str] | None = None) -> int:
 
         prof = cProfile.Profile()
         prof.enable()
-        result = run(games, args.seconds, args.seed, args.seats)
+        result = run(games, args.seconds, args.seed, args.seats, args.loud)
         prof.disable()
         print(result.report() + "  (under cProfile: slower than real)")
         stats = pstats.Stats(prof).strip_dirs()
         stats.sort_stats("tottime").print_stats(args.profile)
         stats.sort_stats("cumulative").print_stats(args.profile)
     else:
-        result = run(games, args.seconds, args.seed, args.seats)
+        result = run(games, args.seconds, args.seed, args.seats, args.loud)
         print(result.report())
     return 0
 

@@ -30,7 +30,7 @@ class SeatBot(Protocol):
     @property
     def name(self) -> str: ...
 
-    def decide(self, view: Any, decision: str) -> Decision: ...
+    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision: ...
 
     def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None: ...
 
@@ -61,7 +61,7 @@ class RandomPlayer:
         self.rng = random.Random(seed)
         self.trace: deque[TraceEntry] = deque(maxlen=trace)
 
-    def decide(self, view: Any, decision: str) -> Decision:
+    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision:
         entry = TraceEntry(int(getattr(view, "round", 0)), decision, None, None)
         options = list(getattr(view, "choices", ()))
         if not options:
@@ -91,8 +91,21 @@ def bot_move(
     Returns the command that was applied (``None`` if none was) and its events.
     """
     decision = bot.decide(rules.view(state, seat), kind)
+    return answer(rules, state, seat, kind, bot, decision)
+
+
+def answer(
+    rules: Any, state: Any, seat: Seat, kind: str, bot: SeatBot, decision: Decision
+) -> tuple[Any | None, list[Event]]:
+    """Apply a bot's ``decision`` for ``seat``'s ``kind`` prompt, or the safe default when it
+    has no command or the engine refuses it (the bot's trace says which)."""
     cmd = decision.command
-    if cmd is not None and kind != "offer" and type(cmd) in rules.free_types:
+    if (
+        cmd is not None
+        and kind != "offer"
+        and type(cmd) in rules.free_types
+        and cmd not in rules.choices(state, seat)  # (a gift of water may answer thirst: LB-50)
+    ):
         # a free action (say, drop, offer…) would leave the decision open: not an answer
         fallback = rules.default(state, seat)
         bot.refused(decision, f"'{_text(cmd)}' does not answer '{kind}'", fallback)

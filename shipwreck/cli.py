@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from shipwreck.games import GAMES
+from shipwreck.games import games, registry
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:
@@ -30,17 +30,31 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         from shipwreck.sim import format_bot_summary, simulate_bots
 
         try:
-            bots = simulate_bots(args.game, args.games, args.bots.split(","), args.seed, seats)
+            bots = simulate_bots(
+                args.game, args.games, args.bots.split(","), args.seed, seats, timed=args.times
+            )
         except BotError as e:
             print(f"shipwreck sim: {e}", file=sys.stderr)
             return 2
-        for line in format_bot_summary(bots):
+        for line in format_bot_summary(bots, times=args.times):
             print(line)
         return 0
     summary = simulate(args.game, args.games, args.seed, seats)
     for line in format_summary(summary, args.game):
         print(line)
     return 0
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from shipwreck.arena.command import run
+
+    return run(args)
+
+
+def _arena_arguments(p: argparse.ArgumentParser) -> None:
+    from shipwreck.arena.command import add_arguments
+
+    add_arguments(p)
 
 
 def _cmd_bot_check(args: argparse.Namespace) -> int:
@@ -72,58 +86,28 @@ def _cmd_scenario_run(args: argparse.Namespace) -> int:
     try:
         sc = scenario.load(args.file)
         result = scenario.run(sc)
+        seat = None if args.as_seat is None else scenario.seat_number(sc, result, args.as_seat)
     except scenario.ScenarioError as e:
         print(f"shipwreck scenario: {e}", file=sys.stderr)
         return 2
     if args.json:
         out = dict(result.summary)
-        out["log"] = scenario.log_lines(result, args.as_seat)
+        out["log"] = scenario.log_lines(result, seat)
         if result.error:
             out["error"] = result.error
         print(json.dumps(out, indent=2))
     else:
-        for line in scenario.log_lines(result, args.as_seat):
+        for line in scenario.log_lines(result, seat):
             print(line)
         print("--")
         s = result.summary
-        if sc.game == "spanish_main":
-            _print_spanish_main(s)
-        else:
-            print(f"round {s['round']}, phase {s['phase']}, birds {s['birds']}, next: "
-                  + (", ".join(s["next"]) or "-"))  # fmt: skip
-            for cid, c in s["characters"].items():
-                print(
-                    f"{c['seat']}. {cid:<8} {c['state']:<11} wounds {c['wounds']}"
-                    f"  hidden [{', '.join(c['hidden'])}]  revealed [{', '.join(c['revealed'])}]"
-                )
-            if "scores" in s:
-                print("scores: " + ", ".join(f"{k} {v}" for k, v in s["scores"].items()))
+        report = registry.get(sc.game).summary_lines
+        for line in report(s) if report is not None else []:
+            print(line)
     if result.error:
         print(result.error, file=sys.stderr)
         return 2
     return 0
-
-
-def _print_spanish_main(s: dict[str, Any]) -> None:
-    """The final state of a Spanish Main scenario, one line per ship."""
-    print(
-        f"round {s['round']}, {s['turn']}'s turn, step {s['step']}, next: "
-        + (", ".join(s["next"]) or "-")
-    )
-    print("gold: " + ", ".join(f"{k} {v}" for k, v in s["gold"].items()))
-    for sid, c in s["ships"].items():
-        where = f"docked at {c['docked']}" if c["docked"] else "at sea"
-        extra = (" derelict" if c["derelict"] else "") + (
-            f" towing {c['towing']}" if c["towing"] else ""
-        )
-        print(
-            f"{sid:<18} {c['owner']:<5} ({c['x']:g}, {c['y']:g}) heading {c['heading']:g}"
-            f"  masts {c['masts']}  cargo {c['cargo']}  {where}{extra}"
-        )
-    if s["sunk"]:
-        print("sunk: " + ", ".join(s["sunk"]))
-    if s["over"]:
-        print(f"over ({s['end_reason']}): winners " + ", ".join(s["winners"]))
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -165,7 +149,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         SeatSpec("bot", bots[i % len(bots)]) for i in range(args.seats - 1)
     ]
     try:
-        table = lobby.create_table("lifeboat", seats, creator=user, seed=args.seed)
+        game = registry.default_game().name
+        table = lobby.create_table(game, seats, creator=user, seed=args.seed)
     except TableCreateError as e:
         print(f"shipwreck play: {e}", file=sys.stderr)
         return 2
@@ -202,7 +187,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         config.server.host_key = args.host_key
     if args.listen is not None:
         config.server.listen = args.listen
+    if args.bus is not None:
+        config.cluster.bus = args.bus
+    if args.worker is not None:
+        config.cluster.worker = args.worker
     setup_logging(config.server.log_file)
+    if args.workers:
+        return _run_workers(args, config.server.database)
     for warning in warnings:
         logging.getLogger("shipwreck").warning("%s", warning)
     try:
@@ -216,6 +207,26 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"shipwreck serve: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _run_workers(args: argparse.Namespace, database: str) -> int:
+    """``serve --workers N``: the supervisor (server/workers.py); the workers do the serving."""
+    from shipwreck.server.workers import Supervisor
+    from shipwreck.store.sql import is_database_url
+
+    if args.workers < 1:
+        print("shipwreck serve: --workers N needs N of 1 or more", file=sys.stderr)
+        return 2
+    if args.bus is not None:
+        print(
+            "shipwreck serve: --workers starts its own bus; use --bus URL without --workers"
+            " to join another's",
+            file=sys.stderr,
+        )
+        return 2
+    base = Path(".") if is_database_url(database) else Path(database).parent
+    serve_args = args.words[args.words.index("serve") + 1 :]
+    return Supervisor(args.workers, serve_args, base / "nats").run()
 
 
 def _open_game(source: str, db: str) -> object:
@@ -272,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("sim", help="play whole games headless with random legal moves")
-    sim.add_argument("--game", choices=GAMES, default="lifeboat")
+    sim.add_argument("--game", choices=games(), default=registry.default_game().name)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument(
@@ -284,7 +295,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots", default="", help="comma-separated bot scripts, cycled over the seats"
     )
+    sim.add_argument(
+        "--times",
+        action="store_true",
+        help="with --bots: each script's decision times (ms: 50th, 90th, 99th percentile, max)",
+    )
     sim.set_defaults(func=_cmd_sim)
+
+    arena = sub.add_parser(
+        "arena",
+        help="a rated tournament between bots: league table, ratings (docs/arena.md)",
+        description="Play seeded games between bots, the seats rotating, rate every bot"
+        " (openskill) and print a league table.",
+    )
+    _arena_arguments(arena)
+    arena.set_defaults(func=_cmd_arena)
 
     serve = sub.add_parser(
         "serve",
@@ -307,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         default=None,
         metavar="FILE",
-        help="SQLite file for players, tables and saved bots (default: shipwreck.db)",
+        help="SQLite file for players, tables and saved bots (default: shipwreck.db), or a"
+        " postgresql:// URL (the 'postgres' extra)",
     )
     serve.add_argument(
         "--host-key",
@@ -320,6 +346,23 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="ADDRESS",
         help="address to listen on (default: 127.0.0.1, this machine only; 0.0.0.0 for all)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run N worker processes on the port, joined by a NATS server started here"
+        " (needs the 'workers' extra; see docs/deploy.md)",
+    )
+    serve.add_argument(
+        "--bus",
+        default=None,
+        metavar="URL",
+        help="join the workers of an existing NATS server (nats://HOST:PORT) as one more",
+    )
+    serve.add_argument(
+        "--worker", default=None, metavar="NAME", help="this worker's name on the bus"
     )
     serve.set_defaults(func=_cmd_serve)
 
@@ -368,7 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--tutorial",
         nargs="?",
-        const="lifeboat",
+        const=registry.default_game().name,
         default=None,
         metavar="GAME",
         help="a short game with a coach: Lifeboat, or 'sm' for Spanish Main",
@@ -387,15 +430,28 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("file")
     run.add_argument("--json", action="store_true", help="one JSON object on stdout")
     run.add_argument(
-        "--as", dest="as_seat", type=int, default=None, help="show the log seat N may see"
+        "--as",
+        dest="as_seat",
+        metavar="N",
+        default=None,
+        help="show the log seat N may see (0 = the first of `seats`), or name its character",
     )
     run.set_defaults(func=_cmd_scenario_run)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(words)
+    args.words = words  # (``serve --workers`` gives its workers the same flags)
+    try:
+        code: int = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``shipwreck sim | head``): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE
     return code
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import msgspec
 
+from shipwreck.store.sql import is_database_url
+
 
 class ServerSection(msgspec.Struct, forbid_unknown_fields=True):
     listen: str = "127.0.0.1"
@@ -68,12 +70,26 @@ class TablesSection(msgspec.Struct, forbid_unknown_fields=True):
     auto_start_seconds: int = 0
 
 
+class ClusterSection(msgspec.Struct, forbid_unknown_fields=True):
+    """Several worker processes (or machines) serving one lobby: see docs/deploy.md."""
+
+    bus: str = ""
+    """A NATS server's URL (``nats://127.0.0.1:4222``); "" = one process, no bus."""
+    worker: str = ""
+    """This process's name among the workers ("" = the host name and process id)."""
+    lease_seconds: float = 1.0
+    """How long a dead worker's tables wait before another takes them over."""
+    heartbeat_seconds: float = 0.5
+    """How often a worker tells the others its tables (the lobby's list)."""
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True):
     server: ServerSection = msgspec.field(default_factory=ServerSection)
     limits: LimitsSection = msgspec.field(default_factory=LimitsSection)
     bots: BotsSection = msgspec.field(default_factory=BotsSection)
     timers: TimersSection = msgspec.field(default_factory=TimersSection)
     tables: TablesSection = msgspec.field(default_factory=TablesSection)
+    cluster: ClusterSection = msgspec.field(default_factory=ClusterSection)
 
 
 class ConfigError(ValueError):
@@ -126,6 +142,7 @@ def load_server_config(
         base = Path(path).parent
         s = config.server
         s.host_key = str(base / s.host_key)
-        s.database = s.database if s.database == ":memory:" else str(base / s.database)
+        keep = s.database == ":memory:" or is_database_url(s.database)
+        s.database = s.database if keep else str(base / s.database)
         s.log_file = str(base / s.log_file) if s.log_file else ""
     return config

@@ -28,5 +28,5 @@ def bots_dir() -> Path:
 
 
 def rules_dir() -> Path:
-    """The games' rules documents (``lifeboat.md``, ``spanish-main.md``)."""
+    """The games' rules documents (one per game, named in its registry record)."""
     return _find("rules", "docs/rules")

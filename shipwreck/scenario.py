@@ -17,14 +17,11 @@ import msgspec
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
 from shipwreck.games import get_ruleset
-from shipwreck.lang import CommandSyntaxError, parse_command
+from shipwreck.games.registry import default_game
+from shipwreck.lang import CommandSyntaxError, parse_command, registry
+from shipwreck.lang.commands import lower_ascii
 
 _META_KEYS = ("game", "commands", "expect", "rule", "title", "xfail")
-_FORM = {
-    "lifeboat": "'CHARACTER: COMMAND', e.g. 'lauren: row'",
-    "spanish_main": "'SEAT: COMMAND', e.g. 'red: move dover S 0'",
-}
-"""How a command line is written, per game (who sends it, then the command)."""
 
 
 class ScenarioError(ValueError):
@@ -60,7 +57,7 @@ def load(path: str | Path) -> Scenario:
 
 
 def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
-    game = data.get("game", "lifeboat")
+    game = data.get("game", default_game().name)
     try:
         rules = get_ruleset(game)
     except KeyError as e:
@@ -72,6 +69,12 @@ def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
         expect = msgspec.convert(data.get("expect", {}), type=dict[str, Any])
     except msgspec.ValidationError as e:
         raise ScenarioError(f"{where}: {e}") from None
+    check = getattr(rules, "check_position", None)  # positions no game reaches (issue 19)
+    if check is not None:
+        try:
+            check(position)
+        except ValueError as e:
+            raise ScenarioError(f"{where}: {e}") from None
     return Scenario(
         game,
         position,
@@ -86,17 +89,17 @@ def from_dict(data: dict[str, Any], where: str = "scenario") -> Scenario:
 def run(scenario: Scenario) -> Result:
     """Play the scenario's commands from its position; stop at the first refused command."""
     rules = get_ruleset(scenario.game)
+    lang = registry.get(scenario.game)
     try:
         state, events = rules.from_position(scenario.position)
     except ValueError as e:
         raise ScenarioError(str(e)) from None
     for line in scenario.commands:
         who, sep, text = line.partition(":")
-        who = who.strip()
+        who = lower_ascii(who.strip())  # 'LAUREN: REST' is 'lauren: rest'; names are lower case
         try:
             if not sep:
-                form = _FORM.get(scenario.game, _FORM["lifeboat"])
-                raise IllegalCommand(f"write {form} (got {line!r})")
+                raise IllegalCommand(f"write {lang.scenario_form} (got {line!r})")
             if who == "system":
                 seat = SYSTEM
             else:
@@ -105,12 +108,31 @@ def run(scenario: Scenario) -> Result:
                 except ValueError:
                     raise IllegalCommand(f"{who!r} is not at this table") from None
             # The public view names the ships and islands in play (Spanish Main's ids).
-            view = rules.view(state, None) if scenario.game == "spanish_main" else None
+            view = rules.view(state, None) if lang.scenario_view else None
             cmd = parse_command(scenario.game, text, view)
             events += rules.apply(state, seat, cmd)
         except (IllegalCommand, CommandSyntaxError) as e:
             return Result(state, events, rules.summary(state), f"{who}: {e}", line)
     return Result(state, events, rules.summary(state))
+
+
+def seat_number(scenario: Scenario, result: Result, which: str) -> int:
+    """The seat ``--as`` names: a number (0 = the first seat) or a seat's name (a character,
+    a colour). ScenarioError, naming the seats, for anything else."""
+    rules = get_ruleset(scenario.game)
+    names: list[str] = []
+    for s in range(int(rules.max_seats)):
+        try:
+            names.append(str(rules.seat_name(result.state, s)))
+        except (IndexError, KeyError):
+            break
+    word = which.strip()
+    if word.isdigit() and int(word) < len(names):
+        return int(word)
+    if word.lower() in names:
+        return names.index(word.lower())
+    listed = ", ".join(f"{i} {n}" for i, n in enumerate(names))
+    raise ScenarioError(f"--as {which}: no such seat here; the seats are {listed}")
 
 
 def log_lines(result: Result, seat: int | None = None) -> list[str]:

@@ -11,16 +11,14 @@ from typing import Any
 import msgspec
 
 from shipwreck.botseat import bot_move
-from shipwreck.games import get_ruleset
-from shipwreck.lang.bots import BotError, BotPlayer, load_bot
-
-DEFAULT_SEATS = {"lifeboat": 6, "spanish_main": 2}
-"""Seats per game when none are asked for: a full boat; Spanish Main's two-player sea (SM-1)."""
+from shipwreck.games import get_ruleset, registry
+from shipwreck.lang.bots import BotError, BotPlayer, BotScript, load_bot
 
 
 def default_seats(game: str) -> int:
-    """The number of seats a simulated game of ``game`` has by default (else the game's most)."""
-    return DEFAULT_SEATS.get(game) or int(get_ruleset(game).max_seats)
+    """The number of seats a simulated game of ``game`` has by default (the registry's: a full
+    boat; Spanish Main's two-player sea, SM-1)."""
+    return registry.get(game).default_seats
 
 
 def check_seats(game: str, seats: int) -> None:
@@ -62,6 +60,7 @@ def play_random(
     rules = get_ruleset(game)
     state, _ = rules.new_game(seed, seats or default_seats(game))
     pick = random.Random(seed)
+    apply = getattr(rules, "apply_quiet", rules.apply)  # nobody reads the events here
     n = 0
     while not rules.is_over(state):
         waiting = [p.seat for p in rules.prompts(state) if p.blocking]
@@ -69,7 +68,7 @@ def play_random(
             raise RuntimeError(f"game {seed} stalled: nobody is prompted")
         seat = waiting[0] if len(waiting) == 1 else pick.choice(waiting)
         options = rules.choices(state, seat)
-        rules.apply(state, seat, options[0] if len(options) == 1 else pick.choice(options))
+        apply(state, seat, options[0] if len(options) == 1 else pick.choice(options))
         n += 1
         if n > max_commands:
             raise RuntimeError(f"game {seed} did not end within {max_commands} commands")
@@ -84,11 +83,17 @@ def play_random(
 
 
 def play_bots(
-    game: str, seed: int, bots: list[BotPlayer], seats: int = 6, max_commands: int = 100_000
+    game: str,
+    seed: int,
+    bots: list[BotPlayer],
+    seats: int = 6,
+    max_commands: int = 100_000,
+    times: list[list[float]] | None = None,
 ) -> tuple[GameResult, dict[int, str]]:
     """One whole game with a scripted bot in every seat (``bots[i]`` plays seat ``i``).
 
     Returns the result and the seat -> character map, so wins can be credited to scripts.
+    With ``times`` (one list per seat), each decision's seconds are added to its seat's list.
     """
     rules = get_ruleset(game)
     state, _ = rules.new_game(seed, seats)
@@ -99,25 +104,45 @@ def play_bots(
         if not blocking:
             raise RuntimeError(f"game {seed} stalled: nobody is prompted")
         p = blocking[0]  # several at once (a fight): bow first; each answers in turn
-        bot_move(rules, state, p.seat, p.kind, bots[p.seat])
+        if times is None:
+            bot_move(rules, state, p.seat, p.kind, bots[p.seat])
+        else:
+            t0 = time.perf_counter()
+            bot_move(rules, state, p.seat, p.kind, bots[p.seat])
+            times[p.seat].append(time.perf_counter() - t0)
         n += 1
         if n > max_commands:
             raise RuntimeError(f"game {seed} did not end within {max_commands} commands")
     by_name = {rules.seat_name(state, s): v for s, v in rules.scores(state).items()}
-    best = max(by_name.values())
     result = GameResult(
         seed=seed,
         rounds=state.round,
         commands=n,
         scores=by_name,
-        winners=(
-            [k for k, v in by_name.items() if v == best]
-            if game == "lifeboat"
-            else _winners(rules, state, by_name)
-        ),
+        winners=_winners(rules, state, by_name),
         end_reason=str(rules.summary(state).get("end_reason", "")),
     )
     return result, {s: rules.seat_name(state, s) for s in range(seats)}
+
+
+def play_seated(
+    game: str,
+    seed: int,
+    scripts: list[BotScript],
+    order: list[int],
+    trace: int = 500,
+    times: list[list[float]] | None = None,
+) -> tuple[GameResult, dict[int, str], list[BotPlayer]]:
+    """:func:`play_bots` with ``scripts[order[s]]`` at seat ``s``, each seat with its own dice
+    (seeded from the game's seed and the seat), so ``sim --bots`` and ``arena`` play the same
+    games for the same seed. Returns the players too, for their traces (``trace`` entries each).
+    ``times``: as for :func:`play_bots`.
+    """
+    players = [
+        BotPlayer(scripts[k], seed=seed * 1000 + s, trace=trace) for s, k in enumerate(order)
+    ]
+    result, chars = play_bots(game, seed, players, len(order), times=times)
+    return result, chars, players
 
 
 class BotStanding(msgspec.Struct):
@@ -136,6 +161,9 @@ class BotSummary(msgspec.Struct):
     """Wins per seat, first seat first, whoever sat there (a shared win counts as a fraction)."""
     ends: dict[str, int] = msgspec.field(default_factory=dict)
     """How many games ended for each reason the game gives (none for Lifeboat)."""
+    decision_ms: dict[str, list[float]] = msgspec.field(default_factory=dict)
+    """Per script: its decisions' time in milliseconds at the 50th, 90th, 99th percentile and
+    the longest (``sim --times``; a search bot's thinking shows here)."""
 
 
 def seat_bots(game: int, seats: int, scripts: int) -> list[int]:
@@ -145,11 +173,17 @@ def seat_bots(game: int, seats: int, scripts: int) -> list[int]:
 
 
 def simulate_bots(
-    game: str, games: int, bot_files: list[str], seed: int = 1, seats: int = 6
+    game: str,
+    games: int,
+    bot_files: list[str],
+    seed: int = 1,
+    seats: int = 6,
+    timed: bool = False,
 ) -> BotSummary:
     """``games`` games from seeds ``seed``, ``seed + 1``, …; in game g seat s runs
     ``bot_files[(s + g) % len(bot_files)]`` (:func:`seat_bots`), so no script keeps the first
-    seat. Win rates per script, wins per seat, and why the games ended."""
+    seat. Win rates per script, wins per seat, and why the games ended; with ``timed``, each
+    script's decision times (a clock read per decision, so off by default)."""
     scripts = [load_bot(f) for f in bot_files]
     for f, script in zip(bot_files, scripts, strict=True):
         if script.game != game:
@@ -160,11 +194,14 @@ def simulate_bots(
     played: dict[str, int] = dict.fromkeys(labels, 0)
     seat_wins = [0.0] * seats
     ends: Counter[str] = Counter()
+    spent: dict[str, list[float]] = {label: [] for label in labels}
     start = time.perf_counter()
     for g in range(games):
         order = seat_bots(g, seats, len(scripts))
-        players = [BotPlayer(scripts[order[i]], seed=(seed + g) * 1000 + i) for i in range(seats)]
-        result, chars = play_bots(game, seed + g, players, seats)
+        times: list[list[float]] | None = [[] for _ in range(seats)] if timed else None
+        result, chars, _ = play_seated(game, seed + g, scripts, order, times=times)
+        for s in range(seats):
+            spent[labels[order[s]]].extend(times[s] if times else ())
         if result.end_reason:
             ends[result.end_reason] += 1
         for s in range(seats):
@@ -192,10 +229,24 @@ def simulate_bots(
         standings,
         seat_wins=[round(w, 2) for w in seat_wins],
         ends=dict(ends.most_common()),
+        decision_ms=(
+            {label: percentiles(spent[label]) for label in dict.fromkeys(labels)} if timed else {}
+        ),
     )
 
 
-def format_bot_summary(s: BotSummary) -> list[str]:
+def percentiles(seconds: list[float]) -> list[float]:
+    """50th, 90th, 99th percentile and the longest, in milliseconds (nearest rank)."""
+    if not seconds:
+        return [0.0, 0.0, 0.0, 0.0]
+    xs = sorted(seconds)
+    n = len(xs)
+    ranks = [xs[min(n - 1, max(0, -(-q * n // 100) - 1))] for q in (50, 90, 99)]
+    return [round(1000 * x, 2) for x in (*ranks, xs[-1])]
+
+
+def format_bot_summary(s: BotSummary, times: bool = False) -> list[str]:
+    """The standings table; with ``times``, each script's decision times too."""
     rate = s.games / s.seconds if s.seconds else float("inf")
     lines = [f"games: {s.games}", "bot            seat-games   wins  win-rate  mean-score"]
     for b in s.standings:
@@ -205,6 +256,10 @@ def format_bot_summary(s: BotSummary) -> list[str]:
         lines.append("wins by seat (first seat first): " + " ".join(f"{w:g}" for w in s.seat_wins))
     for why, n in s.ends.items():
         lines.append(f"ended {n:>5}: {why}")
+    if times:
+        lines.append("decision ms      p50      p90      p99      max")
+        for bot, (p50, p90, p99, top) in s.decision_ms.items():
+            lines.append(f"{bot:<14} {p50:>8.2f} {p90:>8.2f} {p99:>8.2f} {top:>8.2f}")
     lines.append(f"games={s.games} seconds={s.seconds:.3f} games_per_s={rate:.1f}")
     return lines
 

@@ -6,7 +6,7 @@ Hypothesis runs derandomized by default so that CI is repeatable; explore new ex
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from hypothesis import settings
 from shipwreck.server.service import Service
 from shipwreck.tui._textual import install_patches
 
+from pgserver import INSTALL, PgServer, find_bin
 from sshclient import loopback_config, running
 
 settings.register_profile("default", derandomize=True, deadline=None)
@@ -38,3 +39,23 @@ async def service(tmp_path: Path) -> AsyncIterator[Service]:
     a fresh SQLite file and host key. A test module that needs other settings has its own."""
     async with running(loopback_config(tmp_path)) as svc:
         yield svc
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL server for the whole run (tests/pgserver.py); skipped, with how
+    to install it, where the Debian package is missing."""
+    if find_bin() is None:
+        pytest.skip(INSTALL)
+    server = PgServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store keeps its data: a fresh SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "s.db")
+    server: PgServer = request.getfixturevalue("pg_server")
+    return server.new_database()

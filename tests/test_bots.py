@@ -630,9 +630,11 @@ def test_names_for_and_decide_take_only_a_view() -> None:
     that they look at the behaviour this guards (:func:`test_the_context_cannot_reach_the_state`,
     :func:`test_anothers_hidden_items_change_nothing`)."""
     assert list(inspect.signature(env.names_for).parameters) == ["view", "decision"]
-    assert list(inspect.signature(BotPlayer.decide).parameters) == ["self", "view", "decision"]
+    # defer: a search action hands its search back to be run in slices (a flag, no data)
+    params = ["self", "view", "decision", "defer"]
+    assert list(inspect.signature(BotPlayer.decide).parameters) == params
     # memo: what the environment works out from the view once per decision (a preview sea)
-    assert set(Context.__slots__) == {"budget", "memo", "names", "rng", "steps", "view"}
+    assert set(Context.__slots__) == {"budget", "defer", "memo", "names", "rng", "steps", "view"}
 
 
 STATE_TYPES = (LifeboatState, S.Character, S.Request, S.Fight, S.TradeOffer)

@@ -62,7 +62,8 @@ def test_the_issue_example() -> None:
         ("rbo captain knife", 1, ["unknown command 'rbo'", "'rob captain knife'"]),
         # an unknown first word alone: the closest commands
         ("rwo", 1, ["unknown command 'rwo'; did you mean 'row'"]),
-        ("ROW", 1, ["unknown command 'ROW'; did you mean 'row'?"]),
+        # capitals fold (issue 19: 'ROW' is 'row'), so a misspelling in capitals reads the same
+        ("RWO", 1, ["unknown command 'RWO'; did you mean 'row'"]),
         ("xyz", 1, ["unknown command 'xyz'; commands: accept, agree, choose,", "wound"]),
         ("kid", 1, ["unknown command 'kid'"]),
         # what was expected, in words
@@ -560,3 +561,22 @@ def test_system_seat_timeout_parses() -> None:
     state = start(position(**HANDS))
     RULES.apply(state, SYSTEM, parse_command(GAME, "timeout lauren"))
     assert state.order[state.turn] == "stephen"
+
+
+@pytest.mark.parametrize("game", ["lifeboat", "spanish_main"])
+def test_every_command_rule_is_named_after_its_struct(game: str) -> None:
+    """The grammar builds the structs (shipwreck/lang/build.py): each command rule of a game's
+    grammar is its struct's tag, and every struct of the game's command union has its rule, so
+    no command is left without a builder and no rule without a struct."""
+    from shipwreck.games.spanish_main import commands as SC
+    from shipwreck.lang.build import rule_name
+    from shipwreck.lang.grammar import command_parser
+
+    union = C.Command if game == "lifeboat" else SC.Command
+    structs = {rule_name(cls) for cls in typing.get_args(union)}
+    alternatives = {
+        str(r.expansion[0].name)
+        for r in command_parser(game).rules
+        if str(r.origin.name) == "command"
+    }
+    assert alternatives == structs

@@ -25,6 +25,7 @@ from shipwreck.games.spanish_main.commands import (
     Pass,
 )
 from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang import format_command
 from shipwreck.lang.bots import BotPlayer
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
@@ -310,7 +311,7 @@ async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
             row = next(line for line in text.splitlines() if ship.id in line)
             assert row.rstrip().endswith(R.status(ship)), f"{ship.id}'s row is cut: {row!r}"
         before = len(table.commands)
-        await type_line(pilot, R.describe(view.choices[-1]))
+        await type_line(pilot, format_command(view.choices[-1]))
         assert len(table.commands) > before
         await pilot.resize_terminal(120, 40)
         await pilot.pause()

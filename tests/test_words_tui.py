@@ -52,9 +52,9 @@ async def test_lobby_help_lists_the_lobby_commands_with_examples(size: tuple[int
         await type_line(pilot, "help")
         assert isinstance(app.screen, LobbyHelpScreen)
         shown = screen_text(app)
-        assert "press Escape to close" in shown  # without scrolling
+        assert "Escape closes · ↑ ↓ PgUp PgDn scroll" in shown  # without scrolling
         screen = app.screen
-        listed = {e.usage.split()[0]: e.example for _, es in screen.sections() for e in es}
+        listed = {e.usage.split()[0]: e.example for e in screen.sections()[0][1]}  # (lobby's)
         for word, example in [
             ("new", "new 4 free loyal"),
             ("join", "join 1"),
@@ -222,10 +222,10 @@ async def test_table_help_lists_the_game_and_the_table_words(size: tuple[int, in
         await type_line(pilot, "help")
         assert isinstance(app.screen, CommandHelp)
         shown = screen_text(app)
-        assert "press Escape to close" in shown
+        assert "Escape closes · ↑ ↓ PgUp PgDn scroll" in shown
         assert "Lifeboat commands" in shown
         titles = [title for title, _ in app.screen.sections()]
-        assert titles == ["Lifeboat commands", "At any table", "Keys"]
+        assert titles == ["Lifeboat commands", "Table commands (any game)", "Keys"]
         words = [e.usage.split()[0] for e in app.screen.sections()[1][1]]
         for word in ("rules", "legend", "tell", "start", "takeover", "lobby", "leave", "quit"):
             assert word in words

@@ -1,39 +1,36 @@
-"""The games Shipwreck plays. Each is a self-contained package implementing the engine's Ruleset."""
+"""The games Shipwreck plays. Each is a self-contained package implementing the engine's Ruleset
+and registering itself in :mod:`shipwreck.games.registry`; these are thin wrappers over it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from shipwreck.games import registry
+
 
 def get_ruleset(name: str) -> Any:
-    """The ruleset object for a game name (``lifeboat``, ``spanish_main``)."""
-    if name == "lifeboat":
-        from shipwreck.games.lifeboat import RULES
-
-        return RULES
-    if name == "spanish_main":
-        from shipwreck.games.spanish_main import RULES as SM_RULES
-
-        return SM_RULES
-    raise KeyError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    """The ruleset object of the game called ``name`` (its id, as tables and logs store it; a
+    KeyError listing the known games for any other word)."""
+    game = registry.find(name)
+    if game is None or game.name != name:
+        known = ", ".join(games())
+        raise registry.UnknownGame(f"unknown game {name!r}; known games: {known}")
+    return game.ruleset()
 
 
-GAMES = ("lifeboat", "spanish_main")
-
-TITLES: dict[str, str] = {"lifeboat": "Lifeboat", "spanish_main": "Spanish Main"}
-"""What a player reads for each game (what they type stays ``lifeboat``, ``sm``)."""
+def games() -> tuple[str, ...]:
+    """Every registered game's name."""
+    return tuple(g.name for g in registry.all_games())
 
 
 def title(game: str) -> str:
     """The game's name as players read it: ``spanish_main`` -> ``Spanish Main``."""
-    return TITLES.get(game, game)
+    found = registry.find(game)
+    return found.title if found is not None else game
 
 
 def seat_names() -> frozenset[str]:
     """Every game's names for its seats (Lifeboat's characters, Spanish Main's colours): a
     player named ``mate`` could not be told from the seat, and ``tell mate`` would reach the
     seat's player, not them."""
-    from shipwreck.games.lifeboat.cards import CHAR_IDS
-    from shipwreck.games.spanish_main.setup import SEAT_NAMES
-
-    return frozenset(CHAR_IDS) | frozenset(SEAT_NAMES)
+    return frozenset(n for g in registry.all_games() for n in g.seat_names)

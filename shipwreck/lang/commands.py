@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from functools import cache
-from typing import Any, get_args
+from typing import Any
 
-from lark import Token, Transformer
+from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
 
+from shipwreck.lang import registry
 from shipwreck.lang.errors import (
     BadValue,
     CommandSyntaxError,
@@ -16,36 +17,18 @@ from shipwreck.lang.errors import (
     check_line,
     check_names,
     diagnose,
+    transformer,
 )
 from shipwreck.lang.grammar import command_parser
 
 __all__ = ["CommandSyntaxError", "format_command", "parse_command"]
 
 
-@cache
-def transformer(game: str) -> Transformer[Any, Any]:
-    """The parse tree -> command struct transformer of ``game``."""
-    if game == "lifeboat":
-        from shipwreck.lang.lifeboat import ToCommand
-
-        return ToCommand()
-    if game == "spanish_main":
-        from shipwreck.lang.spanish_main import ToCommand as SpanishMainToCommand
-
-        return SpanishMainToCommand()
-    if game in ("lobby", "table"):
-        from shipwreck.lang.words import TO_WORD
-
-        return TO_WORD
-    raise KeyError(f"unknown game {game!r}")
-
-
 def view_names(game: str, view: Any) -> Names | None:
     """The ids in play that ``view`` shows, for the games whose commands name open ids."""
-    if game == "spanish_main" and view is not None:
-        from shipwreck.lang.spanish_main import view_names as sm_names
-
-        return sm_names(view)
+    lang = registry.find(game)
+    if lang is not None and lang.view_names is not None and view is not None:
+        return lang.view_names(view)
     return None
 
 
@@ -57,12 +40,14 @@ def parse_command(game: str, text: str, view: Any = None) -> Any:
     corrected line (:mod:`shipwreck.lang.errors`). With the seat's ``view`` (Spanish Main), an id
     not in play is refused too, with the closest id in play.
     """
-    line, offset = check_line(text)
+    typed, offset = check_line(text)
+    lang = registry.find(game)
+    line = fold_case(typed) if lang is not None and lang.any_case else typed
     names = view_names(game, view)
     try:
         tree = command_parser(game).parse(line)
     except UnexpectedInput as e:
-        raise diagnose(game, line, offset, e, names) from None
+        raise _as_typed(diagnose(game, line, offset, e, names), typed, line, offset) from None
     if names:
         tokens = tree.scan_values(lambda v: isinstance(v, Token))
         wrong = check_names(game, tokens, line, offset, names)
@@ -81,29 +66,47 @@ def parse_command(game: str, text: str, view: Any = None) -> Any:
         ) from None
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def lower_ascii(text: str) -> str:
+    """``text`` with its ASCII letters in lower case: the same length, so columns still point
+    at what was typed."""
+    return text.translate(_ASCII_LOWER)
+
+
+def fold_case(line: str) -> str:
+    """A Lifeboat line in the grammar's case: ``LAUREN: REST`` and ``Rest`` are ``rest``.
+
+    Only ASCII letters fold, so every column stays where it was typed; what follows ``say``
+    is the speaker's own words and keeps its case."""
+    words = line.split(None, 1)
+    if words and lower_ascii(words[0]) == "say":
+        return "say" + line[3:]
+    return lower_ascii(line)
+
+
+def _as_typed(err: CommandSyntaxError, typed: str, line: str, offset: int) -> CommandSyntaxError:
+    """The refusal of a case-folded line quotes the word at its column as it was typed
+    ('unknown word 'KIDD''); the corrections it suggests stay in the grammar's case."""
+    i = err.column - 1 - offset
+    if typed == line or not 0 <= i < len(line):
+        return err
+    end = i + len(re.match(r"[^ \t]*", line[i:]).group())  # type: ignore[union-attr]
+    was, now = repr(typed[i:end][:40]), repr(line[i:end][:40])
+    return CommandSyntaxError(str(err).replace(now, was, 1), err.column)
+
+
 _FORMATTERS: dict[type, Callable[[Any], str]] = {}
 """Command type -> its game's formatter, filled on first use."""
-
-
-def _formatter(cls: type) -> Callable[[Any], str] | None:
-    from shipwreck.games.lifeboat.commands import Command as LifeboatCommand
-    from shipwreck.games.spanish_main.commands import Command as SpanishMainCommand
-    from shipwreck.lang.lifeboat import format_lifeboat
-    from shipwreck.lang.spanish_main import format_spanish_main
-
-    if cls in get_args(LifeboatCommand):
-        return format_lifeboat
-    if cls in get_args(SpanishMainCommand):
-        return format_spanish_main
-    return None
 
 
 def format_command(cmd: Any) -> str:
     """The canonical text of a command (any game)."""
     fmt = _FORMATTERS.get(type(cmd))
     if fmt is None:
-        fmt = _formatter(type(cmd))
-        if fmt is None:
+        lang = registry.of_command(cmd)
+        if lang is None:
             raise TypeError(f"no format for {cmd!r}")
-        _FORMATTERS[type(cmd)] = fmt
+        fmt = _FORMATTERS[type(cmd)] = lang.format
     return fmt(cmd)

@@ -6,9 +6,9 @@ seat now (some command of the view's ``choices`` and ``free`` starts with the wo
 this word). A few legal texts are not listed by the engine and are added here: an offer may ask
 for any item in return (``offer water to kid for knife``), kept cards may come in any order
 (``keep 31 21``), a bare ``painting`` names any painting, and ``say`` is always open to the
-conscious.
+conscious (``lang/lifeboat.py``'s ``legal_texts``).
 
-Spanish Main (``game="spanish_main"``, or a Spanish Main view): the engine lists a sample of
+Spanish Main (a Spanish Main view; ``lang/spanish_main.py``): the engine lists a sample of
 moves (a few headings per leg); completion offers their words, and also, after any leg typed
 with a turn, the leg kinds the ship has left (``move dover S 30 `` -> ``S``). A load's coins may
 come in any order, and a repair may name a mast that is down.
@@ -20,24 +20,20 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from itertools import permutations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shipwreck.lang.commands import format_command
+from shipwreck.games.registry import default_game
+from shipwreck.lang import registry
 from shipwreck.lang.errors import MAX_LINE, Walker, split_words
 from shipwreck.lang.help import help_table, player_commands
-
-if TYPE_CHECKING:
-    from shipwreck.games.lifeboat.view import LifeboatView
 
 _SEPARATORS = " \t"
 
 
 def game_of(view: Any) -> str:
-    """The game a view is of."""
-    from shipwreck.games.spanish_main.view import SpanishMainView
-
-    return "spanish_main" if isinstance(view, SpanishMainView) else "lifeboat"
+    """The game a view is of (the default game's, for a view of none)."""
+    lang = registry.of_view(view)
+    return lang.name if lang is not None else default_game().name
 
 
 def complete(text: str, view: Any, game: str | None = None) -> list[str]:
@@ -62,11 +58,11 @@ def complete(text: str, view: Any, game: str | None = None) -> list[str]:
         parts = line.split(" ")
         if len(parts) > n and parts[:n] == words:
             offered.add(parts[n])
-    if game == "spanish_main":
-        from shipwreck.lang.spanish_main import move_words
-
-        offered |= move_words(view, words)
-    leg = partial.upper() if game == "spanish_main" and partial in ("s", "l") else None
+    lang = registry.get(game)
+    if lang.more_words is not None:
+        offered |= lang.more_words(view, words)
+    upper = partial.upper()
+    leg = upper if partial != upper and upper in lang.upper_words else None
     return sorted(
         w
         for w in offered
@@ -76,37 +72,13 @@ def complete(text: str, view: Any, game: str | None = None) -> list[str]:
 
 def legal_texts(view: Any, game: str | None = None) -> Iterator[str]:
     """Every legal command text of ``view``'s seat now, as typed (with the variants above)."""
-    if (game or game_of(view)) == "spanish_main":
-        from shipwreck.lang.spanish_main import legal_texts as sm_legal_texts
-
-        yield from sm_legal_texts(view)
-        return
-    yield from _lifeboat_texts(view)
+    yield from registry.get(game or game_of(view)).legal_texts(view)
 
 
-def _lifeboat_texts(view: LifeboatView) -> Iterator[str]:
-    from shipwreck.games.lifeboat import commands as C
-    from shipwreck.games.lifeboat.cards import ITEM_KINDS, SUPPLY_COUNTS
-
-    asks = tuple(dict.fromkeys((*ITEM_KINDS, *SUPPLY_COUNTS)))
-    for cmd in (*view.choices, *view.free):
-        variants: list[C.Command] = [cmd]
-        if isinstance(cmd, C.Offer) and cmd.ask is None:
-            variants += [C.Offer(cmd.item, cmd.target, ask) for ask in asks]
-        elif isinstance(cmd, C.Keep) and len(cmd.cards) > 1:
-            variants = [C.Keep(p) for p in permutations(cmd.cards)]
-        for v in variants:
-            line = format_command(v)
-            yield line
-            if ":" in line:  # ``painting:3`` may be named ``painting``
-                yield " ".join(w.split(":", 1)[0] for w in line.split(" "))
-    me = next((c for c in view.characters if c.id == view.me), None)
-    if me is not None and me.state == "ok" and view.phase != "over":
-        yield "say"
-
-
-def explain(text_or_word: str, game: str = "lifeboat") -> str:
-    """One line of help for the command ``text_or_word`` starts with (``rob kid`` -> rob's)."""
+def explain(text_or_word: str, game: str | None = None) -> str:
+    """One line of help for the command ``text_or_word`` starts with (``rob kid`` -> rob's);
+    ``game``: by default the default game."""
+    game = game or default_game().name
     table = help_table(game)
     words = [w for _, w in split_words(text_or_word[:MAX_LINE].strip())]
     commands = ", ".join(player_commands(game))

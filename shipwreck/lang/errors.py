@@ -15,7 +15,8 @@ the kinds the parser accepts at that point, and is offered only if the corrected
 
 The vocabulary is read from the grammar's terminals: keywords are their literal strings, and the
 game's names (characters, items, ...) are the ones that fully match a terminal's pattern. So a
-grammar change needs no change here, except for a new terminal's description in ``_TERMS``.
+grammar change needs no change here, except for a new terminal's description in its game's
+``terms`` (``lang/registry.py``).
 
 Open terminals (Spanish Main's ship and island ids: any slug) match almost any word, so their
 pattern does not make a word "known"; what a typo there is corrected to are the names given for
@@ -29,16 +30,19 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 
+from shipwreck.lang import registry
 from shipwreck.lang.grammar import command_parser
+from shipwreck.lang.help import help_table
+from shipwreck.lang.registry import Term
 
 MAX_LINE = 500
 """The longest line accepted (characters, surrounding whitespace excluded)."""
@@ -81,81 +85,29 @@ class CommandSyntaxError(ValueError):
 # --------------------------------------------------------------------------- vocabulary
 
 
-@dataclass(frozen=True)
-class _Term:
-    """How a terminal is named to a player: ``a character`` + the words listed after it."""
-
-    what: str
-    show: bool = True
-    """List the terminal's words after ``what`` ("a character (lauren, stephen, ...)")."""
-    open: bool = False
-    """Its pattern stands for names not known in advance (ids): matching it does not make a
-    word known, and its words are listed only when a view gives them."""
-
-
-def _lifeboat_names() -> tuple[str, ...]:
-    from shipwreck.games.lifeboat.cards import CHAR_IDS, ITEM_KINDS, SUPPLY_COUNTS
-
-    return (*CHAR_IDS, *ITEM_KINDS, *SUPPLY_COUNTS, "hidden", "attacker", "defender", "none")
-
-
-def _spanish_main_names() -> tuple[str, ...]:
-    from shipwreck.games.spanish_main.setup import SEAT_NAMES
-
-    return (*SEAT_NAMES, "S", "L", "kill", "steal")
-
-
-def _lobby_names() -> tuple[str, ...]:
-    from shipwreck.lang.bots.registry import shipped_names
-
-    return (*shipped_names(), "free")
-
-
-def _spanish_main_term_names() -> dict[str, tuple[str, ...]]:
-    from shipwreck.lang.spanish_main import static_names
-
-    return static_names()
-
-
-# Per game: the names its grammar's patterns stand for (and, for open terminals, the names each
-# stands for), and how its named terminals read.
-_NAMES: dict[str, Callable[[], tuple[str, ...]]] = {
-    "lifeboat": _lifeboat_names,
-    "spanish_main": _spanish_main_names,
-    "lobby": _lobby_names,
-}
-_TERM_NAMES: dict[str, Callable[[], dict[str, tuple[str, ...]]]] = {
-    "spanish_main": _spanish_main_term_names,
-}
-_TERMS: dict[str, dict[str, _Term]] = {
-    "lifeboat": {
-        "CHARACTER": _Term("a character"),
-        "ITEM": _Term("an item"),
-        "CARD": _Term("a card number 19-42", show=False),
-        "SIDE": _Term("a side"),
-        "TEXT": _Term("some text", show=False),
-    },
-    "spanish_main": {
-        "SHIP": _Term("a ship", show=False, open=True),
-        "ISLAND": _Term("an island", show=False, open=True),
-        "TARGET": _Term("a ship or island", show=False, open=True),
-        "SEAT": _Term("a seat"),
-        "LEG": _Term("a leg"),
-        "NUMBER": _Term("a number", show=False),
-        "INT": _Term("a number", show=False),
-        "TAKE": _Term("what to take"),
-    },
+# How the lobby's and the table's terminals read; each game's are in its record of
+# ``lang/registry.py``.
+_WORD_TERMS: dict[str, dict[str, Term]] = {
     "lobby": {
-        "INT": _Term("a number", show=False),
-        "BOT": _Term("a bot or 'free'", open=True),
-        "SEAT_ID": _Term("a seat's id", show=False, open=True),
-        "TEXT": _Term("some text", show=False),
+        "INT": Term("a number", show=False),
+        "BOT": Term("a bot or 'free'", open=True),
+        "SEAT_ID": Term("a seat's id", show=False, open=True),
+        "TEXT": Term("some text", show=False),
     },
     "table": {
-        "NAME": _Term("a player or seat", show=False, open=True),
-        "TEXT": _Term("some text", show=False),
+        "NAME": Term("a player or seat", show=False, open=True),
+        "TEXT": Term("some text", show=False),
     },
 }
+
+
+def _terms(game: str) -> Mapping[str, Term]:
+    """How ``game``'s named terminals read (a game's, the lobby's or the table's)."""
+    if game in _WORD_TERMS:
+        return _WORD_TERMS[game]
+    lang = registry.find(game)
+    return lang.terms if lang is not None else {}
+
 
 MAX_LISTED = 24
 """At most this many names of an open terminal are listed in a message."""
@@ -179,7 +131,7 @@ class Vocabulary:
     listed: frozenset[str] = frozenset()
     """Open terminals whose words came from a view: listed in messages."""
     keywords: frozenset[str] = frozenset()
-    """The terminals that are one literal word (``"new"``, ``"sm"``)."""
+    """The terminals that are one literal word (``"new"``, ``"tutorial"``)."""
 
     def kinds(self, word: str, accepted: Iterable[str]) -> list[str]:
         """The accepted terminals ``word`` is: keywords first, as Lark's lexer takes them
@@ -208,7 +160,7 @@ class Vocabulary:
 
     def describe(self, accepted: Iterable[str]) -> str:
         """The accepted terminals in words: "'hidden' or an item (water, cash, ...)"."""
-        terms = _TERMS.get(self.game, {})
+        terms = _terms(self.game)
         keywords: list[str] = []
         classes: list[str] = []
         end = False
@@ -216,7 +168,7 @@ class Vocabulary:
             if t == END:
                 end = True
             elif t in terms or len(self.words.get(t, ())) != 1:
-                term = terms.get(t, _Term(t.lower()))
+                term = terms.get(t, Term(t.lower()))
                 show = term.show or t in self.listed
                 shown = [w for w in self.words.get(t, ()) if ":" not in w] if show else []
                 if len(shown) > MAX_LISTED:
@@ -257,9 +209,10 @@ def vocabulary(game: str, names: Names | None = None) -> Vocabulary:
 def _vocabulary(game: str) -> Vocabulary:
     parser = command_parser(game)
     ignored = set(parser.ignore_tokens)
-    names = _NAMES[game]() if game in _NAMES else ()
-    term_names = _TERM_NAMES[game]() if game in _TERM_NAMES else {}
-    terms = _TERMS.get(game, {})
+    lang = registry.find(game) if game not in _WORD_TERMS else None
+    names = lang.names() if lang is not None else _word_names(game)
+    term_names = lang.term_names() if lang is not None and lang.term_names else {}
+    terms = _terms(game)
     patterns: dict[str, re.Pattern[str]] = {}
     words: dict[str, tuple[str, ...]] = {}
     text: set[str] = set()
@@ -507,11 +460,27 @@ def _close(word: str, candidates: list[str], n: int) -> list[str]:
     return list(dict.fromkeys(same + difflib.get_close_matches(low, candidates, n, _CUTOFF)))[:n]
 
 
+def _word_names(where: str) -> tuple[str, ...]:
+    """The names the lobby's (or the table's) open terminals stand for."""
+    words = registry.words(where)
+    return words.names() if words is not None and words.names is not None else ()
+
+
+@cache
+def transformer(game: str) -> Transformer[Any, Any]:
+    """The parse tree -> command struct transformer of ``game`` (or of the lobby's and the
+    table's words)."""
+    words = registry.words(game)
+    if words is not None:
+        found: Transformer[Any, Any] = words.transformer
+        return found
+    made: Transformer[Any, Any] = registry.get(game).to_command()
+    return made
+
+
 def _parses(game: str, line: str) -> bool:
     """Is ``line`` a command: does it parse, and does the game's transformer take it (a number
     too large for a float does not)?"""
-    from shipwreck.lang.commands import transformer
-
     try:
         transformer(game).transform(command_parser(game).parse(line))
     except (UnexpectedInput, VisitError):
@@ -526,8 +495,6 @@ def _either(words: Sequence[str]) -> str:
 
 def _usage(game: str, words: list[tuple[int, str]]) -> str:
     """ "; usage: rob X ITEM | rob X hidden" for a line whose command word is known."""
-    from shipwreck.lang.help import help_table
-
     entry = help_table(game).get(words[0][1]) if words else None
     return f"; usage: {entry.usage}" if entry is not None else ""
 
@@ -544,7 +511,7 @@ def check_names(
         return None
     first = bad[0]
     col = offset + (first.start_pos or 0) + 1
-    noun = _TERMS.get(game, {}).get(first.type, _Term(first.type.lower())).what.split(" ", 1)[-1]
+    noun = _terms(game).get(first.type, Term(first.type.lower())).what.split(" ", 1)[-1]
     head = f"column {col}: unknown {noun} {str(first)[:40]!r}"
     fixed, at = [], 0
     for t in bad:

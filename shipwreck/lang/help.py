@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from shipwreck.lang import registry
+
 
 class CommandHelp(NamedTuple):
     usage: str
@@ -216,9 +218,10 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
         "In the lobby",
         {
             "new": CommandHelp(
-                "new [4-6] [BOT...] | new sm [2-4] [BOT...] | new tutorial",
+                "new [4-6] [BOT...] | new sm [2-4] [BOT...] | new tutorial [sm]",
                 "start a table and sit at it: Lifeboat (6 seats, shipped bots), Spanish Main"
-                " ('sm') or a tutorial; a BOT 'free' keeps a seat for a friend",
+                " ('sm') or a tutorial (Lifeboat's, or Spanish Main's with 'sm'); a BOT 'free'"
+                " keeps a seat for a friend",
                 "",
                 "new 4 free loyal",
             ),
@@ -259,7 +262,8 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "say": CommandHelp(
                 "say TEXT",
-                "talk to the whole table (also while it waits to start)",
+                "talk to everyone at this table, players and spectators (also while it waits"
+                " to start); 'tell' whispers to one",
                 "",
                 "say hello",
             ),
@@ -269,9 +273,7 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "",
                 "tell bob let us team up",
             ),
-            "chat": CommandHelp(
-                "chat TEXT", "talk to the table without it entering the game's log", "", "chat hi"
-            ),
+            "chat": CommandHelp("chat TEXT", "the same as 'say'", "", "chat hi"),
             "start": CommandHelp(
                 "start | start with bots",
                 "your table waits for players: start it now (bots in the free seats)",
@@ -294,20 +296,22 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
 
 _SYSTEM_SECTIONS = frozenset({_TIMER})
 
-_TABLES: dict[str, tuple[tuple[str, dict[str, CommandHelp]], ...]] = {
-    "lifeboat": LIFEBOAT_SECTIONS,
-    "spanish_main": SPANISH_MAIN_SECTIONS,
+_WORDS: dict[str, tuple[tuple[str, dict[str, CommandHelp]], ...]] = {
     "lobby": LOBBY_SECTIONS,
     "table": TABLE_SECTIONS,
 }
+"""The lobby's and the table's words; each game's help is in its language's record."""
 
 
 def sections(game: str) -> tuple[tuple[str, dict[str, CommandHelp]], ...]:
     """The help table of ``game``, by section (KeyError for an unknown game)."""
-    try:
-        return _TABLES[game]
-    except KeyError:
-        raise KeyError(f"no help for game {game!r}") from None
+    if game in _WORDS:
+        return _WORDS[game]
+    lang = registry.find(game)
+    if lang is None or not lang.help:
+        raise KeyError(f"no help for game {game!r}")
+    found: tuple[tuple[str, dict[str, CommandHelp]], ...] = lang.help
+    return found
 
 
 def help_table(game: str) -> dict[str, CommandHelp]:

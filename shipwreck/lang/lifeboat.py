@@ -2,96 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import permutations
+
 from lark import Token, Transformer
 
 from shipwreck.games.lifeboat import commands as C
+from shipwreck.games.lifeboat.cards import CHAR_IDS, ITEM_KINDS, SUPPLY_COUNTS
+from shipwreck.games.lifeboat.view import LifeboatView
+from shipwreck.lang import registry
+from shipwreck.lang.bots import lifeboat_env
+from shipwreck.lang.build import builds
+from shipwreck.lang.commands import format_command
+from shipwreck.lang.help import LIFEBOAT_SECTIONS
+from shipwreck.lang.registry import Term
+from shipwreck.lang.rules_text import LIFEBOAT_HOW_TO_WIN, LIFEBOAT_LEGEND
 
 
+@builds(C.Command)
 class ToCommand(Transformer[Token, C.Command]):
-    """Builds a command struct from a parse tree of ``grammar/lifeboat.lark``."""
-
-    def row(self, _: list[Token]) -> C.Command:
-        return C.Row()
-
-    def swap(self, a: list[Token]) -> C.Command:
-        return C.Swap(str(a[0]))
+    """Builds a command struct from a parse tree of ``grammar/lifeboat.lark``: every rule is
+    named after its struct and built from its fields (:mod:`shipwreck.lang.build`), but these."""
 
     def rob(self, a: list[Token]) -> C.Command:
         item = str(a[1])
         return C.Rob(str(a[0]), None if item == "hidden" else item)
 
-    def use(self, a: list[Token | None]) -> C.Command:
-        return C.Use(str(a[0]), str(a[1]) if a[1] is not None else None)
-
-    def fire(self, _: list[Token]) -> C.Command:
-        return C.FireFlare()
-
-    def rest(self, _: list[Token]) -> C.Command:
-        return C.Rest()
-
-    def keep(self, a: list[Token]) -> C.Command:
-        return C.Keep(tuple(int(t) for t in a))
-
-    def agree(self, _: list[Token]) -> C.Command:
-        return C.Agree()
-
-    def resist(self, _: list[Token]) -> C.Command:
-        return C.Resist()
-
-    def join(self, a: list[Token]) -> C.Command:
-        return C.Join("attacker" if str(a[0]) == "attacker" else "defender")
-
-    def reveal(self, a: list[Token]) -> C.Command:
-        return C.Reveal(str(a[0]))
-
-    def done(self, _: list[Token]) -> C.Command:
-        return C.Done()
-
-    def take(self, a: list[Token]) -> C.Command:
-        return C.Take(str(a[0]))
-
-    def choose(self, a: list[Token]) -> C.Command:
-        return C.Choose(int(a[0]))
-
-    def throw(self, a: list[Token]) -> C.Command:
-        return C.ThrowPreserver(str(a[0]))
-
-    def bait(self, _: list[Token]) -> C.Command:
-        return C.PlayBait()
-
-    def pass_(self, _: list[Token]) -> C.Command:
-        return C.Pass()
-
-    def drink(self, _: list[Token]) -> C.Command:
-        return C.Drink()
-
-    def wound(self, _: list[Token]) -> C.Command:
-        return C.Wound()
-
-    def offer(self, a: list[Token | None]) -> C.Command:
-        return C.Offer(str(a[0]), str(a[1]), str(a[2]) if a[2] is not None else None)
-
-    def accept(self, a: list[Token | None]) -> C.Command:
-        return C.Accept(str(a[0]) if a[0] is not None else None)
-
-    def decline(self, a: list[Token | None]) -> C.Command:
-        return C.Decline(str(a[0]) if a[0] is not None else None)
-
-    def give(self, a: list[Token]) -> C.Command:
-        return C.Give(str(a[0]), str(a[1]))
-
-    def drop(self, a: list[Token]) -> C.Command:
-        return C.Drop(str(a[0]))
-
     def say(self, a: list[Token]) -> C.Command:
         return C.Say(str(a[0]).strip())
-
-    def timeout(self, a: list[Token]) -> C.Command:
-        return C.Timeout(str(a[0]))
-
-
-# ``pass`` is a Python keyword: Lark looks the rule up by name.
-setattr(ToCommand, "pass", ToCommand.pass_)
 
 
 def format_lifeboat(cmd: C.Command) -> str:
@@ -150,3 +88,56 @@ def format_lifeboat(cmd: C.Command) -> str:
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Lifeboat command: {cmd!r}")
+
+
+def legal_texts(view: LifeboatView) -> Iterator[str]:
+    """Every legal command text of ``view``'s seat now, as typed: an offer may ask for any item
+    in return, kept cards may come in any order, a bare ``painting`` names any painting, and
+    ``say`` is always open to the conscious."""
+    asks = tuple(dict.fromkeys((*ITEM_KINDS, *SUPPLY_COUNTS)))
+    for cmd in (*view.choices, *view.free):
+        variants: list[C.Command] = [cmd]
+        if isinstance(cmd, C.Offer) and cmd.ask is None:
+            variants += [C.Offer(cmd.item, cmd.target, ask) for ask in asks]
+        elif isinstance(cmd, C.Keep) and len(cmd.cards) > 1:
+            variants = [C.Keep(p) for p in permutations(cmd.cards)]
+        for v in variants:
+            line = format_command(v)
+            yield line
+            if ":" in line:  # ``painting:3`` may be named ``painting``
+                yield " ".join(w.split(":", 1)[0] for w in line.split(" "))
+    me = next((c for c in view.characters if c.id == view.me), None)
+    if me is not None and me.state == "ok" and view.phase != "over":
+        yield "say"
+
+
+def names() -> tuple[str, ...]:
+    """The names Lifeboat's grammar patterns stand for (in error messages)."""
+    return (*CHAR_IDS, *ITEM_KINDS, *SUPPLY_COUNTS, "hidden", "attacker", "defender", "none")
+
+
+LANG = registry.register(
+    registry.LangGame(
+        name="lifeboat",
+        to_command=ToCommand,
+        command_type=C.Command,
+        format=format_lifeboat,
+        names=names,
+        terms={
+            "CHARACTER": Term("a character"),
+            "ITEM": Term("an item"),
+            "CARD": Term("a card number 19-42", show=False),
+            "SIDE": Term("a side"),
+            "TEXT": Term("some text", show=False),
+        },
+        legal_texts=legal_texts,
+        view_type=LifeboatView,
+        any_case=True,
+        help=LIFEBOAT_SECTIONS,
+        how_to_win=LIFEBOAT_HOW_TO_WIN,
+        legend=LIFEBOAT_LEGEND,
+        scenario_form="'CHARACTER: COMMAND', e.g. 'lauren: row'",
+        tutorial="lifeboat",
+        bot_env=lifeboat_env,
+    )
+)

@@ -9,25 +9,41 @@ there is a rule changed here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 
-from shipwreck.games import TITLES as TITLES
+from shipwreck.games import registry as games
+from shipwreck.games import title
+from shipwreck.lang import registry
 from shipwreck.resources import rules_dir
 
-GAMES: dict[str, str] = {
-    "lifeboat": "lifeboat",
-    "lb": "lifeboat",
-    "sm": "spanish_main",
-    "spanish_main": "spanish_main",
-    "spanish-main": "spanish_main",
-    "spanish": "spanish_main",
-}
-"""What a player may type after ``rules`` -> the game."""
 
-_FILES = {"lifeboat": "lifeboat.md", "spanish_main": "spanish-main.md"}
+def game_named(word: str) -> str | None:
+    """The game a player means by ``word`` after ``rules`` (a name or an alias), or None."""
+    game = games.find(word)
+    return game.name if game is not None else None
 
-HOW_TO_WIN: dict[str, str] = {
-    "lifeboat": """\
+
+class _ByGame(Mapping[str, str]):
+    """Game -> one of its language's texts, for every game that has it."""
+
+    def __init__(self, field: Callable[[registry.LangGame], str | None]) -> None:
+        self.field = field
+
+    def _texts(self) -> dict[str, str]:
+        return {g.name: v for g in registry.all_langs() if (v := self.field(g))}
+
+    def __getitem__(self, game: str) -> str:
+        return self._texts()[game]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts())
+
+    def __len__(self) -> int:
+        return len(self._texts())
+
+
+LIFEBOAT_HOW_TO_WIN = """\
 ## How to win
 
 - **The game ends when the boat reaches land**: the seagull track reaches **4** (navigation
@@ -44,8 +60,9 @@ HOW_TO_WIN: dict[str, str] = {
 - Rowing (‖oar) and fighting (⚔) can make you thirsty: each thirst costs a water or a wound.
   Wounds equal to your strength knock you out; one more kills.
 - Type a character by its short name, as the board shows it: `rob kid hidden`, `swap mate`.
-""",
-    "spanish_main": """\
+"""
+
+SPANISH_MAIN_HOW_TO_WIN = """\
 ## How to win
 
 - **Bring home more than half of all the gold in play**, or be the last player with a ship
@@ -59,11 +76,12 @@ HOW_TO_WIN: dict[str, str] = {
 - Masts like `3:SLLS` are the ship's cannons, bow to stern: rank 3 (a die roll of 3 or more
   hits) and range S or L; `x` is a lost mast. A ship with no masts is derelict. `pts` is what a
   ship is worth (the tie-break).
-""",
-}
+"""
 
-LEGEND: dict[str, str] = {
-    "lifeboat": """\
+HOW_TO_WIN: Mapping[str, str] = _ByGame(lambda g: g.how_to_win)
+"""Each game's "how to win", the first section of its rules screen."""
+
+LIFEBOAT_LEGEND = """\
 ## The board
 
 | mark | means |
@@ -93,8 +111,9 @@ LEGEND: dict[str, str] = {
 
 On a short terminal each card is one line (`#27 ≈C th F`); those that do not fit are counted
 (`+2 more: F4`), and **F4** lists every card in words.
-""",
-}
+"""
+
+LEGEND: Mapping[str, str] = _ByGame(lambda g: g.legend)
 """What every glyph on the board and the cards means (the legend, help and ``legend``)."""
 
 _ID = r"(?:LB|SM)-\d+(?:\s*(?:\.\.|–|-|,)\s*(?:(?:LB|SM)-)?\d+)*"
@@ -146,8 +165,8 @@ def _drop_column(text: str, header: str) -> str:
 
 
 def reader_text(game: str) -> str:
-    """The rules document of ``game`` (a key of :data:`TITLES`) as a player reads it."""
-    text = (rules_dir() / _FILES[game]).read_text(encoding="utf-8")
+    """The rules document of ``game`` (a game's name) as a player reads it."""
+    text = (rules_dir() / games.get(game).rules_file).read_text(encoding="utf-8")
     first = text.index("\n## ")  # the title and the note on sources go
     body = text[first + 1 :]
     oracles = re.search(r"^## \d+\. Oracles", body, re.M)
@@ -163,4 +182,4 @@ def reader_text(game: str) -> str:
 @cache
 def rules_markdown(game: str) -> str:
     """How to win, then the rules: the rules screen's whole text (Markdown)."""
-    return f"# {TITLES[game]}: the rules\n\n{HOW_TO_WIN[game]}\n{reader_text(game)}"
+    return f"# {title(game)}: the rules\n\n{HOW_TO_WIN[game]}\n{reader_text(game)}"

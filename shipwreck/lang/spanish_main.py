@@ -19,17 +19,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from itertools import permutations
-from typing import TYPE_CHECKING
 
-from lark import Token, Transformer, Tree
+from lark import Token, Transformer
 
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.setup import SEAT_NAMES
+from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang import registry
+from shipwreck.lang.bots import spanish_main_env
+from shipwreck.lang.build import builds
 from shipwreck.lang.errors import BadValue
-
-if TYPE_CHECKING:
-    from shipwreck.games.spanish_main.view import SpanishMainView
-
-_Child = Token | Tree[Token] | C.Leg | None
+from shipwreck.lang.help import SPANISH_MAIN_SECTIONS
+from shipwreck.lang.registry import Term
+from shipwreck.lang.rules_text import SPANISH_MAIN_HOW_TO_WIN
 
 
 def _number(tok: Token) -> float:
@@ -39,78 +41,17 @@ def _number(tok: Token) -> float:
     return value
 
 
-def _int(tok: _Child) -> int:
-    assert isinstance(tok, Token)
-    return int(str(tok))
-
-
-def _str(tok: _Child) -> str:
-    assert isinstance(tok, Token)
-    return str(tok)
-
-
+@builds(C.Command)
 class ToCommand(Transformer[Token, C.Command]):
-    """Builds a command struct from a parse tree of ``grammar/spanish_main.lark``."""
+    """Builds a command struct from a parse tree of ``grammar/spanish_main.lark``: every rule is
+    named after its struct and built from its fields (:mod:`shipwreck.lang.build`), but the leg:
+    a tuple of a kind and numbers, read with :func:`_number`."""
 
     def leg(self, a: list[Token | None]) -> C.Leg:
         kind: C.LegKind = "S" if str(a[0]).upper() == "S" else "L"
         turn = _number(a[1]) if a[1] is not None else 0.0
         dist = _number(a[2]) if a[2] is not None else None
         return (kind, turn, dist)
-
-    def move(self, a: list[_Child]) -> C.Command:
-        legs = tuple(leg for leg in a[1:] if isinstance(leg, tuple))
-        return C.Move(_str(a[0]), legs)
-
-    def toward(self, a: list[_Child]) -> C.Command:
-        return C.MoveToward(_str(a[0]), _str(a[1]))
-
-    def dock(self, a: list[_Child]) -> C.Command:
-        return C.MoveDock(_str(a[0]), _str(a[1]))
-
-    def come_about(self, a: list[_Child]) -> C.Command:
-        return C.ComeAbout(_str(a[0]))
-
-    def shoot(self, a: list[_Child]) -> C.Command:
-        masts = tuple(_int(t) for t in a[2:] if t is not None)
-        return C.Shoot(_str(a[0]), _str(a[1]), masts)
-
-    def explore(self, a: list[_Child]) -> C.Command:
-        return C.Explore(_str(a[0]))
-
-    def repair(self, a: list[_Child]) -> C.Command:
-        return C.Repair(_str(a[0]), _int(a[1]) if a[1] is not None else None)
-
-    def end_turn(self, _: list[_Child]) -> C.Command:
-        return C.EndTurn()
-
-    def load(self, a: list[_Child]) -> C.Command:
-        return C.Load(_str(a[0]), tuple(_int(t) for t in a[1:]))
-
-    def tow(self, a: list[_Child]) -> C.Command:
-        return C.Tow(_str(a[0]), _str(a[1]))
-
-    def ram(self, a: list[_Child]) -> C.Command:
-        return C.Ram(_str(a[0]), _str(a[1]))
-
-    def board(self, a: list[_Child]) -> C.Command:
-        return C.Board("kill" if _str(a[0]) == "kill" else "steal")
-
-    def pass_(self, _: list[_Child]) -> C.Command:
-        return C.Pass()
-
-    def eliminate(self, a: list[_Child]) -> C.Command:
-        return C.Eliminate(_int(a[0]))
-
-    def break_tow(self, a: list[_Child]) -> C.Command:
-        return C.BreakTow(_str(a[0]))
-
-    def timeout(self, a: list[_Child]) -> C.Command:
-        return C.Timeout(_str(a[0]))
-
-
-# ``pass`` is a Python keyword: Lark looks the rule up by name.
-setattr(ToCommand, "pass", ToCommand.pass_)
 
 
 def format_number(x: float) -> str:
@@ -290,27 +231,62 @@ table asks again for the same sea)."""
 
 
 def _goal_islands(view: SpanishMainView, ship_id: str) -> list[str]:
-    """Where a ship would want to go, best first: home when she carries coins, else the wild
-    islands that still hold coins, nearest first."""
+    """Where a ship would want to go, best first: home when she carries coins (sail home),
+    else the wild islands that still hold coins, nearest first, those another ship of mine
+    has claimed this turn (:func:`_claimed`) last."""
     ship = next(s for s in view.ships if s.id == ship_id)
     home = [i for i in view.islands if i.home == ship.owner]
     if ship.cargo and home:
         return [home[0].id]
     wild = [i for i in view.islands if i.home is None and i.coins and i.id != ship.docked]
-    wild.sort(key=lambda i: math.hypot(i.x - ship.x, i.y - ship.y))
+    claimed = _claimed(view, ship_id)
+    wild.sort(key=lambda i: (i.id in claimed, math.hypot(i.x - ship.x, i.y - ship.y)))
     return [i.id for i in wild]
+
+
+AHEAD = 45.0
+"""An island at most this many degrees off a ship's bow is one she is heading for."""
+
+
+def _claimed(view: SpanishMainView, ship_id: str) -> set[str]:
+    """The wild islands my other ships have taken for themselves: where one lies docked (she
+    explores there), and where one that has already moved this turn is heading (the island
+    with coins most nearly ahead of her bow, within `AHEAD`), so that a second ship is not
+    sent after the first."""
+    out: set[str] = set()
+    wild = [i for i in view.islands if i.home is None and i.coins]
+    for s in view.ships:
+        if s.owner != view.seat or s.id == ship_id or s.cargo:
+            continue
+        if s.docked is not None:
+            out.add(s.docked)
+            continue
+        ahead = [(_off_bow(s.x, s.y, s.heading, i.x, i.y), i.id) for i in wild]
+        ahead = [(off, i) for off, i in ahead if off <= AHEAD]
+        if s.acted and ahead:
+            out.add(min(ahead)[1])
+    return out
+
+
+def _off_bow(x: float, y: float, heading: float, tx: float, ty: float) -> float:
+    """How many degrees (0..180) the point (tx, ty) is off a bow at (x, y) heading ``heading``
+    (compass degrees: 0 north, 90 east)."""
+    bearing = math.degrees(math.atan2(tx - x, ty - y))
+    return abs((bearing - heading + 180.0) % 360.0 - 180.0)
 
 
 def _candidates(view: SpanishMainView, ship_id: str) -> list[C.Command]:
     """Moves worth previewing for a ship, most useful first: docking where she wants to go,
-    sailing toward it, straight on, the engine's sampled headings, smallest turn first, then
-    her other legal moves (toward another island or ship, docking elsewhere)."""
+    sailing toward it (whether or not the engine's sample lists them: the preview checks
+    them), straight on, the engine's sampled headings, smallest turn first, then her other
+    legal moves (toward another island or ship, docking elsewhere)."""
     mine = [c for c in view.choices if getattr(c, "ship", None) == ship_id]
     goals = _goal_islands(view, ship_id)[:2]
     out: list[C.Command] = []
-    for want in (C.MoveDock, C.MoveToward):
-        for goal in goals:
-            out += [c for c in mine if isinstance(c, want) and _target(c) == goal]
+    for goal in goals:
+        for cmd in (C.MoveDock(ship_id, goal), C.MoveToward(ship_id, goal)):
+            if cmd not in out:
+                out.append(cmd)
     samples = [c for c in mine if isinstance(c, C.Move)]
     straight = [c for c in samples if all(turn == 0 for _, turn, _ in c.legs)]
     turning = sorted(
@@ -372,3 +348,53 @@ def suggested_moves(view: SpanishMainView) -> dict[str, str]:
 
 
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
+
+
+def names() -> tuple[str, ...]:
+    """The names Spanish Main's grammar patterns stand for (in error messages)."""
+    return (*SEAT_NAMES, "S", "L", "kill", "steal")
+
+
+LANG = registry.register(
+    registry.LangGame(
+        name="spanish_main",
+        to_command=ToCommand,
+        command_type=C.Command,
+        format=format_spanish_main,
+        names=names,
+        terms={
+            "SHIP": Term("a ship", show=False, open=True),
+            "ISLAND": Term("an island", show=False, open=True),
+            "TARGET": Term("a ship or island", show=False, open=True),
+            "SEAT": Term("a seat"),
+            "LEG": Term("a leg"),
+            "NUMBER": Term("a number", show=False),
+            "INT": Term("a number", show=False),
+            "TAKE": Term("what to take"),
+        },
+        legal_texts=legal_texts,
+        view_type=SpanishMainView,
+        help=SPANISH_MAIN_SECTIONS,
+        term_names=static_names,
+        view_names=view_names,
+        more_words=move_words,
+        upper_words=_LEGS,
+        how_to_win=SPANISH_MAIN_HOW_TO_WIN,
+        scenario_form="'SEAT: COMMAND', e.g. 'red: move dover S 0'",
+        scenario_view=True,
+        tutorial="spanish_main",
+        bot_env=spanish_main_env,
+        bot_words={
+            "REF": "ship/target/home",
+            "SHIP": "a ship",
+            "ISLAND": "an island",
+            "TARGET": "a ship or an island",
+            "LEGNUM": "a number",
+            "INT": "a number",
+            "LEG": "S or L",
+            "TAKE": "kill or steal",
+            "SEAT": "a seat",
+        },
+        bot_tokens=True,
+    )
+)

@@ -24,6 +24,9 @@ import msgspec
 from lark import Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
+from shipwreck.games.registry import default_game, find
+from shipwreck.lang import registry
+from shipwreck.lang.bots.registry import shipped_names
 from shipwreck.lang.errors import (
     Names,
     Walker,
@@ -31,16 +34,27 @@ from shipwreck.lang.errors import (
     diagnose,
     split_words,
 )
+from shipwreck.lang.grammar import command_parser
 
 Where = Literal["lobby", "table"]
 
-GAME_NAMES = {
-    "lifeboat": "lifeboat",
-    "sm": "spanish_main",
-    "spanish_main": "spanish_main",
-    "spanish-main": "spanish_main",
-}
-"""What players may call each game, and the game it is."""
+
+def _default_game() -> str:
+    return default_game().name
+
+
+@cache
+def game_names() -> dict[str, str]:
+    """What players may call each game in the lobby (the words of ``grammar/lobby.lark``'s
+    ``game`` rule), and the game it is."""
+    parser = command_parser("lobby")
+    words = [
+        parser.get_terminal(sym.name).pattern.value
+        for rule in parser.rules
+        if rule.origin.name == "game"
+        for sym in rule.expansion
+    ]
+    return {w: game.name for w in words if (game := find(w)) is not None}
 
 
 # --------------------------------------------------------------------------- the words
@@ -49,7 +63,7 @@ GAME_NAMES = {
 class New(msgspec.Struct, frozen=True):
     """``new [GAME] [SEATS] [BOT|free ...]``: a table, the player in its first seat."""
 
-    game: str = "lifeboat"
+    game: str = msgspec.field(default_factory=_default_game)
     seats: int | None = None
     bots: tuple[str, ...] = ()
 
@@ -57,7 +71,7 @@ class New(msgspec.Struct, frozen=True):
 class Tutorial(msgspec.Struct, frozen=True):
     """``new tutorial [GAME]``: a scripted table that teaches the game."""
 
-    game: str = "lifeboat"
+    game: str = msgspec.field(default_factory=_default_game)
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -140,18 +154,18 @@ class _ToWord(Transformer[Token, Any]):
     """Builds a word's struct from a tree of ``grammar/lobby.lark`` or ``grammar/table.lark``."""
 
     def game(self, a: list[Token]) -> str:
-        return GAME_NAMES[str(a[0])]
+        return game_names()[str(a[0])]
 
     def new(self, a: list[Any]) -> New:
         game, seats, *bots = a
         return New(
-            game or "lifeboat",
+            game or _default_game(),
             int(seats) if seats is not None else None,
             tuple(str(b) for b in bots),
         )
 
     def tutorial(self, a: list[str | Token | None]) -> Tutorial:
-        return Tutorial(str(a[0]) if a[0] is not None else "lifeboat")
+        return Tutorial(str(a[0]) if a[0] is not None else _default_game())
 
     def join(self, a: list[Token | None]) -> JoinTable:
         seat = a[1]
@@ -203,6 +217,15 @@ class _ToWord(Transformer[Token, Any]):
 
 
 TO_WORD = _ToWord()
+
+
+def _lobby_names() -> tuple[str, ...]:
+    """What the lobby's open terminals stand for: the shipped bots' names, and ``free``."""
+    return (*shipped_names(), "free")
+
+
+registry.register_words("lobby", registry.Words(TO_WORD, _lobby_names))
+registry.register_words("table", registry.Words(TO_WORD))
 
 
 class _Stopped(UnexpectedInput):

@@ -99,6 +99,12 @@ class Lobby:
         self._tutorials: dict[str, str | None] = {}
         """The listed tutorials' owners, by table id (as listed)."""
         self._listed: dict[int, Row] = {}
+        self.remote_rows: Callable[[], list[Row]] | None = None
+        """Other workers' tables, when several share the lobby (runtime/lobby_link.py)."""
+        self.on_say: Callable[[LobbyChat], None] | None = None
+        """Told of each lobby chat line said here (the link sends it to the other workers)."""
+        self.on_created: Callable[[Table], None] | None = None
+        """Told of each table made here, at once (a worker claims it: runtime/ownership.py)."""
 
     def create_table(
         self,
@@ -136,12 +142,15 @@ class Lobby:
         seed = seed if seed is not None else self._rng.randrange(1 << 31)
         if gather and creator is not None and any(s.kind == "empty" for s in specs):
             specs = [msgspec.structs.replace(s, waiting=True) for s in specs]
+        table_id = self._next_id
         if self.store is not None:  # the table exists on disk before its first command
-            self.store.create_table(self._next_id, game, seed, msgspec.json.encode(specs).decode())
-        table = Table(game, specs, seed, table_id=self._next_id, **self._table_options())
-        self._next_id += 1
+            table_id = self.store.new_table(game, seed, msgspec.json.encode(specs).decode())
+        table = Table(game, specs, seed, table_id=table_id, **self._table_options())
+        self._next_id = max(self._next_id, table_id) + 1
         self.tables[table.id] = table
         table.subscribe(self._table_changed)
+        if self.on_created is not None:
+            self.on_created(table)
         if creator is not None:
             self._created.setdefault(creator, []).append(self.clock())
         self._notify()
@@ -159,8 +168,9 @@ class Lobby:
             if old.seat_of_player(player) is not None:
                 del self.tables[old.id]
                 self._finished_at.pop(old.id, None)
-        table = TutorialTable(script, player, table_id=self._next_id, book=self.book)
-        self._next_id += 1
+        table_id = self.store.reserve_id() if self.store is not None else self._next_id
+        table = TutorialTable(script, player, table_id=table_id, book=self.book)
+        self._next_id = max(self._next_id, table_id) + 1
         self.tables[table.id] = table
         self._created.setdefault(player, []).append(self.clock())
         table.subscribe(self._table_changed)
@@ -193,6 +203,19 @@ class Lobby:
         """Commit each accepted command before anyone sees its effect."""
         if self.store is not None:
             self.store.append(table.id, len(table.commands) - 1, seat, text, over=table.over)
+            if table.over:
+                self._rate(table)
+
+    def _rate(self, table: Table) -> None:
+        """A finished game updates its players' and bots' ratings (:mod:`.ladder`). The game
+        is already on disk: a rating that cannot be stored is logged, not raised into it."""
+        from shipwreck.runtime.ladder import rate_finished
+
+        assert self.store is not None
+        try:
+            rate_finished(self.store.ratings, table)
+        except Exception:
+            log.exception("table %s: its ratings could not be stored", table.id)
 
     def _persist_seats(self, table: Table) -> None:
         """A player sat down or left: a rebuild must seat them as they are now."""
@@ -213,36 +236,53 @@ class Lobby:
             for r in store.chat(table_id)
         ]
 
-    def attach_store(self, store: Store) -> int:
-        """Persist to ``store`` from now on, and rebuild every unfinished table from its log.
-        Returns how many tables were restored."""
+    def attach_store(self, store: Store, *, restore: bool = True) -> int:
+        """Persist to ``store`` from now on, and (``restore``) rebuild every unfinished table
+        from its log. Returns how many tables were restored. A worker among several restores
+        only the tables it owns (:mod:`shipwreck.runtime.ownership`), so it passes ``False``."""
         self.store = store
         self.book.store = store
         restored = 0
-        for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
-            try:  # one table that no longer rebuilds must not keep the others (or the server) down
-                specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
-                table = Table(
-                    game,
-                    specs,
-                    seed,
-                    table_id=table_id,
-                    replay=store.commands(table_id),
-                    **self._table_options(),
-                )
-                table.restore_chat(self._stored_chat(store, table_id))
-            except Exception as e:
-                self.broken[table_id] = f"{type(e).__name__}: {e}"
-                log.exception(
-                    "table %d could not be restored; set aside (its log is kept)", table_id
-                )
-                continue
-            self.tables[table_id] = table
-            table.subscribe(self._table_changed)
-            restored += 1
+        if restore:
+            for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
+                if self.restore_table(table_id, game, seed, seats_json) is not None:
+                    restored += 1
         ids = [t[0] for t in store.tables()]
-        self._next_id = max(ids, default=0) + 1
+        self._next_id = max(ids, default=0) + 1  # (the store gives ids from now on)
         return restored
+
+    def restore_table(self, table_id: int, game: str, seed: int, seats_json: str) -> Table | None:
+        """Rebuild one table from the store's log and list it. A table that no longer rebuilds
+        is set aside in :attr:`broken` (logged; its log is kept) and ``None`` returned: one bad
+        table must not keep the others (or the server) down."""
+        store = self.store
+        assert store is not None, "attach a store first"
+        try:
+            specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
+            table = Table(
+                game,
+                specs,
+                seed,
+                table_id=table_id,
+                replay=store.commands(table_id),
+                **self._table_options(),
+            )
+            table.restore_chat(self._stored_chat(store, table_id))
+        except Exception as e:
+            self.broken[table_id] = f"{type(e).__name__}: {e}"
+            log.exception("table %d could not be restored; set aside (its log is kept)", table_id)
+            return None
+        self.tables[table_id] = table
+        table.subscribe(self._table_changed)
+        self._notify()
+        return table
+
+    def drop_table(self, table_id: int) -> None:
+        """Forget a table without ending it: another worker owns it now (its log stays)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close()
+            self._notify()
 
     def _table_options(self) -> dict[str, Any]:
         return {
@@ -338,10 +378,21 @@ class Lobby:
             return "say what?"
         if len(text) > 500:
             return "that is too long: at most 500 characters"
-        self.chat.append(LobbyChat(sender, text))
+        line = LobbyChat(sender, text)
+        self.hear(line)
+        if self.on_say is not None:
+            self.on_say(line)
+        return None
+
+    def hear(self, line: LobbyChat) -> None:
+        """A lobby chat line, said here or on another worker."""
+        self.chat.append(line)
         del self.chat[:-200]
         self._notify()
-        return None
+
+    def remote_changed(self) -> None:
+        """Another worker's tables changed: the list is made again."""
+        self._notify()
 
     @staticmethod
     def row(table: Table) -> Row:
@@ -357,6 +408,8 @@ class Lobby:
         away = {"paused": " (away)"}.get(status, "")
         players = ", ".join(s.player + away for s in table.seats if s.player) or "-"
         game = title(table.game)
+        if isinstance(table, TutorialTable):
+            game += " tutorial"
         return (str(table.id), game, table.summary(), str(table.state.round), status, players)
 
     def listing(self) -> list[Row]:
@@ -364,12 +417,29 @@ class Lobby:
         same list each time until the lobby changes again)."""
         if self._listing[0] != self.version:
             rows = [self.row(t) for t in self.tables.values()]
-            self._listing = (self.version, rows)
             self._listed = {int(r[0]): r for r in rows}
             self._tutorials = {
                 str(t.id): t.owner for t in self.tables.values() if isinstance(t, TutorialTable)
             }
+            if self.remote_rows is not None:
+                rows = sorted([*rows, *self.remote_rows()], key=lambda r: int(r[0]))
+            self._listing = (self.version, rows)
         return self._listing[1]
+
+    def elsewhere(self, table_id: int) -> bool:
+        """Is ``table_id`` listed by another worker (not held in this process)?"""
+        if table_id in self.tables or self.remote_rows is None:
+            return False
+        return any(r[0] == str(table_id) for r in self.remote_rows())
+
+    def own_listing(self, public_only: bool = False) -> list[Row]:
+        """The rows of the tables this process holds (``public_only``: not the tutorials,
+        which are each one player's)."""
+        return [
+            self.row(t)
+            for t in self.tables.values()
+            if not (public_only and isinstance(t, TutorialTable))
+        ]
 
     def listing_for(self, player: str) -> list[Row]:
         """The rows ``player`` sees: :meth:`listing` without other players' tutorials (each
@@ -394,6 +464,8 @@ class Lobby:
         changed: most changes are moves inside a game, and each change told to the lobby
         repaints every session in it. A player whose turn came or went there is told alone
         (:meth:`subscribe_turns`: their lobby marks the tables waiting for them)."""
+        if self._drop_done_tutorial(table):
+            return
         if self._listed.get(table.id) != self.row(table):
             self._notify()
         waits = table.waiting_for_players()
@@ -409,6 +481,20 @@ class Lobby:
                         listener(self)
                     except Exception:  # a broken screen must not stop the table's change
                         log.exception("a lobby screen could not be told of a turn")
+
+    def _drop_done_tutorial(self, table: Table) -> bool:
+        """A tutorial is one player's and is never saved: once its game is over or its player
+        has left it, nobody can come back to it, so it leaves memory at once (its player's
+        screen keeps what it shows until they go). Returns whether ``table`` is such a one."""
+        if not isinstance(table, TutorialTable) or not (table.over or table.owner is None):
+            return False
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self._finished_at.pop(table.id, None)
+            self._waits.pop(table.id, None)
+            table.close()  # (a seat left to a bot: it plays no more)
+            self._notify()
+        return True
 
     def waits_for(self, player: str) -> list[Table]:
         """``player``'s unfinished tables where the game waits for their decision."""

@@ -21,11 +21,11 @@ from typing import Any, Literal, Protocol
 
 import msgspec
 
-from shipwreck.botseat import RandomPlayer, SeatBot, bot_move
+from shipwreck.botseat import RandomPlayer, SeatBot, answer, bot_move
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Seat, visible
 from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
-from shipwreck.lang.bots import BotError, BotPlayer, BotScript
+from shipwreck.lang.bots import BotError, BotPlayer, BotScript, Decision
 from shipwreck.lang.text import clean_text, without_rule_ids
 from shipwreck.runtime.bots import BotBook
 
@@ -275,6 +275,9 @@ class Table:
         self.bot_moves_per_turn = max(1, bot_moves_per_turn)
         self.unattended_move_seconds = unattended_move_seconds
         self._bots_pending: Handle | None = None
+        self._thinking: tuple[tuple[Any, ...], Decision] | None = None
+        """A bot's search under way, a slice a turn (with a scheduler): (what it answers, the
+        decision); dropped if the table changes before it is done."""
         self._run_bots()
         self._arm_timers()
 
@@ -746,7 +749,8 @@ class Table:
         if self.schedule is None or self._bots_pending is not None or self._bot_prompt() is None:
             return
         if delay is None:
-            delay = 0.0 if self._attended() else self.unattended_move_seconds
+            busy = self._attended() or self._thinking is not None  # a search thinks on at once
+            delay = 0.0 if busy else self.unattended_move_seconds
         self._bots_pending = self.schedule(delay, self._bots_turn)
 
     def _bots_turn(self) -> None:
@@ -797,7 +801,13 @@ class Table:
             if prompt is None:
                 return False
             seat = prompt.seat
-            cmd, events = bot_move(self.rules, self.state, seat, prompt.kind, self.bots[seat])
+            if self.schedule is None:
+                cmd, events = bot_move(self.rules, self.state, seat, prompt.kind, self.bots[seat])
+            else:
+                moved = self._bot_think(seat, prompt.kind, start + BOT_SLICE_SECONDS)
+                if moved is None:
+                    return True  # still thinking: the next slice goes on
+                cmd, events = moved
             if cmd is None:
                 return False
             try:
@@ -810,6 +820,30 @@ class Table:
             if self.schedule is not None and time.perf_counter() - start > BOT_SLICE_SECONDS:
                 break
         return self._bot_prompt() is not None
+
+    def _bot_think(
+        self, seat: Seat, kind: str, deadline: float
+    ) -> tuple[Any | None, list[Event]] | None:
+        """A bot's move, thought a slice at a time: a script's ``search`` runs its playouts
+        until ``deadline`` and goes on in the next slice (None: not done yet). A search whose
+        table changed meanwhile (a command, another bot) is dropped and begun again."""
+        bot = self.bots[seat]
+        key = (seat, kind, len(self.commands), id(bot))
+        if self._thinking is not None and self._thinking[0] == key:
+            decision = self._thinking[1]
+        else:
+            if self._thinking is not None:
+                self._thinking[1].entry.note = "the table changed while it thought; thinks again"
+            decision = bot.decide(self.view(seat), kind, defer=True)
+        thinking = decision.thinking
+        if thinking is not None:
+            thinking.run_until(deadline)
+            if not thinking.finished:
+                self._thinking = (key, decision)
+                return None
+            decision.conclude()
+        self._thinking = None
+        return answer(self.rules, self.state, seat, kind, bot, decision)
 
     def _notify(self) -> None:
         for listener in list(self.listeners):

@@ -22,18 +22,25 @@ import msgspec
 
 from shipwreck.engine.core import Event, Seat
 from shipwreck.games import get_ruleset
-from shipwreck.lang import CommandSyntaxError, format_command, parse_command
+from shipwreck.games.registry import all_games, default_game
+from shipwreck.games.registry import find as find_game
+from shipwreck.lang import CommandSyntaxError, format_command, parse_command, registry
 from shipwreck.lang.bots import Decision, TraceEntry
 from shipwreck.runtime.bots import BotBook
 from shipwreck.runtime.coach import Coach, CoachLine, CoachWords, Hint, Step
 from shipwreck.runtime.table import SeatSpec, Submitted, Table
 
-TUTORIALS = {"lifeboat": "lifeboat", "sm": "spanish_main", "spanish_main": "spanish_main"}
-"""The word typed after ``new tutorial`` (none: Lifeboat) -> the tutorial's file."""
+
+def tutorial_file(word: str) -> str | None:
+    """The tutorial's file for the word typed after ``new tutorial`` (a game's name or alias),
+    or None: each game's language names its tutorial, if it has one."""
+    game = find_game(word)
+    lang = registry.find(game.name) if game is not None else None
+    return lang.tutorial if lang is not None else None
 
 
 class TutorialError(ValueError):
-    """No such tutorial (the word typed is not one of :data:`TUTORIALS`)."""
+    """No such tutorial (the word typed names no game with a tutorial)."""
 
 
 class Script(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -52,11 +59,12 @@ class Script(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     coach: CoachWords
 
 
-def load_script(name: str = "lifeboat") -> Script:
-    """The tutorial called ``name`` (a word from :data:`TUTORIALS`, never a path)."""
-    file = TUTORIALS.get(name)
+def load_script(name: str | None = None) -> Script:
+    """The tutorial of the game called ``name`` (a game's name or alias, never a path; by
+    default the default game's)."""
+    file = tutorial_file(name or default_game().name)
     if file is None:
-        known = ", ".join(sorted(k for k in TUTORIALS if k != "spanish_main"))
+        known = ", ".join(sorted(g.word for g in all_games() if tutorial_file(g.name)))
         raise TutorialError(f"there is no tutorial {name!r}; try: {known}")
     text = resources.files("shipwreck.runtime").joinpath(f"tutorials/{file}.toml").read_text()
     return msgspec.convert(tomllib.loads(text), type=Script)
@@ -72,7 +80,7 @@ class ScriptedBot:
         self.lines = list(lines)
         self.trace: deque[TraceEntry] = deque(maxlen=100)
 
-    def decide(self, view: Any, decision: str) -> Decision:
+    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision:
         entry = TraceEntry(int(getattr(view, "round", 0)), decision, None, None)
         legal = {format_command(c): c for c in view.choices}
         for i, line in enumerate(self.lines):

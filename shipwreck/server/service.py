@@ -12,7 +12,7 @@ import contextlib
 import logging
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -41,6 +41,9 @@ from shipwreck.server.ssh import (
 from shipwreck.store import Store
 from shipwreck.tui._textual import install_patches
 from shipwreck.tui.app import ShipwreckApp
+
+if TYPE_CHECKING:
+    from shipwreck.server.cluster import ClusterMember
 
 log = logging.getLogger("shipwreck.server")
 
@@ -76,7 +79,15 @@ class Service:
             bot_moves_per_turn=config.bots.bot_moves_per_turn,
             unattended_move_seconds=config.bots.unattended_move_seconds,
         )
-        self.restored = self.lobby.attach_store(self.store)
+        clustered = bool(config.cluster.bus)
+        # A worker among several restores only the tables it claims (ClusterMember.start).
+        self.restored = self.lobby.attach_store(self.store, restore=not clustered)
+        self.cluster: ClusterMember | None = None
+        """This process's part among several workers (server/cluster.py), if any."""
+        if clustered:  # (imported only here: one process never loads the NATS client)
+            from shipwreck.server.cluster import ClusterMember
+
+            self.cluster = ClusterMember(self.lobby, config.cluster)
         self.acceptor: asyncssh.SSHAcceptor | None = None
         limits = config.limits
         self._by_key = Counts()
@@ -109,6 +120,8 @@ class Service:
             log.info("restored %d unfinished tables from %s", self.restored, s.database)
         for name in shipped_names():  # compiled now, not on the loop when a first table seats it
             shipped_bot(name)
+        if self.cluster is not None:
+            await self.cluster.start()
         self.acceptor = await start_server(
             s.listen,
             s.port,
@@ -127,6 +140,7 @@ class Service:
             max_paste=self.config.limits.paste_length,
             keys_per_second=self.config.limits.keys_per_second,
             key_burst=self.config.limits.key_burst,
+            reuse_port=self.cluster is not None,  # workers share the port (SO_REUSEPORT)
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         log.info("listening on %s:%d", s.listen, self.port)
@@ -144,6 +158,8 @@ class Service:
             except TimeoutError:
                 log.warning("stopping: connections still open after %.0f s; going on", STOP_WAIT)
         await self.live.shutdown()
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.lint.close()
         self.lobby.close()
         self.store.close()
@@ -277,13 +293,31 @@ class Service:
             return "\n".join(lines or ["stdin: ok"]) + "\n", 1 if errors else 0
         if words[:2] == ["bot", "save"] and len(words) == 3:
             return await self._save_bot(info, words[2], text)
+        if words[:1] == ["ladder"] and len(words) <= 2:
+            return self._ladder(info.username, words[1:])
         if words == ["help"]:
             return COMMANDS_HELP, 0
         return (
             "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE',"
-            " 'help'\n",
+            " 'ladder [GAME]', 'help'\n",
             2,
         )
+
+    def _ladder(self, player: str, words: list[str]) -> tuple[str, int]:
+        """``ssh host ladder [GAME]``: a game's ladder as plain text, for scripts."""
+        from shipwreck.games.registry import all_games, default_game, find
+        from shipwreck.runtime.ladder import format_ladder, ladder
+
+        found = find(words[0].lower()) if words else default_game()
+        if found is None:
+            known = " or ".join(
+                g.word if g.word.lower() == g.title.lower() else f"{g.word} ({g.title})"
+                for g in all_games()
+            )
+            return f"shipwreck: ladder GAME: GAME is {known}\n", 2
+        game = found.name
+        best, mine = ladder(self.store.ratings, game, player)
+        return "\n".join(format_ladder(game, best, mine)) + "\n", 0
 
     async def _save_bot(self, info: SessionInfo, name: str, text: str) -> tuple[str, int]:
         owner = info.username
@@ -345,6 +379,7 @@ COMMANDS_HELP = """\
 shipwreck commands (ssh host COMMAND); ssh host alone opens the game:
   bot check < FILE       check a bot script and list its problems
   bot save NAME < FILE   save it as your bot NAME (then: new 4 NAME ... at the lobby)
+  ladder [GAME]          the ratings of a game's players and bots (lifeboat, or sm)
   help                   this list
 """
 

@@ -1,14 +1,12 @@
-"""SQLite: players and their keys, tables, and every table's command log.
+"""Players and their keys, tables, and every table's command log: SQLite or PostgreSQL.
 
 The command log is the source of truth: a command is committed here before anyone sees its
-effect, and a table is rebuilt by replaying it from the seed. WAL mode keeps readers and the
-writer out of each other's way. The SQL is plain so PostgreSQL could take its place.
+effect, and a table is rebuilt by replaying it from the seed. The SQL is written once for both
+databases (:mod:`.sql`); SQLite's WAL mode keeps readers and the writer out of each other's way.
 """
 
 from __future__ import annotations
 
-import os
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,20 +14,22 @@ from pathlib import Path
 import msgspec
 
 from shipwreck.names import skeleton
+from shipwreck.store.ratings import RatingStore
+from shipwreck.store.sql import Database, connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
     name TEXT PRIMARY KEY,
     fingerprint TEXT NOT NULL,
     public_key TEXT NOT NULL,
-    created REAL NOT NULL
+    created {real} NOT NULL
 );
 CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY,
+    id {id},
     game TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
     seats TEXT NOT NULL,          -- msgspec JSON of the seats (who sits where, now)
-    created REAL NOT NULL,
+    created {real} NOT NULL,
     over INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS commands (
@@ -37,14 +37,14 @@ CREATE TABLE IF NOT EXISTS commands (
     n INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     text TEXT NOT NULL,
-    at REAL NOT NULL,
+    at {real} NOT NULL,
     PRIMARY KEY (table_id, n)
 );
 CREATE TABLE IF NOT EXISTS bots (
     owner TEXT NOT NULL REFERENCES players(name),
     name TEXT NOT NULL,
     source TEXT NOT NULL,
-    saved REAL NOT NULL,
+    saved {real} NOT NULL,
     PRIMARY KEY (owner, name)
 );
 """
@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS chat (
     from_seat INTEGER,            -- NULL: a spectator
     to_seat INTEGER,              -- NULL: the whole table
     text TEXT NOT NULL,
-    at REAL NOT NULL,
+    at {real} NOT NULL,
     PRIMARY KEY (table_id, n)
 );
 """
@@ -74,11 +74,6 @@ class ChatRow(msgspec.Struct, frozen=True):
     to_seat: int | None
     text: str
     at: float
-
-
-FILE_MODE = 0o600
-"""The database holds every running game's seed and command log (every hidden hand): only the
-server's user may read it. SQLite gives its -wal and -shm files the database file's mode."""
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -97,25 +92,22 @@ class Identity(msgspec.Struct, frozen=True):
 
 
 class Store:
+    """The server's durable state. ``path`` is a SQLite file, or a ``postgresql://`` URL."""
+
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE))  # new: 0600
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        self.db.executescript(CHAT_SCHEMA)
+        self.db: Database = connect(path)
+        self.db.script(SCHEMA)
+        self.db.script(CHAT_SCHEMA)
         self._add_skeletons()
+        self.ratings = RatingStore(self.db)
+        """Players' and bots' ratings per game (:mod:`.ratings`)."""
 
     def _add_skeletons(self) -> None:
         """Names are unique by :func:`~shipwreck.names.skeleton` (a database made before that
         gets the column; of names that already collide, the first registered keeps the plain
         skeleton and the others stay usable under their own)."""
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(players)")}
-        if "skeleton" not in columns:
+        if "skeleton" not in self.db.columns("players"):
             self.db.execute("ALTER TABLE players ADD COLUMN skeleton TEXT")
         rows = self.db.execute(
             "SELECT name FROM players WHERE skeleton IS NULL ORDER BY created, name"
@@ -189,7 +181,7 @@ class Store:
                 "VALUES (?,?,?,?,?)",
                 (name, fingerprint, public_key, time.time(), skeleton(name)),
             )
-        except sqlite3.IntegrityError:  # registered by a concurrent login a moment ago
+        except self.db.integrity_errors:  # registered by a concurrent login a moment ago
             return self.identify(name, fingerprint, public_key, sign_in=sign_in)
         return Identity(True, registered_now=True)
 
@@ -204,28 +196,24 @@ class Store:
 
     # ------------------------------------------------------------------ tables and commands
 
-    def create_table(self, table_id: int, game: str, seed: int, seats_json: str) -> None:
-        self.db.execute(
-            "INSERT INTO tables (id, game, seed, seats, created) VALUES (?,?,?,?,?)",
-            (table_id, game, seed, seats_json, time.time()),
+    def new_table(self, game: str, seed: int, seats_json: str) -> int:
+        """A new table's row, with the next free id. The id is given inside the insert, so
+        several workers sharing the database never hand out one id twice."""
+        return self.db.insert_id(
+            "INSERT INTO tables (game, seed, seats, created) VALUES (?,?,?,?)",
+            (game, seed, seats_json, time.time()),
         )
 
     def append(self, table_id: int, n: int, seat: int, text: str, over: bool = False) -> None:
         """Commit one accepted command, and with ``over`` the end of its game, in one
         transaction: on disk when this returns, or neither is (and it raises)."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.db.transaction():
             self.db.execute(
                 "INSERT INTO commands (table_id, n, seat, text, at) VALUES (?,?,?,?,?)",
                 (table_id, n, seat, text, time.time()),
             )
             if over:
                 self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
-            self.db.execute("COMMIT")
-        except BaseException:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise
 
     def set_seats(self, table_id: int, seats_json: str) -> None:
         """A player sat down or left: the seats a rebuild starts from (committed at once)."""
@@ -240,10 +228,18 @@ class Store:
         ).fetchall()
         return [(int(r[0]), str(r[1])) for r in rows]
 
+    def reserve_id(self) -> int:
+        """An id no table will ever take, for a table that is not saved (a tutorial): its row
+        has no game and is over, and :meth:`tables` never lists it."""
+        return self.db.insert_id(
+            "INSERT INTO tables (game, seed, seats, created, over) VALUES ('', 0, '[]', ?, 1)",
+            (time.time(),),
+        )
+
     def tables(self, unfinished_only: bool = False) -> list[tuple[int, str, int, str]]:
-        sql = "SELECT id, game, seed, seats FROM tables"
+        sql = "SELECT id, game, seed, seats FROM tables WHERE game != ''"
         if unfinished_only:
-            sql += " WHERE over = 0"
+            sql += " AND over = 0"
         rows = self.db.execute(sql + " ORDER BY id").fetchall()
         return [(int(r[0]), str(r[1]), int(r[2]), str(r[3])) for r in rows]
 
@@ -251,7 +247,8 @@ class Store:
 
     def save_bot(self, owner: str, name: str, source: str) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO bots (owner, name, source, saved) VALUES (?,?,?,?)",
+            "INSERT INTO bots (owner, name, source, saved) VALUES (?,?,?,?) ON CONFLICT "
+            "(owner, name) DO UPDATE SET source = excluded.source, saved = excluded.saved",
             (owner, name, source, time.time()),
         )
 

@@ -19,7 +19,8 @@ from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
-from shipwreck.tui.screens import LobbyScreen, TableScreen, TooSmallScreen
+from shipwreck.tui.registry import table_screen
+from shipwreck.tui.screens import LobbyScreen, TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -37,7 +38,7 @@ class ShipwreckApp(App[None]):
     TITLE = "Shipwreck"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
-        Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("ctrl+q", "quit_or_ask", "quit", priority=True),
         Binding("ctrl+c", "ask_leave", "leave", show=False, priority=True),
     ]
 
@@ -101,6 +102,21 @@ class ShipwreckApp(App[None]):
         else:
             self.push_screen(Confirm(BACK_TO_LOBBY), self._lobby_if)
 
+    def action_quit_or_ask(self) -> None:
+        """Ctrl+Q quits at once, except at a table still waiting for its players, where it
+        asks first (:data:`QUIT_WAITING`): a table there is started by a word typed there,
+        and quitting by mistake leaves it waiting. Ctrl+Q again, with the question open,
+        quits (as the question says)."""
+        if any(isinstance(s, Confirm) for s in self.screen_stack) or not self._at_waiting_table():
+            self.exit()
+            return
+        self.push_screen(Confirm(QUIT_WAITING), self._quit_if)
+
+    def _at_waiting_table(self) -> bool:
+        """Is this session seated at a table that has not started yet?"""
+        table = next((s for s in self.screen_stack if isinstance(s, SeatScreen)), None)
+        return table is not None and table.seat is not None and not table.table.started
+
     def _quit_if(self, yes: bool | None) -> None:
         if yes:
             self.exit()
@@ -149,17 +165,7 @@ class ShipwreckApp(App[None]):
         if self._opening is None or not self.is_running:
             return
         (table, seat, greeting), self._opening = self._opening, None
-        screen: SeatScreen
-        if isinstance(table, TutorialTable):
-            from shipwreck.tui.tutorial import tutorial_screen
-
-            screen = tutorial_screen(table, seat)
-        elif table.game == "spanish_main":
-            from shipwreck.tui.sea_screen import SpanishMainScreen
-
-            screen = SpanishMainScreen(table, seat)
-        else:
-            screen = TableScreen(table, seat)
+        screen: SeatScreen = table_screen(table, seat, tutorial=isinstance(table, TutorialTable))
         screen.greeting = greeting
         if isinstance(self.screen, TooSmallScreen):  # (a resize came first): it goes on top
             self.pop_screen()
@@ -170,13 +176,8 @@ class ShipwreckApp(App[None]):
 
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)
-        from shipwreck.tui.sea_screen import SpanishMainScreen
-
         for screen in self.screen_stack:
-            if (
-                isinstance(screen, TableScreen | SpanishMainScreen)
-                and screen.table.id == message.table_id
-            ):
+            if isinstance(screen, SeatScreen) and screen.table.id == message.table_id:
                 screen.become_spectator(TAKEN_OVER)
 
     def on_unmount(self) -> None:
@@ -203,6 +204,9 @@ class ShipwreckApp(App[None]):
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
 
+
+QUIT_WAITING = "quit Shipwreck? this table waits to start; your seat is kept (Ctrl+Q again quits) ·"
+"""Ctrl+Q at a table still waiting for its players (the box wraps it; y or Ctrl+Q quits)."""
 
 TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it back"
 """The first session's notice when a second one takes its seat (one line at 80 columns)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
@@ -44,6 +44,7 @@ from shipwreck.tui.title import Part, TitleBar
 from shipwreck.tui.typed import (
     END_OF_LINE,
     MAX_ERROR_ROWS,
+    TABLE_CHAT,
     chat_line_text,
     complete_table_words,
     error_width,
@@ -64,10 +65,9 @@ class AppScreen(Screen[None]):
 
     @property
     def shipwreck(self) -> ShipwreckApp:
-        from shipwreck.tui.app import ShipwreckApp
-
-        assert isinstance(self.app, ShipwreckApp)
-        return self.app
+        """The app (a screen of this module is only ever shown by a ``ShipwreckApp``; named for
+        the type checker only, as the app's module imports this one)."""
+        return cast("ShipwreckApp", self.app)
 
     _repaint_due = False
 
@@ -577,12 +577,28 @@ class HelpList:
         return rows
 
 
+TABLE_TITLE = "Table commands (any game)"
+"""Every help screen's title for the table's own words (the lobby's help lists them too)."""
+
+
 class CommandHelp(ClosingModal):
     """Every command of a game (from its language's help table) and the table's own words."""
 
     GAME_TITLE = ""
     BOX_ID = "help"
-    HINT = "press Escape to close"
+    HINT = "Escape closes · ↑ ↓ PgUp PgDn scroll"
+    """The same words as the rules and other reading screens."""
+    BINDINGS = [
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+    ]
+
+    def action_scroll(self, rows: int) -> None:
+        self.query_one(f"#{self.BOX_ID}", VerticalScroll).scroll_relative(
+            y=rows, animate=False, immediate=True
+        )
 
     def commands(self) -> list[tuple[str, str]]:
         raise NotImplementedError
@@ -590,8 +606,12 @@ class CommandHelp(ClosingModal):
     def sections(self) -> list[tuple[str, list[CommandEntry]]]:
         """What the help lists, by section: the game's commands, then the table's words and
         keys."""
-        game = [CommandEntry(usage, description, "") for usage, description in self.commands()]
         table = list(player_commands("table").values())
+        game = [
+            CommandEntry(usage, description, "")
+            for usage, description in self.commands()
+            if usage.split()[0] not in TABLE_CHAT  # (the table's: listed there)
+        ]
         keys = [
             CommandEntry("Tab", "complete a word; twice lists what may come next", ""),
             CommandEntry("↑ ↓", "the lines you typed before", ""),
@@ -601,7 +621,7 @@ class CommandHelp(ClosingModal):
         ]
         return [
             (f"{self.GAME_TITLE} commands", game),
-            ("At any table", table),
+            (TABLE_TITLE, table),
             ("Keys", keys),
         ]
 

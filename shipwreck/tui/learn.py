@@ -14,7 +14,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from shipwreck.lang.rules_text import GAMES, LEGEND, TITLES, rules_markdown
+from shipwreck.games import title
+from shipwreck.games.registry import all_games, default_game
+from shipwreck.lang.rules_text import LEGEND, game_named, rules_markdown
 
 RULES_KEY = "f2"
 LEGEND_KEY = "f3"
@@ -25,7 +27,7 @@ def rules_game(word: str | None, default: str) -> str | None:
     if ``WORD`` names no game."""
     if not word:
         return default
-    return GAMES.get(word.strip().lower())
+    return game_named(word.strip().lower())
 
 
 RULES_USAGE = "rules for which game? 'rules lifeboat' or 'rules sm'"
@@ -82,21 +84,26 @@ class RulesScreen(ReadingScreen):
     BINDINGS = [Binding("g", "other_game", "other game")]
 
     def __init__(self, game: str) -> None:
-        other = next(g for g in TITLES if g != game)
-        super().__init__(f"{TITLES[game]} rules", rules_markdown(game))
-        self.HINT = f"{ReadingScreen.HINT} · g: {TITLES[other]}"
+        super().__init__(f"{title(game)} rules", rules_markdown(game))
+        self.HINT = f"{ReadingScreen.HINT} · g: {title(_next_game(game))}"
         self.game = game
 
     def action_other_game(self) -> None:
-        other = next(g for g in TITLES if g != self.game)
-        self.app.switch_screen(RulesScreen(other))
+        self.app.switch_screen(RulesScreen(_next_game(self.game)))
+
+
+def _next_game(game: str) -> str:
+    """The game after ``game`` (with rules to read), round the registry: ``g`` on the rules."""
+    names = [g.name for g in all_games() if g.rules_file]
+    return names[(names.index(game) + 1) % len(names)] if game in names else names[0]
 
 
 class LegendScreen(ReadingScreen):
     """What every glyph on the Lifeboat board and its cards means."""
 
-    def __init__(self, game: str = "lifeboat") -> None:
-        super().__init__(f"{TITLES[game]}: what the marks mean", LEGEND[game])
+    def __init__(self, game: str | None = None) -> None:
+        game = game or default_game().name
+        super().__init__(f"{title(game)}: what the marks mean", LEGEND[game])
 
 
 class CardsScreen(ReadingScreen):

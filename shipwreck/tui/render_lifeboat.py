@@ -16,6 +16,7 @@ from rich.text import Text
 
 from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.cards import CHAR, NAV, describe_nav, named
+from shipwreck.games.lifeboat.commands import Drink
 from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
 from shipwreck.tui.packed import Packed
@@ -33,6 +34,14 @@ PROMPT_TEXT = {
     "thirst": "you are thirsty: drink or wound",
     "offer": "an offer waits for you: accept or decline",
 }
+
+
+def _prompt_text(kind: str, view: LifeboatView) -> str:
+    """The words over a seat's choices; the thirst step also asks water holders who are not
+    thirsty themselves, while someone unconscious is (LB-50)."""
+    if kind == "thirst" and not any(isinstance(c, Drink) for c in view.choices):
+        return "someone unconscious is thirsty: give water to X, or pass"
+    return PROMPT_TEXT.get(kind, kind)
 
 
 def pips(wounds: int, strength: int) -> Text:
@@ -361,7 +370,7 @@ def prompt(view: LifeboatView, compact: bool = False, rows: int = PROMPT_ROWS) -
             t.append(offers, style="bold yellow")
         return t
     kind = mine[0].kind
-    t = Text(PROMPT_TEXT.get(kind, kind), style="bold cyan")
+    t = Text(_prompt_text(kind, view), style="bold cyan")
     if view.request is not None and view.request.target == view.me:
         r = view.request
         what = "your seat" if r.kind == "swap" else (r.item or "a hidden item")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -26,6 +26,7 @@ from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis, point_segment
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
+from shipwreck.lang import format_command
 from shipwreck.tui.packed import Packed
 from shipwreck.tui.standings import ToWidth
 from shipwreck.tui.title import Part, part, table_title
@@ -50,28 +51,11 @@ _BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 PROMPT_TEXT = {
     "turn": "your turn: one action per ship, then 'end turn' · F3: your ships and the goal",
     "after_move": "your ship's move is done: tow SHIP X, ram SHIP X, or pass",
-    "eliminate": "your ship is hit: eliminate N (the mast she loses, 1 = bow)",
+    "eliminate": "{hit} is hit: eliminate N (the mast she loses, 1 = bow)",
     "load": "you explored: load SHIP [coin…] (the coins to take aboard)",
     "board": "after the ram: board kill, board steal, or pass",
     "plunder": "your boarding party won: board kill, board steal, or pass",
 }
-
-COMMANDS: tuple[tuple[str, str], ...] = (
-    ("move SHIP LEG…", "the legs of her base move, each S or L: a turn (+ starboard), a run"),
-    ("move SHIP toward X", "each leg turns toward an island or ship and runs its length"),
-    ("move SHIP dock ISLAND", "as toward, refused unless she ends docked there"),
-    ("come about SHIP", "a docked ship turns in place, bow where the stern was"),
-    ("shoot SHIP at X [masts 2 3]", "her cannons in range (or the masts named) fire at X"),
-    ("explore SHIP", "see the coins at the island she began the turn docked at"),
-    ("load SHIP [coin…]", "after exploring: the coins to take aboard"),
-    ("repair SHIP [mast N]", "at home: restore one eliminated mast"),
-    ("tow SHIP X / ram SHIP X", "after a move: take a derelict in tow, ram an enemy"),
-    ("break tow SHIP", "let a tow go (a free action in your turn)"),
-    ("board kill / board steal", "start a boarding party after a ram, or plunder"),
-    ("eliminate N", "your hit ship loses mast N (1 = bow)"),
-    ("pass / end turn", "decline a free action / end your turn"),
-)
-"""The command forms, for the help screen (the action language's own table once it exists)."""
 
 
 def owner_colour(seat: int) -> str:
@@ -308,15 +292,20 @@ _NOT_LETTERS = " " + ARROWS
 
 
 def _label_ship(
-    cv: _Canvas, code: str, cells: tuple[int, int, int, int], style: str, short: str = ""
+    cv: _Canvas,
+    code: str,
+    cells: tuple[int, int, int, int],
+    style: str,
+    short: str = "",
+    hull: Sequence[tuple[int, int]] = (),
 ) -> bool:
     """Put ``code`` beside her hull, where it covers nothing and touches no other label: the
     nearest places first (:func:`_label_spots`); crowded, ``short`` (a shorter form no other
     ship's code has) in those places, then ``code`` a cell further out. Returns whether it
     went anywhere (crowded beyond that, it is left out rather than drawn over a label)."""
-    tries = [(code, _label_spots(cells, len(code), 2))]
+    tries = [(code, _nearest_first(_label_spots(cells, len(code), 2), len(code), hull))]
     if short:
-        tries.append((short, _label_spots(cells, len(short), 2)))
+        tries.append((short, _nearest_first(_label_spots(cells, len(short), 2), len(short), hull)))
     tries.append((code, _label_spots(cells, len(code), 3)[16:]))
     for text, spots in tries:
         for col, row in spots:
@@ -324,6 +313,41 @@ def _label_ship(
                 cv.put(col, row, text, style)
                 return True
     return False
+
+
+def _nearest_first(
+    spots: list[tuple[int, int]], n: int, hull: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """``spots`` for a label of ``n`` cells, those nearest the ``hull``'s own cells first (in
+    cells, either way; ties keep their order). A hull's box is square, and a slanted hull
+    fills one diagonal of it: a spot beside the box's empty corner is far from her (a docked
+    ship, her near side on her island, had her code there)."""
+    if not hull:
+        return spots
+
+    def away(spot: tuple[int, int]) -> int:
+        col, row = spot
+        return min(max(max(col - c, 0, c - (col + n - 1)), abs(row - r)) for c, r in hull)
+
+    return sorted(spots, key=away)
+
+
+def _hull_cells(cv: _Canvas, s: ShipView) -> list[tuple[int, int]]:
+    """The cells with a dot of her hull in them (as :func:`_draw_hull` fills it)."""
+    seg = axis(s.x, s.y, s.heading, s.length)
+    inside = _capsule(seg, HULL_RADIUS)
+    c0, r1 = cv.cell_of(*_hull_box(seg, HULL_RADIUS)[:2])
+    c1, r0 = cv.cell_of(*_hull_box(seg, HULL_RADIUS)[2:])
+    return [
+        (col, row)
+        for row in range(r0 - 1, r1 + 2)
+        for col in range(c0 - 1, c1 + 2)
+        if any(
+            inside(*cv.to_sea(col * 2 + dx + 0.5, row * 4 + dy + 0.5))
+            for dy in range(4)
+            for dx in range(2)
+        )
+    ]
 
 
 def _label_spots(cells: tuple[int, int, int, int], n: int, far: int) -> list[tuple[int, int]]:
@@ -437,7 +461,8 @@ def sea_map(
     codes = ship_codes(view)
     for s, cells in hulls:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
-        _label_ship(cv, codes[s.id], cells, f"bold {colour}", short_code(codes, s.id))
+        short = short_code(codes, s.id)
+        _label_ship(cv, codes[s.id], cells, f"bold {colour}", short, _hull_cells(cv, s))
     out = cv.render()
     out.append("\n")
     out.append_text(legend(cv.scale))
@@ -681,62 +706,31 @@ def known_coins(view: SpanishMainView) -> list[Text]:
     ] or [Text("none yet: explore an island to see them", style="dim")]
 
 
-def describe(cmd: C.Command) -> str:
-    """A command's text: the action language's canonical form, or a close stand-in while that
-    language has no Spanish Main formatter."""
-    from shipwreck.lang import format_command
-
-    try:
-        return format_command(cmd)
-    except (TypeError, KeyError):
-        pass
-    match cmd:
-        case C.Move(ship, legs):
-            parts = [f"{k} {t:g}" + (f" {d:g}" if d is not None else "") for k, t, d in legs]
-            return f"move {ship} " + " ".join(parts)
-        case C.MoveToward(ship, target):
-            return f"move {ship} toward {target}"
-        case C.MoveDock(ship, island):
-            return f"move {ship} dock {island}"
-        case C.ComeAbout(ship):
-            return f"come about {ship}"
-        case C.Shoot(ship, target, masts):
-            return f"shoot {ship} at {target}" + (
-                " masts " + " ".join(map(str, masts)) if masts else ""
-            )
-        case C.Explore(ship):
-            return f"explore {ship}"
-        case C.Load(ship, coins):
-            return f"load {ship} " + " ".join(map(str, coins)) if coins else f"load {ship}"
-        case C.Repair(ship, mast):
-            return f"repair {ship}" + (f" mast {mast}" if mast is not None else "")
-        case C.Tow(ship, target):
-            return f"tow {ship} {target}"
-        case C.Ram(ship, target):
-            return f"ram {ship} {target}"
-        case C.Board(take):
-            return f"board {take}"
-        case C.Eliminate(mast):
-            return f"eliminate {mast}"
-        case C.BreakTow(ship):
-            return f"break tow {ship}"
-        case C.EndTurn():
-            return "end turn"
-        case C.Pass():
-            return "pass"
-        case _:
-            return type(cmd).__name__.lower()
-
-
 _HINT_ORDER = (C.Explore, C.Shoot, C.MoveDock, C.Move, C.Repair, C.ComeAbout)
 """The kinds of hint on my turn's line, most useful first (a move is the one to try)."""
 
 
-def hint_commands(choices: Iterable[C.Command], suggested: dict[str, str]) -> list[str]:
+def prompt_head(view: SpanishMainView, kind: str) -> str:
+    """What my open decision is, in a line (:data:`PROMPT_TEXT`), naming the ship it is about
+    where that is not plain (a hit: which of my ships loses a mast)."""
+    return PROMPT_TEXT.get(kind, kind).format(hit=view.hit or "your ship")
+
+
+def compass(heading: float) -> int:
+    """A heading in whole degrees, 0 to 359 (359.7 reads 0, not 360; -0.2 reads 0, not -0)."""
+    return round(heading) % 360
+
+
+def hint_commands(
+    choices: Iterable[C.Command], suggested: dict[str, str], loaded: Collection[str] = ()
+) -> list[str]:
     """My turn's hints, each a whole command that works if typed, most useful first: which
     ships may explore, shoot, dock where, the move to try for each ship that may move
     (``suggested``), repair, come about. A ship with no move to try gets no move hint (the
-    engine's sampled moves are headings, not advice; Tab lists them)."""
+    engine's sampled moves are headings, not advice; Tab lists them). The ``loaded`` ships'
+    (those carrying coins) move and come-about hints come before all: their move to try
+    sails home (:func:`shipwreck.lang.spanish_main.suggested_moves`), and a line of hints
+    too long for the panel cuts its end, never the way home."""
     ranked: list[tuple[int, str]] = []
     for c in choices:
         match c:
@@ -745,14 +739,16 @@ def hint_commands(choices: Iterable[C.Command], suggested: dict[str, str]) -> li
                     continue
                 rank, text = _HINT_ORDER.index(C.Move), suggested[ship]
             case C.MoveDock(ship):
-                text = describe(c)
+                text = format_command(c)
                 if suggested.get(ship) == text:
                     continue  # (the move to try says it)
                 rank = _HINT_ORDER.index(C.MoveDock)
             case C.Explore() | C.Shoot() | C.Repair() | C.ComeAbout():
-                rank, text = _HINT_ORDER.index(type(c)), describe(c)
+                rank, text = _HINT_ORDER.index(type(c)), format_command(c)
             case _:
                 continue
+        if isinstance(c, (C.Move, C.MoveToward, C.ComeAbout)) and c.ship in loaded:
+            rank = -1  # (sail home first)
         if (rank, text) not in ranked:
             ranked.append((rank, text))
     ranked.sort(key=lambda item: item[0])  # (stable: the engine's order within a kind)
@@ -771,16 +767,17 @@ def prompt(view: SpanishMainView, suggested: dict[str, str] | None = None) -> Re
         who = ", ".join(waiting) if waiting else "the table"
         return Text(f"waiting for {who}", style="dim")
     kind = mine[0].kind
-    head = Text(PROMPT_TEXT.get(kind, kind), style="bold cyan")
+    head = Text(prompt_head(view, kind), style="bold cyan")
     items: list[Text] = []
     if kind == "turn":
-        for line in hint_commands(view.choices, suggested or {}):
+        loaded = {s.id for s in view.ships if s.owner == view.seat and s.cargo}
+        for line in hint_commands(view.choices, suggested or {}, loaded):
             items.append(Text(line, style="bold" if line.startswith("move ") else ""))
-        items += [Text(describe(c)) for c in view.free]  # (free actions: a tow to break)
+        items += [Text(format_command(c)) for c in view.free]  # (free actions: a tow to break)
         if not items:
             items.append(Text("end turn", style="bold"))
     else:
-        items = [Text(describe(c)) for c in view.choices]
+        items = [Text(format_command(c)) for c in view.choices]
         items[0] = Text.assemble(("choices: ", "bold"), items[0])
     return Packed(head, items)
 
@@ -843,6 +840,13 @@ def goal(view: SpanishMainView) -> Text:
     return t
 
 
+def _mixed_example(view: SpanishMainView) -> Text:
+    """The mast notation of a ship at this table whose cannons differ in rank (``3S2L3S``), or
+    a made-up one if none has."""
+    mixed = next((s for s in view.ships if len({m.rank for m in s.masts}) > 1), None)
+    return _masts(mixed) if mixed is not None else Text("3S2L3S", style="green")
+
+
 def _abilities_note(view: SpanishMainView) -> str:
     if view.options.get("abilities"):
         return "abilities are on: only ships without one are in play"
@@ -885,6 +889,12 @@ def fleet_info(view: SpanishMainView) -> RenderableType:
                     f" {hits}. S fires as far as {LEG_LENGTH['S']:g}, L as far"
                     f" as {LEG_LENGTH['L']:g}; x is a mast shot away. Each hit takes a mast; a"
                     " ship with none left is a derelict, and a derelict that is hit sinks.",
+                ),
+                (
+                    _mixed_example(view),
+                    "masts whose cannons differ in rank: each mast's own rank, then its"
+                    " range, from bow to stern (e.g. 3S2L: the bow's cannon is rank 3 and"
+                    " short range, the next mast's rank 2 and long range).",
                 ),
                 (
                     "S+S",

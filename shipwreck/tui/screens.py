@@ -20,6 +20,9 @@ from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from shipwreck.games.lifeboat import GAME as LIFEBOAT
+from shipwreck.games.registry import default_game
+from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
 from shipwreck.lang.complete import command_list, complete
 from shipwreck.lang.help import CommandHelp as CommandEntry
@@ -27,8 +30,9 @@ from shipwreck.lang.help import player_commands
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import Lobby, SeatSpec, Table, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
+from shipwreck.tui import registry
 from shipwreck.tui import render_lifeboat as R
-from shipwreck.tui.base import AppScreen, CommandHelp, EndOfGame, SeatScreen
+from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
 from shipwreck.tui.learn import (
     LEGEND_KEY,
@@ -41,16 +45,22 @@ from shipwreck.tui.learn import (
 )
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.title import part, table_title
-from shipwreck.tui.typed import fit_error, run_lobby_line
+from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
-DEFAULT_BOTS = ["random", "survivor", "loyal", "predator", "hoarder"]
+DEFAULT_BOTS = list(default_game().default_bots)
+CHAT_KEYS = "Ctrl+↑/Ctrl+↓"
+"""The keys that page a Lifeboat table's chat pane (PgUp/PgDn page its log), as its hint
+names them ("Ctrl+↑: earlier" once the chat has more lines than rows)."""
 LOBBY_HELP = Text(
-    "new [4-6] [BOT|free …]     Lifeboat with bots   new tutorial  learn to play\n"
-    "new sm [2-4] [BOT|free …]  Spanish Main         rules [sm]    how to win\n"
-    "join ID [SEAT]   sit down  watch ID  spectate   open ID       your seat again\n"
-    "say TEXT         chat      help      commands   quit          end this session"
+    "new [4-6] [BOT|free …]     Lifeboat         new tutorial [sm] learn to play\n"
+    "new sm [2-4] [BOT|free …]  Spanish Main     rules [sm]        how to win\n"
+    "join ID [SEAT]             take a seat      watch ID          spectate\n"
+    "open ID                    your seat again  say TEXT          lobby chat\n"
+    "help                       every command    quit              end this session"
 )
+"""The lobby's commands, at the foot of its screen: 78 columns at most (80 columns less the
+board's padding), so that no row wraps at 80×24; ``help`` has them all, and the table's."""
 
 
 class SharedRender:
@@ -171,6 +181,8 @@ class LobbyScreen(AppScreen):
         ]
 
     def on_mount(self) -> None:
+        if not self.query("#board"):  # the session ended while the screen was being composed
+            return
         board = self.query_one("#board", Board)
         board.update("who", self.shipwreck.signed_in_line())
         board.update("help", LOBBY_HELP)
@@ -301,7 +313,7 @@ class LobbyScreen(AppScreen):
     def show_rules(self, game: str | None = None) -> None:
         """``rules`` (or F2): Lifeboat's rules (``g`` there shows Spanish Main's);
         ``rules lifeboat``, ``rules sm``."""
-        chosen = rules_game(game, "lifeboat")
+        chosen = rules_game(game, default_game().name)
         if chosen is None:
             self.error(RULES_USAGE)
             return
@@ -312,7 +324,7 @@ class LobbyScreen(AppScreen):
 
     def show_legend(self) -> None:
         """``legend`` (or F3): what the marks on a Lifeboat board mean."""
-        self.shipwreck.push_screen(LegendScreen("lifeboat"))
+        self.shipwreck.push_screen(LegendScreen(default_game().name))
 
     def action_legend(self) -> None:
         self.show_legend()
@@ -320,29 +332,12 @@ class LobbyScreen(AppScreen):
     def create(self, word: W.New) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's
         name (a shipped bot or one of the player's saved bots, never a path)."""
-        from shipwreck.tui import sea_screen
-
-        if word.game == sea_screen.GAME:
-            seats = sea_screen.lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
-            if isinstance(seats, str):
-                self.error(seats)
-                return
-            table = self.shipwreck.lobby.create_table(
-                word.game, seats, creator=self.shipwreck.user, gather=True
-            )
-            self.shipwreck.open_table(table)
+        seats = registry.get(word.game).lobby_seats(word)
+        if isinstance(seats, str):
+            self.error(seats)
             return
-        n = 6 if word.seats is None else word.seats
-        if not 4 <= n <= 6:
-            self.error("Lifeboat is for 4 to 6 seats: new 4, new 5 or new 6")
-            return
-        bots = list(word.bots) or DEFAULT_BOTS
-        seats = [SeatSpec("human")]
-        for i in range(n - 1):
-            b = bots[i % len(bots)]
-            seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
         table = self.shipwreck.lobby.create_table(
-            "lifeboat", seats, creator=self.shipwreck.user, gather=True
+            word.game, seats, creator=self.shipwreck.user, gather=True
         )
         self.shipwreck.open_table(table)
 
@@ -357,6 +352,12 @@ class LobbyScreen(AppScreen):
         how = {W.JoinTable: "join", W.Watch: "watch", W.Open: "open"}[type(word)]
         number = word.table
         table = app.lobby.get(number)
+        if table is None and app.lobby.elsewhere(number):
+            self.error(
+                f"table {number} runs in another process of this server, which your connection"
+                " did not reach; sign in again to land on another (several run here)"
+            )
+            return
         if table is None:
             self.error(f"there is no table {number}; the list above shows the tables")
             return
@@ -372,8 +373,9 @@ class LobbyScreen(AppScreen):
         app.open_table(table, spectate=how == "watch")
 
 
-LOBBY_GAMES = ("lifeboat", "sm", "spanish_main", "spanish-main", "tutorial")
-"""The words of ``new``'s game position (``tutorial`` too: ``new tutorial``)."""
+def lobby_games() -> frozenset[str]:
+    """The words of ``new``'s game position (``tutorial`` too: ``new tutorial``)."""
+    return frozenset({*W.game_names(), "tutorial"})
 
 
 def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
@@ -392,7 +394,7 @@ def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
         return sorted((str(t.id) for t in tables if str(t.id).startswith(partial)), key=int)
     options = W.complete_words("lobby", text)
     if words == ["new"]:
-        games = [o for o in options if o in LOBBY_GAMES]
+        games = [o for o in options if o in lobby_games()]
         return games or options
     return options
 
@@ -433,6 +435,8 @@ class TableScreen(SeatScreen):
         Binding(LEGEND_KEY, "legend", "legend"),
         Binding(R.CARDS_KEY, "cards", "cards"),
         Binding("escape", "confirm_lobby", "lobby"),
+        Binding("ctrl+up", "chat_page(-1)", "earlier chat", show=False),
+        Binding("ctrl+down", "chat_page(1)", "later chat", show=False),
     ]
 
     PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
@@ -441,7 +445,7 @@ class TableScreen(SeatScreen):
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
         yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
-        yield EventLog(id="chat", max_lines=200)
+        yield EventLog(id="chat", max_lines=200, page_keys=CHAT_KEYS)
         yield Board(self.foot_layout, id="foot")
         yield CommandLine(
             completer=self.complete,
@@ -496,11 +500,34 @@ class TableScreen(SeatScreen):
 
     def refresh_seats(self) -> None:
         """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
-        (see `SeatScreen.refresh_clock`)."""
+        (see `SeatScreen.refresh_clock`). Compact, the seats have one row: a bot is named by
+        its name alone (``mate: loyal``, dim) when ``bot loyal`` would not fit, and is just
+        ``bot`` only when the names do not fit either."""
+        board = self.query_one("#board", Board)
+        spot = board.spot("seats") if board.size.width else None
+        width = spot.width - 2 if spot is not None else None  # (not laid out yet: any)
+        line = self._seat_line(0)
+        for brief in (1, 2, 3):
+            if not self.compact or width is None or line.cell_len <= width:
+                break
+            line = self._seat_line(brief)
+        self.show("seats", line, lambda: line)
+
+    def on_resize(self, _event: Resize) -> None:  # (Textual runs SeatScreen's too)
+        """The seats line is fitted to the width: once the board has its new size."""
+        self.call_after_refresh(self.refresh_seats)
+
+    def _seat_line(self, brief: int) -> Text:
+        """The seats line; ``brief`` 1: a bot by its name alone (dim); 2: its name cut to
+        what the row has room for (``loy…``, at least two letters), seats one space apart;
+        3: a bot as ``bot``."""
         t = self.table
+        bots = [i for i, s in enumerate(t.seats) if s.kind == "bot"]
+        cut = self._bot_name_room(bots) if brief == 2 else 0
         line = Text()
         for i, s in enumerate(t.seats):
             name = t.seat_name(i)
+            style = "yellow" if s.autopilot else ""
             if s.kind == "human":
                 who = s.player or "?"
                 if s.autopilot:
@@ -508,14 +535,31 @@ class TableScreen(SeatScreen):
                 elif not s.connected:
                     who += " (away)"
             elif s.kind == "bot":
-                who = "bot" if self.compact else f"bot {s.bot}"  # (compact: one row for all)
+                bot = s.bot or "bot"
+                short = bot if len(bot) <= cut else bot[: max(2, cut - 1)] + "…"
+                who = (f"bot {bot}", bot, short, "bot")[brief]
+                style = "dim" if brief in (1, 2) else style
             else:
                 who = f"free seat (bot {s.bot})" if t.started and not self.compact else "free seat"
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
-            line.append(
-                who + ("  " if self.compact else "   "), style="yellow" if s.autopilot else ""
-            )
-        self.show("seats", line, lambda: line)
+            line.append(who, style=style)
+            line.append(" " if brief >= 2 else "  " if self.compact else "   ")
+        line.rstrip()
+        return line
+
+    def _bot_name_room(self, bots: list[int]) -> int:
+        """How many cells each bot's name may have for the compact seats line to fit its
+        row (the rest of the line as :meth:`_seat_line` draws it with 1-letter names)."""
+        board = self.query_one("#board", Board)
+        spot = board.spot("seats") if board.size.width else None
+        if spot is None or not bots:
+            return 0
+        rest = self._seat_line(3).cell_len - 3 * len(bots)  # ("bot" in each bot's place)
+        return (spot.width - 2 - rest) // len(bots)
+
+    def action_chat_page(self, pages: int) -> None:
+        """Ctrl+↑ / Ctrl+↓: page the chat (PgUp / PgDn page the game's log)."""
+        self.chat_log().page(pages)
 
     def complete(self, text: str) -> list[str]:
         options = [] if self.seat is None else complete(text, self.table.view(self.seat))
@@ -528,7 +572,7 @@ class TableScreen(SeatScreen):
         if view.me:
             me = part(f"you are {view.me}", view.me, "", rank=7)
         signed_in = self.shipwreck.signed_in_line()
-        title = table_title(self.table.name, "lifeboat", me, signed_in=signed_in)
+        title = table_title(self.table.name, self.table.game, me, signed_in=signed_in)
         self.show_title((view.me, signed_in), title, view)
         self.refresh_seats()
         compact = self.compact
@@ -559,7 +603,7 @@ class TableScreen(SeatScreen):
         return EndScreen(view)
 
     def help_screen(self) -> ModalScreen[None]:
-        return HelpScreen()
+        return HelpScreen(self.table.game)
 
 
 class EndScreen(EndOfGame):
@@ -575,16 +619,21 @@ class HelpScreen(CommandHelp):
 
     GAME_TITLE = "Lifeboat"
 
+    def __init__(self, game: str = LIFEBOAT.name) -> None:
+        super().__init__()
+        self.game = game
+
     def commands(self) -> list[tuple[str, str]]:
-        return list(command_list("lifeboat"))
+        return list(command_list(self.game))
 
     def keys(self) -> list[CommandEntry]:
         return [
-            CommandEntry(LEGEND_KEY.upper(), "what the marks on the board mean (as 'legend')", "")
+            CommandEntry(LEGEND_KEY.upper(), "what the marks on the board mean (as 'legend')", ""),
+            CommandEntry(CHAT_KEYS.replace("/", " / "), "read back through the chat, and on", ""),
         ]
 
     def extra(self) -> RenderableType | None:
-        return Markdown(LEGEND["lifeboat"])
+        return Markdown(LEGEND[self.game])
 
 
 class LobbyHelpScreen(CommandHelp):
@@ -597,7 +646,11 @@ class LobbyHelpScreen(CommandHelp):
             CommandEntry(RULES_KEY.upper(), "how to win, and the whole rules (as 'rules')", ""),
             CommandEntry(LEGEND_KEY.upper(), "what the marks on a Lifeboat board mean", ""),
         ]
-        return [("Lobby commands", list(player_commands("lobby").values())), ("Keys", keys)]
+        return [
+            ("Lobby commands", list(player_commands("lobby").values())),
+            (TABLE_TITLE, list(player_commands("table").values())),
+            ("Keys", keys),
+        ]
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -619,3 +672,23 @@ class TooSmallScreen(ModalScreen[None]):
     def on_key(self, event: Any) -> None:
         event.stop()
         event.prevent_default()
+
+
+def lifeboat_seats(word: W.New) -> list[SeatSpec] | str:
+    """The seats of ``new [4-6] [BOT|free …]``: the creator first, then the bots named (in
+    turn; by default the game's default bots), ``free`` seats left for friends."""
+    game = get_game(word.game)
+    n = game.default_seats if word.seats is None else word.seats
+    if not game.min_seats <= n <= game.max_seats:
+        return f"{game.title} is for {game.min_seats} to {game.max_seats} seats: " + seat_counts(
+            game
+        )
+    bots = list(word.bots) or list(game.default_bots)
+    seats = [SeatSpec("human")]
+    for i in range(n - 1):
+        b = bots[i % len(bots)]
+        seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
+    return seats
+
+
+registry.register(registry.TuiGame(LIFEBOAT.name, TableScreen, lifeboat_seats))

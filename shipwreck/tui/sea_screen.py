@@ -35,9 +35,14 @@ from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang import CommandSyntaxError, parse_command
+from shipwreck.lang.complete import command_list
+from shipwreck.lang.complete import complete as complete_line
 from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.lang.text import whole_number
+from shipwreck.lang.words import New
 from shipwreck.runtime import SeatSpec, Table
+from shipwreck.tui import registry
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot
@@ -45,8 +50,6 @@ from shipwreck.tui.learn import LEGEND_KEY
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
 GAME = "spanish_main"
-NAMES = ("sm", "spanish_main", "spanish-main")
-"""What ``new`` in the lobby accepts as this game's name."""
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
 SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
 STUCK = 0.1
@@ -256,13 +259,11 @@ class SpanishMainScreen(SeatScreen):
         not the rule, so bots and replays play the same. Returns whether it was held back."""
         if self.seat is None or not line.startswith("move "):
             return False
-        from shipwreck.lang import parse_command
-
         try:
             cmd = parse_command(GAME, line, self.view)
             preview = self.table.preview(self.seat, cmd) if isinstance(cmd, MOVES) else None
-        except Exception:  # not a move, or an illegal one: the table says why
-            return False
+        except (CommandSyntaxError, IllegalCommand):  # not a move, or an illegal one: the
+            return False  # table says why
         if not isinstance(preview, MovePreview) or preview.stop is None:
             return False
         ship = next(s for s in self.view.ships if s.id == cmd.ship)
@@ -311,7 +312,7 @@ class SpanishMainScreen(SeatScreen):
             return
         sea.show(view, preview, cmd.ship)
         where = f"{cmd.ship} would end with her bow at ({preview.x:.1f}, {preview.y:.1f})"
-        where += f" heading {preview.heading:.0f}°"
+        where += f" heading {R.compass(preview.heading)}°"
         if preview.stop:
             where += f"; {preview.stop}"
         self.error(f"preview: {where}", style="white")
@@ -341,45 +342,23 @@ class SpanishMainScreen(SeatScreen):
         self._previewed_at = time.monotonic()
         if self.seat is None:
             return
-        from shipwreck.lang import parse_command
-
         cmd: Any = None
         text = self.query_one("#command", CommandLine).value.strip()
         if text.startswith("move"):
             try:
                 cmd = parse_command(GAME, text)
-            except Exception:  # not (yet) a command, or no grammar for this game yet
+            except CommandSyntaxError:  # not (yet) a command
                 cmd = None
         if cmd is not None or self._ghost is not None:
             self.show_preview(cmd)
 
     def complete(self, text: str) -> list[str]:
-        """The next words, grammatical and legal now (the action language's completion; the
-        words of the legal commands' texts if it cannot)."""
-        from shipwreck.lang.complete import complete
-
+        """The next words, grammatical and legal now (the action language's completion)."""
         view = self.view
-        if self.seat is None:
-            options: list[str] = []
-        else:
-            try:
-                options = complete(text, view, game=GAME)
-            except Exception:  # a language without completion for this game
-                options = self._complete_from_choices(view, text)
+        options = [] if self.seat is None else complete_line(text, view, game=GAME)
         options = self.complete_words(text, options)
         self.show_options(options)
         return options
-
-    def _complete_from_choices(self, view: SpanishMainView, text: str) -> list[str]:
-        words = text.split(" ")
-        done, partial = words[:-1], words[-1]
-        out: set[str] = set()
-        for cmd in (*view.choices, *view.free):
-            parts = R.describe(cmd).split(" ")
-            n = len(done)
-            if len(parts) > n and parts[:n] == done and parts[n].startswith(partial):
-                out.add(parts[n])
-        return sorted(out)
 
     # ------------------------------------------------------------------ commands
 
@@ -393,13 +372,8 @@ class SpanishMainScreen(SeatScreen):
 
 
 def commands() -> list[tuple[str, str]]:
-    """The action language's help table for this game, or the screen's own short list."""
-    from shipwreck.lang.complete import command_list
-
-    try:
-        return list(command_list(GAME))
-    except Exception:  # no Spanish Main help in the action language yet
-        return list(R.COMMANDS)
+    """The action language's help table for this game (its one source of command help)."""
+    return command_list(GAME)
 
 
 class SeaEndScreen(EndOfGame):
@@ -449,9 +423,17 @@ class SeaHelpScreen(CommandHelp):
     GAME_TITLE = "Spanish Main"
     BOX_ID = "sea-help"
     HINT = (
-        "Escape closes · PgUp PgDn scroll · F3: your ships and the goal · a move you type is"
-        " drawn as a white ghost on the map before you press Enter"
+        f"{CommandHelp.HINT} · F3: your ships and the goal · a move you type is drawn as a"
+        " white ghost on the map before you press Enter"
     )
 
     def commands(self) -> list[tuple[str, str]]:
         return commands()
+
+
+def _new_seats(word: New) -> list[SeatSpec] | str:
+    """The seats of the lobby's ``new sm [2-4] [BOT|free …]`` (:func:`lobby_seats`)."""
+    return lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
+
+
+registry.register(registry.TuiGame(GAME, SpanishMainScreen, _new_seats))

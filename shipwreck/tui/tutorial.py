@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.geometry import Offset, Size
 
+from shipwreck.games.lifeboat import GAME as LIFEBOAT
 from shipwreck.runtime.coach import CoachLine
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.board import Spot
+from shipwreck.tui.registry import set_tutorial_screen, table_screen
 from shipwreck.tui.screens import TableScreen
+from shipwreck.tui.sea_screen import GAME as SEA_GAME
 from shipwreck.tui.sea_screen import SpanishMainScreen
 
 COACH_LABEL = " coach "
@@ -112,7 +115,10 @@ class SeaTutorialScreen(CoachPanel, SpanishMainScreen):
 
 
 def tutorial_screen(table: TutorialTable, seat: int | None) -> SeatScreen:
-    """The screen for a tutorial table."""
-    if table.game == "spanish_main":
-        return SeaTutorialScreen(table, seat)
-    return LifeboatTutorialScreen(table, seat)
+    """The screen for a tutorial table (its game's, with the coach)."""
+    screen: SeatScreen = table_screen(table, seat, tutorial=True)
+    return screen
+
+
+set_tutorial_screen(LIFEBOAT.name, LifeboatTutorialScreen)
+set_tutorial_screen(SEA_GAME, SeaTutorialScreen)

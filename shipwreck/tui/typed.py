@@ -17,7 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from shipwreck.games.registry import Game, default_game
+from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
+from shipwreck.lang.commands import lower_ascii
 from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
 from shipwreck.lang.text import whole_number
 from shipwreck.names import skeleton
@@ -121,14 +124,12 @@ def lobby_number_hint(line: str) -> str | None:
         return None
     how, args = words[0], words[1:]
     if how == "new":
-        game = "lifeboat"
-        if args and args[0] in W.GAME_NAMES:
-            game = W.GAME_NAMES[args[0]]
+        game = default_game()
+        if args and args[0] in W.game_names():
+            game = get_game(W.game_names()[args[0]])
             args = args[1:]
         if args and args[0][:1].isdigit() and whole_number(args[0]) is None:
-            if game == "spanish_main":
-                return f"{args[0]!r} is not a seat count: new sm 2, new sm 3 or new sm 4"
-            return f"{args[0]!r} is not a seat count: new 4, new 5 or new 6"
+            return f"{args[0]!r} is not a seat count: {seat_counts(game)}"
         return None
     if how in ("join", "watch", "open"):
         number = whole_number(args[0]) if args else None
@@ -147,13 +148,21 @@ def named_bots(line: str) -> W.New | None:
     if not words or words[0] != "new":
         return None
     args = words[1:]
-    game = W.GAME_NAMES.get(args[0]) if args else None
+    game = W.game_names().get(args[0]) if args else None
     args = args[1:] if game else args
     seats = whole_number(args[0]) if args else None
     args = args[1:] if seats is not None else args
     if not args or any(w[:1].isdigit() for w in args):
         return None
-    return W.New(game or "lifeboat", seats, tuple(args))
+    return W.New(game or default_game().name, seats, tuple(args))
+
+
+def seat_counts(game: Game) -> str:
+    """The ``new`` lines for each seat count ``game`` is played by: ``new sm 2, new sm 3 or new
+    sm 4`` (the default game's name is not typed: ``new 4``)."""
+    word = "" if game is default_game() else f"{game.word} "
+    lines = [f"new {word}{n}" for n in range(game.min_seats, game.max_seats + 1)]
+    return ", ".join(lines[:-1]) + " or " + lines[-1] if len(lines) > 1 else lines[0]
 
 
 def run_lobby_line(screen: LobbyScreen, line: str) -> None:
@@ -322,7 +331,9 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
     words = split_words(line)
     if not words:
         return
-    first = words[0][1]
+    start, typed_first = words[0]
+    first = lower_ascii(typed_first)  # first words are case-insensitive: 'REST' is 'rest'
+    line = line[:start] + first + line[start + len(first) :]
     commands = game_words(t.game)
     table_words = W.first_words("table")
     if is_table_first_word(screen, first):

@@ -14,9 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from shipwreck.engine.core import Event, Seat
+from shipwreck.games import registry
 from shipwreck.games.lifeboat import rules
+from shipwreck.games.lifeboat.cards import CHAR_IDS
 from shipwreck.games.lifeboat.commands import Command
-from shipwreck.games.lifeboat.setup import Position, from_position, new_game
+from shipwreck.games.lifeboat.report import summary_lines
+from shipwreck.games.lifeboat.setup import Position, check_reachable, from_position, new_game
 from shipwreck.games.lifeboat.state import LifeboatState
 from shipwreck.games.lifeboat.view import LifeboatView, view
 
@@ -44,6 +47,10 @@ class Lifeboat:
     def from_position(self, pos: Position) -> tuple[LifeboatState, list[Event]]:
         return from_position(pos)
 
+    def check_position(self, pos: Position) -> None:
+        """ValueError for a position no game reaches (the scenario loader refuses those)."""
+        check_reachable(pos)
+
     prompts = staticmethod(rules.prompts)
 
     legal = staticmethod(rules.legal)
@@ -51,6 +58,9 @@ class Lifeboat:
     choices = staticmethod(rules.choices)
 
     apply = staticmethod(rules.apply)
+
+    apply_quiet = staticmethod(rules.apply_quiet)
+    """``apply`` without events, for headless play (``shipwreck sim``, search playouts)."""
 
     default = staticmethod(rules.default)
 
@@ -94,6 +104,8 @@ class Lifeboat:
         }
         if state.scores is not None:
             out["scores"] = dict(state.scores)
+            best = max(state.scores.values(), default=0)
+            out["winners"] = [c for c in state.boat if state.scores.get(c) == best]  # LB-61
         return out
 
     def seat_name(self, state: LifeboatState, seat: Seat) -> str:
@@ -105,5 +117,22 @@ class Lifeboat:
 
 
 RULES = Lifeboat()
+
+GAME = registry.register(
+    registry.Game(
+        name=Lifeboat.name,
+        title="Lifeboat",
+        ruleset=lambda: RULES,
+        min_seats=Lifeboat.min_seats,
+        max_seats=Lifeboat.max_seats,
+        default_seats=6,
+        aliases=("lb",),
+        rules_file="lifeboat.md",
+        default_bots=("random", "survivor", "loyal", "predator", "hoarder"),
+        summary_lines=summary_lines,
+        seat_names=CHAR_IDS,
+        default=True,
+    )
+)
 
 __all__ = ["RULES", "Command", "Lifeboat", "LifeboatState", "LifeboatView", "Position"]

@@ -46,6 +46,25 @@ _JOINS = (C.Join("attacker"), C.Join("defender"))
 _THIRST = (C.Drink(), C.Wound())
 _SWAP = {cid: C.Swap(cid) for cid in CHAR_IDS}
 _ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
+_SWAP_ROB = {cid: (_SWAP[cid], _ROB_HIDDEN[cid]) for cid in CHAR_IDS}
+_TAKE = {item: C.Take(item) for item in KNOWN_ITEMS}
+_CHOOSE = {n: C.Choose(n) for n in NAV}
+_REVEAL = {w: C.Reveal(w) for w in WEAPONS}
+_ROB_ITEM: dict[tuple[str, str], C.Rob] = {}
+_KEEPS: dict[tuple[int, ...], tuple[C.Keep, ...]] = {}
+"""The ``keep`` answers to each drawn hand, made once per hand (every subset, as ``choices``
+lists them)."""
+
+
+def _keeps(drawn: list[int]) -> tuple[C.Keep, ...]:
+    key = tuple(drawn)
+    keeps = _KEEPS.get(key)
+    if keeps is None:
+        n = len(drawn)
+        keeps = _KEEPS[key] = tuple(
+            C.Keep(tuple(drawn[i] for i in range(n) if mask >> i & 1)) for mask in range(1 << n)
+        )
+    return keeps
 
 
 PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overboard", "thirst")
@@ -53,12 +72,18 @@ PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overb
 _PROMPTS: dict[tuple[int, str], Prompt] = {
     (seat, k): Prompt(seat, k) for seat in range(len(CHAR_IDS)) for k in PROMPT_KINDS
 }
+_FIGHT_PROMPTS = [_PROMPTS[seat, "fight"] for seat in range(len(CHAR_IDS))]
 
 
 class _Log:
-    """Collects the events one command produces."""
+    """Collects the events one command produces.
+
+    Every call is guarded by ``if log.on:`` so a quiet log (:data:`_QUIET`) costs no text at all:
+    headless play (``shipwreck sim``, a search's playouts) reads no event, and building their
+    words was a sixth of its time."""
 
     __slots__ = ("events", "state")
+    on = True
 
     def __init__(self, state: LifeboatState) -> None:
         self.state = state
@@ -80,6 +105,28 @@ class _Log:
         seats = self._seats(chars)
         self.events.append(Event(kind_, public, hide=seats))
         self.events.append(Event(kind_, private, seats))
+
+
+class _Quiet(_Log):
+    """The log of :func:`apply_quiet`: it is off, so nothing is written to it."""
+
+    __slots__ = ()
+    on = False
+
+    def __init__(self) -> None:
+        self.events = []
+
+    def public(self, kind_: str, text: str) -> None:
+        pass
+
+    def private(self, kind_: str, text: str, *chars: str) -> None:
+        pass
+
+    def secret(self, kind_: str, public: str, private: str, *chars: str) -> None:
+        pass
+
+
+_QUIET = _Quiet()
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -137,9 +184,11 @@ def _wound(state: LifeboatState, log: _Log, c: Character, n: int, why: str) -> N
     c.wounds += n
     if c.wounds > c.strength:
         c.dead = True
-    log.public("wound", f"{c.id} takes {n} wound{'s' if n > 1 else ''} ({why})")
+    if log.on:
+        log.public("wound", f"{c.id} takes {n} wound{'s' if n > 1 else ''} ({why})")
     if c.state != was:
-        log.public("state", f"{c.id} is {'dead' if c.dead else 'unconscious'}")
+        if log.on:
+            log.public("state", f"{c.id} is {'dead' if c.dead else 'unconscious'}")
         _lapse_trades(state, c)
 
 
@@ -159,14 +208,17 @@ def _lapse_trades(state: LifeboatState, c: Character) -> None:
 def _kill(state: LifeboatState, log: _Log, c: Character, why: str) -> None:
     if not c.dead:
         c.dead = True
-        log.public("state", f"{c.id} is dead ({why})")
+        if log.on:
+            log.public("state", f"{c.id} is dead ({why})")
         _lapse_trades(state, c)
 
 
 def navigator(state: LifeboatState) -> str | None:
     """The conscious character nearest the stern (LB-40)."""
+    chars = state.chars
     for cid in reversed(state.boat):
-        if state.chars[cid].conscious:
+        c = chars[cid]
+        if not c.dead and c.wounds < c.strength:  # c.conscious, inlined: a hot path
             return cid
     return None
 
@@ -184,7 +236,7 @@ DO_NOW = {
     "fight": "join attacker|defender, reveal WEAPON, done",
     "navigate": "choose N",
     "overboard": "throw preserver to X, play bait, pass",
-    "thirst": "drink or wound",
+    "thirst": "drink or wound; or give water to X, pass",
 }
 """What a seat can type for each prompt, named in a refusal when the table waits for it."""
 
@@ -203,26 +255,28 @@ def prompts(state: LifeboatState) -> list[Prompt]:
     step = state.step
     seat = state.players.index
     out: list[Prompt]
-    if step == "pick":
-        out = [_PROMPTS[seat(state.pickers[0]), "supply"]]
+    # The most frequent steps first: a fight asks everyone, one answer at a time.
+    if step == "fight":
+        assert state.fight is not None
+        done = state.fight.done
+        fight = _FIGHT_PROMPTS
+        out = [fight[seat(cid)] for cid in state.fight.voters if cid not in done]
     elif step == "turn":
         out = [_PROMPTS[seat(state.order[state.turn]), "turn"]]
-    elif step == "keep":
-        out = [_PROMPTS[seat(state.order[state.turn]), "keep"]]
+    elif step == "pick":
+        out = [_PROMPTS[seat(state.pickers[0]), "supply"]]
     elif step == "respond":
         assert state.request is not None
         out = [_PROMPTS[seat(state.request.target), "respond"]]
-    elif step == "fight":
-        assert state.fight is not None
-        done = state.fight.done
-        out = [_PROMPTS[seat(cid), "fight"] for cid in state.fight.voters if cid not in done]
+    elif step == "thirst":
+        out = [_PROMPTS[seat(cid), "thirst"] for cid in _thirst_prompted(state)]
+    elif step == "keep":
+        out = [_PROMPTS[seat(state.order[state.turn]), "keep"]]
+    elif step == "overboard":
+        out = [_PROMPTS[seat(cid), "overboard"] for cid in state.responders]
     elif step == "choose":
         nav = navigator(state)
         out = [_PROMPTS[seat(nav), "navigate"]] if nav else []
-    elif step == "overboard":
-        out = [_PROMPTS[seat(cid), "overboard"] for cid in state.responders]
-    elif step == "thirst":
-        out = [_PROMPTS[seat(cid), "thirst"] for cid in _thirst_prompted(state)]
     else:
         return []
     if state.trades:
@@ -236,12 +290,59 @@ def prompts(state: LifeboatState) -> list[Prompt]:
 
 
 def _thirst_prompted(state: LifeboatState) -> list[str]:
+    """Who the thirst step asks, bow to stern (LB-50): each conscious water holder with a
+    thirst of its own (drink or wound), and, while an unconscious character is still thirsty,
+    every other conscious water holder who has not passed (give it water, or pass)."""
+    thirst = state.thirst
+    if not thirst:
+        return []
     chars = state.chars
-    return [  # state.thirst is in seat order
+    for cid, n in thirst.items():
+        if n > 0:
+            c = chars[cid]
+            if not c.dead and c.wounds >= c.strength:
+                break  # an unconscious one is thirsty: every conscious water holder is asked
+    else:  # only the thirsty are asked (state.thirst is in seat order)
+        return [
+            cid
+            for cid, n in thirst.items()
+            if n > 0
+            and ("water" in (c := chars[cid]).hidden or "water" in c.revealed)
+            and not c.dead
+            and c.wounds < c.strength
+        ]
+    passed = state.passed
+    return [
         cid
-        for cid, n in state.thirst.items()
-        if n > 0 and chars[cid].conscious and holds(chars[cid], "water")
+        for cid in state.boat
+        if ("water" in (c := chars[cid]).hidden or "water" in c.revealed)
+        and not c.dead
+        and c.wounds < c.strength
+        and (thirst.get(cid, 0) > 0 or cid not in passed)
     ]
+
+
+def _asked_to_drink(state: LifeboatState, c: Character) -> bool:
+    """LB-50: a conscious water holder with a thirst of its own is asked: drink or wound."""
+    return (
+        state.thirst.get(c.id, 0) > 0
+        and not c.dead
+        and c.wounds < c.strength
+        and ("water" in c.hidden or "water" in c.revealed)
+    )
+
+
+def _asked_to_aid(state: LifeboatState, c: Character) -> bool:
+    """LB-50: a conscious water holder with no thirst of its own, who has not passed, is asked
+    while an unconscious character is still thirsty: give it water, or pass."""
+    return (
+        state.thirst.get(c.id, 0) <= 0
+        and not c.dead
+        and c.wounds < c.strength
+        and ("water" in c.hidden or "water" in c.revealed)
+        and c.id not in state.passed
+        and bool(_aid_targets(state))
+    )
 
 
 def prompt_of(state: LifeboatState, seat: Seat) -> str | None:
@@ -263,33 +364,32 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
     c = state.chars[me]
     step = state.step
     out: list[C.Command] = []
-    if step == "pick":
-        if state.pickers[0] == me:
-            out = [C.Take(i) for i in dict.fromkeys(state.offer)]
-    elif step == "turn":
-        if state.order[state.turn] == me:
-            out = _turn_choices(state, c)
-    elif step == "keep":
-        if state.order[state.turn] == me:
-            drawn = state.drawn
-            n = len(drawn)
-            out = [
-                C.Keep(tuple(drawn[i] for i in range(n) if mask >> i & 1)) for mask in range(1 << n)
-            ]
-    elif step == "respond":
-        if state.request is not None and state.request.target == me:
-            out = [_AGREE, _RESIST]
-    elif step == "fight":
+    if step == "fight":  # the most frequent steps first
         f = state.fight
-        if f is not None and c.conscious and me not in f.done:
+        if f is not None and not c.dead and c.wounds < c.strength and me not in f.done:
             if me in f.attackers or me in f.defenders:
-                out = [C.Reveal(w) for w in dict.fromkeys(c.hidden) if w in WEAPONS]
+                out = [_REVEAL[w] for w in dict.fromkeys(c.hidden) if w in WEAPONS]
             else:
                 out = list(_JOINS)
             out.append(_DONE)
-    elif step == "choose":
-        if navigator(state) == me:
-            out = [C.Choose(n) for n in state.nav_table]
+    elif step == "turn":
+        if state.order[state.turn] == me:
+            out = _turn_choices(state, c)
+    elif step == "pick":
+        if state.pickers[0] == me:
+            out = [_TAKE[i] for i in dict.fromkeys(state.offer)]
+    elif step == "respond":
+        if state.request is not None and state.request.target == me:
+            out = [_AGREE, _RESIST]
+    elif step == "thirst":
+        if _asked_to_drink(state, c):
+            out = list(_THIRST)
+        elif _asked_to_aid(state, c):
+            out = [C.Give("water", tid) for tid in _aid_targets(state)]
+            out.append(_PASS)
+    elif step == "keep":
+        if state.order[state.turn] == me:
+            out = list(_keeps(state.drawn))
     elif step == "overboard":
         if me in state.responders:
             if holds(c, "preserver"):
@@ -297,9 +397,16 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
             if holds(c, "bait"):
                 out.append(C.PlayBait())
             out.append(_PASS)
-    elif step == "thirst" and state.thirst.get(me, 0) > 0 and c.conscious and holds(c, "water"):
-        out = list(_THIRST)
+    elif step == "choose" and navigator(state) == me:
+        out = [_CHOOSE[n] for n in state.nav_table]
     return out
+
+
+def _rob_item(tid: str, item: str) -> C.Rob:
+    cmd = _ROB_ITEM.get((tid, item))
+    if cmd is None:
+        cmd = _ROB_ITEM[tid, item] = C.Rob(tid, item)
+    return cmd
 
 
 def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
@@ -309,11 +416,12 @@ def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
     for tid in state.boat:
         if tid != me:
             t = chars[tid]
-            out.append(_SWAP[tid])
             if t.hidden:
-                out.append(_ROB_HIDDEN[tid])
+                out += _SWAP_ROB[tid]  # swap, then rob a hidden item
+            else:
+                out.append(_SWAP[tid])
             if t.revealed:
-                out.extend([C.Rob(tid, i) for i in dict.fromkeys(t.revealed)])
+                out.extend([_rob_item(tid, i) for i in dict.fromkeys(t.revealed)])
     mine = c.hidden + c.revealed
     if "umbrella" not in mine and "medkit" not in mine and "flare" not in mine:
         return out
@@ -364,7 +472,8 @@ def free_actions(state: LifeboatState, seat: Seat) -> list[C.Command]:
                 for tid in state.boat
                 if tid != me and not state.chars[tid].dead and tid not in state.overboard
             )
-    if state.step == "thirst" and "water" in mine:
+    # Asked only to give (LB-50), giving is one of the prompt's choices, not a free action.
+    if state.step == "thirst" and "water" in mine and not _asked_to_aid(state, c):
         out.extend(C.Give("water", tid) for tid in _aid_targets(state))
     if _drop_allowed(state) is None:
         fight = state.fight is not None
@@ -398,6 +507,8 @@ def default(state: LifeboatState, seat: Seat) -> C.Command | None:
         case "overboard":
             return C.Pass()
         case "thirst":
+            if state.thirst.get(me, 0) <= 0:
+                return C.Pass()  # asked only to give water (LB-50)
             return C.Drink() if holds(state.chars[me], "water") else C.Wound()
     return None
 
@@ -407,9 +518,17 @@ def default(state: LifeboatState, seat: Seat) -> C.Command | None:
 
 def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
     """Apply one command from ``seat``. Raises IllegalCommand (state unchanged) if not allowed."""
+    log = _Log(state)
+    apply_quiet(state, seat, cmd, log)
+    return log.events
+
+
+def apply_quiet(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log = _QUIET) -> None:
+    """:func:`apply` for headless play (simulation, a search's playouts): the same rules, the
+    same checks and the same state after, but no events are made. Live tables keep ``apply``
+    (which passes its own ``log``)."""
     if state.phase == "over":
         raise IllegalCommand("the game is over")
-    log = _Log(state)
     handler = _HANDLERS.get(type(cmd))
     if handler is not None and 0 <= seat < len(state.players):  # the common case first
         me = state.chars[state.players[seat]]
@@ -418,9 +537,9 @@ def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
         handler(state, log, me, cmd)
         if state.trades:
             _lapse_stale_trades(state)
-        if state.step in _RECHECK_STEPS and type(cmd) in _FREE:
+        if type(cmd) in _FREE and state.step in _RECHECK_STEPS:
             _recheck(state, log)
-        return log.events
+        return
     if seat == SYSTEM:
         if not isinstance(cmd, C.Timeout):
             raise IllegalCommand("the system seat only sends 'timeout CHARACTER'")
@@ -429,9 +548,10 @@ def apply(state: LifeboatState, seat: Seat, cmd: C.Command) -> list[Event]:
         fallback = default(state, tseat)
         if fallback is None:
             raise IllegalCommand(f"{target.id} has nothing to decide now")
-        log.public("timeout", f"{target.id} ran out of time")
+        if log.on:
+            log.public("timeout", f"{target.id} ran out of time")
         _HANDLERS[type(fallback)](state, log, target, fallback)
-        return log.events
+        return
     if not 0 <= seat < len(state.players):
         raise IllegalCommand(f"seat {seat} is not at this table")
     if isinstance(cmd, C.Timeout):
@@ -463,9 +583,10 @@ def _cmd_take(state: LifeboatState, log: _Log, me: Character, cmd: C.Take) -> No
     card = state.offer.pop(i)
     me.hidden.append(card)
     state.pickers.pop(0)
-    log.secret(
-        "supply", f"{me.id} takes a supply card", f"{me.id} takes {card} from the supply", me.id
-    )
+    if log.on:
+        log.secret(
+            "supply", f"{me.id} takes a supply card", f"{me.id} takes {card} from the supply", me.id
+        )
     if not state.pickers:
         state.supply_deck.extend(state.offer)
         state.offer = []
@@ -477,13 +598,17 @@ def start_round(state: LifeboatState, log: _Log) -> None:
     state.phase = "supply"
     state.step = "pick"
     state.trades = []
-    awake = [cid for cid in state.boat if state.chars[cid].conscious]
+    chars = state.chars
+    awake = [
+        cid for cid in state.boat if not chars[cid].dead and chars[cid].wounds < chars[cid].strength
+    ]
     k = min(len(awake), len(state.supply_deck))
     state.offer = state.supply_deck[:k]
     del state.supply_deck[:k]
     state.pickers = awake[:k]
-    cards = "1 supply card is" if k == 1 else f"{k} supply cards are"
-    log.public("round", f"round {state.round} begins: {cards} passed sternward")
+    if log.on:
+        cards = "1 supply card is" if k == 1 else f"{k} supply cards are"
+        log.public("round", f"round {state.round} begins: {cards} passed sternward")
     if not state.pickers:
         _start_actions(state, log)
 
@@ -505,7 +630,11 @@ def _next_turn(state: LifeboatState, log: _Log) -> None:
     state.fight = None
     order, chars = state.order, state.chars
     t = state.turn + 1
-    while t < len(order) and not chars[order[t]].conscious:
+    n = len(order)
+    while t < n:
+        c = chars[order[t]]
+        if not c.dead and c.wounds < c.strength:  # c.conscious, inlined: a hot path
+            break
         t += 1
     state.turn = t
     if t >= len(order):
@@ -530,14 +659,16 @@ def _cmd_row(state: LifeboatState, log: _Log, me: Character, cmd: C.Row) -> None
     drawn = state.nav_deck[:n]
     del state.nav_deck[:n]
     me.rowed = True
-    log.public("row", f"{me.id} rows and draws {len(drawn)} navigation cards")
+    if log.on:
+        log.public("row", f"{me.id} rows and draws {len(drawn)} navigation cards")
     if not drawn:
         _next_turn(state, log)
         return
     state.drawn = drawn
     state.step = "keep"
-    cards = "; ".join(describe_nav(x, state.boat) for x in drawn)
-    log.private("drawn", f"{me.id} draws {cards}", me.id)
+    if log.on:
+        cards = "; ".join(describe_nav(x, state.boat) for x in drawn)
+        log.private("drawn", f"{me.id} draws {cards}", me.id)
 
 
 def _cmd_keep(state: LifeboatState, log: _Log, me: Character, cmd: C.Keep) -> None:
@@ -554,15 +685,18 @@ def _cmd_keep(state: LifeboatState, log: _Log, me: Character, cmd: C.Keep) -> No
     state.nav_deck.extend(x for x in state.drawn if x not in keep)
     state.drawn = []
     if keep:
-        log.public("keep", f"{me.id} keeps {', '.join(f'#{x}' for x in keep)} on the table")
+        if log.on:
+            log.public("keep", f"{me.id} keeps {', '.join(f'#{x}' for x in keep)} on the table")
     else:
-        log.public("keep", f"{me.id} keeps no card")
+        if log.on:
+            log.public("keep", f"{me.id} keeps no card")
     _next_turn(state, log)
 
 
 def _cmd_rest(state: LifeboatState, log: _Log, me: Character, cmd: C.Rest) -> None:
     _require_turn(state, me, "rest")
-    log.public("rest", f"{me.id} rests")
+    if log.on:
+        log.public("rest", f"{me.id} rests")
     _next_turn(state, log)
 
 
@@ -573,7 +707,8 @@ def _cmd_swap(state: LifeboatState, log: _Log, me: Character, cmd: C.Swap) -> No
     if target.id == me.id:
         raise IllegalCommand("you cannot swap seats with yourself; name another character")
     req = Request(kind="swap", attacker=me.id, target=target.id)
-    log.public("swap", f"{me.id} wants {target.id}'s seat")
+    if log.on:
+        log.public("swap", f"{me.id} wants {target.id}'s seat")
     if target.conscious:
         state.request = req
         state.step = "respond"
@@ -593,7 +728,8 @@ def _cmd_rob(state: LifeboatState, log: _Log, me: Character, cmd: C.Rob) -> None
             raise IllegalCommand(f"{target.id} has no hidden items; rob a revealed one instead")
         req = Request(kind="rob", attacker=me.id, target=target.id)
         req.candidates = list(target.hidden)
-        log.public("rob", f"{me.id} tries to rob {target.id} of a hidden item")
+        if log.on:
+            log.public("rob", f"{me.id} tries to rob {target.id} of a hidden item")
     else:
         _check_item(cmd.item)
         i = _find(target.revealed, cmd.item)
@@ -604,7 +740,8 @@ def _cmd_rob(state: LifeboatState, log: _Log, me: Character, cmd: C.Rob) -> None
                 f"try 'rob {target.id} hidden'"
             )
         req = Request(kind="rob", attacker=me.id, target=target.id, item=target.revealed[i])
-        log.public("rob", f"{me.id} tries to rob {target.id} of the {_name(req.item or '')}")
+        if log.on:
+            log.public("rob", f"{me.id} tries to rob {target.id} of the {_name(req.item or '')}")
     if not target.conscious or (me.id == "kid" and cmd.item is None):
         _succeed(state, log, req)
         _next_turn(state, log)
@@ -620,31 +757,37 @@ def _succeed(state: LifeboatState, log: _Log, req: Request) -> None:
         boat = state.boat
         i, j = boat.index(a.id), boat.index(t.id)
         boat[i], boat[j] = boat[j], boat[i]
-        log.public("swapped", f"{a.id} and {t.id} swap seats")
+        if log.on:
+            log.public("swapped", f"{a.id} and {t.id} swap seats")
         return
     if req.item is not None:
         i = _find(t.revealed, req.item)
         if i < 0:
-            log.public("robbed", f"{t.id} no longer holds the {_name(req.item)}")
+            if log.on:
+                log.public("robbed", f"{t.id} no longer holds the {_name(req.item)}")
             return
         card = t.revealed.pop(i)
         a.revealed.append(card)
-        log.public("robbed", f"{a.id} takes the {_name(card)} from {t.id}")
+        if log.on:
+            log.public("robbed", f"{a.id} takes the {_name(card)} from {t.id}")
         return
     held = [x for x in req.candidates if x in t.hidden or x in t.revealed]
     if not held:
-        log.public("robbed", f"{t.id} has nothing left to take")
+        if log.on:
+            log.public("robbed", f"{t.id} has nothing left to take")
         return
     card = state.rng.choice(held)
     if card in t.hidden:
         t.hidden.remove(card)
         a.hidden.append(card)
-        public = f"{a.id} takes a hidden item from {t.id}"
-        log.secret("robbed", public, f"{a.id} takes {card} from {t.id}", a.id, t.id)
+        if log.on:
+            public = f"{a.id} takes a hidden item from {t.id}"
+            log.secret("robbed", public, f"{a.id} takes {card} from {t.id}", a.id, t.id)
     else:  # revealed during the fight: it stays revealed (LB-25)
         t.revealed.remove(card)
         a.revealed.append(card)
-        log.public("robbed", f"{a.id} takes the {_name(card)} from {t.id}")
+        if log.on:
+            log.public("robbed", f"{a.id} takes the {_name(card)} from {t.id}")
 
 
 def _cmd_use(state: LifeboatState, log: _Log, me: Character, cmd: C.Use) -> None:
@@ -666,7 +809,8 @@ def _cmd_use(state: LifeboatState, log: _Log, me: Character, cmd: C.Use) -> None
             raise IllegalCommand("your umbrella is already open; 'use umbrella on X' passes it on")
         card, _ = _take(me, "umbrella")
         target.revealed.append(card)
-        log.public("umbrella", f"{me.id} opens the umbrella over {target.id}")
+        if log.on:
+            log.public("umbrella", f"{me.id} opens the umbrella over {target.id}")
     else:
         if target.wounds == 0:
             raise IllegalCommand(f"{target.id} has no wounds to heal")
@@ -674,8 +818,9 @@ def _cmd_use(state: LifeboatState, log: _Log, me: Character, cmd: C.Use) -> None
         state.out.append(card)
         was = target.state
         target.wounds -= 1
-        log.public("medkit", f"{me.id} uses a first-aid kit on {target.id}: one wound healed")
-        if was != target.state:
+        if log.on:
+            log.public("medkit", f"{me.id} uses a first-aid kit on {target.id}: one wound healed")
+        if was != target.state and log.on:
             log.public("state", f"{target.id} wakes up")
     _next_turn(state, log)
 
@@ -690,7 +835,8 @@ def _cmd_fire(state: LifeboatState, log: _Log, me: Character, cmd: C.FireFlare) 
     cards = state.nav_deck[:3]
     del state.nav_deck[:3]
     state.nav_deck.extend(cards)
-    log.public("flare", f"{me.id} fires the flare gun: " + ", ".join(f"#{x}" for x in cards))
+    if log.on:
+        log.public("flare", f"{me.id} fires the flare gun: " + ", ".join(f"#{x}" for x in cards))
     for x in cards:
         if _add_birds(state, log, NAV[x].birds):
             return
@@ -702,7 +848,10 @@ def _add_birds(state: LifeboatState, log: _Log, n: int) -> bool:
     if n == 0:
         return False
     state.birds = max(0, state.birds + n)
-    log.public("birds", f"{'a seagull' if n > 0 else 'a crossed-out seagull'}: birds {state.birds}")
+    if log.on:
+        log.public(
+            "birds", f"{'a seagull' if n > 0 else 'a crossed-out seagull'}: birds {state.birds}"
+        )
     if state.birds >= 4:
         _end_game(state, log)
         return True
@@ -714,11 +863,13 @@ def _cmd_respond(state: LifeboatState, log: _Log, me: Character, cmd: C.Agree | 
     if state.step != "respond" or req is None or req.target != me.id:
         raise IllegalCommand(f"nobody is asking you for anything; {_waiting_for(state, me.id)}")
     if isinstance(cmd, C.Agree):
-        log.public("agree", f"{me.id} agrees")
+        if log.on:
+            log.public("agree", f"{me.id} agrees")
         _succeed(state, log, req)
         _next_turn(state, log)
         return
-    log.public("fight", f"{me.id} resists: a fight between {req.attacker} and {me.id}!")
+    if log.on:
+        log.public("fight", f"{me.id} resists: a fight between {req.attacker} and {me.id}!")
     voters = [cid for cid in state.boat if state.chars[cid].conscious]
     state.fight = Fight(request=req, attackers=[req.attacker], defenders=[me.id], voters=voters)
     state.request = None
@@ -741,7 +892,8 @@ def _cmd_join(state: LifeboatState, log: _Log, me: Character, cmd: C.Join) -> No
     if me.id in f.attackers or me.id in f.defenders:
         raise IllegalCommand("you are already in this fight; 'reveal ITEM' or 'done'")
     (f.attackers if cmd.side == "attacker" else f.defenders).append(me.id)
-    log.public("join", f"{me.id} joins the {cmd.side}s")
+    if log.on:
+        log.public("join", f"{me.id} joins the {cmd.side}s")
 
 
 def _cmd_reveal(state: LifeboatState, log: _Log, me: Character, cmd: C.Reveal) -> None:
@@ -757,7 +909,8 @@ def _cmd_reveal(state: LifeboatState, log: _Log, me: Character, cmd: C.Reveal) -
     if i < 0:
         raise IllegalCommand(f"you have no hidden {cmd.item}")
     me.revealed.append(me.hidden.pop(i))
-    log.public("reveal", f"{me.id} reveals the {_name(cmd.item)} (+{WEAPONS[cmd.item]})")
+    if log.on:
+        log.public("reveal", f"{me.id} reveals the {_name(cmd.item)} (+{WEAPONS[cmd.item]})")
 
 
 def _cmd_done(state: LifeboatState, log: _Log, me: Character, cmd: C.Done) -> None:
@@ -781,14 +934,16 @@ def _resolve_fight(state: LifeboatState, log: _Log, f: Fight) -> None:
     a, d = power(state, f.attackers), power(state, f.defenders)
     attackers_win = a > d
     winner = "attackers" if attackers_win else "defenders"
-    log.public("fight", f"the fight ends: attackers {a}, defenders {d}; the {winner} win")
+    if log.on:
+        log.public("fight", f"the fight ends: attackers {a}, defenders {d}; the {winner} win")
     for cid in f.attackers + f.defenders:
         c = state.chars[cid]
         c.fought = True
         while "flare" in c.revealed:  # LB-27
             c.revealed.remove("flare")
             state.out.append("flare")
-            log.public("flare", f"{cid}'s flare gun is spent")
+            if log.on:
+                log.public("flare", f"{cid}'s flare gun is spent")
     for cid in f.defenders if attackers_win else f.attackers:
         _wound(state, log, state.chars[cid], 1, "lost the fight")
     if attackers_win:
@@ -844,8 +999,9 @@ def _cmd_offer(state: LifeboatState, log: _Log, me: Character, cmd: C.Offer) -> 
     _in_water(state, me, target)
     state.trades = [t for t in state.trades if (t.source, t.target) != (me.id, target.id)]
     state.trades.append(TradeOffer(me.id, target.id, cmd.item, cmd.ask))
-    ask = f" for {cmd.ask}" if cmd.ask else ""
-    log.private("offer", f"{me.id} offers {cmd.item} to {target.id}{ask}", me.id, target.id)
+    if log.on:
+        ask = f" for {cmd.ask}" if cmd.ask else ""
+        log.private("offer", f"{me.id} offers {cmd.item} to {target.id}{ask}", me.id, target.id)
 
 
 def _find_trade(state: LifeboatState, me: Character, source: str | None) -> TradeOffer:
@@ -875,16 +1031,18 @@ def _cmd_accept(state: LifeboatState, log: _Log, me: Character, cmd: C.Accept) -
     state.trades.remove(t)
     got = _move(state, log, src, me, t.item)
     gave = _move(state, log, me, src, t.ask) if t.ask else None
-    detail = f"{src.id} gives {got} to {me.id}" + (f" for {gave}" if gave else "")
-    log.private("trade", detail, src.id, me.id)
+    if log.on:
+        detail = f"{src.id} gives {got} to {me.id}" + (f" for {gave}" if gave else "")
+        log.private("trade", detail, src.id, me.id)
 
 
 def _move(state: LifeboatState, log: _Log, a: Character, b: Character, ref: str) -> str:
     """Hand one item from ``a`` to ``b``; it stays hidden or revealed as it was."""
     card, was_revealed = _take(a, ref)
     (b.revealed if was_revealed else b.hidden).append(card)
-    shown = f"the {_name(card)}" if was_revealed else "a hidden item"
-    log.public("trade", f"{a.id} hands {shown} to {b.id}")
+    if log.on:
+        shown = f"the {_name(card)}" if was_revealed else "a hidden item"
+        log.public("trade", f"{a.id} hands {shown} to {b.id}")
     return card
 
 
@@ -892,7 +1050,8 @@ def _cmd_decline(state: LifeboatState, log: _Log, me: Character, cmd: C.Decline)
     _require_awake(me, "trade")
     t = _find_trade(state, me, cmd.source)
     state.trades.remove(t)
-    log.private("decline", f"{me.id} declines {t.source}'s offer", me.id, t.source)
+    if log.on:
+        log.private("decline", f"{me.id} declines {t.source}'s offer", me.id, t.source)
 
 
 def _cmd_give(state: LifeboatState, log: _Log, me: Character, cmd: C.Give) -> None:
@@ -913,7 +1072,8 @@ def _cmd_give(state: LifeboatState, log: _Log, me: Character, cmd: C.Give) -> No
         _in_water(state, me, target)
         card, _ = _take(me, "preserver")
         target.revealed.append(card)
-        log.public("give", f"{me.id} puts the life preserver on {target.id}")
+        if log.on:
+            log.public("give", f"{me.id} puts the life preserver on {target.id}")
         return
     if cmd.item == "water":
         if state.step != "thirst" or target.id not in _aid_targets(state):
@@ -924,7 +1084,8 @@ def _cmd_give(state: LifeboatState, log: _Log, me: Character, cmd: C.Give) -> No
         _take(me, "water", prefer_revealed=True)
         state.out.append("water")
         state.thirst[target.id] -= 1
-        log.public("drink", f"{me.id} gives water to {target.id}, who drinks")
+        if log.on:
+            log.public("drink", f"{me.id} gives water to {target.id}, who drinks")
         return
     raise IllegalCommand(
         f"only the preserver or water can be given; to hand over {cmd.item}, 'offer' it"
@@ -946,10 +1107,12 @@ def _cmd_drop(state: LifeboatState, log: _Log, me: Character, cmd: C.Drop) -> No
     card, was_revealed = _take(me, cmd.item, prefer_revealed=not fight)
     state.out.append(card)
     if was_revealed:
-        log.public("drop", f"{me.id} throws the {_name(card)} overboard")
+        if log.on:
+            log.public("drop", f"{me.id} throws the {_name(card)} overboard")
     else:
-        public = f"{me.id} throws a hidden item overboard"
-        log.secret("drop", public, f"{me.id} throws {card} overboard", me.id)
+        if log.on:
+            public = f"{me.id} throws a hidden item overboard"
+            log.secret("drop", public, f"{me.id} throws {card} overboard", me.id)
 
 
 def _cmd_say(state: LifeboatState, log: _Log, me: Character, cmd: C.Say) -> None:
@@ -959,7 +1122,8 @@ def _cmd_say(state: LifeboatState, log: _Log, me: Character, cmd: C.Say) -> None
         raise IllegalCommand("say what? 'say TEXT'")
     if len(text) > 500:
         raise IllegalCommand("that is too long to say: at most 500 characters")
-    log.public("say", f"{me.id}: {text}")
+    if log.on:
+        log.public("say", f"{me.id}: {text}")
 
 
 # --- navigation (LB-40..LB-51)
@@ -969,14 +1133,17 @@ def _start_navigation(state: LifeboatState, log: _Log) -> None:
     state.phase = "navigation"
     nav = navigator(state)
     if nav is None:
-        log.public("navigate", "nobody is conscious to navigate: the top card is used")
+        if log.on:
+            log.public("navigate", "nobody is conscious to navigate: the top card is used")
         _resolve_card(state, log, None)
         return
-    log.public("navigate", f"{nav} navigates")
+    if log.on:
+        log.public("navigate", f"{nav} navigates")
     if holds(state.chars[nav], "compass") and state.nav_deck:
         top = state.nav_deck.pop(0)
         state.nav_table.append(top)
-        log.public("compass", f"{nav} uses the compass: #{top} joins the navigation table")
+        if log.on:
+            log.public("compass", f"{nav} uses the compass: #{top} joins the navigation table")
     if len(state.nav_table) >= 2:
         state.step = "choose"
     elif state.nav_table:
@@ -1004,7 +1171,8 @@ def _resolve_card(state: LifeboatState, log: _Log, card: int | None) -> None:
     state.nav_deck.append(card)
     state.nav_table = []
     state.card = card
-    log.public("card", f"navigation card {describe_nav(card, state.boat)}")
+    if log.on:
+        log.public("card", f"navigation card {describe_nav(card, state.boat)}")
     nc = NAV[card]
     if _add_birds(state, log, nc.birds):
         return
@@ -1012,7 +1180,8 @@ def _resolve_card(state: LifeboatState, log: _Log, card: int | None) -> None:
     if not state.overboard:
         _start_thirst(state, log)
         return
-    log.public("overboard", "overboard: " + ", ".join(state.overboard))
+    if log.on:
+        log.public("overboard", "overboard: " + ", ".join(state.overboard))
     state.responders = [
         cid for cid in state.boat if cid not in state.overboard and _can_respond(state, cid)
     ]
@@ -1032,11 +1201,13 @@ def _overboard_turn(state: LifeboatState, me: Character) -> None:
 
 def _can_respond(state: LifeboatState, cid: str) -> bool:
     """LB-42: a conscious character in the boat with bait, or a preserver and someone to save."""
-    c = state.chars[cid]
-    if not c.conscious:
+    chars = state.chars
+    c = chars[cid]
+    if c.dead or c.wounds >= c.strength:
         return False
     return holds(c, "bait") or (
-        holds(c, "preserver") and any(state.chars[t].conscious for t in state.overboard)
+        holds(c, "preserver")
+        and any(not chars[t].dead and chars[t].wounds < chars[t].strength for t in state.overboard)
     )
 
 
@@ -1059,7 +1230,8 @@ def _cmd_throw(state: LifeboatState, log: _Log, me: Character, cmd: C.ThrowPrese
         raise IllegalCommand(f"{target.id} is {target.state}: a preserver cannot be thrown to them")
     card, _ = _take(me, "preserver")
     target.revealed.append(card)
-    log.public("throw", f"{me.id} throws the life preserver to {target.id}")
+    if log.on:
+        log.public("throw", f"{me.id} throws the life preserver to {target.id}")
     _after_response(state, log)
 
 
@@ -1071,11 +1243,15 @@ def _cmd_bait(state: LifeboatState, log: _Log, me: Character, cmd: C.PlayBait) -
     card, _ = _take(me, "bait")
     state.out.append(card)
     state.baits += 1
-    log.public("bait", f"{me.id} throws shark bait into the water")
+    if log.on:
+        log.public("bait", f"{me.id} throws shark bait into the water")
     _after_response(state, log)
 
 
 def _cmd_pass(state: LifeboatState, log: _Log, me: Character, cmd: C.Pass) -> None:
+    if state.step == "thirst":
+        _pass_aid(state, log, me)
+        return
     _overboard_turn(state, me)
     state.responders.remove(me.id)
     if not state.responders:
@@ -1092,14 +1268,15 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
             lost = c.hidden + c.revealed
             c.hidden, c.revealed = [], []
             state.out.extend(lost)
-            if lost:
+            if lost and log.on:
                 log.public("lost", f"{cid}'s body sinks with {len(lost)} items")
             continue
         lost = [i for i in c.revealed if i != "preserver"]
         if lost:
             c.revealed = [i for i in c.revealed if i == "preserver"]
             state.out.extend(lost)
-            log.public("lost", f"{cid} loses " + ", ".join(_name(i) for i in lost))
+            if log.on:
+                log.public("lost", f"{cid} loses " + ", ".join(_name(i) for i in lost))
         preserver = holds(c, "preserver")
         fall = 0 if cid == "frenchy" or preserver else 1  # LB-42, LB-43
         _wound(state, log, c, fall + min(baits, 2), "overboard")  # LB-44: at most 3
@@ -1109,7 +1286,7 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
             lost = c.hidden + c.revealed
             c.hidden, c.revealed = [], []
             state.out.extend(lost)
-            if lost:
+            if lost and log.on:
                 log.public("lost", f"{cid}'s body sinks with {len(lost)} items")
     state.overboard = []
     state.responders = []
@@ -1122,6 +1299,7 @@ def _start_thirst(state: LifeboatState, log: _Log) -> None:
     nc = NAV[state.card]
     named_ = named(nc.thirsty, state.boat)
     state.thirst = {}
+    state.passed = []
     for cid in state.boat:
         c = state.chars[cid]
         if c.dead:
@@ -1129,17 +1307,18 @@ def _start_thirst(state: LifeboatState, log: _Log) -> None:
         n = (c.rowed and nc.oar) + (c.fought and nc.fight) + (cid in named_)
         if n:
             state.thirst[cid] = n
-    if state.thirst:
+    if state.thirst and log.on:
         log.public("thirst", "thirsty: " + ", ".join(f"{k} x{v}" for k, v in state.thirst.items()))
     state.step = "thirst"
     _settle_thirst(state, log)
 
 
 def _aid_targets(state: LifeboatState) -> list[str]:
+    chars = state.chars
     return [
         cid
         for cid, n in state.thirst.items()
-        if n > 0 and not state.chars[cid].dead and not state.chars[cid].conscious
+        if n > 0 and not chars[cid].dead and chars[cid].wounds >= chars[cid].strength
     ]
 
 
@@ -1147,7 +1326,8 @@ def _thirst_wound(state: LifeboatState, log: _Log, c: Character) -> None:
     """One thirst wound, unless the holder's open umbrella cancels it (once a round)."""
     if "umbrella" in c.revealed and state.umbrella_round != state.round:
         state.umbrella_round = state.round
-        log.public("umbrella", f"{c.id}'s umbrella spares one thirst wound")
+        if log.on:
+            log.public("umbrella", f"{c.id}'s umbrella spares one thirst wound")
         return
     _wound(state, log, c, 1, "thirst")
 
@@ -1166,17 +1346,27 @@ def _settle_thirst(state: LifeboatState, log: _Log) -> None:
         for _ in range(n):
             _thirst_wound(state, log, state.chars[cid])
     state.thirst = {}
+    state.passed = []
     _end_round(state, log)
 
 
+def _pass_aid(state: LifeboatState, log: _Log, me: Character) -> None:
+    """LB-50: a water holder asked to give water to an unconscious one declines."""
+    if not _asked_to_aid(state, me):
+        raise IllegalCommand(f"you have nothing to pass on now; {_waiting_for(state, me.id)}")
+    state.passed.append(me.id)
+    _settle_thirst(state, log)
+
+
 def _cmd_thirst(state: LifeboatState, log: _Log, me: Character, cmd: C.Drink | C.Wound) -> None:
-    if state.step != "thirst" or me.id not in _thirst_prompted(state):
+    if state.step != "thirst" or not _asked_to_drink(state, me):
         raise IllegalCommand(f"you are not thirsty now; {_waiting_for(state, me.id)}")
     state.thirst[me.id] -= 1
     if isinstance(cmd, C.Drink):
         _take(me, "water", prefer_revealed=True)
         state.out.append("water")
-        log.public("drink", f"{me.id} drinks water")
+        if log.on:
+            log.public("drink", f"{me.id} drinks water")
     else:
         _thirst_wound(state, log, me)
     _settle_thirst(state, log)
@@ -1198,15 +1388,17 @@ def _end_game(state: LifeboatState, log: _Log) -> None:
     state.request = None
     state.fight = None
     state.scores = score_all(state)
-    log.public("land", "the boat reaches land: the game is over")
+    if log.on:
+        log.public("land", "the boat reaches land: the game is over")
     for cid in state.boat:
         c = state.chars[cid]
         items = ", ".join(c.hidden + c.revealed) or "nothing"
-        log.public(
-            "score",
-            f"{cid} ({c.state}): friend {c.friend}, enemy {c.enemy}, holds {items};"
-            f" scores {state.scores[cid]}",
-        )
+        if log.on:
+            log.public(
+                "score",
+                f"{cid} ({c.state}): friend {c.friend}, enemy {c.enemy}, holds {items};"
+                f" scores {state.scores[cid]}",
+            )
 
 
 _FREE: frozenset[type] = frozenset({C.Offer, C.Accept, C.Decline, C.Give, C.Drop, C.Say})

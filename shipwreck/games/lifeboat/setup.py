@@ -65,7 +65,10 @@ def new_game(
 
 
 def from_position(pos: Position) -> tuple[LifeboatState, list[Event]]:
-    """A game starting from a fixed position; anything not fixed is dealt from ``pos.seed``."""
+    """A game starting from a fixed position; anything not fixed is dealt from ``pos.seed``.
+
+    It may be one no game reaches (a unit test sets a scoring formula alone, everyone's friend
+    the same character); scenario files are held to :func:`check_reachable` too."""
     if not 4 <= len(pos.seats) <= 6:
         raise SetupError(f"seats: Lifeboat is for 4 to 6 characters, not {len(pos.seats)}")
     for cid in pos.seats:
@@ -76,6 +79,29 @@ def from_position(pos: Position) -> tuple[LifeboatState, list[Event]]:
         if cid not in pos.seats:
             raise SetupError(f"characters.{cid}: {cid} is not in seats")
     return _build(pos.seed, Rng.from_seed(pos.seed), list(pos.seats), list(pos.seats), pos)
+
+
+def check_reachable(pos: Position) -> None:
+    """SetupError for what no game can reach: birds end the game at 4 and never go below 0 (LB-41,
+    LB-60), rounds count from 1, and each friend and enemy card is dealt once (LB-7)."""
+    if not 0 <= pos.birds <= 3:
+        raise SetupError(
+            f"birds: {pos.birds} cannot happen; birds go from 0 to 3 (at 4 the game is over)"
+        )
+    if pos.round < 1:
+        raise SetupError(f"round: {pos.round} cannot happen; the first round is 1")
+    for field in ("friend", "enemy"):
+        holder: dict[str, str] = {}
+        for cid, cp in pos.characters.items():
+            card = getattr(cp, field)
+            if not card:
+                continue
+            if card in holder:
+                raise SetupError(
+                    f"characters.{cid}.{field}: {card} is already characters.{holder[card]}"
+                    f".{field}; each {field} card is dealt to one character"
+                )
+            holder[card] = cid
 
 
 def _known_char(cid: str, where: str) -> None:

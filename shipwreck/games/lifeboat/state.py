@@ -108,6 +108,8 @@ class LifeboatState(msgspec.Struct):
     baits: int = 0
     thirst: dict[str, int] = msgspec.field(default_factory=dict)
     """Character -> thirst causes still to settle in this navigation step."""
+    passed: list[str] = msgspec.field(default_factory=list)
+    """Water holders who said ``pass`` to an unconscious thirsty character this thirst step."""
     scores: dict[str, int] | None = None
 
     def seat_of(self, char: str) -> int:

@@ -72,10 +72,12 @@ from __future__ import annotations
 from typing import Any
 
 from shipwreck.engine.core import Event, Seat
+from shipwreck.games import registry
 from shipwreck.games.spanish_main import rules
 from shipwreck.games.spanish_main.commands import Command
+from shipwreck.games.spanish_main.report import summary_lines
 from shipwreck.games.spanish_main.scoring import score_all
-from shipwreck.games.spanish_main.setup import Position, from_position, new_game
+from shipwreck.games.spanish_main.setup import SEAT_NAMES, Position, from_position, new_game
 from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import SpanishMainView, view
 
@@ -158,5 +160,22 @@ class SpanishMain:
 
 
 RULES = SpanishMain()
+
+GAME = registry.register(
+    registry.Game(
+        name=SpanishMain.name,
+        title="Spanish Main",
+        ruleset=lambda: RULES,
+        min_seats=SpanishMain.min_seats,
+        max_seats=SpanishMain.max_seats,
+        default_seats=2,  # the two-player sea (SM-1)
+        aliases=("sm", "spanish-main", "spanish"),
+        short="sm",
+        rules_file="spanish-main.md",
+        default_bots=("sm_random",),
+        summary_lines=summary_lines,
+        seat_names=SEAT_NAMES,
+    )
+)
 
 __all__ = ["RULES", "Command", "Position", "SpanishMain", "SpanishMainState", "SpanishMainView"]

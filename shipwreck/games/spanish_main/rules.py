@@ -882,7 +882,8 @@ def _sail(
     before = [t.id for t in state.ships.values() if t.owner != s.owner and bow_touches(s, t)]
     sailed = [leg for leg in path.legs if not leg.swung]
     parts = [
-        f"{k} {leg.turned:+.0f}° {_fmt(leg.ran)}" for k, leg in zip(kinds, sailed, strict=False)
+        f"{k} {round(leg.turned):+d}° {_fmt(leg.ran)}"  # (round: -0.3 reads +0°, not -0°)
+        for k, leg in zip(kinds, sailed, strict=False)
     ]
     state.acted.append(s.id)
     s.x, s.y, s.heading = path.x, path.y, path.heading

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shipwreck.lang.bots import search as _search  # noqa: F401  (puts the `search` action in place)
 from shipwreck.lang.bots.compile import load_source
 from shipwreck.lang.bots.registry import BOT_NAME, is_bot_name, shipped_bot, shipped_names
 from shipwreck.lang.bots.runner import BotPlayer, Decision, TraceEntry

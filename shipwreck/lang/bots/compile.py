@@ -18,10 +18,10 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from shipwreck.lang import lifeboat as lifeboat_lang
-from shipwreck.lang import spanish_main as spanish_main_lang
-from shipwreck.lang.bots import lifeboat_env, spanish_main_env
+from shipwreck.games.registry import default_game
+from shipwreck.lang import registry
 from shipwreck.lang.bots.script import (
+    SPECIAL_ACTIONS,
     Action,
     BotError,
     BotRuntimeError,
@@ -31,7 +31,7 @@ from shipwreck.lang.bots.script import (
     Handler,
     Rule,
 )
-from shipwreck.resources import grammar_dir
+from shipwreck.lang.grammar import load_grammar
 
 MAX_SOURCE = 256 * 1024
 """A bot script larger than this is refused before parsing (bytes of text)."""
@@ -39,37 +39,38 @@ MAX_DEPTH = 200
 """Deepest nesting of expressions a script may use."""
 
 
-ENVS: dict[str, ModuleType] = {"lifeboat": lifeboat_env, "spanish_main": spanish_main_env}
-"""Each game a script may be written for, and what its guards can read."""
-_BUILDERS: dict[str, Callable[[], Any]] = {
-    "lifeboat": lifeboat_lang.ToCommand,
-    "spanish_main": spanish_main_lang.ToCommand,
-}
 _HEADER = re.compile(r'\A(?:[\t ]*(?:#[^\n]*)?\r?\n)*[\t ]*bot\s+"[^"\n]*"\s+for\s+([a-z_]+)')
 
 
+def bot_games() -> dict[str, registry.LangGame]:
+    """Each game a script may be written for (its language has a bot environment)."""
+    return {g.name: g for g in registry.all_langs() if g.bot_env is not None}
+
+
+def default_bot_game() -> str:
+    """The game a script without a (known) header is read as."""
+    return default_game().name
+
+
 def game_of(source: str) -> str:
-    """The game a script's header names, if it is one bots play; else ``lifeboat`` (whose
+    """The game a script's header names, if it is one bots play; else the default game (whose
     parser then says what is wrong)."""
     m = _HEADER.match(source)
-    return m.group(1) if m is not None and m.group(1) in ENVS else "lifeboat"
+    return m.group(1) if m is not None and m.group(1) in bot_games() else default_bot_game()
 
 
 def env_for(game: str) -> ModuleType:
-    return ENVS.get(game, lifeboat_env)
+    """What a ``game`` script's guards can read (the default game's, for a game bots do not
+    play)."""
+    games = bot_games()
+    env = (games.get(game) or games[default_bot_game()]).bot_env
+    assert env is not None
+    return env
 
 
 @cache
-def bot_parser(game: str = "lifeboat") -> Lark:
-    folder = grammar_dir()
-    return Lark(
-        (folder / f"{game}_bot.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        import_paths=[str(folder)],
-        maybe_placeholders=True,
-        propagate_positions=True,
-    )
+def bot_parser(game: str) -> Lark:
+    return load_grammar(f"{game}_bot.lark", game, propagate_positions=True)
 
 
 def parse_tree(source: str, path: str = "<bot>") -> Tree[Token]:
@@ -96,7 +97,7 @@ def parse_tree(source: str, path: str = "<bot>") -> Tree[Token]:
         raise BotError(_syntax_message(e, text, path, game)) from None
 
 
-def _syntax_message(e: UnexpectedInput, text: str, path: str, game: str = "lifeboat") -> str:
+def _syntax_message(e: UnexpectedInput, text: str, path: str, game: str) -> str:
     line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
     if isinstance(e, UnexpectedEOF):
         lines = text.splitlines() or [""]
@@ -138,24 +139,13 @@ _TERMINAL_WORDS = {
 }
 
 
-_SM_WORDS = {
-    "REF": "ship/target/home",
-    "SHIP": "a ship",
-    "ISLAND": "an island",
-    "TARGET": "a ship or an island",
-    "LEGNUM": "a number",
-    "INT": "a number",
-    "LEG": "S or L",
-    "TAKE": "kill or steal",
-    "SEAT": "a seat",
-}
-
-
-def _describe(terminal: str, game: str = "lifeboat") -> str:
+def _describe(terminal: str, game: str) -> str:
     """A terminal's name as a reader would say it: '->' for an anonymous one."""
     plain = terminal.rsplit("__", 1)[-1]
-    if game == "spanish_main" and plain in _SM_WORDS:
-        return _SM_WORDS[plain]
+    lang = registry.find(game)
+    own = lang.bot_words if lang is not None else {}
+    if plain in own:
+        return own[plain]
     if plain in _TERMINAL_WORDS:
         return _TERMINAL_WORDS[plain]
     try:
@@ -239,9 +229,10 @@ class _Compiler:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.game = "lifeboat"
-        self.env: ModuleType = lifeboat_env
-        self.to_command: Any = lifeboat_lang.ToCommand()
+        self.game = default_bot_game()
+        self.env: ModuleType = env_for(self.game)
+        self.tokens = False
+        self.to_command: Any = None
 
     def error(self, node: Tree[Token] | Token, message: str) -> BotError:
         line, col = _pos(node)
@@ -252,11 +243,13 @@ class _Compiler:
         assert isinstance(header, Tree)
         name_tok, game_tok = header.children
         game = str(game_tok)
-        if game not in ENVS:
-            known = ", ".join(ENVS)
+        langs = bot_games()
+        if game not in langs:
+            known = ", ".join(langs)
             raise self.error(game_tok, f"unknown game {game!r}; bots here play: {known}")
-        self.game, self.env = game, ENVS[game]
-        self.to_command = _BUILDERS[game]()
+        lang = langs[game]
+        self.game, self.env, self.tokens = game, env_for(game), lang.bot_tokens
+        self.to_command = lang.to_command()
         env = self.env
         out: dict[str, Handler] = {}
         for h in handlers:
@@ -296,6 +289,13 @@ class _Compiler:
         assert isinstance(node, Tree)
         if node.data == "random_choice":
             return _random_choice
+        if node.data == "search":
+            count, using = node.children
+            line, col = _pos(node)
+            return SPECIAL_ACTIONS["search"](
+                int(str(count)[:12]), str(using) if using is not None else None,
+                f"{self.path}:{line}:{col}", self.game,
+            )  # fmt: skip
         if node.data == "keep_where":
             return self.keep_where(node.children[0])
         if node.data == "load_where":
@@ -306,7 +306,7 @@ class _Compiler:
         method = getattr(self.to_command, "pass" if rule == "pass" else rule, None)
         if method is None:
             raise self.error(node, f"'{rule}' is not a command")
-        if self.game != "lifeboat":
+        if self.tokens:
             return self.sm_action(method, node)
         parts = [self.word(c) for c in node.children]
 
@@ -403,16 +403,17 @@ class _Compiler:
 
     def word(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
         """One argument of a command: a literal word, a name like ``me``, or ``(expr)``."""
+        env = self.env
         if child is None:
             return lambda ctx: None
         if isinstance(child, Token):
             if child.type == "REF":
                 name = str(child)
-                return lambda ctx: lifeboat_env.word_for(ctx.names.get(name))
+                return lambda ctx: env.word_for(ctx.names.get(name))
             literal = str(child)
             return lambda ctx: literal
         value = self.expr(child, 0)
-        return lambda ctx: lifeboat_env.word_for(value(ctx))
+        return lambda ctx: env.word_for(value(ctx))
 
     def keep_where(self, guard_node: Tree[Token] | Token) -> Action:
         guard = self.expr(guard_node, 0)

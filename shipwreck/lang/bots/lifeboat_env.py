@@ -41,7 +41,7 @@ DECISIONS: dict[str, str] = {
     "fight": "a fight is open: join attacker/defender, reveal WEAPON, done",
     "navigate": "you navigate: `choose N` from the table",
     "overboard": "someone is in the water: throw preserver to X, play bait, pass",
-    "thirst": "you are thirsty and have water: drink or wound",
+    "thirst": "you or someone unconscious is thirsty: drink, wound, give water, pass",
     "offer": "someone offers you a trade: accept or decline",
 }
 

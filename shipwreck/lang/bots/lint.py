@@ -12,8 +12,15 @@ from types import ModuleType
 import msgspec
 from lark import Token, Tree
 
-from shipwreck.lang.bots.compile import MAX_DEPTH, env_for, load_source, parse_tree
+from shipwreck.lang.bots.compile import (
+    MAX_DEPTH,
+    default_bot_game,
+    env_for,
+    load_source,
+    parse_tree,
+)
 from shipwreck.lang.bots.script import BotError
+from shipwreck.lang.bots.search import check_spec
 
 
 class Finding(msgspec.Struct, frozen=True):
@@ -44,6 +51,7 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     except RecursionError:
         return [Finding(path, 1, 1, "error", f"expressions nest deeper than {MAX_DEPTH} levels")]
     _reachability(tree, path, findings, env, _game(tree))
+    _searches(tree, path, findings, _game(tree))
     if not any(f.level == "error" for f in findings):
         try:
             load_source(source, path)
@@ -57,7 +65,7 @@ def _game(tree: Tree[Token]) -> str:
     header = tree.children[0]
     if isinstance(header, Tree) and len(header.children) == 2:
         return str(header.children[1])
-    return "lifeboat"
+    return default_bot_game()
 
 
 def _from_error(message: str, path: str) -> Finding:
@@ -116,6 +124,17 @@ def _names(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) ->
             visit(child, bound)
 
     visit(tree, frozenset())
+
+
+def _searches(tree: Tree[Token], path: str, out: list[Finding], game: str) -> None:
+    """Every ``search N [using BOT]`` action: a playout count in range, a rollout bot that is a
+    shipped bot of the script's game and does not search itself."""
+    for node in tree.find_data("search"):
+        count, using = node.children
+        why = check_spec(int(str(count)[:12]), str(using) if using is not None else None, game)
+        if why:
+            line, col = _pos(node)
+            out.append(Finding(path, line, col, "error", why))
 
 
 def _close(word: str, known: frozenset[str] | set[str]) -> str:

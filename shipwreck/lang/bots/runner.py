@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from shipwreck.lang.bots.compile import env_for
-from shipwreck.lang.bots.script import BotRuntimeError, BotScript, Context, OverBudget
+from shipwreck.lang.bots.script import THINKING, BotRuntimeError, BotScript, Context, OverBudget
+
+if TYPE_CHECKING:
+    from shipwreck.lang.bots.search import Thinking
 from shipwreck.lang.commands import format_command
 
 DEFAULT_BUDGET = 5_000
@@ -30,11 +33,22 @@ class TraceEntry(msgspec.Struct):
     rule: str | None
     command: str | None
     note: str = ""
+    search: str = ""
+    """For a ``search`` action: its playouts and its top three choices with their values."""
 
 
 class Decision(msgspec.Struct):
     command: Any | None
     entry: TraceEntry
+    thinking: Thinking | None = None
+    """A ``search`` still to run (``decide(defer=True)``): run it, then :meth:`conclude`."""
+
+    def conclude(self) -> None:
+        """The search has run: its choice becomes this decision's command, its words the note."""
+        if self.thinking is not None:
+            self.command, self.entry.search = self.thinking.answer()
+            self.entry.command = format_command(self.command)
+            self.thinking = None
 
 
 class BotPlayer:
@@ -52,8 +66,11 @@ class BotPlayer:
     def name(self) -> str:
         return self.script.name
 
-    def decide(self, view: Any, decision: str) -> Decision:
-        """The command this script plays for ``decision``, or ``None`` (use the safe default)."""
+    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision:
+        """The command this script plays for ``decision``, or ``None`` (use the safe default).
+
+        With ``defer``, a ``search`` action is not run here: the decision comes back with its
+        ``thinking`` for the caller to run in slices and then :meth:`Decision.conclude`."""
         handler = self.script.handlers.get(decision)
         entry = TraceEntry(view.round, decision, None, None)
         if handler is None:
@@ -63,7 +80,7 @@ class BotPlayer:
         if not isinstance(view, env.VIEW):
             entry.note = f"a {self.script.game} script cannot read this game: safe default"
             return self._done(Decision(None, entry))
-        ctx = Context(env.names_for(view, decision), view, self.rng, self.budget)
+        ctx = Context(env.names_for(view, decision), view, self.rng, self.budget, defer)
         for rule in handler.rules:
             entry.rule = self.script.where(rule.line)
             try:
@@ -84,10 +101,15 @@ class BotPlayer:
             ) as e:
                 entry.note = f"line {rule.line}: {e}: safe default"
                 return self._done(Decision(None, entry))
+            if cmd is THINKING:
+                entry.search = "thinking"
+                return self._done(Decision(None, entry, ctx.memo["thinking"]))
             if cmd is None:
                 entry.note = "nothing to choose from: safe default"
                 return self._done(Decision(None, entry))
             entry.command = format_command(cmd)
+            if "search" in ctx.memo:  # the search, its playouts and its top three choices
+                entry.search = str(ctx.memo["search"])
             return self._done(Decision(cmd, entry))
         entry.rule = None
         entry.note = "no rule matched: safe default"

@@ -28,13 +28,17 @@ class BotRuntimeError(Exception):
 class Context:
     """What one decision evaluates against: names from the seat's view, a step budget, dice."""
 
-    __slots__ = ("budget", "memo", "names", "rng", "steps", "view")
+    __slots__ = ("budget", "defer", "memo", "names", "rng", "steps", "view")
 
-    def __init__(self, names: dict[str, Any], view: Any, rng: Any, budget: int) -> None:
+    def __init__(
+        self, names: dict[str, Any], view: Any, rng: Any, budget: int, defer: bool = False
+    ) -> None:
         self.names = names
         self.view = view
         self.rng = rng
         self.budget = budget
+        self.defer = defer
+        """A ``search`` action hands its search back unrun (the caller thinks in slices)."""
         self.steps = 0
         self.memo: dict[Any, Any] = {}
         """What a game's environment worked out once for this decision (e.g. previewed moves)."""
@@ -77,3 +81,12 @@ class BotScript(msgspec.Struct):
 
     def where(self, line: int) -> str:
         return f"{self.path}:{line}"
+
+
+THINKING = object()
+"""What a deferred ``search`` action returns: its search is in ``ctx.memo["thinking"]``."""
+
+SPECIAL_ACTIONS: dict[str, Callable[..., Action]] = {}
+"""Actions built by a module above the compiler, by rule name (``search``: its module,
+:mod:`.search`, needs the shipped bots and the runner, which need the compiler). That module
+puts its builder here when it loads; the package loads it (``lang/bots/__init__.py``)."""

@@ -1,0 +1,2 @@
+"""The arena: seeded tournaments between bot scripts, their ratings and league table
+(``shipwreck arena``, docs/arena.md)."""

@@ -1,0 +1,154 @@
+"""The bus between worker processes and machines: a NATS server (the ``workers`` extra).
+
+Leases live in a JetStream key-value bucket whose entries expire ``lease_seconds`` after their
+last write; a claim is a *create* (fails while a live entry exists) and a renewal an *update*
+that names the revision it expects, so a worker that lost its lease learns it on its next
+renewal instead of overwriting the new owner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from shipwreck.bus.core import BusError, Handler, NoResponder, Responder, check_subject
+
+if TYPE_CHECKING:
+    from nats.aio.client import Client
+    from nats.aio.msg import Msg
+    from nats.aio.subscription import Subscription as NatsSubscription
+    from nats.js.kv import KeyValue
+
+LEASE_BUCKET = "shipwreck_leases"
+SERVE_GROUP = "owners"
+"""Every server of a subject joins this queue group: a request reaches one of them."""
+
+
+def _missing() -> BusError:
+    return BusError("the NATS bus needs the 'workers' extra: pip install 'shipwreck[workers]'")
+
+
+class _Sub:
+    def __init__(self, sub: NatsSubscription) -> None:
+        self._sub = sub
+
+    async def stop(self) -> None:
+        with contextlib.suppress(Exception):  # already gone with its connection
+            await self._sub.unsubscribe()
+
+
+class NatsLeases:
+    def __init__(self, kv: KeyValue) -> None:
+        self._kv = kv
+
+    async def claim(self, key: str, owner: str) -> int | None:
+        from nats.js.errors import KeyWrongLastSequenceError
+
+        try:
+            return await self._kv.create(key, owner.encode())
+        except KeyWrongLastSequenceError:
+            return None
+
+    async def renew(self, key: str, owner: str, revision: int) -> int | None:
+        from nats.js.errors import KeyWrongLastSequenceError
+
+        if await self.owner(key) != owner:  # the revision alone would let another renew it
+            return None
+        try:
+            return await self._kv.update(key, owner.encode(), last=revision)
+        except KeyWrongLastSequenceError:
+            return None
+
+    async def release(self, key: str, owner: str, revision: int) -> bool:
+        from nats.js.errors import Error
+
+        if await self.owner(key) != owner:
+            return False
+        try:
+            return await self._kv.delete(key, last=revision)
+        except Error:
+            return False
+
+    async def owner(self, key: str) -> str | None:
+        from nats.js.errors import KeyDeletedError, KeyNotFoundError
+
+        try:
+            entry = await self._kv.get(key)
+        except (KeyNotFoundError, KeyDeletedError):
+            return None
+        return entry.value.decode() if entry.value else None
+
+
+class NatsBus:
+    """A connection to a NATS server (or cluster) with JetStream enabled."""
+
+    def __init__(self, nc: Client, leases: NatsLeases, lease_seconds: float) -> None:
+        self._nc = nc
+        self._leases = leases
+        self.lease_seconds = lease_seconds
+
+    @classmethod
+    async def connect(cls, url: str, *, lease_seconds: float = 5.0, name: str = "") -> NatsBus:
+        """Connect to ``url`` (``nats://127.0.0.1:4222``) and open the lease bucket."""
+        try:
+            import nats
+            from nats.js.errors import BucketNotFoundError
+        except ImportError as e:
+            raise _missing() from e
+        try:
+            nc = await nats.connect(
+                url, name=name or "shipwreck", connect_timeout=3, max_reconnect_attempts=3
+            )
+        except Exception as e:
+            raise BusError(f"cannot reach the NATS server at {url}: {e}") from e
+        js = nc.jetstream()
+        try:
+            kv = await js.key_value(LEASE_BUCKET)
+        except BucketNotFoundError:
+            kv = await js.create_key_value(bucket=LEASE_BUCKET, ttl=lease_seconds, history=1)
+        return cls(nc, NatsLeases(kv), lease_seconds)
+
+    @property
+    def leases(self) -> NatsLeases:
+        return self._leases
+
+    async def publish(self, subject: str, data: bytes) -> None:
+        check_subject(subject)
+        await self._nc.publish(subject, data)
+
+    async def subscribe(self, pattern: str, handler: Handler) -> _Sub:
+        check_subject(pattern, pattern=True)
+
+        async def on_message(msg: Msg) -> None:
+            await handler(msg.subject, msg.data)
+
+        sub = await self._nc.subscribe(pattern, cb=on_message)
+        await self._nc.flush()  # the server knows of it before we return
+        return _Sub(sub)
+
+    async def serve(self, subject: str, responder: Responder) -> _Sub:
+        check_subject(subject)
+
+        async def on_request(msg: Msg) -> None:
+            await msg.respond(await responder(msg.data))
+
+        sub = await self._nc.subscribe(subject, queue=SERVE_GROUP, cb=on_request)
+        await self._nc.flush()
+        return _Sub(sub)
+
+    async def request(self, subject: str, data: bytes, timeout: float = 2.0) -> bytes:
+        from nats.errors import NoRespondersError
+        from nats.errors import TimeoutError as NatsTimeout
+
+        check_subject(subject)
+        try:
+            msg = await self._nc.request(subject, data, timeout=timeout)
+        except NoRespondersError:
+            raise NoResponder(f"no one serves {subject!r}") from None
+        except NatsTimeout:
+            raise NoResponder(f"no answer on {subject!r} within {timeout:g} s") from None
+        return msg.data
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._nc.drain()

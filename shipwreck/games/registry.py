@@ -1,0 +1,134 @@
+"""The games Shipwreck plays, one record each: the one place a game is named.
+
+Each game package registers itself once, in its ``__init__`` (:func:`register`); callers look a
+game up by its name or any alias a player types (:func:`get`) and never import a game package
+by name. The built-in games are imported on first use; another game (a test's toy game) is
+registered by whoever defines it. ``lang/registry.py`` and ``tui/registry.py`` hold each game's
+parts in the layers above.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+_BUILTIN = ("shipwreck.games.lifeboat", "shipwreck.games.spanish_main")
+"""The packages imported on first use: each registers its game as it loads."""
+
+
+class Game(msgspec.Struct, frozen=True):
+    """What the layers above need to know of a game, without importing its rules."""
+
+    name: str
+    """The game's id: table records, logs, scenario files and bot headers use it."""
+    title: str
+    """The name players read (``Spanish Main``)."""
+    ruleset: Callable[[], Any]
+    """The engine's ``Ruleset`` object of the game (the loader keeps its import lazy)."""
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    """Seats when none are asked for (``sim``, ``new`` with no count)."""
+    aliases: tuple[str, ...] = ()
+    """Other names a player may type for it (Spanish Main: ``sm``, ``spanish``)."""
+    short: str = ""
+    """The word players are told to type for it (``sm``), when that is not its name."""
+    rules_file: str = ""
+    """Its rules document in ``docs/rules/`` (a file name)."""
+    default_bots: tuple[str, ...] = ()
+    """The bots that fill a table's other seats when none are named."""
+    seat_names: tuple[str, ...] = ()
+    """The names its seats go by (Lifeboat's characters, Spanish Main's colours)."""
+    summary_lines: Callable[[dict[str, Any]], list[str]] | None = None
+    """A scenario's final state (the ruleset's ``summary``) as lines of text."""
+    default: bool = False
+    """The game a player gets when they name none (one game says so)."""
+
+    @property
+    def word(self) -> str:
+        """What a message tells a player to type for it."""
+        return self.short or self.name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name it answers to: its id first, then its aliases."""
+        return (self.name, *self.aliases)
+
+
+class UnknownGame(KeyError):
+    """A name that is no game's; its message is one line that lists the known games."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_GAMES: dict[str, Game] = {}
+_ALIASES: dict[str, str] = {}
+_loaded = False
+_LOCK = threading.RLock()
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` (once per name; registering the same record again is a no-op). ValueError if
+    one of its names is already another game's."""
+    for name in game.names:
+        owner = _ALIASES.get(name)
+        if owner is not None and owner != game.name:
+            raise ValueError(f"the name {name!r} is already the game {owner!r}")
+    _GAMES[game.name] = game
+    for name in game.names:
+        _ALIASES[name] = game.name
+    return game
+
+
+def unregister(name: str) -> None:
+    """Take a game out again (a test's toy game, when the test is done)."""
+    game = _GAMES.pop(name, None)
+    if game is not None:
+        for alias in game.names:
+            _ALIASES.pop(alias, None)
+
+
+def _load() -> None:
+    """Import the built-in modules once. A session's thread (a player's saved bots compiled
+    off the event loop) may come first: the others wait until every module has registered."""
+    global _loaded
+    if _loaded:
+        return
+    with _LOCK:
+        if not _loaded:
+            for module in _BUILTIN:
+                importlib.import_module(module)
+            _loaded = True
+
+
+def all_games() -> tuple[Game, ...]:
+    """Every registered game, built-in ones first, in the order they registered."""
+    _load()
+    return tuple(_GAMES.values())
+
+
+def find(name_or_alias: str) -> Game | None:
+    """The game ``name_or_alias`` names, or None."""
+    _load()
+    name = _ALIASES.get(name_or_alias)
+    return _GAMES[name] if name is not None else None
+
+
+def get(name_or_alias: str) -> Game:
+    """The game ``name_or_alias`` names; KeyError with one line listing the known games."""
+    game = find(name_or_alias)
+    if game is None:
+        known = ", ".join(g.name for g in all_games())
+        raise UnknownGame(f"unknown game {name_or_alias!r}; known games: {known}")
+    return game
+
+
+def default_game() -> Game:
+    """The game played when none is named."""
+    games = all_games()
+    return next((g for g in games if g.default), games[0])

@@ -1,0 +1,178 @@
+"""Each game's language, one record per game: its grammar, how a parse tree becomes a command
+and a command becomes text, the names its messages use, its help, completion, bot environment
+and the words that teach it.
+
+A game's language module registers its record once, as it loads (``lang/lifeboat.py``,
+``lang/spanish_main.py``); the built-in ones are imported on first use, so the rest of the
+language (parsing, errors, help, completion, bots) looks a game up here and never names one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple, get_args
+
+import msgspec
+
+from shipwreck.games import registry as games
+
+_BUILTIN = ("shipwreck.lang.lifeboat", "shipwreck.lang.spanish_main", "shipwreck.lang.words")
+"""The modules imported on first use: each registers its game's language (or the lobby's and
+the table's words) as it loads."""
+
+
+class Term(NamedTuple):
+    """How a grammar terminal is named to a player: ``a character`` + the words listed after."""
+
+    what: str
+    show: bool = True
+    """List the terminal's words after ``what`` ("a character (lauren, stephen, ...)")."""
+    open: bool = False
+    """Its pattern stands for names not known in advance (ids): matching it does not make a
+    word known, and its words are listed only when a view gives them."""
+
+
+HelpSections = tuple[tuple[str, dict[str, Any]], ...]
+"""A game's help table: (section title, command word -> ``help.CommandHelp``) pairs."""
+
+
+class LangGame(msgspec.Struct, frozen=True):
+    """One game's language."""
+
+    name: str
+    """The game's id (as in :mod:`shipwreck.games.registry`)."""
+    to_command: Callable[[], Any]
+    """A new parse tree -> command struct transformer (Lark ``Transformer``)."""
+    command_type: Any
+    """The game's command union: the commands :attr:`format` writes."""
+    format: Callable[[Any], str]
+    """A command's canonical text."""
+    names: Callable[[], tuple[str, ...]]
+    """The names its grammar's name patterns stand for (characters, items, seats...)."""
+    terms: Mapping[str, Term]
+    """How its named terminals read in messages."""
+    legal_texts: Callable[[Any], Iterator[str]]
+    """Every legal command text of a seat's view now, as typed (completion)."""
+    view_type: type
+    """The class of its seats' views (a view says which game it is of)."""
+    help: HelpSections = ()
+    term_names: Callable[[], dict[str, tuple[str, ...]]] | None = None
+    """The names each open terminal stands for when no view is at hand."""
+    view_names: Callable[[Any], dict[str, tuple[str, ...]]] | None = None
+    """The ids in play a view shows, for a game whose commands name open ids."""
+    more_words: Callable[[Any, list[str]], set[str]] | None = None
+    """Words completion offers beyond the legal texts (a move's legs and numbers)."""
+    upper_words: frozenset[str] = frozenset()
+    """Upper-case words a lower-case partial word completes to (``s`` -> ``S``)."""
+    any_case: bool = False
+    """Its commands read in any case (``REST`` is ``rest``): every word of it is lower case."""
+    how_to_win: str = ""
+    """The rules screen's first section (Markdown)."""
+    legend: str | None = None
+    """What every mark on its board means (Markdown), if it has a legend."""
+    scenario_form: str = "'SEAT: COMMAND'"
+    """How a scenario file writes a command line (who sends it, then the command)."""
+    tutorial: str | None = None
+    """Its tutorial's file in ``runtime/tutorials/`` (no ``.toml``), if it has one."""
+    bot_env: ModuleType | None = None
+    """What a bot script's guards can read (``VIEW``, ``DECISIONS``, ``ATTRS``, ...), if bots
+    play it."""
+    bot_words: Mapping[str, str] = {}
+    """How its bot grammar's terminals read in a script's syntax errors."""
+    bot_tokens: bool = False
+    """Its command builder reads tokens (every word of a bot's command becomes a token)."""
+    grammar_dir: Path | None = None
+    """Where ``NAME.lark`` and ``NAME_bot.lark`` are (None: the shipped ``grammar/``)."""
+    scenario_view: bool = False
+    """A scenario's commands are parsed against the public view (ids in play)."""
+
+
+class Words(NamedTuple):
+    """The words of a place that is not a game (the lobby, a table): how its parse trees become
+    structs, and the names its open terminals stand for."""
+
+    transformer: Any
+    names: Callable[[], tuple[str, ...]] | None = None
+
+
+_GAMES: dict[str, LangGame] = {}
+_WORDS: dict[str, Words] = {}
+_loaded = False
+_LOCK = threading.RLock()
+
+
+def register_words(where: str, words: Words) -> None:
+    """Add the words of ``where`` (``lang/words.py`` adds the lobby's and the table's)."""
+    _WORDS[where] = words
+
+
+def words(where: str) -> Words | None:
+    """The words of ``where`` (``lobby``, ``table``), or None."""
+    _load()
+    return _WORDS.get(where)
+
+
+def register(game: LangGame) -> LangGame:
+    """Add a game's language (its game must be in the games registry)."""
+    games.get(game.name)
+    _GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Take a game's language out again (a test's toy game)."""
+    _GAMES.pop(name, None)
+
+
+def _load() -> None:
+    """Import the built-in modules once. A session's thread (a player's saved bots compiled
+    off the event loop) may come first: the others wait until every module has registered."""
+    global _loaded
+    if _loaded:
+        return
+    with _LOCK:
+        if not _loaded:
+            for module in _BUILTIN:
+                importlib.import_module(module)
+            _loaded = True
+
+
+def find(name: str) -> LangGame | None:
+    """The language of the game called ``name`` (its id: what a player types is resolved to it
+    by ``games.registry``), or None."""
+    _load()
+    return _GAMES.get(name)
+
+
+def get(name: str) -> LangGame:
+    """The language of the game called ``name``; KeyError (one line) if none."""
+    found = find(name)
+    if found is None:
+        known = ", ".join(_GAMES)
+        raise games.UnknownGame(f"no command language for {name!r}; known games: {known}")
+    return found
+
+
+def all_langs() -> tuple[LangGame, ...]:
+    """Every registered game's language."""
+    _load()
+    return tuple(_GAMES.values())
+
+
+def of_view(view: Any) -> LangGame | None:
+    """The language of the game ``view`` is a view of."""
+    return next((g for g in all_langs() if isinstance(view, g.view_type)), None)
+
+
+def of_command(cmd: Any) -> LangGame | None:
+    """The language whose commands include ``cmd``'s type."""
+    cls = type(cmd)
+    for g in all_langs():
+        members = get_args(g.command_type) or (g.command_type,)
+        if cls in members:
+            return g
+    return None

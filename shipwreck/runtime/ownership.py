@@ -1,0 +1,143 @@
+"""Which worker owns which table: leases on the bus, renewed while the worker lives.
+
+Why: with several workers, a table must have exactly one owner, the only process that applies
+its commands and saves them (two owners would fork the game). A worker *claims* a table's lease
+before it rebuilds or creates the table, *renews* every lease at a third of its lifetime, and
+drops a table the moment a renewal fails (its lease expired and another worker has it, or the
+bus is gone). A worker that dies stops renewing: within one lifetime its leases expire, and the
+next :meth:`Leaseholder.adopt` of a live worker claims each orphaned unfinished table and
+rebuilds it from the store's log, where every acknowledged command already is (the table saves
+a command before anyone sees its effect).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from shipwreck.bus import Bus
+from shipwreck.runtime.lobby import Lobby
+from shipwreck.runtime.updates import TableOwner
+
+log = logging.getLogger("shipwreck.ownership")
+
+
+def lease_key(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+class Leaseholder:
+    """One worker's leases: the tables of ``lobby`` it owns, published on ``bus``."""
+
+    def __init__(self, bus: Bus, lobby: Lobby, worker: str) -> None:
+        self.bus, self.lobby, self.worker = bus, lobby, worker
+        self.owned: dict[int, tuple[int, TableOwner]] = {}
+        """table id -> (lease revision, the table's publisher)."""
+        self._task: asyncio.Task[None] | None = None
+        self._orphans: set[int] = set()
+        """Tables found without an owner at the last scan: adopted if still so at the next.
+        (A table just made by another worker is in the store a moment before its maker claims
+        it; waiting one scan lets the maker win.)"""
+
+    async def claim_new(self, table_id: int) -> bool:
+        """Claim a table this worker is creating (before anyone can see it)."""
+        taken = await self._take(table_id) is not None
+        if taken:
+            log.info("%s: owns new table %d", self.worker, table_id)
+        return taken
+
+    async def adopt(self, *, at_once: bool = False) -> list[int]:
+        """Claim and rebuild every unfinished table in the store that no live worker owns,
+        found so at two scans in a row (``at_once``: at the first, as at start-up, when no
+        table can be in the making). Returns the ids taken."""
+        store = self.lobby.store
+        assert store is not None, "the lobby needs its store"
+        taken: list[int] = []
+        orphans: set[int] = set()
+        for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
+            if table_id in self.owned or table_id in self.lobby.broken:
+                continue
+            if await self.bus.leases.owner(lease_key(table_id)) is not None:
+                continue
+            orphans.add(table_id)
+            if not at_once and table_id not in self._orphans:
+                continue
+            revision = await self.bus.leases.claim(lease_key(table_id), self.worker)
+            if revision is None:
+                continue  # a live worker has it
+            self.lobby.drop_table(table_id)  # a stale copy, if we had one
+            table = self.lobby.restore_table(table_id, game, seed, seats_json)
+            if table is None:
+                await self.bus.leases.release(lease_key(table_id), self.worker, revision)
+                continue
+            owner = TableOwner(table, self.bus, epoch=revision)
+            await owner.start()
+            self.owned[table_id] = (revision, owner)
+            taken.append(table_id)
+            log.info("%s: took over table %d", self.worker, table_id)
+        self._orphans = orphans - set(taken)
+        return taken
+
+    async def _take(self, table_id: int) -> int | None:
+        table = self.lobby.get(table_id)
+        if table is None:
+            return None
+        revision = await self.bus.leases.claim(lease_key(table_id), self.worker)
+        if revision is None:
+            return None
+        owner = TableOwner(table, self.bus, epoch=revision)
+        await owner.start()
+        self.owned[table_id] = (revision, owner)
+        return revision
+
+    async def renew(self) -> list[int]:
+        """Renew every lease; drop the tables whose lease was lost. Returns the lost ids."""
+        lost: list[int] = []
+        for table_id, (revision, owner) in list(self.owned.items()):
+            table = self.lobby.get(table_id)
+            if table is not None and table.over:  # finished: nothing left to own
+                await self._give_up(table_id, revision, owner)
+                continue
+            try:
+                new = await self.bus.leases.renew(lease_key(table_id), self.worker, revision)
+            except Exception:  # the bus is gone: we cannot prove we still own it
+                log.exception("%s: renewing table %d failed", self.worker, table_id)
+                new = None
+            if new is None:
+                lost.append(table_id)
+                del self.owned[table_id]
+                await owner.stop()
+                self.lobby.drop_table(table_id)
+                log.warning("%s: lost table %d to another worker", self.worker, table_id)
+            else:
+                self.owned[table_id] = (new, owner)
+        return lost
+
+    async def _give_up(self, table_id: int, revision: int, owner: TableOwner) -> None:
+        del self.owned[table_id]
+        await owner.stop()
+        await self.bus.leases.release(lease_key(table_id), self.worker, revision)
+
+    async def run(self) -> None:
+        """Renew, then adopt orphans, every third of a lease's lifetime, until cancelled."""
+        while True:
+            await self.renew()
+            await self.adopt()
+            await asyncio.sleep(self.bus.lease_seconds / 3)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self, *, release: bool = True) -> None:
+        """Stop renewing; ``release`` hands every lease back at once (a clean shutdown), while
+        a crash simply stops and lets them expire."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for table_id, (revision, owner) in list(self.owned.items()):
+            await owner.stop()
+            if release:
+                await self.bus.leases.release(lease_key(table_id), self.worker, revision)
+        self.owned.clear()

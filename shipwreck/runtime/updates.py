@@ -1,0 +1,341 @@
+"""A table seen from another worker: each seat's own update, published by the table's owner.
+
+Why: with several workers (issue 21), a player's session may live on a worker that does not own
+their table. The owner publishes, after every change, one :class:`SeatUpdate` per seat on that
+seat's own subject (``table.7.seat.2``) and one for spectators (``table.7.public``). An update
+is made from the ruleset's one ``view()`` and the log that seat may read (``Table.log``), so the
+hidden-information filter stays where it is: a worker subscribed to seat 2 never receives
+anything seat 2 may not know. A :class:`TableMirror` on the other worker keeps the latest update
+of the seats it follows and answers the same reading calls as the table.
+
+Events are sent once: an update carries the seat's new log lines since the last one
+(``first`` is the index of the first line it carries). A mirror that sees a gap (it subscribed
+late, or missed a message) asks the owner for the whole update (``table.7.snapshot``).
+
+A player's commands travel the other way: the mirror sends a :class:`TableRequest` to the owner
+(``table.7.commands``, one request, one answer), the owner checks that the player sits in that
+seat, submits it to the table (which saves it before anyone sees it) and answers with the
+outcome, filtered for that seat like everything else it sends.
+
+Not here yet: chat (per player, not per seat), sitting down and leaving, the lobby.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any, Literal
+
+import msgspec
+
+from shipwreck.bus import Bus, NoResponder, Subscription
+from shipwreck.engine.core import Event, Seat
+from shipwreck.runtime.table import SeatInfo, Submitted, Table
+
+log = logging.getLogger("shipwreck.updates")
+
+SPECTATOR = "public"
+
+
+class SeatUpdate(msgspec.Struct, frozen=True):
+    """What one seat (``None``: a spectator) may know of a table after its ``seq``-th change."""
+
+    table: int
+    game: str
+    name: str
+    epoch: int
+    """Which owner made it: its lease's revision at the claim (0 for a single process). A new
+    owner after a failover counts its changes afresh, so a mirror orders by (epoch, seq)."""
+    seq: int
+    seat: Seat | None
+    view: msgspec.Raw
+    """The game's view for this seat, encoded (the mirror decodes it with the game's type)."""
+    first: int
+    """The index, in this seat's log, of ``events[0]``."""
+    events: tuple[Event, ...]
+    seats: tuple[SeatInfo, ...]
+    started: bool
+    over: bool
+    paused: bool
+    timed: bool
+    host: str | None
+    seconds_left: float | None
+    """This seat's decision timer when the update was made (a clock is not shared)."""
+
+
+class TableRequest(msgspec.Struct, frozen=True):
+    """From a player's worker to the table's owner: a typed line, or that the player's
+    session came (``here``) or went (``away``)."""
+
+    player: str
+    seat: Seat
+    text: str = ""
+    kind: Literal["line", "here", "away"] = "line"
+
+
+def seat_subject(table_id: int, seat: Seat | None) -> str:
+    return f"table.{table_id}.{SPECTATOR if seat is None else f'seat.{seat}'}"
+
+
+def snapshot_subject(table_id: int) -> str:
+    return f"table.{table_id}.snapshot"
+
+
+def commands_subject(table_id: int) -> str:
+    return f"table.{table_id}.commands"
+
+
+def seat_update(
+    table: Table, seat: Seat | None, seq: int, first: int = 0, epoch: int = 0
+) -> SeatUpdate:
+    """The update for ``seat`` with its log from line ``first`` on. Everything in it comes
+    from the table's filtered readers (``view``, ``log``), never from the state itself."""
+    return SeatUpdate(
+        table=table.id,
+        game=table.game,
+        name=table.name,
+        epoch=epoch,
+        seq=seq,
+        seat=seat,
+        view=msgspec.Raw(msgspec.json.encode(table.view(seat))),
+        first=first,
+        events=tuple(table.log(seat)[first:]),
+        seats=tuple(table.seats),
+        started=table.started,
+        over=table.over,
+        paused=table.paused,
+        timed=table.timed,
+        host=table.host,
+        seconds_left=table.deadline(seat),
+    )
+
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder(SeatUpdate)
+_REQUEST = msgspec.json.Decoder(TableRequest)
+_ANSWER = msgspec.json.Decoder(Submitted)
+
+
+class TableOwner:
+    """On the owner: after each change of ``table``, publish every seat's update; answer
+    snapshot requests and players' commands.
+
+    The table's listeners are called synchronously inside its changes; publishing is
+    asynchronous, so updates are queued and sent, in order, by one task.
+    """
+
+    def __init__(self, table: Table, bus: Bus, epoch: int = 0) -> None:
+        self.table, self.bus, self.epoch = table, bus, epoch
+        self.seq = 0
+        self._sent: dict[Seat | None, int] = {}
+        """Per seat, how many of its log lines have been published."""
+        self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._served: list[Subscription] = []
+        self._unsubscribe: Callable[[], None] | None = None
+
+    async def start(self) -> None:
+        self._served = [
+            await self.bus.serve(snapshot_subject(self.table.id), self._snapshot),
+            await self.bus.serve(commands_subject(self.table.id), self._command),
+        ]
+        self._task = asyncio.get_running_loop().create_task(self._send())
+        self._unsubscribe = self.table.subscribe(self._changed)
+        self._changed(self.table)
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for served in self._served:
+            await served.stop()
+        await self._queue.join()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def _seats(self) -> list[Seat | None]:
+        return [*range(len(self.table.seats)), None]
+
+    def _changed(self, table: Table) -> None:
+        self.seq += 1
+        batch: list[tuple[str, bytes]] = []
+        for seat in self._seats():
+            first = self._sent.get(seat, 0)
+            update = seat_update(table, seat, self.seq, first, self.epoch)
+            self._sent[seat] = first + len(update.events)
+            batch.append((seat_subject(table.id, seat), _ENCODER.encode(update)))
+        self._queue.put_nowait(batch)
+
+    async def _send(self) -> None:
+        while True:
+            batch = await self._queue.get()
+            try:
+                for subject, data in batch:
+                    await self.bus.publish(subject, data)
+            except Exception:  # the bus is down: mirrors catch up by snapshot when it is back
+                log.exception("table %s: updates not published", self.table.id)
+            finally:
+                self._queue.task_done()
+
+    async def _snapshot(self, data: bytes) -> bytes:
+        """A mirror's request for a seat's whole update (its log from the first line)."""
+        text = data.decode(errors="replace")
+        seat: Seat | None = None if text == SPECTATOR else int(text)
+        if seat is not None and not 0 <= seat < len(self.table.seats):
+            return b""
+        return _ENCODER.encode(seat_update(self.table, seat, self.seq, epoch=self.epoch))
+
+    async def _command(self, data: bytes) -> bytes:
+        """A player's line from another worker: theirs only if they sit in that seat."""
+        try:
+            req = _REQUEST.decode(data)
+        except msgspec.DecodeError:
+            return _ENCODER.encode(Submitted(False, "the server could not read that; try again"))
+        if self.table.seat_of_player(req.player) != req.seat:
+            return _ENCODER.encode(Submitted(False, "you have no seat at this table now"))
+        if req.kind != "line":
+            self.table.set_connected(req.player, req.kind == "here")
+            return _ENCODER.encode(Submitted(True))
+        done = self.table.submit_text(req.seat, req.text)
+        mine = tuple(e for e in done.events if e.visible_to(req.seat))
+        return _ENCODER.encode(Submitted(done.ok, done.message, mine))
+
+
+def _order(update: SeatUpdate) -> tuple[int, int]:
+    return (update.epoch, update.seq)
+
+
+class TableMirror:
+    """On another worker: one table as a seat (or spectator) of it may read it.
+
+    ``view_type`` is the game's view struct (the mirror decodes the view with it). The reading
+    calls match :class:`~shipwreck.runtime.table.Table`'s for the seat followed. A mirror with a
+    ``player`` is that player's session at the table: it tells the owner they are here when it
+    starts (and again to a new owner after a failover, whose rebuilt table thinks everyone
+    away) and that they are away when it stops.
+    """
+
+    def __init__(
+        self,
+        bus: Bus,
+        table_id: int,
+        seat: Seat | None,
+        view_type: type,
+        player: str | None = None,
+    ) -> None:
+        self.bus, self.id, self.seat_followed = bus, table_id, seat
+        self.view_type, self.player = view_type, player
+        self.update: SeatUpdate | None = None
+        self.events: list[Event] = []
+        self._view: Any = None
+        self._sub: Subscription | None = None
+        self.listeners: list[Callable[[TableMirror], None]] = []
+
+    async def start(self) -> None:
+        """Follow the seat's subject, then catch up with a snapshot (in that order, so no
+        change falls between the two)."""
+        self._sub = await self.bus.subscribe(
+            seat_subject(self.id, self.seat_followed), self._received
+        )
+        await self.catch_up()
+
+    async def stop(self) -> None:
+        if self._sub is not None:
+            await self._sub.stop()
+        await self._presence("away")
+
+    async def _presence(self, kind: Literal["here", "away"]) -> None:
+        if self.player is None or self.seat_followed is None:
+            return
+        req = _ENCODER.encode(TableRequest(self.player, self.seat_followed, kind=kind))
+        with contextlib.suppress(NoResponder):  # no owner now: the next one is told on arrival
+            await self.bus.request(commands_subject(self.id), req)
+
+    async def catch_up(self) -> None:
+        who = SPECTATOR if self.seat_followed is None else str(self.seat_followed)
+        try:
+            data = await self.bus.request(snapshot_subject(self.id), who.encode())
+        except NoResponder:
+            log.warning("table %s: no owner answered for a snapshot", self.id)
+            return
+        if not data:
+            return
+        update = _DECODER.decode(data)
+        new_owner = self.update is None or update.epoch != self.update.epoch
+        self._apply(update, whole=True)
+        if new_owner:
+            await self._presence("here")
+
+    async def _received(self, subject: str, data: bytes) -> None:
+        update = _DECODER.decode(data)
+        if self.update is not None and _order(update) <= _order(self.update):
+            return  # older than what a snapshot already gave us
+        if update.first != len(self.events) or (
+            self.update is not None and update.epoch != self.update.epoch
+        ):
+            await self.catch_up()  # a gap, or a new owner: take the whole log again
+            return
+        self._apply(update, whole=False)
+
+    def _apply(self, update: SeatUpdate, *, whole: bool) -> None:
+        if self.update is not None and _order(update) < _order(self.update):
+            return
+        self.events = list(update.events) if whole else [*self.events, *update.events]
+        self.update = update
+        self._view = msgspec.json.decode(update.view, type=self.view_type)
+        for listener in list(self.listeners):
+            listener(self)
+
+    async def submit_text(self, text: str) -> Submitted:
+        """The player's line for the seat this mirror follows, sent to the table's owner."""
+        seat, player = self.seat_followed, self.player
+        if seat is None or player is None:
+            return Submitted(False, "you are watching this table: you have no seat to play")
+        req = _ENCODER.encode(TableRequest(player, seat, text))
+        try:
+            return _ANSWER.decode(await self.bus.request(commands_subject(self.id), req))
+        except NoResponder:
+            return Submitted(False, "the table is moving to another server; try again")
+
+    # ------------------------------------------------------------------ reading, as Table
+
+    def _need(self) -> SeatUpdate:
+        if self.update is None:
+            raise LookupError(f"table {self.id}: no update received yet")
+        return self.update
+
+    def view(self, seat: Seat | None) -> Any:
+        self._check(seat)
+        self._need()
+        return self._view
+
+    def log(self, seat: Seat | None) -> list[Event]:
+        self._check(seat)
+        return list(self.events)
+
+    def _check(self, seat: Seat | None) -> None:
+        if seat != self.seat_followed:
+            raise LookupError(f"this mirror follows seat {self.seat_followed}, not {seat}")
+
+    @property
+    def seats(self) -> list[SeatInfo]:
+        return list(self._need().seats)
+
+    @property
+    def over(self) -> bool:
+        return self._need().over
+
+    @property
+    def started(self) -> bool:
+        return self._need().started
+
+    @property
+    def game(self) -> str:
+        return self._need().game
+
+    @property
+    def name(self) -> str:
+        return self._need().name

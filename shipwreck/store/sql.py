@@ -1,0 +1,161 @@
+"""The store's one door to a database: SQLite (the default) or PostgreSQL, the same SQL.
+
+Why: one machine keeps its players and command logs in a SQLite file; several machines share a
+PostgreSQL server (issue 21). The store's SQL is written once, in the portable subset of both:
+``?`` placeholders (PostgreSQL's driver wants ``%s``: translated here), ``INSERT ... ON
+CONFLICT``, and a schema whose two non-portable words are written ``{id}`` (an id the database
+gives) and ``{real}`` (a float, double precision in both). :func:`connect` picks the database from
+the configured ``database``: a ``postgresql://`` URL, else a SQLite file path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+FILE_MODE = 0o600
+"""The database holds every running game's seed and command log (every hidden hand): only the
+server's user may read it. SQLite gives its -wal and -shm files the database file's mode."""
+
+Params = Sequence[Any]
+
+
+class Cursor(Protocol):
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+
+
+class Database(Protocol):
+    """What the store asks of a database connection."""
+
+    name: str
+    """``sqlite`` or ``postgresql``."""
+    integrity_errors: tuple[type[Exception], ...]
+    """What a broken unique constraint raises."""
+
+    def execute(self, sql: str, params: Params = ()) -> Cursor: ...
+    def insert_id(self, sql: str, params: Params = ()) -> int:
+        """Run an ``INSERT`` and return the id the database gave the new row."""
+
+    def script(self, schema: str) -> None:
+        """Run a schema (statements separated by ``;``), ``{id}`` and ``{real}`` filled in."""
+
+    def transaction(self) -> Any:
+        """A context manager: the statements inside commit together, or none does."""
+
+    def columns(self, table: str) -> set[str]: ...
+    def close(self) -> None: ...
+
+
+class SqliteDatabase:
+    name = "sqlite"
+    integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE))  # new: 0600
+        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+
+    def execute(self, sql: str, params: Params = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, params)
+
+    def insert_id(self, sql: str, params: Params = ()) -> int:
+        cur = self.conn.execute(sql, params)
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
+    def script(self, schema: str) -> None:
+        self.conn.executescript(schema.format(id="INTEGER PRIMARY KEY", real="REAL"))
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self.conn.execute("BEGIN IMMEDIATE")  # the write lock now, not at the first write
+        try:
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    def columns(self, table: str) -> set[str]:
+        return {str(row[1]) for row in self.conn.execute(f"PRAGMA table_info({table})")}
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+_PLACEHOLDER = re.compile(r"\?")
+
+
+class PostgresDatabase:
+    """PostgreSQL through psycopg 3 (the ``postgres`` extra), in autocommit mode like SQLite's
+    connection: each statement commits by itself unless inside :meth:`transaction`."""
+
+    name = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+        except ImportError as e:
+            raise RuntimeError(
+                "a postgresql:// database needs the 'postgres' extra: "
+                "pip install 'shipwreck[postgres]'"
+            ) from e
+        self.url = url
+        self.conn = psycopg.connect(url, autocommit=True)
+        self.integrity_errors: tuple[type[Exception], ...] = (psycopg.errors.IntegrityError,)
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return _PLACEHOLDER.sub("%s", sql.replace("%", "%%"))
+
+    def execute(self, sql: str, params: Params = ()) -> Any:
+        return self.conn.execute(self._sql(sql), params)
+
+    def insert_id(self, sql: str, params: Params = ()) -> int:
+        row = self.execute(sql + " RETURNING id", params).fetchone()
+        return int(row[0])
+
+    def script(self, schema: str) -> None:
+        filled = schema.format(
+            id="BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", real="DOUBLE PRECISION"
+        )
+        for statement in filled.split(";"):
+            if statement.strip():
+                self.execute(statement)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.conn.transaction():
+            yield
+
+    def columns(self, table: str) -> set[str]:
+        rows = self.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,)
+        ).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def is_database_url(database: str) -> bool:
+    """A PostgreSQL URL rather than a SQLite file path."""
+    return database.startswith(("postgresql://", "postgres://"))
+
+
+def connect(database: str | Path) -> Database:
+    """The database named by ``database``: a ``postgresql://`` URL, else a SQLite file."""
+    text = str(database)
+    return PostgresDatabase(text) if is_database_url(text) else SqliteDatabase(text)

