@@ -102,6 +102,18 @@ def both_explored(table: Table) -> None:
     raise AssertionError("the fleets never explored")
 
 
+def bow_on_her_island(table: Table) -> str:
+    """Red's PLAN ship sails to her island and docks there, bow on (blue passes meanwhile); it
+    is red's turn again. Returns the ship."""
+    ship, island = PLAN[0]
+    for _ in range(5):
+        if any(s.id == ship and s.docked == island for s in sm_view(table, 0).ships):
+            return ship
+        turn_toward(table, 0, ship, island)
+        ok(table, 1, EndTurn())
+    raise AssertionError(f"{ship} never docked at {island}")
+
+
 def map_text(app: ShipwreckApp) -> str:
     return str(app.screen.query_one("#sea", SeaMap).render())
 

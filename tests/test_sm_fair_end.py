@@ -25,6 +25,7 @@ from shipwreck.games.spanish_main.setup import (
 )
 from shipwreck.games.spanish_main.state import Options, SpanishMainState
 from shipwreck.sim import simulate_bots
+from shipwreck.tui import render_spanish_main as R
 
 RED, BLUE = 0, 1
 
@@ -111,6 +112,9 @@ def test_sm40_lost_coins_leave_play_and_half_of_what_is_left_wins() -> None:
     assert "lost with her: coin 4 (6); 6 gold leaves play (7 still in play)" in log
     assert all(c.known == [RED, BLUE] for c in state.coins if c.place == "lost")
     assert rules.gold_in_play(state) == 7 and not state.over
+    goal = R.goal(RULES.view(state, BLUE)).plain  # (the fleet screen's goal tells the same)
+    assert "more than half of all the gold still in play (7 now" in goal
+    assert "round" not in goal  # (the safety cap is no way to end: not told as one)
     RULES.apply(state, RED, C.Move("dover", (("S", 0.0, None), ("S", 0.0, None))))
     assert state.over and state.winners == [RED]
     assert state.end_reason == "red has more than half of the gold still in play"

@@ -838,8 +838,9 @@ def goal(view: SpanishMainView) -> Text:
         t.append("The game ends once every coin is unloaded at a home island or lost")
     else:
         t.append("The game ends when one player has ")
-        t.append("more than half of all the gold", style="bold")
-        t.append(f" ({view.gold_total} dealt in coins) at home")
+        t.append("more than half of all the gold still in play", style="bold")
+        t.append(f" ({view.gold_in_play} now: all dealt, less coins lost) at home,")
+        t.append(" or once every coin is unloaded at a home island or lost")
     t.append(", or when only one player still has a ship afloat with a mast standing. ")
     t.append("Most gold at home wins", style="bold")
     t.append("; a tie goes to the larger points value of ships still afloat. ")
@@ -847,9 +848,6 @@ def goal(view: SpanishMainView) -> Text:
         "Gold counts once a ship carrying coins docks at her own home island (⌂): she unloads"
         " there. Coins lie face down on the wild islands: dock, explore, load, sail home."
     )
-    rounds = options.get("max_rounds", 0)
-    if isinstance(rounds, int) and rounds > 0:
-        t.append(f" After round {rounds} the game ends and is scored all the same.")
     return t
 
 
