@@ -1,6 +1,7 @@
 """Spanish Main learnable at the table, at 80x24 and 120x40: the goal and fleet screen (F3,
 ``ships``, ``fleet``), a move to try for every ship from the home harbour on the hint line,
-and a move that would not move her held back until entered again (play-test problems 2, 5, 6)."""
+and a move that would not move her refused with what to type instead (play-test problems 2, 5,
+6; SM-13)."""
 
 from __future__ import annotations
 
