@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from shipwreck.bus import Bus, MemoryBus
+from shipwreck.bus.nats import NatsBus
+from shipwreck.bus.nats_server import NatsServer
 from shipwreck.server.service import Service
 from shipwreck.tui._textual import install_patches
 
@@ -59,3 +62,25 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "s.db")
     server: PgServer = request.getfixturevalue("pg_server")
     return server.new_database()
+
+
+BUS_LEASE_SECONDS = 1.0
+"""The lease of the buses below: short, so a test of a dead owner waits about a second."""
+
+
+@pytest.fixture(params=["memory", "nats"])
+async def buses(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Bus, Bus]]:
+    """Two connections to one bus, as two workers hold them: the in-memory bus (the same
+    object twice), and a real NATS server started for the test (its lease bucket must not
+    outlive the test), with a connection each (tests/test_bus.py runs the bus contract)."""
+    if request.param == "memory":
+        bus = MemoryBus(lease_seconds=BUS_LEASE_SECONDS)
+        yield bus, bus
+        await bus.close()
+        return
+    with NatsServer(tmp_path / "nats") as server:
+        a = await NatsBus.connect(server.url, lease_seconds=BUS_LEASE_SECONDS, name="a")
+        b = await NatsBus.connect(server.url, lease_seconds=BUS_LEASE_SECONDS, name="b")
+        yield a, b
+        await a.close()
+        await b.close()

@@ -894,8 +894,7 @@ async def test_bot_scripts_of_10_mb_and_10000_nested_parentheses(
         assert "the command failed" not in text
         answers.append(text.strip().splitlines()[-1][:90])
         await bob.check()
-    with service.store.db:
-        saved = service.store.db.execute("SELECT owner, name FROM bots").fetchall()
+    saved = service.store.db.execute("SELECT owner, name FROM bots").fetchall()
     assert saved == [], f"refused scripts were saved: {saved}"
     assert_no_errors_logged(caplog)
     report("bot scripts", len(cases), "refused: " + " | ".join(sorted(set(answers))))

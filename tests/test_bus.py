@@ -8,58 +8,15 @@ the fixture; nothing is mocked. Every test runs on both buses, so code written a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
+from conftest import BUS_LEASE_SECONDS as LEASE
 
-from shipwreck.bus import Bus, BusError, MemoryBus, NoResponder, subject_matches, valid_subject
-from shipwreck.bus.nats import NatsBus
-from shipwreck.bus.nats_server import NatsServer
-
-LEASE = 1.0
-
-
-class Clock:
-    """The memory bus's lease clock, moved by the test instead of waiting."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-BUSES: dict[str, Clock | None] = {}
-"""Per bus kind, the clock a test can move (``None``: real time, as on NATS)."""
-
-
-@pytest.fixture(params=["memory", "nats"])
-async def buses(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Bus, Bus]]:
-    """Two connections to one bus, as two workers would hold."""
-    if request.param == "memory":
-        clock = Clock()
-        bus = MemoryBus(lease_seconds=LEASE, clock=clock)
-        BUSES["clock"] = clock
-        yield bus, bus
-        await bus.close()
-        return
-    BUSES["clock"] = None
-    # A server per test: the lease bucket's entries must not outlive the test.
-    with NatsServer(tmp_path / "nats") as server:
-        a = await NatsBus.connect(server.url, lease_seconds=LEASE, name="a")
-        b = await NatsBus.connect(server.url, lease_seconds=LEASE, name="b")
-        yield a, b
-        await a.close()
-        await b.close()
+from shipwreck.bus import Bus, BusError, NoResponder, subject_matches, valid_subject
 
 
 async def _pass_time(seconds: float) -> None:
-    clock = BUSES["clock"]
-    if clock is not None:
-        clock.now += seconds
-    else:
-        await asyncio.sleep(seconds)
+    await asyncio.sleep(seconds)
 
 
 async def _collect(bus: Bus, pattern: str) -> list[tuple[str, bytes]]:

@@ -8,14 +8,10 @@ is read on the other, ids never collide, and a worker that goes silent leaves th
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from shipwreck.bus import Bus, MemoryBus
-from shipwreck.bus.nats import NatsBus
-from shipwreck.bus.nats_server import NatsServer
+from shipwreck.bus import Bus
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.runtime.lobby_link import LobbyLink
 from shipwreck.store.db import Store
@@ -23,25 +19,22 @@ from shipwreck.store.db import Store
 BEAT = 0.2
 
 
-@pytest.fixture(params=["memory", "nats"])
-async def buses(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Bus, Bus]]:
-    if request.param == "memory":
-        bus = MemoryBus()
-        yield bus, bus
-        await bus.close()
-        return
-    with NatsServer(tmp_path / "nats") as server:
-        a = await NatsBus.connect(server.url, name="a")
-        b = await NatsBus.connect(server.url, name="b")
-        yield a, b
-        await a.close()
-        await b.close()
-
-
 def _lobby(db: Path) -> Lobby:
     lobby = Lobby(seed=1)
     lobby.attach_store(Store(db), restore=False)
     return lobby
+
+
+async def _two_workers(buses: tuple[Bus, Bus], tmp_path: Path) -> list[tuple[Lobby, LobbyLink]]:
+    """Workers ``a`` and ``b``: a lobby each on one database file, linked over the bus."""
+    db = tmp_path / "shipwreck.db"
+    workers = []
+    for bus, name in zip(buses, "ab", strict=True):
+        lobby = _lobby(db)
+        link = LobbyLink(bus, lobby, name, heartbeat=BEAT)
+        await link.start()
+        workers.append((lobby, link))
+    return workers
 
 
 async def _until(condition: Callable[[], bool], seconds: float = 3.0) -> bool:
@@ -55,13 +48,7 @@ async def _until(condition: Callable[[], bool], seconds: float = 3.0) -> bool:
 async def test_a_table_made_on_one_worker_is_listed_on_the_other(
     buses: tuple[Bus, Bus], tmp_path: Path
 ) -> None:
-    bus_a, bus_b = buses
-    db = tmp_path / "shipwreck.db"
-    lobby_a, lobby_b = _lobby(db), _lobby(db)
-    link_a = LobbyLink(bus_a, lobby_a, "a", heartbeat=BEAT)
-    link_b = LobbyLink(bus_b, lobby_b, "b", heartbeat=BEAT)
-    await link_a.start()
-    await link_b.start()
+    (lobby_a, link_a), (lobby_b, link_b) = await _two_workers(buses, tmp_path)
     seats = [SeatSpec("human"), *(SeatSpec("bot", "random") for _ in range(3))]
     t1 = lobby_a.create_table("lifeboat", seats, creator="ann")
     t2 = lobby_b.create_table("lifeboat", seats, creator="bob")
@@ -82,13 +69,7 @@ async def test_a_table_made_on_one_worker_is_listed_on_the_other(
 
 
 async def test_lobby_chat_reaches_every_worker_once(buses: tuple[Bus, Bus], tmp_path: Path) -> None:
-    bus_a, bus_b = buses
-    db = tmp_path / "shipwreck.db"
-    lobby_a, lobby_b = _lobby(db), _lobby(db)
-    link_a = LobbyLink(bus_a, lobby_a, "a", heartbeat=BEAT)
-    link_b = LobbyLink(bus_b, lobby_b, "b", heartbeat=BEAT)
-    await link_a.start()
-    await link_b.start()
+    (lobby_a, link_a), (lobby_b, link_b) = await _two_workers(buses, tmp_path)
     assert lobby_a.say("ann", "anyone for lifeboat?") is None
     assert await _until(lambda: [c.text for c in lobby_b.chat] == ["anyone for lifeboat?"])
     await asyncio.sleep(0.2)
@@ -103,13 +84,7 @@ async def test_lobby_chat_reaches_every_worker_once(buses: tuple[Bus, Bus], tmp_
 async def test_a_silent_workers_tables_leave_the_list(
     buses: tuple[Bus, Bus], tmp_path: Path
 ) -> None:
-    bus_a, bus_b = buses
-    db = tmp_path / "shipwreck.db"
-    lobby_a, lobby_b = _lobby(db), _lobby(db)
-    link_a = LobbyLink(bus_a, lobby_a, "a", heartbeat=BEAT)
-    link_b = LobbyLink(bus_b, lobby_b, "b", heartbeat=BEAT)
-    await link_a.start()
-    await link_b.start()
+    (lobby_a, link_a), (lobby_b, link_b) = await _two_workers(buses, tmp_path)
     table = lobby_a.create_table("lifeboat", [SeatSpec("human")] * 4, creator="ann")
     assert await _until(lambda: [r[0] for r in lobby_b.listing()] == [str(table.id)])
     await link_a.stop()  # worker A dies: no more beats

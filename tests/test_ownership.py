@@ -12,38 +12,17 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
+from conftest import BUS_LEASE_SECONDS as LEASE
 
 from shipwreck.bus import Bus, MemoryBus
-from shipwreck.bus.nats import NatsBus
-from shipwreck.bus.nats_server import NatsServer
 from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.runtime.ownership import Leaseholder, lease_key
 from shipwreck.runtime.updates import TableMirror
 from shipwreck.store.db import Store
-
-LEASE = 1.0
-
-
-@pytest.fixture(params=["memory", "nats"])
-async def buses(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Bus, Bus]]:
-    """Worker A's connection and worker B's."""
-    if request.param == "memory":
-        bus = MemoryBus(lease_seconds=LEASE)
-        yield bus, bus
-        await bus.close()
-        return
-    with NatsServer(tmp_path / "nats") as server:
-        a = await NatsBus.connect(server.url, lease_seconds=LEASE, name="a")
-        b = await NatsBus.connect(server.url, lease_seconds=LEASE, name="b")
-        yield a, b
-        await a.close()
-        await b.close()
 
 
 def _worker(path: Path) -> Lobby:

@@ -10,36 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import msgspec
 import pytest
 
-from shipwreck.bus import Bus, MemoryBus
-from shipwreck.bus.nats import NatsBus
-from shipwreck.bus.nats_server import NatsServer
+from shipwreck.bus import Bus
 from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.runtime.updates import SeatUpdate, TableMirror, TableOwner, seat_subject
 
 SEATS = 4
-
-
-@pytest.fixture(params=["memory", "nats"])
-async def buses(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Bus, Bus]]:
-    """The owner's connection and another worker's."""
-    if request.param == "memory":
-        bus = MemoryBus()
-        yield bus, bus
-        await bus.close()
-        return
-    with NatsServer(tmp_path / "nats") as server:
-        owner = await NatsBus.connect(server.url, name="owner")
-        worker = await NatsBus.connect(server.url, name="worker")
-        yield owner, worker
-        await owner.close()
-        await worker.close()
 
 
 def _table(seed: int) -> Table:

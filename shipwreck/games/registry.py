@@ -16,7 +16,30 @@ from typing import Any
 
 import msgspec
 
-_BUILTIN = ("shipwreck.games.lifeboat", "shipwreck.games.spanish_main")
+
+class BuiltIns:
+    """A registry's built-in modules, imported once, on first use, each registering its game.
+
+    Why lazily: a registry must not import the games it lists (they import it). Why a lock: a
+    session's thread (a player's saved bots compiled off the event loop) may come first; the
+    others wait until every module has registered."""
+
+    def __init__(self, *modules: str) -> None:
+        self.modules = modules
+        self.loaded = False
+        self._lock = threading.RLock()
+
+    def __call__(self) -> None:
+        if self.loaded:
+            return
+        with self._lock:
+            if not self.loaded:
+                for module in self.modules:
+                    importlib.import_module(module)
+                self.loaded = True
+
+
+_load = BuiltIns("shipwreck.games.lifeboat", "shipwreck.games.spanish_main")
 """The packages imported on first use: each registers its game as it loads."""
 
 
@@ -68,8 +91,6 @@ class UnknownGame(KeyError):
 
 _GAMES: dict[str, Game] = {}
 _ALIASES: dict[str, str] = {}
-_loaded = False
-_LOCK = threading.RLock()
 
 
 def register(game: Game) -> Game:
@@ -91,19 +112,6 @@ def unregister(name: str) -> None:
     if game is not None:
         for alias in game.names:
             _ALIASES.pop(alias, None)
-
-
-def _load() -> None:
-    """Import the built-in modules once. A session's thread (a player's saved bots compiled
-    off the event loop) may come first: the others wait until every module has registered."""
-    global _loaded
-    if _loaded:
-        return
-    with _LOCK:
-        if not _loaded:
-            for module in _BUILTIN:
-                importlib.import_module(module)
-            _loaded = True
 
 
 def all_games() -> tuple[Game, ...]:

@@ -9,8 +9,6 @@ language (parsing, errors, help, completion, bots) looks a game up here and neve
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +18,9 @@ import msgspec
 
 from shipwreck.games import registry as games
 
-_BUILTIN = ("shipwreck.lang.lifeboat", "shipwreck.lang.spanish_main", "shipwreck.lang.words")
+_load = games.BuiltIns(
+    "shipwreck.lang.lifeboat", "shipwreck.lang.spanish_main", "shipwreck.lang.words"
+)
 """The modules imported on first use: each registers its game's language (or the lobby's and
 the table's words) as it loads."""
 
@@ -101,8 +101,6 @@ class Words(NamedTuple):
 
 _GAMES: dict[str, LangGame] = {}
 _WORDS: dict[str, Words] = {}
-_loaded = False
-_LOCK = threading.RLock()
 
 
 def register_words(where: str, words: Words) -> None:
@@ -126,19 +124,6 @@ def register(game: LangGame) -> LangGame:
 def unregister(name: str) -> None:
     """Take a game's language out again (a test's toy game)."""
     _GAMES.pop(name, None)
-
-
-def _load() -> None:
-    """Import the built-in modules once. A session's thread (a player's saved bots compiled
-    off the event loop) may come first: the others wait until every module has registered."""
-    global _loaded
-    if _loaded:
-        return
-    with _LOCK:
-        if not _loaded:
-            for module in _BUILTIN:
-                importlib.import_module(module)
-            _loaded = True
 
 
 def find(name: str) -> LangGame | None:

@@ -9,8 +9,6 @@ importing the screens that import it).
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +20,9 @@ if TYPE_CHECKING:
     from shipwreck.lang.words import New
     from shipwreck.runtime import SeatSpec, Table
 
-_BUILTIN = ("shipwreck.tui.screens", "shipwreck.tui.sea_screen", "shipwreck.tui.tutorial")
+_load = games.BuiltIns(
+    "shipwreck.tui.screens", "shipwreck.tui.sea_screen", "shipwreck.tui.tutorial"
+)
 """The modules imported on first use: each registers its game's screens as it loads."""
 
 SeatsFor = Callable[["New"], "list[SeatSpec] | str"]
@@ -42,8 +42,6 @@ class TuiGame(msgspec.Struct):
 
 
 _GAMES: dict[str, TuiGame] = {}
-_loaded = False
-_LOCK = threading.RLock()
 
 
 def register(game: TuiGame) -> TuiGame:
@@ -61,19 +59,6 @@ def set_tutorial_screen(name: str, screen: Callable[[Table, int | None], Any]) -
 def unregister(name: str) -> None:
     """Take a game's screens out again (a test's toy game)."""
     _GAMES.pop(name, None)
-
-
-def _load() -> None:
-    """Import the built-in modules once. A session's thread (a player's saved bots compiled
-    off the event loop) may come first: the others wait until every module has registered."""
-    global _loaded
-    if _loaded:
-        return
-    with _LOCK:
-        if not _loaded:
-            for module in _BUILTIN:
-                importlib.import_module(module)
-            _loaded = True
 
 
 def find(name: str) -> TuiGame | None:
