@@ -87,6 +87,21 @@ def test_scenario_illegal_command_exits_2(tmp_path: Path) -> None:
     assert "kid:" in proc.stderr
 
 
+def test_python_m_shipwreck_runs_the_command() -> None:
+    """``python -m shipwreck`` is the ``shipwreck`` command (``shipwreck/__main__.py``): it
+    runs a subcommand and returns its exit status."""
+    ok = subprocess.run(
+        [sys.executable, "-m", "shipwreck", "sim", "--game", "lifeboat", "--games", "1"],
+        capture_output=True,
+        text=True,
+    )
+    assert ok.returncode == 0 and "games: 1" in ok.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "shipwreck", "sim", "--games", "0"], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "--games must be at least 1" in bad.stderr
+
+
 def test_scenario_bad_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "s.toml"
     f.write_text('seats = ["lauren", "nobody", "captain", "mate"]\n')

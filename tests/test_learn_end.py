@@ -119,7 +119,7 @@ async def test_the_spanish_main_end_screen_marks_me_and_my_placing() -> None:
         assert f"you came {placing(standing, standing[0])}" in text
         mark = [line for line in text.splitlines() if line.startswith("▸")]
         assert len(mark) == 1 and "(you)" in mark[0] and view.seats[0] in mark[0]
-        assert f"of the {view.gold_total // 2 + 1} that wins" in text
+        assert f"of the {view.gold_in_play // 2 + 1} that wins" in text  # (SM-40: still in play)
 
 
 def snapshot_end(snap_compare: Any, size: tuple[int, int]) -> bool:

@@ -153,12 +153,16 @@ def test_sm15_a_loaded_ship_is_hinted_home_first() -> None:
 
 def test_sm10_hints_count_a_move_made_earlier_in_the_same_turn() -> None:
     """SM-10: after one ship has sailed for a wild island this turn, the hints no longer send
-    my other ships after the same island (seed 7: all three were sent to isla-2)."""
-    state, _ = SEA.new_game(7, 2)
+    my other ships after the same island (seed 6, red first by SM-2's roll: dover and
+    lord-walpole are both sent to isla-2 until dover sails)."""
+    state, _ = SEA.new_game(6, 2)
     seat = SEA.prompts(state)[0].seat
+    assert seat == RED
     view = sea_view(state, seat)
-    first = suggested_moves(view)["dover"]
+    before = suggested_moves(view)
+    first = before["dover"]
     assert first == "move dover toward isla-2"
+    assert before["lord-walpole"] == "move lord-walpole toward isla-2"
     SEA.apply(state, seat, parse_command("spanish_main", first, view))
     while SEA.prompts(state)[0].kind == "after_move":
         SEA.apply(state, seat, C.Pass())

@@ -67,12 +67,22 @@ def first_move(table: Table, line: str) -> float:
 
 @pytest.mark.parametrize("line", [e for e in examples() if e not in TYPOS])
 def test_each_documented_move_works_as_a_first_move(line: str) -> None:
-    """SM-12, SM-13: the line is accepted at the start of a new game and the ship leaves the
-    spot she started on (not stopped where she stood)."""
+    """SM-12, SM-13: the line is accepted at the start of a new game (a dock, once the island is
+    within her move) and the ship leaves the spot she was on (not stopped where she stood)."""
     table = new_game()
-    assert first_move(table, line) > 1.0, f"{line!r} left her where she was"
     if " dock " in line:
+        # SM-14: only once the island is within her move (as the docs say): homes lie a move or
+        # more from every wild island since SM-2 evens out treasure access, so sail toward it first
+        ship, island = line.split()[1], line.split()[3]
+        assert table.sit(1, "bob") is None
+        for seat, text in ((0, f"move {ship} toward {island}"), (0, "end turn"), (1, "end turn")):
+            assert table.submit_text(seat, text).ok, text
+    went = first_move(table, line)
+    if " dock " in line:  # (the last stretch to the island: she docks there)
+        assert went > 0.05, f"{line!r} left her where she was"
         assert next(s.docked for s in sea(table).ships if s.id == line.split()[1]) == "isla-2"
+    else:
+        assert went > 1.0, f"{line!r} left her where she was"
 
 
 @pytest.mark.parametrize("line", sorted(TYPOS))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from test_sea_screen import both_explored, two_humans
+from test_sea_screen import both_explored, bow_on_her_island, two_humans
 from test_tui import lobby_with_table
 from textual.pilot import Pilot
 
@@ -130,8 +130,12 @@ def test_snapshot_sea_help_at_80x24(snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=SMALL, press=["f1"])
 
 
-def test_snapshot_sea_blocked_move_held_at_80x24(snap_compare: Any) -> None:
-    """A move that would stay put: the ghost is gone and the line says how to do it anyway."""
+def test_snapshot_sea_blocked_move_refused_at_80x24(snap_compare: Any) -> None:
+    """SM-13: a move her bow cannot begin (docked, bow on her island) is refused, naming what
+    is in the way and the line to type instead; nothing is sent."""
     lobby, table = two_humans()
+    ship = bow_on_her_island(table)
+    commands = list(table.commands)
     app = ShipwreckApp(lobby, "ann", "SHA256:a", open_table=table.id)
-    assert snap_compare(app, terminal_size=SMALL, press=[*"move dover S 30", "enter"])
+    assert snap_compare(app, terminal_size=SMALL, press=[*f"move {ship} S", "enter"])
+    assert table.commands == commands

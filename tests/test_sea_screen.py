@@ -43,9 +43,9 @@ from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZE = (120, 40)
 SEED = 3
-PLAN = {0: ("plantagenet", "isla-1"), 1: ("el-tirador", "isla-5")}
-"""Seed 3: a ship of each fleet and where it heads (plantagenet docks at isla-2 on her way to
-isla-1); each explores where she docks, a different wild island each."""
+PLAN = {0: ("plantagenet", "isla-3"), 1: ("el-picador", "isla-2")}
+"""Seed 3 (red moves first, SM-2): a ship of each fleet and a wild island near her home that
+she heads for; each explores where she docks, a different wild island each."""
 
 
 def two_humans(seed: int = SEED) -> tuple[Lobby, Table]:
@@ -100,6 +100,18 @@ def both_explored(table: Table) -> None:
             else:
                 done[seat] = turn_toward(table, seat, *PLAN[seat])
     raise AssertionError("the fleets never explored")
+
+
+def bow_on_her_island(table: Table) -> str:
+    """Red's PLAN ship sails to her island and docks there, bow on (blue passes meanwhile); it
+    is red's turn again. Returns the ship."""
+    ship, island = PLAN[0]
+    for _ in range(5):
+        if any(s.id == ship and s.docked == island for s in sm_view(table, 0).ships):
+            return ship
+        turn_toward(table, 0, ship, island)
+        ok(table, 1, EndTurn())
+    raise AssertionError(f"{ship} never docked at {island}")
 
 
 def map_text(app: ShipwreckApp) -> str:
@@ -372,8 +384,9 @@ async def test_each_seat_sees_only_its_own_coin_values() -> None:
     both_explored(table)
     ann, bob = sm_view(table, 0), sm_view(table, 1)
     shown_ann, shown_bob = str(R.treasure(ann)), str(R.treasure(bob))
-    assert "aboard plantagenet" in shown_ann and "aboard plantagenet" not in shown_bob
-    assert "aboard el-tirador" in shown_bob and "aboard el-tirador" not in shown_ann
+    red, blue = (f"aboard {ship}" for ship, _ in PLAN.values())
+    assert red in shown_ann and red not in shown_bob
+    assert blue in shown_bob and blue not in shown_ann
     spectator = str(R.treasure(sm_view(table, None)))
     assert "spectators see no hidden coin value" in spectator
 

@@ -56,7 +56,7 @@ def test_lint_knows_the_game() -> None:
 
 
 def test_first_turn_decisions() -> None:
-    state, _ = RULES.new_game(5, 2)
+    state, _ = RULES.new_game(6, 2)  # (red goes first: SM-2 rolls it)
     view = RULES.view(state, 0)
     hauler = BotPlayer(load_bot("sm_hauler"), seed=1)
     d = hauler.decide(view, "turn")
@@ -73,7 +73,7 @@ def _ctx(view: SpanishMainView, decision: str = "turn") -> Context:
 def test_move_to_is_the_offered_move_that_ends_nearest() -> None:
     """``move SHIP to TARGET`` plays one of the ship's moves on offer, the one whose previewed
     end is nearest the target; ``reach`` says how near; a literal id works as well as a name."""
-    state, _ = RULES.new_game(5, 2)
+    state, _ = RULES.new_game(6, 2)  # (red goes first: SM-2 rolls it)
     view = RULES.view(state, 0)
     ctx = _ctx(view)
     ship = ctx.names["ship"]
@@ -115,7 +115,7 @@ def test_move_to_docks_when_it_can() -> None:
 
 
 def test_expressions_in_command_words() -> None:
-    state, _ = RULES.new_game(5, 2)
+    state, _ = RULES.new_game(6, 2)  # (red goes first: SM-2 rolls it)
     view = RULES.view(state, 0)
     src = (
         'bot "X" for spanish_main\non turn:\n'

@@ -81,14 +81,42 @@ def test_touch_ends_the_whole_move() -> None:
     assert len(path.legs) == 1 and path.hit is isl
 
 
-def test_pivot_sweeps_the_stern() -> None:
-    """SM-12: a pivot turns on the bow tip; the stern swinging into a ship stops the turn."""
+def test_sm12_turn_is_a_placement_not_a_sweep() -> None:
+    """SM-12: a turn is a placement about the centre of the bow's rounding: a hull the stern
+    would have swept through on the way round does not stop her, and the bow cap stays put."""
     other = geo.hull("other", 10.0, 4.0, 90.0, 4.5)  # a hull lying east-west, south-west of us
     path = geo.plan(10.0, 10.0, 0.0, 6.5, 6.5, [(-90.0, 5.0)], [other])
-    assert path.hit is other and path.legs[0].ran == 0.0
-    assert -90.0 < path.legs[0].turned < 0.0
-    assert (path.x, path.y) == pytest.approx((10.0, 10.0))  # the bow tip did not move
-    assert path.legs[0].part == "stern"
+    assert path.hit is None and path.legs[0].turned == -90.0 and path.legs[0].ran == 5.0
+    r = geo.HULL_RADIUS
+    assert geo.turn_pose(10.0, 10.0, 0.0, -90.0) == pytest.approx((10.0 - r, 10.0 - r, 270.0))
+    assert (path.x, path.y) == pytest.approx((10.0 - r - 5.0, 10.0 - r))
+
+
+def test_sm12_turn_onto_something_she_cannot_sail_clear_of_is_not_sailed() -> None:
+    """SM-12: a turn that sets her down on a hull she does not sail clear of is ``swung``: the
+    leg is not sailed and she stays where she was."""
+    other = geo.hull(
+        "other", 13.0, 8.0, 0.0, 6.5
+    )  # north-south, where a turn to port puts the stern
+    path = geo.plan(10.0, 10.0, 0.0, 6.5, 6.5, [(-45.0, 1.0)], [other])
+    leg = path.legs[0]
+    assert leg.swung and leg.hit is other and (leg.turned, leg.ran) == (0.0, 0.0)
+    assert (path.x, path.y, path.heading) == pytest.approx((10.0, 10.0, 0.0))
+    assert not path.moved
+
+
+def test_sm12_bow_against_the_edge_can_always_turn_away() -> None:
+    """SM-12: a ship run bow-first into the sea's edge at a slant (her stern would be set down
+    past the edge by any turn that points her away) sails off it: the run clears her."""
+    walls = geo.walls(W, H)
+    path = geo.plan(30.0, 5.0, 196.0, 4.5, 4.5, [(0.0, 7.0)], walls)  # runs into the south edge
+    assert path.hit is not None and path.hit.id == geo.EDGE_ID
+    out = geo.plan(path.x, path.y, path.heading, 4.5, 4.5, [(90.0, 5.0)], walls)
+    assert not out.legs[0].swung and out.legs[0].ran == 5.0
+    end = geo.axis(out.x, out.y, out.heading, 4.5)
+    assert all(w.gap(end) >= 0 for w in walls)
+    short = geo.plan(path.x, path.y, path.heading, 4.5, 4.5, [(90.0, 0.5)], walls)
+    assert short.legs[0].swung  # too short a run to clear her stern: not sailed
 
 
 def test_moving_away_from_a_touch_is_free_and_into_it_blocked() -> None:
@@ -150,19 +178,18 @@ legs_st = st.lists(
 
 def _sample_path(
     start: tuple[float, float, float, float], path: geo.Path
-) -> list[tuple[float, float, float]]:
-    """Poses along what was actually sailed, every ~0.05 of hull travel."""
+) -> list[tuple[float, float, float, bool]]:
+    """Poses along what was actually sailed: each leg's placement (marked True), then every
+    ~0.05 of its run."""
     x, y, h, ln = start
-    out = [(x, y, h)]
+    out = [(x, y, h, False)]
     for leg in path.legs:
-        n = max(1, int(abs(math.radians(leg.turned)) * ln / 0.05))
-        for i in range(1, n + 1):
-            out.append((x, y, h + leg.turned * i / n))
-        h += leg.turned
+        x, y, h = geo.turn_pose(x, y, h, leg.turned)  # SM-12: a placement, nothing swept
+        out.append((x, y, h, True))
         ux, uy = geo.unit(h)
         n = max(1, int(leg.ran / 0.05))
         for i in range(1, n + 1):
-            out.append((x + ux * leg.ran * i / n, y + uy * leg.ran * i / n, h))
+            out.append((x + ux * leg.ran * i / n, y + uy * leg.ran * i / n, h, False))
         x, y = x + ux * leg.ran, y + uy * leg.ran
     return out
 
@@ -182,8 +209,9 @@ def test_moves_never_overlap_or_pass_through(
     legs: list[tuple[float, float]],
 ) -> None:
     """SM-13: the final hull overlaps nothing, and no pose along the sailed path does either
-    (within float noise); SM-12: no leg turns more than asked (at most 90°) or runs farther than
-    asked; a hit ends the move."""
+    (within float noise), except what a turn set her down on and she sails clear of, never going
+    deeper; SM-12: no leg turns more than asked (at most 90°) or runs farther than asked; a hit
+    ends the move."""
     obs, start = scene
     x, y, h, ln = start
     path = geo.plan(x, y, h, ln, ln, legs, obs)
@@ -197,15 +225,23 @@ def test_moves_never_overlap_or_pass_through(
     end = geo.axis(path.x, path.y, path.heading, ln)
     for o in obs:
         assert o.gap(end) >= -1e-6, f"ends overlapping {o.id}"
-    for px, py, ph in _sample_path(start, path):
+    last: dict[int, float] = {}
+    for px, py, ph, placed in _sample_path(start, path):
         seg = geo.axis(px, py, ph, ln)
-        for o in obs:
-            assert o.gap(seg) >= -1e-3, f"passes through {o.id}"
-    if path.hit is not None:
+        for k, o in enumerate(obs):
+            g = o.gap(seg)
+            if placed:
+                last[k] = min(g, 0.0)
+                continue
+            # SM-12: a turn may set her down on something she then sails clear of; she never
+            # goes deeper into it, and never into anything else
+            assert g >= min(-1e-3, last.get(k, 0.0) - 1e-6), f"passes through {o.id}"
+            last[k] = g
+    if path.hit is not None and not path.legs[-1].swung:  # (a swung leg: see the test below)
         # Touching: within the obstacle's margin; or, for a motion blocked where it began (it
         # began closer than geo.near_gap and would go straight in, SM-13: a turn refused before
         # it turned at all, or a run refused where the leg's whole turn left her), within
-        # near_gap. A turn stopped partway ends within the margin.
+        # near_gap.
         last, asked = path.legs[-1], legs[len(path.legs) - 1]
         stood = last.ran == 0 and last.turned in (0, asked[0])
         touch = geo.near_gap(path.hit) if stood else path.hit.margin
@@ -214,21 +250,19 @@ def test_moves_never_overlap_or_pass_through(
 
 @settings(max_examples=150, deadline=None)
 @given(scene=scenes(), legs=legs_st)
-def test_start_block_agrees_with_sweep(
+def test_sm12_a_swung_leg_is_set_down_on_what_it_names(
     scene: tuple[list[geo.Obstacle], tuple[float, float, float, float]],
     legs: list[tuple[float, float]],
 ) -> None:
-    """SM-13: the cheap check behind legal() agrees with the full sweep: a first leg it calls
-    blocked does not move, and one it calls free does (if it asks to move at all)."""
+    """SM-12: a leg is ``swung`` (not sailed) only when its turn sets her down on what it names
+    and its run does not clear her of it; otherwise she ends clear of everything."""
     obs, (x, y, h, ln) = scene
     turn, dist = legs[0]
-    near = geo.near_obstacles(x, y, h, ln, obs)
-    if turn != 0:
-        blocked = geo.start_block("turn", x, y, h, ln, turn, near) is not None
-        sw, amount = geo.sweep("turn", x, y, h, ln, turn, obs), turn
+    res, ex, ey, eh = geo.sail_leg(x, y, h, ln, ln, turn, dist, obs)
+    if res.swung:
+        assert res.hit is not None and (ex, ey, eh) == (x, y, h)
+        placed = geo.axis(*geo.turn_pose(x, y, h, turn), ln)
+        assert res.hit.gap(placed) < 0.0
     else:
-        blocked = geo.start_block("run", x, y, h, ln, dist, near) is not None
-        sw, amount = geo.sweep("run", x, y, h, ln, dist, obs), dist
-    assert sw.blocked == blocked
-    if not blocked and abs(amount) > 1e-6:
-        assert sw.done != 0
+        end = geo.axis(ex, ey, eh, ln)
+        assert all(o.gap(end) >= -1e-6 for o in obs)

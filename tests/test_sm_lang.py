@@ -246,6 +246,16 @@ def test_round_trip_of_every_legal_command() -> None:
     repairs = RULES.legal(home_with_damage(), RED)
     assert C.Repair("dover") in repairs
     seen.update(repairs, [C.Repair("dover", 2), C.Repair("dover", 4)])
+    # Breaking a tow: random play seldom takes one (SM-17).
+    towing = start(
+        [
+            ShipPosition("dover", RED, 40, 20, 90, towing="el-picador"),
+            ShipPosition("el-picador", RED, 30, 20, 90, masts=0),
+            ShipPosition("el-leon", BLUE, 50, 15, 270),
+        ]
+    )
+    assert C.BreakTow("dover") in RULES.legal(towing, RED)
+    seen.add(C.BreakTow("dover"))
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000
@@ -501,7 +511,7 @@ def test_nasty_lines(text: str) -> None:
     [
         ("", ["come", "end", "explore", "move"]),
         ("e", ["end", "explore"]),
-        ("move ", ["dover", "far-red"]),
+        ("move ", ["dover", "far-red", "plantagenet"]),
         ("move d", ["dover"]),
         ("move dover ", ["S", "dock", "toward"]),
         ("move dover S ", ["-45", "-90", "0", "45", "90"]),
@@ -515,7 +525,9 @@ def test_nasty_lines(text: str) -> None:
         ("move dover L ", []),  # dover has no L leg
         ("move dover toward ", ["el-leon", "far-blue", "isla-1", "isla-2", "isla-3", "isla-4"]),
         ("move dover dock ", ["isla-4"]),  # the islands she can reach and dock at
-        ("move plantagenet ", []),  # docked bow-in: she must come about first
+        # docked bow-in: SM-12, she turns along the island (a placement) and slides off it
+        ("move plantagenet ", ["L", "S", "toward"]),
+        ("move plantagenet S ", ["-90", "90"]),
         ("come about ", ["plantagenet"]),
         ("explore ", ["plantagenet"]),
         ("end ", ["turn"]),

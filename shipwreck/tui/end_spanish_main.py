@@ -1,6 +1,6 @@
 """The end of a Spanish Main game, as one seat sees it: its placing, and each player's gold at
-home drawn as a bar towards the winning line (more than half of all the gold, SM-40), with the
-tie-break (ships afloat and their points, SM-41)."""
+home drawn as a bar towards the winning line (more than half of all the gold still in play,
+SM-40), with the tie-break (ships afloat and their points, SM-41)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def final(view: SpanishMainView, width: int = 76) -> RenderableType:
     points = [sum(s.points for s in ships) for ships in afloat]
     standing: list[tuple[int, ...]] = [(view.gold[i], points[i]) for i in range(n)]
     order = sorted(range(n), key=lambda i: standing[i], reverse=True)
-    goal = view.gold_total // 2 + 1
+    goal = view.gold_in_play // 2 + 1  # (more than half the gold still in play, SM-40)
     head = Text(f"the game is over: {view.end_reason}\n", style="bold")
     if view.seat is not None and 0 <= view.seat < n:
         head.append(f"you came {placing(standing, standing[view.seat])}", style="bold cyan")

@@ -307,6 +307,8 @@ def _label_ship(
     if short:
         tries.append((short, _nearest_first(_label_spots(cells, len(short), 2), len(short), hull)))
     tries.append((code, _label_spots(cells, len(code), 3)[16:]))
+    for text in dict.fromkeys(t for t in (short, code) if t):  # crowded still: anywhere near
+        tries.append((text, _nearest_first(_box_spots(cells, len(text), 3), len(text), hull)))
     for text, spots in tries:
         for col, row in spots:
             if cv.free(col, row, len(text)) and _apart(cv, col, row, len(text)):
@@ -389,6 +391,17 @@ def _label_spots(cells: tuple[int, int, int, int], n: int, far: int) -> list[tup
             (c0 - n - 2, r1 + 1),
         ]
     return spots
+
+
+def _box_spots(cells: tuple[int, int, int, int], n: int, far: int) -> list[tuple[int, int]]:
+    """Every place for a label of ``n`` cells within ``far`` cells of a hull's ``cells`` box
+    (the last resort of a crowded map, taken nearest first by :func:`_nearest_first`)."""
+    c0, r0, c1, r1 = cells
+    return [
+        (col, row)
+        for row in range(r0 - far, r1 + far + 1)
+        for col in range(c0 - n - far + 1, c1 + far + 1)
+    ]
 
 
 def track(ship: ShipView, preview: MovePreview) -> list[tuple[float, float]]:
@@ -825,8 +838,9 @@ def goal(view: SpanishMainView) -> Text:
         t.append("The game ends once every coin is unloaded at a home island or lost")
     else:
         t.append("The game ends when one player has ")
-        t.append("more than half of all the gold", style="bold")
-        t.append(f" ({view.gold_total} dealt in coins) at home")
+        t.append("more than half of all the gold still in play", style="bold")
+        t.append(f" ({view.gold_in_play} now: all dealt, less coins lost) at home,")
+        t.append(" or once every coin is unloaded at a home island or lost")
     t.append(", or when only one player still has a ship afloat with a mast standing. ")
     t.append("Most gold at home wins", style="bold")
     t.append("; a tie goes to the larger points value of ships still afloat. ")
@@ -834,9 +848,6 @@ def goal(view: SpanishMainView) -> Text:
         "Gold counts once a ship carrying coins docks at her own home island (⌂): she unloads"
         " there. Coins lie face down on the wild islands: dock, explore, load, sail home."
     )
-    rounds = options.get("max_rounds", 0)
-    if isinstance(rounds, int) and rounds > 0:
-        t.append(f" After round {rounds} the game ends and is scored all the same.")
     return t
 
 

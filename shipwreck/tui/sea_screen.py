@@ -14,7 +14,6 @@ changing is previewed again when the interval is up, so the last line typed is a
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -52,8 +51,6 @@ from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 GAME = "spanish_main"
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
 SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
-STUCK = 0.1
-"""A move that would take her bow less far than this is "not moving" (:meth:`stuck_move`)."""
 PREVIEW_INTERVAL = 0.1
 """Seconds between two previews of the line being typed, at least (at most ten a second:
 a preview took as much of the server as a hundred keys, and a flood of keys made one each)."""
@@ -121,8 +118,6 @@ class SpanishMainScreen(SeatScreen):
         """The preview of the typed line, when one is waiting for `PREVIEW_INTERVAL`."""
         self._previewed_at = -PREVIEW_INTERVAL
         """When the typed line was last previewed (`time.monotonic`)."""
-        self._confirm: str | None = None
-        """A move held back by :meth:`stuck_move`, which runs if it is entered again."""
 
     PANELS = {"title": "top", "seats": "side", "fleet": "side", "treasure": "side"}
     PANELS.update(prompt="foot", error="foot")
@@ -244,36 +239,11 @@ class SpanishMainScreen(SeatScreen):
         self.show_fleet()
 
     def run_line(self, line: str) -> None:
-        confirmed, self._confirm = self._confirm == line, None  # (any other line cancels)
         if line in ("ships", "fleet"):  # (until the table's words have a grammar)
             self.error("")
             self.show_fleet()
-        elif confirmed or not self.stuck_move(line):
+        else:  # (a move that would go nowhere is refused by the table, SM-13: nothing held)
             super().run_line(line)
-
-    def stuck_move(self, line: str) -> bool:
-        """Hold back a move the preview says would leave her where she is (blocked before she
-        runs at all, SM-13: she would pivot a little and stop, her action spent): say so, and
-        run it only if the same line comes next (↑ Enter; :meth:`run_line`). The engine's rule
-        stays as it is (a move that turns her at all is a move): this guards a person's Enter,
-        not the rule, so bots and replays play the same. Returns whether it was held back."""
-        if self.seat is None or not line.startswith("move "):
-            return False
-        try:
-            cmd = parse_command(GAME, line, self.view)
-            preview = self.table.preview(self.seat, cmd) if isinstance(cmd, MOVES) else None
-        except (CommandSyntaxError, IllegalCommand):  # not a move, or an illegal one: the
-            return False  # table says why
-        if not isinstance(preview, MovePreview) or preview.stop is None:
-            return False
-        ship = next(s for s in self.view.ships if s.id == cmd.ship)
-        if math.hypot(preview.x - ship.x, preview.y - ship.y) >= STUCK:
-            return False
-        self._confirm = line
-        self.after_command()  # (the ghost goes: clearing it later would clear this line too)
-        why = f" (her {preview.part} on {preview.touches})" if preview.touches else ""
-        self.error(f"↑ Enter to do it anyway: {ship.id} stays put{why}", style="yellow")
-        return True
 
     def players(self) -> list[str]:
         """Who plays each seat: a player (away, on autopilot), or a free seat's stand-in."""

@@ -9,7 +9,8 @@
 - :mod:`.view` — the one hidden-information filter
 - :mod:`.scoring` — SM-41
 
-Seats are named ``red``, ``blue``, ``green``, ``gold`` in turn order; seat 0 starts.
+Seats are named ``red``, ``blue``, ``green``, ``gold`` in turn order; in a new game the first
+player is rolled (SM-2), and a round begins at that player's turn.
 
 Flow. One seat is prompted at a time. ``turn``: the player gives each ship at most one action
 (``move``, ``move-toward``, ``move-dock``, ``come-about``, ``shoot``, ``explore``, ``repair``) and
@@ -27,10 +28,13 @@ Choices made where the rules are silent or ambiguous (see also each module):
   a contact the move made (not one the bow had before it).
 - SM-4: "bows touching, facing out" cannot both hold for a straight hull: ships start facing out
   with the stern touching (docked, ready to sail); ``options.start = "in"`` docks them bow first.
-- SM-12: every leg pivots on the bow tip (swept, so a swinging stern stops on what it touches),
-  then runs straight. Fewer legs than the base move are allowed. A move that would not move the
-  ship at all (it starts against something and goes into it) is refused with the reason;
-  sliding along what it touches is free.
+- SM-12: each leg turns about the centre of the bow's rounding (a placement: nothing is swept),
+  then runs straight. The run may begin lying on what the turn set her down on if it sails clear
+  of it (never deeper), and must end clear: else the leg is not sailed (a first leg is refused; a
+  later one ends the move there). ``choices()`` also offers, for whatever her bow touches, the
+  turn that lays her along it. Fewer legs than the base move are allowed. A move that would not
+  take her anywhere (stopped by a touch before 0.05) is refused with the reason and a move to try,
+  not spent; sliding along what it touches is free.
 - SM-13/14: "touching" is a gap of at most 0.02; a move stops 0.005-0.01 short of contact. At an
   enemy home it stops 0.05-0.1 short, so it does not touch (no dock, SM-14).
 - SM-16: come about keeps the ship docked and opens no ram or tow; a towing ship must break the
@@ -46,10 +50,15 @@ Choices made where the rules are silent or ambiguous (see also each module):
 - SM-30: explore may be taken by a derelict too; coin values seen stay known to that player.
   Coins change hands (tow, steal) known to the new holder. SM-32: repair restores the bow-most
   eliminated mast unless one is named.
-- SM-40: "all gold in play" is all gold dealt, announced at setup, so the end never depends on a
-  hidden value. The "one fleet left" end applies only when two fleets sailed at the start.
-  ``options.max_rounds`` (40, 0 = none) is a safeguard the rules do not have; random play nearly
-  always ends there.
+- SM-40: "gold still in play" is all gold dealt (announced at setup) less the coins lost, whose
+  values are revealed as they sink, so the end never depends on a hidden value. Every coin
+  unloaded or lost ends the game in either mode. The "one fleet left" end applies only when two
+  fleets sailed at the start. ``options.max_rounds`` (1000, 0 = none) is a safety cap the rules
+  do not have; the shipped bots never reach it (uniformly random play may).
+- SM-2: homes: of every set of islands, the one whose treasure access (each wild island's coins
+  shared among the homes by 1 / (edge distance + L)) is most equal, within 2 % of the gold; among
+  those, the one whose homes lie farthest apart; the seats get them at random. SM-6: the bow is
+  the hull from the tip to the first mast (30 % of the length; 60 % for one mast).
 - SM-6: abilities are off and not implemented; every ship is offered as a plain hull (its ability
   ignored). With ``options.abilities`` on, only ships without an ability are offered. Crew is a
   bare count (``options.crew``, default 0): it matters only to a boarding party's ``kill``; no

@@ -5,7 +5,7 @@ Ships and islands are named by id (``dover``, ``el-picador-2``, ``isla-3``), coi
 The text forms the action language will give them:
 
 =========================================  ==============================================
-``move dover L+30 S-15:3.5``               ``Move("dover", (("L", 30.0, None), ("S", -15.0, 3.5)))``
+``move dover S 30 S -15 3.5``             ``Move("dover", (("S", 30.0, None), ("S", -15.0, 3.5)))``
 ``move dover toward el-picador``           ``MoveToward("dover", "el-picador")``
 ``move dover dock isla-2``                 ``MoveDock("dover", "isla-2")``
 ``come about dover``                       ``ComeAbout("dover")``

@@ -9,9 +9,14 @@ Conventions (all floats, units of the rules: ``S = 5.0``, ``L = 7.0``):
   position is its **bow tip**; the axis runs from ``tip - r*u`` (the bow cap's centre) to
   ``tip - (length - r)*u`` (the stern cap's centre), ``u`` the heading's unit vector.
 
-Swept motion uses *conservative advancement*: every distance here changes at most ``K`` per unit of
-motion (1 for a straight run, the hull length per radian for a pivot on the bow tip), so stepping
-by ``(gap - margin/2) / K`` can never pass through anything. A motion stops when a gap falls to its
+A turn is a *placement* (SM-12): the ship turns about the centre of her bow's rounding (the bow
+cap's centre, so the rounded bow stays where it was) and is set down at her new heading; nothing
+is swept. Only the straight run that follows is checked: it may begin lying on what the turn set
+her down on if it sails clear of it, and must end clear. So a ship whose bow touches something
+can always turn away from it.
+
+A run uses *conservative advancement*: every distance here changes at most 1 per unit run, so
+stepping by ``gap - margin/2`` can never pass through anything. A run stops when a gap falls to its
 obstacle's margin, which leaves the hull between half the margin and the margin away: never
 overlapping, and close enough to count as touching (``TOUCH``). Things a hull touches when it
 starts are probed: moving away from them is free, moving into them is *blocked* at once.
@@ -21,7 +26,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
 
 S = 5.0
 L = 7.0
@@ -33,8 +37,11 @@ TOUCH = 0.02
 """Two shapes at most this far apart touch (dock, ram, tow, pin)."""
 STANDOFF = 0.1
 """The margin kept from an enemy home island: a ship stops short, not touching (SM-14)."""
-BOW_ZONE = 1.2
-"""The part of a hull within this distance of its bow tip is its bow (ram, pin, tow)."""
+STERN_ZONE = 1.2
+"""The part of a hull within this distance of its stern is named its stern (log lines)."""
+SWING_STEPS = 8
+"""A helper move (toward, dock) whose turn would set her down on something she cannot sail clear
+of turns less: the largest k/8 of the turn that is free."""
 TOW_GAP = 0.005
 """A towed derelict rides this far astern of its tower."""
 PROBE = 0.02
@@ -47,6 +54,18 @@ ISLAND, SHIP, EDGE = 0, 1, 2
 def hull_length(masts: int) -> float:
     """SM-5: 2.5 + 1.0 per mast (the masts on the card, not those left)."""
     return 2.5 + 1.0 * masts
+
+
+def mast_frac(i: int, n: int) -> float:
+    """SM-5: how far along the hull (0 = bow tip, 1 = stern) mast ``i`` of ``n`` stands."""
+    return 0.6 if n <= 1 else 0.3 + 0.6 * i / (n - 1)
+
+
+def bow_length(length: float) -> float:
+    """SM-6: the bow runs from the bow tip to the first mast (ram, tow and pin contacts use it).
+    ``length`` is the hull's (SM-5: 2.5 + masts on the card)."""
+    masts = max(1, round(length - 2.5))
+    return mast_frac(0, masts) * length
 
 
 def unit(heading: float) -> tuple[float, float]:
@@ -134,8 +153,8 @@ def segment_segment(s1: Segment, s2: Segment) -> tuple[float, float]:
 class Obstacle:
     """Something a hull must not pass through: an island, another hull, or the sea's edge.
 
-    ``a, b, c, d``: an island's centre (a, b); a hull's axis segment; the sea's width and height
-    (c, d). ``margin``: the gap at which a motion stops against it.
+    ``a, b, c, d``: an island's centre (a, b); a hull's axis segment; the sea's (or one wall's)
+    box, x from a to c and y from b to d. ``margin``: the gap at which a motion stops against it.
     """
 
     kind: int
@@ -154,8 +173,10 @@ class Obstacle:
         if self.kind == SHIP:
             return segment_segment(seg, (self.a, self.b, self.c, self.d))[0] - HULL_RADIUS * 2
         ax, ay, bx, by = seg
-        w, h = self.c, self.d
-        return min(ax, bx, ay, by, w - ax, w - bx, h - ay, h - by) - HULL_RADIUS
+        x0, y0, x1, y1 = self.a, self.b, self.c, self.d
+        return min(ax - x0, bx - x0, ay - y0, by - y0, x1 - ax, x1 - bx, y1 - ay, y1 - by) - (
+            HULL_RADIUS
+        )
 
     def where(self, seg: Segment) -> float:
         """Where (0 = bow cap centre .. 1 = stern cap centre) on ``seg`` this is closest."""
@@ -164,8 +185,12 @@ class Obstacle:
         if self.kind == SHIP:
             return segment_segment(seg, (self.a, self.b, self.c, self.d))[1]
         ax, ay, bx, by = seg
-        w, h = self.c, self.d
-        return 0.0 if min(ax, ay, w - ax, h - ay) <= min(bx, by, w - bx, h - by) else 1.0
+        x0, y0, x1, y1 = self.a, self.b, self.c, self.d
+        return (
+            0.0
+            if min(ax - x0, ay - y0, x1 - ax, y1 - ay) <= min(bx - x0, by - y0, x1 - bx, y1 - by)
+            else 1.0
+        )
 
 
 def island(id_: str, x: float, y: float, r: float, margin: float = CONTACT) -> Obstacle:
@@ -177,16 +202,31 @@ def hull(id_: str, x: float, y: float, heading: float, length: float) -> Obstacl
     return Obstacle(SHIP, id_, ax, ay, bx, by, HULL_RADIUS)
 
 
+EDGE_ID = "the edge of the sea"
+
+
 def edge(width: float, height: float) -> Obstacle:
-    return Obstacle(EDGE, "the edge of the sea", 0.0, 0.0, width, height)
+    return Obstacle(EDGE, EDGE_ID, 0.0, 0.0, width, height)
+
+
+def walls(width: float, height: float) -> list[Obstacle]:
+    """The sea's edge as its four walls: each wall's gap is linear along a run (the whole edge's
+    is not), so a run that starts on one wall and clears it cannot slip through another."""
+    inf = math.inf
+    return [
+        Obstacle(EDGE, EDGE_ID, 0.0, -inf, inf, inf),
+        Obstacle(EDGE, EDGE_ID, -inf, 0.0, inf, inf),
+        Obstacle(EDGE, EDGE_ID, -inf, -inf, width, inf),
+        Obstacle(EDGE, EDGE_ID, -inf, -inf, inf, height),
+    ]
 
 
 @dataclass(slots=True)
 class Sweep:
-    """The outcome of one pivot or one run."""
+    """The outcome of one run."""
 
     done: float
-    """Degrees turned (signed) or distance run."""
+    """The distance run."""
     hit: Obstacle | None = None
     """What stopped it (touching it now), if anything."""
     blocked: bool = False
@@ -194,6 +234,9 @@ class Sweep:
     x: float = 0.0
     y: float = 0.0
     heading: float = 0.0
+    on: bool = False
+    """The run would end lying on ``hit`` (it began on it, after a turn, and does not clear it):
+    it cannot be sailed at all."""
 
 
 def away(g0: float, gh: float) -> bool:
@@ -211,118 +254,87 @@ def near_gap(ob: Obstacle) -> float:
     return max(TOUCH, ob.margin * 1.5)
 
 
-def start_block(
-    kind: Literal["turn", "run"],
-    x: float,
-    y: float,
-    heading: float,
-    length: float,
-    amount: float,
-    near: list[Obstacle],
-) -> Obstacle | None:
-    """The obstacle (among ``near``, see :func:`near_obstacles`) that blocks this pivot or run at
-    once, if any: a cheap check that a move goes somewhere."""
-    sign = 1.0 if amount >= 0 else -1.0
-    if kind == "turn":
-        total, k = math.radians(abs(amount)), length
-    else:
-        total, k = max(0.0, amount), 1.0
-    if total <= 0.0 or not near:
-        return None
-    seg0 = axis(x, y, heading, length)
-    px, py, ph = _pose(kind, x, y, heading, sign, min(PROBE / k, total))
-    seg1 = axis(px, py, ph, length)
-    for ob in near:
-        g0 = ob.gap(seg0)
-        if g0 <= near_gap(ob) and not away(g0, ob.gap(seg1)):
-            return ob
-    return None
-
-
-def near_obstacles(
-    x: float, y: float, heading: float, length: float, obstacles: list[Obstacle]
-) -> list[Obstacle]:
-    seg = axis(x, y, heading, length)
-    return [ob for ob in obstacles if ob.gap(seg) <= near_gap(ob)]
-
-
-def _pose(
-    kind: Literal["turn", "run"], x: float, y: float, h: float, sign: float, s: float
-) -> tuple[float, float, float]:
-    if kind == "turn":
-        return x, y, h + sign * math.degrees(s)
-    ux, uy = unit(h)
-    return x + s * ux, y + s * uy, h
-
-
 def sweep(
-    kind: Literal["turn", "run"],
-    x: float,
-    y: float,
-    heading: float,
-    length: float,
-    amount: float,
-    obstacles: list[Obstacle],
+    x: float, y: float, heading: float, length: float, amount: float, obstacles: list[Obstacle]
 ) -> Sweep:
-    """Pivot on the bow tip by ``amount`` degrees, or run ``amount`` ahead, stopping at the first
-    touch (SM-13). ``length`` is the whole moving body (a tower with its tow is one long hull)."""
-    sign = 1.0 if amount >= 0 else -1.0
-    if kind == "turn":
-        total, k = math.radians(abs(amount)), length
-    else:
-        total, k = max(0.0, amount), 1.0
-    if total <= 0.0:
-        return Sweep(0.0, x=x, y=y, heading=heading)
+    """Run ``amount`` ahead, stopping at the first touch (SM-13). ``length`` is the whole moving
+    body (a tower with its tow is one long hull).
+
+    A run may begin lying on something (a turn sets the ship down, SM-12): if it sails off it,
+    it is free of it (the distance between convex shapes is convex along a straight run: not
+    closing at the start, it never closes), but it must be clear of it where it ends, else the
+    run is ``on`` it and cannot be sailed."""
+    total = max(0.0, amount)
     seg0 = axis(x, y, heading, length)
-    reach = k * total
-    probe = min(PROBE / k, total)
+    ux, uy = unit(heading)
+    ax, ay, bx, by = seg0
+
+    def at(s: float) -> Segment:  # (the axis after running s: a translation of seg0)
+        return ax + s * ux, ay + s * uy, bx + s * ux, by + s * uy
+
+    probe = min(PROBE, total)
+    seg_probe = at(probe)
     active: list[tuple[Obstacle, float]] = []
     later: list[tuple[Obstacle, float]] = []
+    clearing: list[Obstacle] = []
     worst: tuple[float, Obstacle] | None = None
     for ob in obstacles:
         g0 = ob.gap(seg0)
-        if g0 - ob.margin > reach:
+        if g0 - ob.margin > total:
             continue
         if g0 <= near_gap(ob):
-            px, py, ph = _pose(kind, x, y, heading, sign, probe)
-            gh = ob.gap(axis(px, py, ph, length))
-            if away(g0, gh):
-                later.append((ob, min(ob.margin, min(g0, gh) / 2)))
-            elif worst is None or g0 < worst[0]:
+            gh = ob.gap(seg_probe)
+            if total > 0.0 and (away(g0, gh) or (g0 < 0.0 and gh >= g0 - 1e-9)):
+                if g0 < 0.0:  # (not closing now, so by convexity never: cleared or ``on``)
+                    clearing.append(ob)
+                else:
+                    later.append((ob, min(ob.margin, min(g0, gh) / 2)))
+            elif (g0 < 0.0 or total > 0.0) and (worst is None or g0 < worst[0]):
                 worst = (g0, ob)
             continue
         active.append((ob, ob.margin))
     if worst is not None:
-        return Sweep(0.0, worst[1], blocked=True, x=x, y=y, heading=heading)
+        return Sweep(0.0, worst[1], True, x, y, heading, on=worst[0] < 0.0)
+    if total <= 0.0:
+        return Sweep(0.0, x=x, y=y, heading=heading)
     s = 0.0
     for _ in range(MAX_STEPS):
         if later and s >= probe:
             active.extend(later)
             later = []
-        px, py, ph = _pose(kind, x, y, heading, sign, s)
-        seg = axis(px, py, ph, length)
+        seg = at(s)
         step = math.inf
+        stop: Obstacle | None = None
         for ob, thr in active:
             g = ob.gap(seg)
             if g <= thr:
-                return _done(kind, sign, s, ob, px, py, ph)
-            st = (g - thr / 2) / k
+                stop = ob
+                break
+            st = g - thr / 2
             if st < step:
                 step = st
-        if s >= total:
-            return _done(kind, sign, s, None, px, py, ph)
+        if stop is not None or s >= total:
+            for ob in clearing:
+                if ob.gap(seg) < 0.0:
+                    return Sweep(0.0, ob, True, x, y, heading, on=True)
+            return Sweep(s, stop, False, x + s * ux, y + s * uy, norm_heading(heading))
         if later:
             step = min(step, probe - s)
         s = min(total, s + step)
-    px, py, ph = _pose(kind, x, y, heading, sign, s)  # pragma: no cover - a safe place to stop
-    return _done(kind, sign, s, None, px, py, ph)  # pragma: no cover
+    # pragma: no cover - a safe place to stop
+    return Sweep(s, None, False, x + s * ux, y + s * uy, norm_heading(heading))  # pragma: no cover
 
 
-def _done(
-    kind: str, sign: float, s: float, hit: Obstacle | None, x: float, y: float, h: float
-) -> Sweep:
-    done = sign * math.degrees(s) if kind == "turn" else s
-    return Sweep(done, hit, False, x, y, norm_heading(h))
+def turn_pose(x: float, y: float, heading: float, turn: float) -> tuple[float, float, float]:
+    """SM-12: where the bow tip ends when a ship (bow tip at x, y) turns ``turn`` degrees about
+    the centre of her bow's rounding."""
+    if turn == 0.0:
+        return x, y, heading
+    r = HULL_RADIUS
+    ux, uy = unit(heading)
+    h = heading + turn
+    vx, vy = unit(h)
+    return x - r * ux + r * vx, y - r * uy + r * vy, norm_heading(h)
 
 
 @dataclass(slots=True)
@@ -333,6 +345,8 @@ class LegResult:
     blocked: bool
     part: str = ""
     """Which part of the hull touched ``hit``: bow, stern, port side, starboard side, tow."""
+    swung: bool = False
+    """The leg's turn would set her down on ``hit`` (SM-12): the leg was not sailed at all."""
 
 
 @dataclass(slots=True)
@@ -351,6 +365,57 @@ class Path:
         return self.legs[-1].hit if self.legs else None
 
 
+def sail_leg(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    own_length: float,
+    turn: float,
+    dist: float,
+    obstacles: list[Obstacle],
+) -> tuple[LegResult, float, float, float]:
+    """One leg from a bow tip: turn in place (SM-12, :func:`turn_pose`), then run ``dist``
+    straight, stopping at the first touch (SM-13). Returns the leg and where the bow tip ends.
+    A leg whose turn sets her down on something she does not then sail clear of is ``swung``:
+    it is not sailed at all (she stays where she was)."""
+    px, py, ph = turn_pose(x, y, heading, turn)
+    sw = sweep(px, py, ph, length, dist, obstacles)
+    if sw.on and sw.hit is not None:
+        part = part_of(px, py, ph, length, own_length, sw.hit)
+        return LegResult(0.0, 0.0, sw.hit, True, part, swung=True), x, y, heading
+    res = LegResult(turn, sw.done, sw.hit, sw.blocked)
+    if sw.hit is not None:
+        res.part = part_of(sw.x, sw.y, sw.heading, length, own_length, sw.hit)
+    return res, sw.x, sw.y, sw.heading
+
+
+def aim_turn(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+) -> float:
+    """The turn a helper move (toward, dock) makes toward ``aim``: as far as the 90-degree arc
+    allows (aimed from the turn's centre, so she then runs straight at it), or, if that leg
+    would be ``swung``, the largest k/SWING_STEPS of it that is not (0 at worst)."""
+    ux, uy = unit(heading)
+    cx, cy = x - HULL_RADIUS * ux, y - HULL_RADIUS * uy
+    want = max(-90.0, min(90.0, turn_between(heading, bearing(cx, cy, aim[0], aim[1]))))
+    for k in range(SWING_STEPS, 0, -1):
+        turn = want * k / SWING_STEPS
+        px, py, ph = turn_pose(x, y, heading, turn)
+        seg = axis(px, py, ph, length)
+        if all(ob.gap(seg) >= 0.0 for ob in obstacles):  # (set down clear: nothing to sail off)
+            return turn
+        if not sweep(px, py, ph, length, dist, obstacles).on:
+            return turn
+    return 0.0
+
+
 def plan(
     x: float,
     y: float,
@@ -361,27 +426,20 @@ def plan(
     obstacles: list[Obstacle],
     aim: tuple[float, float] | None = None,
 ) -> Path:
-    """Sail ``legs`` (turn degrees, distance) from a bow tip; a touch ends the whole move (SM-13).
+    """Sail ``legs`` (turn degrees, distance) from a bow tip (:func:`sail_leg`); a touch ends the
+    whole move (SM-13), and so does a ``swung`` leg (a first one is refused by the rules).
 
     ``own_length`` is the ship's own hull within ``length`` (the rest is a tow astern). With
-    ``aim``, each leg instead turns toward that point, as far as its 90-degree arc allows."""
+    ``aim``, each leg instead turns toward that point (:func:`aim_turn`)."""
     path = Path(x=x, y=y, heading=heading)
     for turn, dist in legs:
         if aim is not None:
-            want = turn_between(path.heading, bearing(path.x, path.y, aim[0], aim[1]))
-            turn = max(-90.0, min(90.0, want))
-        res = LegResult(0.0, 0.0, None, False)
+            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, obstacles)
+        res, path.x, path.y, path.heading = sail_leg(
+            path.x, path.y, path.heading, length, own_length, turn, dist, obstacles
+        )
         path.legs.append(res)
-        sw = sweep("turn", path.x, path.y, path.heading, length, turn, obstacles)
-        res.turned = sw.done
-        path.x, path.y, path.heading = sw.x, sw.y, sw.heading
-        if sw.hit is None:
-            sw = sweep("run", path.x, path.y, path.heading, length, dist, obstacles)
-            res.ran = sw.done
-            path.x, path.y, path.heading = sw.x, sw.y, sw.heading
-        if sw.hit is not None:
-            res.hit, res.blocked = sw.hit, sw.blocked
-            res.part = part_of(path.x, path.y, path.heading, length, own_length, sw.hit)
+        if res.hit is not None:
             break
     path.x, path.y, path.heading = round(path.x, 6), round(path.y, 6), round(path.heading, 6)
     path.heading = norm_heading(path.heading)
@@ -397,9 +455,9 @@ def part_of(
     along = HULL_RADIUS + t * (length - 2 * HULL_RADIUS)
     if along > own_length:
         return "tow"
-    if along <= BOW_ZONE:
+    if along <= bow_length(own_length):
         return "bow"
-    if along >= own_length - BOW_ZONE:
+    if along >= own_length - STERN_ZONE:
         return "stern"
     ux, uy = unit(heading)
     ax, ay, bx, by = seg
@@ -419,7 +477,7 @@ def mast_point(
     x: float, y: float, heading: float, length: float, i: int, n: int
 ) -> tuple[float, float]:
     """SM-5: mast ``i`` (0-based, bow first) of ``n`` sits 30 %..90 % of the way from bow tip."""
-    frac = 0.6 if n <= 1 else 0.3 + 0.6 * i / (n - 1)
+    frac = mast_frac(i, n)
     ux, uy = unit(heading)
     return x - frac * length * ux, y - frac * length * uy
 

@@ -108,10 +108,11 @@ def _axis(s: Ship) -> geo.Segment:
 
 
 def _bow(s: Ship) -> geo.Segment:
-    """The bow: the hull within BOW_ZONE of the tip (SM-18, SM-19, SM-17)."""
+    """The bow: the hull from the bow tip to the first mast (SM-6; for SM-17, SM-18, SM-19). As a
+    segment of the hull's radius, it holds exactly the hull's points that far from the tip."""
     ux, uy = geo.unit(s.heading)
-    r = geo.HULL_RADIUS
-    return s.x - r * ux, s.y - r * uy, s.x - geo.BOW_ZONE * ux, s.y - geo.BOW_ZONE * uy
+    r, m = geo.HULL_RADIUS, geo.bow_length(s.length)
+    return s.x - r * ux, s.y - r * uy, s.x - m * ux, s.y - m * uy
 
 
 def _touch(a: geo.Segment, b: geo.Segment) -> bool:
@@ -167,7 +168,7 @@ def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obst
         for o in state.ships.values()
         if o.id not in skip
     )
-    out.append(geo.edge(state.width, state.height))
+    out.extend(geo.walls(state.width, state.height))
     return out
 
 
@@ -348,15 +349,18 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
 def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     length, skip = _body(state, s)
     obs = obstacles(state, s, skip)
-    near = geo.near_obstacles(s.x, s.y, s.heading, length, obs)
+    seg = geo.axis(s.x, s.y, s.heading, length)
+    far = 1.5 * length + geo.L + 0.2  # (a turn swings her up to ~1.42 lengths, a leg runs <= L)
+    reach = [ob for ob in obs if ob.gap(seg) <= far]
     legs = move_legs(s)
     kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
     orders = list(dict.fromkeys(itertools.permutations(kinds)))
+    turns = list(_TURNS_1) + slide_turns(s, length, reach)
     out: list[C.Command] = []
     for order in orders:
         first = order[0]
-        for t1 in _TURNS_1:
-            if _first_leg_blocked(s, length, t1, geo.LEG_LENGTH[first], near):
+        for t1 in turns:
+            if _first_leg_blocked(s, length, t1, geo.LEG_LENGTH[first], reach):
                 continue
             if len(order) == 1:
                 out.append(C.Move(s.id, ((first, t1, None),)))
@@ -366,7 +370,7 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
                 out.append(C.Move(s.id, ((first, t1, None), *rest)))
     total = sum(geo.LEG_LENGTH[k] for k in legs)
     for isl in state.islands.values():
-        if _first_leg_toward_blocked(s, length, isl.x, isl.y, near, legs[0]):
+        if _first_leg_toward_blocked(s, length, isl.x, isl.y, reach, legs[0]):
             continue
         out.append(C.MoveToward(s.id, isl.id))
         gap = math.hypot(isl.x - s.x, isl.y - s.y) - isl.r
@@ -379,24 +383,59 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     for t in state.ships.values():
         if t.owner != s.owner:
             cx, cy = _centre(t)
-            if not _first_leg_toward_blocked(s, length, cx, cy, near, legs[0]):
+            if not _first_leg_toward_blocked(s, length, cx, cy, reach, legs[0]):
                 out.append(C.MoveToward(s.id, t.id))
     return out
 
 
+def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
+    """SM-12's way out: for each thing her bow touches, the turn (within her arc) that lays her
+    along it, so she slides off it; a few degrees either way may not do."""
+    ux, uy = geo.unit(s.heading)
+    cx, cy = s.x - geo.HULL_RADIUS * ux, s.y - geo.HULL_RADIUS * uy
+    bow = _bow(s)
+    out: list[float] = []
+    for ob in obs:
+        if ob.gap(bow) > geo.TOUCH:
+            continue
+        if ob.kind == geo.ISLAND:
+            toward = geo.bearing(cx, cy, ob.a, ob.b)
+        elif ob.kind == geo.SHIP:
+            seg = (ob.a, ob.b, ob.c, ob.d)
+            _, k = geo.point_segment(cx, cy, seg)
+            toward = geo.bearing(cx, cy, ob.a + k * (ob.c - ob.a), ob.b + k * (ob.d - ob.b))
+        else:
+            walls = ((cx - ob.a, 270.0), (cy - ob.b, 180.0), (ob.c - cx, 90.0), (ob.d - cy, 0.0))
+            toward = min(walls)[1]
+        for side in (90.0, -90.0):
+            turn = round(geo.turn_between(s.heading, toward + side), 6)
+            if abs(turn) <= 90.0 and turn not in out:
+                out.append(turn)
+    return out
+
+
 def _first_leg_blocked(
-    s: Ship, length: float, turn: float, dist: float, near: list[geo.Obstacle]
+    s: Ship, length: float, turn: float, dist: float, reach: list[geo.Obstacle]
 ) -> bool:
-    if turn != 0.0:
-        return geo.start_block("turn", s.x, s.y, s.heading, length, turn, near) is not None
-    return geo.start_block("run", s.x, s.y, s.heading, length, dist, near) is not None
+    """Would a first leg go nowhere: its turn sets her down on something she does not sail
+    clear of (SM-12), or a touch stops her run before MIN_RUN (SM-13, refused)? ``reach``: all
+    a first leg could meet."""
+    x, y, h = geo.turn_pose(s.x, s.y, s.heading, turn)
+    seg = geo.axis(x, y, h, length)
+    gaps = [ob.gap(seg) for ob in reach]
+    if min(gaps, default=1.0) < 0.0:  # (set down on something: sail the whole leg)
+        res, _, _, _ = geo.sail_leg(s.x, s.y, s.heading, length, s.length, turn, dist, reach)
+        return res.swung or (res.hit is not None and res.ran < MIN_RUN)
+    near = [ob for ob, g in zip(reach, gaps, strict=True) if g <= MIN_RUN + ob.margin]
+    return geo.sweep(x, y, h, length, min(dist, MIN_RUN), near).hit is not None
 
 
 def _first_leg_toward_blocked(
-    s: Ship, length: float, x: float, y: float, near: list[geo.Obstacle], leg: str
+    s: Ship, length: float, x: float, y: float, reach: list[geo.Obstacle], leg: str
 ) -> bool:
-    turn = max(-90.0, min(90.0, geo.turn_between(s.heading, geo.bearing(s.x, s.y, x, y))))
-    return _first_leg_blocked(s, length, turn, geo.LEG_LENGTH[leg], near)
+    dist = geo.LEG_LENGTH[leg]
+    turn = geo.aim_turn(s.x, s.y, s.heading, length, dist, (x, y), reach)
+    return _first_leg_blocked(s, length, turn, dist, reach)
 
 
 def _centre(s: Ship) -> tuple[float, float]:
@@ -619,19 +658,61 @@ def _plan(
     return geo.plan(s.x, s.y, s.heading, length, s.length, legs, obstacles(state, s, skip), aim=aim)
 
 
-def _refuse_still(s: Ship, path: geo.Path) -> None:
-    """A move that goes nowhere is refused, with what is in the way (SM-13)."""
-    if path.moved:
-        return
+MIN_RUN = 0.05
+"""A move stopped by a touch before she has run this far (it shows as 0.0) went nowhere: it is
+refused, not spent (SM-13)."""
+
+
+def _refuse_nowhere(
+    state: SpanishMainState, s: Ship, path: geo.Path, turns: list[float] | None = None
+) -> None:
+    """A move that goes nowhere is refused, naming what is in the way and a move to try instead:
+    a turn that would set her down on something (SM-12), a run stopped where it begins (SM-13),
+    or no turn and no distance. ``turns``: the turns asked, leg by leg (typed moves)."""
+    leg = path.legs[-1] if path.legs else None
     hit = path.hit
-    if hit is None:
+    ran = sum(g.ran for g in path.legs)
+    if leg is not None and hit is not None and leg.swung and (len(path.legs) == 1 or ran < MIN_RUN):
+        n = len(path.legs)
+        asked = turns[n - 1] if turns else leg.turned
+        which = "" if n == 1 else f" for leg {n}"
+        raise IllegalCommand(
+            f"{s.id} cannot turn {asked:+g}°{which} there: her {leg.part} would swing onto"
+            f" {hit.id}{_try_instead(state, s, turns[0] if turns else 0.0)}"
+        )
+    if leg is not None and hit is not None and ran < MIN_RUN:
+        if s.docked is not None and leg.part == "bow" and not s.towing:
+            hint = f"; come about first: 'come about {s.id}'"
+        else:
+            hint = _try_instead(state, s, turns[0] if turns else 0.0)
+        raise IllegalCommand(f"{s.id} cannot go that way: her {leg.part} is against {hit.id}{hint}")
+    if not path.moved:
         raise IllegalCommand(f"that move does not move {s.id}: give a turn or a distance")
-    hint = (
-        "; come about first (SM-16)" if s.docked is not None and path.legs[0].part == "bow" else ""
-    )
-    raise IllegalCommand(
-        f"{s.id} cannot go that way: her {path.legs[0].part} is against {hit.id}{hint}"
-    )
+
+
+def _stop_text(path: geo.Path) -> str:
+    """Why a move ended early, for the log and the preview: "her bow touches isla-3 after 2.1 of
+    leg 1", or "turning for leg 2 would swing her stern onto dover" (SM-12, SM-13)."""
+    leg, hit = path.legs[-1], path.hit
+    assert hit is not None
+    n = len(path.legs)
+    if leg.swung:
+        return f"turning for leg {n} would swing her {leg.part} onto {hit.id}"
+    what = "stops short of" if hit.margin == geo.STANDOFF else "touches"
+    return f"her {leg.part} {what} {hit.id} after {_fmt(leg.ran)} of leg {n}"
+
+
+def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
+    """'; try 'move SHIP S -45'': a one-leg move that does take her somewhere, the turn nearest
+    ``near`` first; or "" if none of the headings legal() lists does."""
+    length, skip = _body(state, s)
+    slides = slide_turns(s, length, obstacles(state, s, skip))
+    for turn in sorted([*_TURNS_1, *slides], key=lambda t: (abs(t - near), t)):
+        for kind in dict.fromkeys(move_legs(s)):
+            path = _plan(state, s, [(turn, geo.LEG_LENGTH[kind])])
+            if not path.legs[0].swung and path.legs[0].ran >= MIN_RUN:
+                return f"; try 'move {s.id} {kind}{f' {turn:g}' if turn else ''}'"
+    return ""
 
 
 _Planned = tuple[Ship, geo.Path, list[str], list[float]]
@@ -649,12 +730,12 @@ def _validate_move(
     if isinstance(cmd, C.Move):
         legs = _check_legs(s, cmd.legs)
         path = _plan(state, s, legs)
-        _refuse_still(s, path)
+        _refuse_nowhere(state, s, path, [turn for turn, _ in legs])
         return s, path, [k for k, _, _ in cmd.legs], [d for _, d in legs]
     if isinstance(cmd, C.MoveToward):
         aim = _target_point(state, s, cmd.target)
         path = _plan(state, s, _toward_legs(s), aim=aim)
-        _refuse_still(s, path)
+        _refuse_nowhere(state, s, path)
     else:
         isl = _island(state, cmd.island)
         try:
@@ -691,11 +772,7 @@ def preview(
 ) -> MovePreview:
     """The outcome of a move without making it; raises IllegalCommand exactly as ``apply``."""
     _, path, _, _ = _validate_move(state, seat, cmd)
-    stop = None
-    if path.hit is not None:
-        leg = path.legs[-1]
-        what = "stops short of" if path.hit.margin == geo.STANDOFF else "touches"
-        stop = f"her {leg.part} {what} {path.hit.id} after {_fmt(leg.ran)} of leg {len(path.legs)}"
+    stop = _stop_text(path) if path.hit is not None else None
     return MovePreview(
         path.x,
         path.y,
@@ -803,9 +880,10 @@ def _sail(
     """Apply a planned move, then what it triggers: dock and unload (SM-14, SM-15), the tow
     following astern (SM-17), and the free actions it opens (tow, ram)."""
     before = [t.id for t in state.ships.values() if t.owner != s.owner and bow_touches(s, t)]
+    sailed = [leg for leg in path.legs if not leg.swung]
     parts = [
         f"{k} {round(leg.turned):+d}° {_fmt(leg.ran)}"  # (round: -0.3 reads +0°, not -0°)
-        for k, leg in zip(kinds, path.legs, strict=False)
+        for k, leg in zip(kinds, sailed, strict=False)
     ]
     state.acted.append(s.id)
     s.x, s.y, s.heading = path.x, path.y, path.heading
@@ -816,12 +894,7 @@ def _sail(
         leg = path.legs[-1]
         short = len(path.legs) < len(kinds) or leg.ran < wanted[len(path.legs) - 1] - 1e-6
         lost = " (the rest of her move is lost)" if short else ""
-        what = "stops short of" if hit.margin == geo.STANDOFF else "touches"
-        log.public(
-            "stop",
-            f"{s.id} stops: her {leg.part} {what} {hit.id} after {_fmt(leg.ran)} of leg"
-            f" {len(path.legs)}{lost}",
-        )
+        log.public("stop", f"{s.id} stops: {_stop_text(path)}{lost}")
     if s.towing:
         t = state.ships[s.towing]
         t.x, t.y, t.heading = _astern(s, t.length)
@@ -927,8 +1000,8 @@ def _cmd_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
     t.x, t.y, t.heading = _astern(s, t.length)
     t.docked = s.docked
     _know(state, s.owner, t.cargo)
-    joined = "" if was == s.owner else f" and joins {state.seats[s.owner]}'s fleet"
-    log.public("tow", f"{s.id} takes {t.id} in tow{joined}")
+    joined = "" if was == s.owner else f"; {t.id} joins {state.seats[s.owner]}'s fleet"
+    log.public("tow", f"{s.id} takes {t.id} in tow{joined}")  # (the tow joins, not the tower)
     if t.cargo and was != s.owner:
         log.private("tow", f"{t.id} carries {_coin_text(state, t.cargo)}", s.owner)
     if s.docked is not None:  # she docked with this move: her tow docks along (SM-17, SM-15)
@@ -1084,18 +1157,28 @@ def _eliminate(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
 
 
 def _sink(state: SpanishMainState, log: _Log, t: Ship, why: str) -> None:
-    """SM-11: a derelict that is hit sinks with her cargo."""
-    for c in t.cargo:
+    """SM-11: a derelict that is hit sinks with her cargo; SM-40: her coins are revealed and
+    leave play."""
+    lost = list(t.cargo)
+    for c in lost:
         state.coins[c - 1].place = "lost"
-    n = len(t.cargo)
+        state.coins[c - 1].known = list(range(len(state.seats)))
     if t.towing:
         state.ships[t.towing].towed_by = None
     if t.towed_by:
         state.ships[t.towed_by].towing = None
     del state.ships[t.id]
     state.sunk.append(t.id)
+    n = len(lost)
     cargo = f" with {n} coin{'s' if n != 1 else ''}" if n else ""
     log.public("sink", f"{t.id} sinks{cargo} ({why})")
+    if lost:
+        value = sum(state.coins[c - 1].value for c in lost)
+        log.public(
+            "sink",
+            f"lost with her: {_coin_text(state, lost)}; {value} gold leaves play"
+            f" ({gold_in_play(state)} still in play)",
+        )
 
 
 # --- shoot (SM-25)
@@ -1242,12 +1325,12 @@ def _cmd_end_turn(state: SpanishMainState, log: _Log, seat: int, cmd: C.EndTurn)
     nxt = seat
     for _ in range(n):
         nxt = (nxt + 1) % n
-        if nxt == 0:
+        if nxt == state.first:
             state.round += 1
         if any(s.owner == nxt for s in state.ships.values()):
             break
     limit = state.options.max_rounds
-    if limit and state.round > limit:
+    if limit and state.round > limit:  # (a safety cap: the shipped bots never reach it)
         _game_over(state, log, f"{limit} rounds have been played")
         return
     start_turn(state, log, nxt)
@@ -1265,20 +1348,29 @@ def start_turn(state: SpanishMainState, log: _Log, seat: int) -> None:
     log.public("turn", f"round {state.round}: {state.seats[seat]}'s turn")
 
 
+def gold_in_play(state: SpanishMainState) -> int:
+    """SM-40: the gold still in play: all that was dealt (and any home at the start) less the
+    coins lost, whose values were revealed as they sank."""
+    return state.gold_total - sum(c.value for c in state.coins if c.place == "lost")
+
+
 def _check_end(state: SpanishMainState, log: _Log) -> bool:
-    """SM-40: more than half the gold (or every coin settled); one fleet left afloat and sailing."""
+    """SM-40: more than half the gold still in play; every coin unloaded or lost; one fleet left
+    afloat and sailing."""
     if state.over:
         return True
     if state.options.end == "half":
+        in_play = gold_in_play(state)
         for seat, g in enumerate(state.gold):
-            if g * 2 > state.gold_total:
-                _game_over(state, log, f"{state.seats[seat]} has more than half of the gold")
+            if g * 2 > in_play:
+                _game_over(
+                    state, log, f"{state.seats[seat]} has more than half of the gold still in play"
+                )
                 return True
-    else:
-        settled = all(c.place.startswith("home:") or c.place == "lost" for c in state.coins)
-        if settled and state.coins:
-            _game_over(state, log, "every coin is unloaded or lost")
-            return True
+    settled = all(c.place.startswith("home:") or c.place == "lost" for c in state.coins)
+    if settled and state.coins:
+        _game_over(state, log, "every coin is unloaded or lost")
+        return True
     sailing = {s.owner for s in state.ships.values() if not s.derelict}
     if len(sailing) <= 1 and state.contested:
         who = state.seats[next(iter(sailing))] if sailing else "no one"

@@ -8,6 +8,7 @@ seed the same way.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from typing import Any
@@ -99,7 +100,8 @@ class Position(msgspec.Struct, forbid_unknown_fields=True):
     """None: the fleets of ``options`` docked at their homes (SM-4)."""
     dice: list[int] = msgspec.field(default_factory=list)
     """The next dice, used before the RNG (each 1-6; a d3 for a steal takes one too)."""
-    turn: int = 0
+    turn: int | None = 0
+    """Whose turn it is; None: rolled from the seed (a new game, SM-2)."""
     round: int = 1
     acted: list[str] = msgspec.field(default_factory=list)
     gold: list[int] = msgspec.field(default_factory=list)
@@ -121,7 +123,7 @@ def new_game(
     seed: int, seats: int = 2, options: dict[str, Any] | None = None
 ) -> tuple[SpanishMainState, list[Event]]:
     """SM-1..SM-4: a seeded sea, homes, face-down coins and the fleets docked at home."""
-    return from_position(Position(seed=seed, seats=seats, options=_options(options)))
+    return from_position(Position(seed=seed, seats=seats, turn=None, options=_options(options)))
 
 
 def from_position(pos: Position) -> tuple[SpanishMainState, list[Event]]:
@@ -185,11 +187,17 @@ def from_position(pos: Position) -> tuple[SpanishMainState, list[Event]]:
             None,
         )
     state.contested = len({s.owner for s in state.ships.values() if not s.derelict}) >= 2
-    if not 0 <= pos.turn < n:
-        raise SetupError(f"turn: a seat 0..{n - 1}")
     log = rules._Log()
     _announce(state, log)
-    rules.start_turn(state, log, pos.turn)
+    if pos.turn is None:  # SM-2: the first player is rolled
+        first = state.rng.below(n)
+        log.public("setup", f"a d{n} picks who goes first: {state.seats[first]}")
+    elif 0 <= pos.turn < n:
+        first = pos.turn
+    else:
+        raise SetupError(f"turn: a seat 0..{n - 1}")
+    state.first = first
+    rules.start_turn(state, log, first)
     state.acted = list(pos.acted)
     return state, log.events
 
@@ -336,12 +344,15 @@ def _seeded_sea(
         if spots is None:
             continue
         islands = [Island(f"isla-{k + 1}", x, y, r) for k, (x, y, r) in enumerate(spots)]
-        for seat, k in enumerate(_pick_homes(rng, islands, n)):
+        values = _draw_values(rng, n)
+        homes = _pick_homes(islands, values, n)
+        rng.shuffle(homes)
+        for seat, k in enumerate(homes):
             islands[k].home = seat
         placed = _dock_fleets(islands, fleets, width, height, opts) if fleets else []
         if placed is None:
             continue
-        return islands, _deal(rng, islands, n), placed
+        return islands, _deal(islands, values), placed
     raise SetupError("could not place the islands")  # pragma: no cover - never seen
 
 
@@ -393,28 +404,56 @@ def _spread(rng: Rng, size: float, n: int) -> tuple[float, float, float]:
     return _uniform(rng, m, size - m - s * (n - 1)), s, j
 
 
-def _pick_homes(rng: Rng, islands: list[Island], n: int) -> list[int]:
-    """SM-2 'or at random': the first home at random, each next one as far from the chosen as
-    can be (what players choosing for one another tend to do)."""
-    order = list(range(len(islands)))
-    rng.shuffle(order)
-    homes = [order[0]]
-    while len(homes) < n:
-        best = max(
-            (k for k in order if k not in homes),
-            key=lambda k: min(
-                math.hypot(islands[k].x - islands[h].x, islands[k].y - islands[h].y) for h in homes
-            ),
-        )
-        homes.append(best)
-    return homes
-
-
-def _deal(rng: Rng, islands: list[Island], n: int) -> list[Coin]:
-    """SM-3: 6 coins per player from the sheets, face down, evenly over the wild islands."""
+def _draw_values(rng: Rng, n: int) -> list[int]:
+    """SM-3: the 6 coin values per player, drawn from the sheets in the order they are dealt."""
     pool = list(SHEET) * math.ceil(6 * n / len(SHEET))
     rng.shuffle(pool)
-    values = pool[: 6 * n]
+    return pool[: 6 * n]
+
+
+def _edge_gap(a: Island, b: Island) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y) - a.r - b.r
+
+
+def _access(islands: list[Island], values: list[int], homes: tuple[int, ...]) -> list[float]:
+    """SM-2: each home's treasure access: every wild island's gold (as :func:`_deal` would put
+    it there), shared among the homes by nearness (a share of 1/distance each, distances
+    edge to edge plus an L, the way out and back)."""
+    wild = [k for k in range(len(islands)) if k not in homes]
+    gold = dict.fromkeys(wild, 0)
+    for j, v in enumerate(values):
+        gold[wild[j % len(wild)]] += v
+    out = [0.0] * len(homes)
+    for w in wild:
+        near = [1.0 / (_edge_gap(islands[h], islands[w]) + geo.L) for h in homes]
+        total = sum(near)
+        for i, x in enumerate(near):
+            out[i] += gold[w] * x / total
+    return out
+
+
+HOME_SLACK = 0.02
+"""Home sets within this share of the gold of the most equal one count as equal (SM-2)."""
+
+
+def _pick_homes(islands: list[Island], values: list[int], n: int) -> list[int]:
+    """SM-2: the set of homes that makes every player's treasure access (:func:`_access`) as
+    equal as the map allows; among sets about as equal, the one whose homes lie farthest apart
+    (what players choosing homes for one another do). Seats are then given the homes at random
+    by the caller: the set is fair to all, so no seat is favoured."""
+    total = sum(values)
+    scored = []
+    for homes in itertools.combinations(range(len(islands)), n):
+        acc = _access(islands, values, homes)
+        apart = min(_edge_gap(islands[a], islands[b]) for a, b in itertools.combinations(homes, 2))
+        scored.append(((max(acc) - min(acc)) / total, -apart, homes))
+    best = min(s[0] for s in scored)
+    fair = [s for s in scored if s[0] <= best + HOME_SLACK]
+    return list(min(fair, key=lambda s: (s[1], s[0]))[2])
+
+
+def _deal(islands: list[Island], values: list[int]) -> list[Coin]:
+    """SM-3: the coins, face down, evenly over the wild islands (in island order)."""
     wild = [i for i in islands if i.home is None]
     coins = []
     for k, v in enumerate(values):

@@ -81,10 +81,11 @@ class Options(msgspec.Struct, forbid_unknown_fields=True):
     hit_rule: Literal["gte", "gt"] = "gte"
     """SM-25: a cannon hits on d6 >= rank (``gte``) or d6 > rank (``gt``)."""
     end: Literal["half", "all"] = "half"
-    """SM-40: end at more than half the gold (``half``), or once every coin is unloaded or lost."""
-    max_rounds: int = 40
-    """A safeguard the rules do not have: after this many rounds the game ends and is scored
-    (SM-41). 0 means no limit."""
+    """SM-40: end at more than half the gold still in play (``half``), or only once every coin
+    is unloaded or lost (``all``; ``half`` ends then too)."""
+    max_rounds: int = 1000
+    """A safety cap the rules do not have (SM-40: no round cap decides a game): after this many
+    rounds the game ends and is scored (SM-41). The shipped bots never reach it. 0: no cap."""
     abilities: bool = False
     """SM-6: abilities are not implemented; on, only ships without one are offered."""
     crew: int = 0
@@ -148,8 +149,10 @@ class SpanishMainState(msgspec.Struct):
     """Forced dice (scenarios, tests): used before the RNG."""
     gold: list[int] = msgspec.field(default_factory=list)
     gold_total: int = 0
-    """SM-40: all gold dealt, announced at setup."""
+    """All gold dealt, announced at setup; less the coins lost, the gold in play (SM-40)."""
     turn: int = 0
+    first: int = 0
+    """The seat that went first (rolled, SM-2): a new round begins at its turn."""
     round: int = 1
     step: Step = "turn"
     acted: list[str] = msgspec.field(default_factory=list)

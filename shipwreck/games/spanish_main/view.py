@@ -107,6 +107,9 @@ class SpanishMainView(msgspec.Struct, frozen=True):
     sunk: tuple[str, ...]
     choices: tuple[Command, ...] = ()
     """My legal answers to my open decision (empty if I have none)."""
+    gold_in_play: int = 0
+    """SM-40: the gold still in play (unloaded, or in coins not lost); more than half of it
+    ends the game. Public: a lost coin is revealed."""
     free: tuple[Command, ...] = ()
     over: bool = False
     end_reason: str = ""
@@ -182,6 +185,7 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         volley=(state.volley.ship, state.volley.target) if state.volley is not None else None,
         sunk=tuple(state.sunk),
         choices=tuple(rules.choices(state, seat)) if seat is not None else (),
+        gold_in_play=rules.gold_in_play(state),
         free=tuple(rules.free_actions(state, seat)) if seat is not None else (),
         over=state.over,
         end_reason=state.end_reason,
