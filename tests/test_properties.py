@@ -5,7 +5,7 @@ blocking prompt with one of its ``choices()``, and now and then (probability ``f
 seat takes a random free action from ``legal()`` (offer, accept, decline, give, drop), so that the
 trading paths are exercised too. Hypothesis only picks the seeds.
 
-Rule ids (``LB-…``) refer to ``shared/rules/lifeboat.md``. At the bottom: regression tests for
+Rule ids (``LB-…``) refer to ``docs/rules/lifeboat.md``. At the bottom: regression tests for
 engine bugs these properties found (since fixed), and minimal deterministic reproductions of the
 ones still open, marked ``xfail(strict=True)`` so that a fix makes the run fail as a reminder to
 turn them into plain tests.

@@ -2,7 +2,8 @@
 
 A process full of sessions holds millions of long-lived objects (every session's app is
 thousands), and a full (generation 2) collection walks all of them while every table waits:
-1.3-1.8 s at 100 sessions on the reference machine. Left to Python, one came every 40-60 s of
+1.3-1.8 s at 100 sessions on a 2-core machine (Textual 8.2.8,
+``bench/ssh_load.py --sessions 100``: its ``gc`` lines). Left to Python, one came every 40-60 s of
 brisk play and was the largest single part of the slowest 5 % of moves.
 
 So `tune_gc` freezes what start-up made, collects young objects less often (the many
@@ -16,13 +17,13 @@ tried: with 99 sessions staying, each such pause stopped every table for 1.5 s.
 Young collections walk what is young, and a session's app (thousands of objects, long-lived)
 is young when it starts: with 200 players signing in and sitting down, the objects of dozens
 of new apps reached generation 1, and each generation-1 collection walked them all (0.3 s on
-an idle 2-core machine, 0.5-0.7 s on a busy one) with every table stopped; then they went to
-generation 2, never walked again until a full collection. So while the server's schedule is
-in force (`tune_gc`), the `FullCollector`, asked every tick, also **freezes**
-(``gc.freeze()``) once `FREEZE_AFTER` generation-0 collections have passed since the last
-freeze: whatever survived them leaves the young
-generations without being walked (freezing is a splice of lists, not a traversal), so a young
-collection only ever walks the few objects made since.
+an idle 2-core machine, 0.5-0.7 s on a busy one: ``bench/ssh_load.py --sessions 200``) with
+every table stopped; then they went to generation 2, never walked again until a full
+collection. So while the server's schedule is in force (`tune_gc`), the `FullCollector`, asked
+every tick, also **freezes** (``gc.freeze()``) once `FREEZE_AFTER` generation-0 collections
+have passed since the last freeze: whatever survived them leaves the young generations without
+being walked (freezing is a splice of lists, not a traversal), so a young collection only ever
+walks the few objects made since.
 
 What that costs: frozen objects are left out of collections, so a cycle that becomes garbage
 after it was frozen waits for the next full collection. That is what happens to an ended

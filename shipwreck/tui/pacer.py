@@ -235,7 +235,7 @@ COST_WEIGHT = 0.2
 
 OPEN_SECONDS = 0.02
 """What opening a table screen is counted as in a turn's budget. Building one takes about
-50 ms of CPU in all (measured as ``ShipwreckApp.open_table`` then two pauses,
+50 ms of CPU in all (Textual 8.2.8, measured as ``ShipwreckApp.open_table`` then two pauses,
 headless, 120×40), spread over three or four turns of the loop (compose, mount, first frame);
 it is not measured as it runs because its parts run as Textual's own callbacks."""
 
@@ -245,7 +245,8 @@ TABLE_TURNS = TurnBudget(costs={"open": OPEN_SECONDS})
 LINE_TURNS = TurnBudget()
 """The budget of the lines players type (see ``CommandLine._run_lines``): a budget of their
 own, not a share of the screens', where a line waited behind every repaint queued before it
-(the load bench's Enter → applied went from 70 to 200 ms at 200 sessions)."""
+(Enter → applied went from 70 to 200 ms at 200 sessions: Textual 8.2.8,
+``bench/ssh_load.py --sessions 200``)."""
 
 
 def post_callback(target: MessagePump, callback: Callable[[], None]) -> bool:

@@ -1,4 +1,4 @@
-"""Lifeboat: shipwreck survivors in one boat (rules: ``shared/rules/lifeboat.md``).
+"""Lifeboat: shipwreck survivors in one boat (rules: ``docs/rules/lifeboat.md``).
 
 - :mod:`.cards` — characters, supply and navigation cards
 - :mod:`.commands` — the command structs

@@ -1,7 +1,7 @@
 """The whole of Lifeboat's rules: prompts, legal commands, and applying a command.
 
 One file holds the game's flow, as in OpenSpiel's Python games; the rule ids (``LB-…``) of
-``shared/rules/lifeboat.md`` are named where they are enforced.
+``docs/rules/lifeboat.md`` are named where they are enforced.
 
 Every ``_cmd_*`` handler validates first and mutates after, so a command that raises
 :class:`IllegalCommand` leaves the state exactly as it was.

@@ -1,4 +1,4 @@
-"""Spanish Main: fleets, islands and buried gold (rules: ``shared/rules/spanish-main.md``).
+"""Spanish Main: fleets, islands and buried gold (rules: ``docs/rules/spanish-main.md``).
 
 - :mod:`.geometry` — capsule hulls, circular islands, swept motion that stops at the first touch
 - :mod:`.ships` — the first set's ship list (``data/ships.csv``) and preset fleets

@@ -2,7 +2,7 @@
 
 Read top to bottom: helpers, prompts and choices, then ``apply`` and one handler per command,
 then the resolution loop (:func:`_settle`) that runs volleys, hits, rams and boarding parties
-and decides who must answer next. The rule ids (``SM-…``) of ``shared/rules/spanish-main.md``
+and decides who must answer next. The rule ids (``SM-…``) of ``docs/rules/spanish-main.md``
 are named where they are enforced.
 
 Every handler validates first and mutates after, so a command that raises

@@ -2,7 +2,8 @@
 
 Why closures and not a tree walker? A decision runs a handful of guards for every prompt of a
 whole game, thousands of times in a tournament; a closure per node is several times faster than
-re-dispatching on tree nodes, and it keeps the evaluator in one readable file (compile.py).
+re-dispatching on tree nodes (``bench/bots.py`` measures a decision), and it keeps the
+evaluator in one readable file (compile.py).
 """
 
 from __future__ import annotations
