@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from typing import Any, Protocol
+from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
-from shipwreck.engine.core import Seat
+from shipwreck.engine.core import Event, Prompt, Seat
 from shipwreck.engine.rng import Rng
 
 EXPLORE = 0.7
@@ -37,33 +37,41 @@ MAX_MOVES = 5_000
 """A playout that has not ended after this many moves is scored where it stands."""
 
 
-class Game(Protocol):
+S = TypeVar("S")
+"""A game's full state (a determinization: the search never holds the real one)."""
+C = TypeVar("C")
+"""A game's command type."""
+S_in = TypeVar("S_in", contravariant=True)
+
+
+class Game(Protocol[S_in, C]):
     """The parts of a :class:`~shipwreck.engine.core.Ruleset` a search uses."""
 
-    def prompts(self, state: Any) -> list[Any]: ...
+    def prompts(self, state: S_in) -> list[Prompt]: ...
 
-    def choices(self, state: Any, seat: Seat) -> list[Any]: ...
+    def choices(self, state: S_in, seat: Seat) -> list[C]: ...
 
-    def apply(self, state: Any, seat: Seat, cmd: Any) -> list[Any]: ...
+    def apply(self, state: S_in, seat: Seat, cmd: C) -> list[Event]: ...
 
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: S_in) -> bool: ...
 
-    def scores(self, state: Any) -> dict[Seat, int]: ...
+    def scores(self, state: S_in) -> dict[Seat, int]: ...
 
 
-Sampler = Callable[[Rng], Any]
+Sampler = Callable[[Rng], S]
 """Draws one determinization (a full state) for this search, from the view the caller holds."""
-Rollout = Callable[[Any, Seat, str, list[Any], Rng], Any]
+Rollout = Callable[[S, Seat, str, list[C], Rng], C]
 """``(state, seat, prompt kind, choices, rng) -> command``: a playout's move for ``seat``."""
-Observe = Callable[[Any, Seat, Any], Hashable]
+Observe = Callable[[S | None, Seat, C], Hashable]
 """``(state, seat, command) -> key``: the move as the searching seat sees it (before it is
-applied). Another seat's secret choice must map to one key whatever it was."""
+applied; ``None`` at the root). Another seat's secret choice must map to one key whatever it
+was."""
 
 
-class Choice(msgspec.Struct, frozen=True):
+class Choice(msgspec.Struct, Generic[C], frozen=True):
     """One root choice after the search: how often it was tried and its mean reward."""
 
-    command: Any
+    command: C
     visits: int
     value: float
 
@@ -77,7 +85,7 @@ class _Node:
         self.stats: dict[Hashable, list[float]] = {}
 
 
-def first_blocking(game: Game, state: Any) -> tuple[Seat, str] | None:
+def first_blocking(game: Game[S, C], state: S) -> tuple[Seat, str] | None:
     """Who moves next in a playout: the first blocking prompt (as ``shipwreck sim`` does)."""
     for p in game.prompts(state):
         if p.blocking:
@@ -85,7 +93,7 @@ def first_blocking(game: Game, state: Any) -> tuple[Seat, str] | None:
     return None
 
 
-def win_share(game: Game, state: Any, seats: int) -> list[float]:
+def win_share(game: Game[S, C], state: S, seats: int) -> list[float]:
     """A finished game's reward per seat: mostly the win (shared by a tie), a little score so
     that a lost game played better still counts for something."""
     scores = game.scores(state)
@@ -100,28 +108,28 @@ def win_share(game: Game, state: Any, seats: int) -> list[float]:
     return out
 
 
-def random_rollout(state: Any, seat: Seat, kind: str, choices: list[Any], rng: Rng) -> Any:
+def random_rollout(state: S, seat: Seat, kind: str, choices: list[C], rng: Rng) -> C:
     return choices[rng.below(len(choices))]
 
 
-def _plain(state: Any, seat: Seat, cmd: Any) -> Hashable:
+def _plain(state: S | None, seat: Seat, cmd: C) -> Hashable:
     return (seat, cmd)
 
 
-class Search:
+class Search(Generic[S, C]):
     """One decision's search for ``seat``: give it a sampler and a budget, then :meth:`run`."""
 
     def __init__(
         self,
-        game: Game,
+        game: Game[S, C],
         seat: Seat,
         seats: int,
-        sample: Sampler,
-        root: list[Any],
+        sample: Sampler[S],
+        root: list[C],
         playouts: int,
         rng: Rng,
-        rollout: Rollout = random_rollout,
-        observe: Observe = _plain,
+        rollout: Rollout[S, C] = random_rollout,
+        observe: Observe[S, C] = _plain,
         explore: float = EXPLORE,
     ) -> None:
         if not root:
@@ -154,10 +162,10 @@ class Search:
             self.done += 1
         return max(0, todo)
 
-    def ranking(self) -> list[Choice]:
+    def ranking(self) -> list[Choice[C]]:
         """The root choices, best first: most visited, then best mean, then as offered."""
         stats = self.nodes.get((), _Node()).stats
-        out: list[tuple[int, float, int, Choice]] = []
+        out: list[tuple[int, float, int, Choice[C]]] = []
         for i, cmd in enumerate(self.root):
             v, total, _ = stats.get(self.observe(None, self.seat, cmd), (0, 0.0, 0))
             mean = total / v if v else 0.0
@@ -165,7 +173,7 @@ class Search:
         out.sort(key=lambda t: t[:3])
         return [t[3] for t in out]
 
-    def best(self) -> Any:
+    def best(self) -> C:
         """The chosen command (run the search first)."""
         return self.ranking()[0].command
 

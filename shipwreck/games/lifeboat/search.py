@@ -10,10 +10,9 @@ node of the tree.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
 
 from shipwreck.engine.core import Seat
-from shipwreck.engine.ismcts import Rollout, Search, random_rollout
+from shipwreck.engine.ismcts import Observe, Rollout, Search, random_rollout
 from shipwreck.engine.rng import Rng
 from shipwreck.games.lifeboat import RULES, rules
 from shipwreck.games.lifeboat import commands as C
@@ -24,11 +23,14 @@ from shipwreck.games.lifeboat.scoring import treasure_of
 from shipwreck.games.lifeboat.state import Character, LifeboatState
 from shipwreck.games.lifeboat.view import LifeboatView
 
+LifeboatSearch = Search[LifeboatState, C.Command]
+LifeboatRollout = Rollout[LifeboatState, C.Command]
 
-def observer(me: Seat) -> Any:
+
+def observer(me: Seat) -> Observe[LifeboatState, C.Command]:
     """The move as ``me`` sees it: another seat's supply pick is secret (LB-11)."""
 
-    def observe(state: Any, seat: Seat, cmd: Any) -> Hashable:
+    def observe(state: LifeboatState | None, seat: Seat, cmd: C.Command) -> Hashable:
         if seat != me and type(cmd) is C.Take:
             return (seat, "take")
         return (seat, cmd)
@@ -41,8 +43,8 @@ GREEDY_NOISE = 8
 
 
 def greedy_rollout(
-    state: LifeboatState, seat: Seat, kind: str, choices: list[Any], rng: Rng
-) -> Any:
+    state: LifeboatState, seat: Seat, kind: str, choices: list[C.Command], rng: Rng
+) -> C.Command:
     """A fast playout policy: every seat plays like a simple treasure hunter, read straight from
     the imagined world (never the real game: a playout only ever sees a determinization).
 
@@ -58,7 +60,8 @@ def greedy_rollout(
     if kind == "supply":
         have = me.hidden + me.revealed
 
-        def gain(cmd: Any) -> int:
+        def gain(cmd: C.Command) -> int:
+            assert isinstance(cmd, C.Take)
             item = cmd.item
             worth = treasure_of(me.id, [*have, item]) - treasure_of(me.id, have)
             water = item == "water" and "water" not in have
@@ -68,9 +71,9 @@ def greedy_rollout(
     if kind == "turn":
         return _greedy_turn(state, me, choices)
     if kind == "keep":
-        return max(choices, key=lambda c: sum(_card_worth(state, me.id, n) for n in c.cards))
+        return max(choices, key=lambda c: _keep_worth(state, me.id, c))
     if kind == "navigate":
-        return max(choices, key=lambda c: _card_worth(state, me.id, c.card))
+        return max(choices, key=lambda c: _choose_worth(state, me.id, c))
     if kind == "respond":
         req = state.request
         if req is not None and rules.power(state, [me.id]) >= rules.power(state, [req.attacker]):
@@ -91,7 +94,17 @@ def _card_worth(state: LifeboatState, me: str, number: int) -> int:
     return 10 * card.birds - 6 * (me in named(card.overboard, state.boat))
 
 
-def _greedy_turn(state: LifeboatState, me: Character, choices: list[Any]) -> Any:
+def _keep_worth(state: LifeboatState, me: str, cmd: C.Command) -> int:
+    assert isinstance(cmd, C.Keep)  # the choices of a "keep" prompt
+    return sum(_card_worth(state, me, n) for n in cmd.cards)
+
+
+def _choose_worth(state: LifeboatState, me: str, cmd: C.Command) -> int:
+    assert isinstance(cmd, C.Choose)  # the choices of a "navigate" prompt
+    return _card_worth(state, me, cmd.card)
+
+
+def _greedy_turn(state: LifeboatState, me: Character, choices: list[C.Command]) -> C.Command:
     if me.wounds > 0 and me.strength - me.wounds <= 1:
         heal = C.Use("medkit")
         if heal in choices:
@@ -107,9 +120,9 @@ def new_search(
     view: LifeboatView,
     playouts: int,
     rng: Rng,
-    rollout: Rollout = random_rollout,
+    rollout: LifeboatRollout = random_rollout,
     options: dict[str, bool] | None = None,
-) -> Search:
+) -> LifeboatSearch:
     """A search over ``view.choices`` for the view's seat; every world is drawn from the view."""
     if view.seat is None:
         raise ValueError("a spectator has nothing to decide")

@@ -10,12 +10,13 @@ a shipped bot (``using survivor``), which then plays every seat of every imagine
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from shipwreck.engine.core import Seat
-from shipwreck.engine.ismcts import Rollout, Search, random_rollout
+from shipwreck.engine.ismcts import random_rollout
 from shipwreck.engine.rng import Rng
 from shipwreck.lang.bots.registry import shipped_bot, shipped_names
 from shipwreck.lang.bots.runner import BotPlayer
@@ -28,6 +29,11 @@ from shipwreck.lang.bots.script import (
     Context,
 )
 from shipwreck.lang.commands import format_command
+
+if TYPE_CHECKING:
+    from shipwreck.games.lifeboat.commands import Command
+    from shipwreck.games.lifeboat.search import LifeboatRollout, LifeboatSearch
+    from shipwreck.games.lifeboat.state import LifeboatState
 
 MAX_PLAYOUTS = 5_000
 """The most playouts one search may ask for (about ten seconds of thinking)."""
@@ -69,23 +75,26 @@ def _searches(name: str) -> bool:
     return any("-> search" in line.split("#")[0] for line in lines)
 
 
-def bot_rollout(script: BotScript, seed: int) -> Rollout:
+def bot_rollout(script: BotScript, seed: int) -> LifeboatRollout:
     """A rollout policy playing ``script`` for every seat, each from its own view. An answer
     the script does not give, or one not among the choices, is a random choice."""
     from shipwreck.games.lifeboat import RULES  # lang reads games; imported when used
 
     player = BotPlayer(script, seed=seed, trace=1)
 
-    def rollout(state: Any, seat: Seat, kind: str, choices: list[Any], rng: Rng) -> Any:
+    def rollout(
+        state: LifeboatState, seat: Seat, kind: str, choices: list[Command], rng: Rng
+    ) -> Command:
         cmd = player.decide(RULES.view(state, seat), kind).command
-        if cmd is None or cmd not in choices:
-            return choices[rng.below(len(choices))]
-        return cmd
+        for choice in choices:
+            if choice == cmd:
+                return choice
+        return choices[rng.below(len(choices))]
 
     return rollout
 
 
-def start(ctx: Context, spec: SearchSpec) -> Search | None:
+def start(ctx: Context, spec: SearchSpec) -> LifeboatSearch | None:
     """The search for this decision (None when there is nothing to choose between)."""
     from shipwreck.games.lifeboat.search import greedy_rollout, new_search
 
@@ -94,7 +103,7 @@ def start(ctx: Context, spec: SearchSpec) -> Search | None:
         return None
     rng: random.Random = ctx.rng
     seed = rng.getrandbits(64)
-    rollout: Rollout = random_rollout
+    rollout: LifeboatRollout = random_rollout
     if spec.using == GREEDY:
         rollout = greedy_rollout
     elif spec.using is not None:
@@ -102,7 +111,7 @@ def start(ctx: Context, spec: SearchSpec) -> Search | None:
     return new_search(ctx.view, spec.playouts, Rng.from_seed(seed), rollout)
 
 
-def summary(spec: SearchSpec, search: Search) -> str:
+def summary(spec: SearchSpec, search: LifeboatSearch) -> str:
     """The trace's words: the search, its playouts, and its top three choices with values."""
     top = ", ".join(
         f"{format_command(c.command)} {c.value:.2f} ({c.visits})" for c in search.ranking()[:3]
@@ -115,7 +124,7 @@ class Thinking:
     """A search handed back to be run a slice at a time (a server table never blocks its loop
     on one decision); :meth:`answer` gives the command and the trace's words once it is done."""
 
-    def __init__(self, spec: SearchSpec, search: Search) -> None:
+    def __init__(self, spec: SearchSpec, search: LifeboatSearch) -> None:
         self.spec = spec
         self.search = search
 
@@ -123,7 +132,7 @@ class Thinking:
     def finished(self) -> bool:
         return self.search.finished
 
-    def run_until(self, deadline: float, clock: Any = None) -> None:
+    def run_until(self, deadline: float, clock: Callable[[], float] | None = None) -> None:
         """Playouts until ``deadline`` (``time.perf_counter``) or the budget; at least one."""
         import time
 
@@ -133,7 +142,7 @@ class Thinking:
             if now() >= deadline:
                 return
 
-    def answer(self) -> tuple[Any, str]:
+    def answer(self) -> tuple[Command, str]:
         """The chosen command and the trace's words (run it to the end first)."""
         self.search.run()
         return self.search.best(), summary(self.spec, self.search)
