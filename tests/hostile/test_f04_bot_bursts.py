@@ -52,13 +52,20 @@ async def new_table_then_lobby(mal: Client, service: Service, line: str) -> None
     await mal.term.wait_for("lobby command")
 
 
+def mallorys_tables(service: Service) -> list[int]:
+    """Every table mallory sits at, finished ones too: under SM-40 a game between bots can end
+    while she is still making the others (they play at the unattended pace meanwhile)."""
+    tables = service.lobby.tables.values()
+    return [t.id for t in tables if t.seat_of_player("mallory") is not None]
+
+
 async def seat_ten_tables_then_disconnect(service: Service) -> list[int]:
     """The audit's attack; returns the tables' ids."""
     mal = await open_terminal(service.port, "mallory", KEY)
     await mal.term.wait_for("signed in as mallory")
     for _ in range(TABLES):
         await new_table_then_lobby(mal, service, "new sm 4 sm_raider sm_hauler sm_raider")
-    ids = [t.id for t in service.lobby.seats_of("mallory")]
+    ids = mallorys_tables(service)
     assert len(ids) == TABLES
     await eventually(
         lambda: all(service.lobby.tables[i].seats[0].autopilot for i in ids),
@@ -79,30 +86,34 @@ async def test_f04_ten_abandoned_tables_are_paced_not_burst(
     """F4 with the default pace: the abandoned tables go on, a move every 0.3 s each."""
     ids = await seat_ten_tables_then_disconnect(service)
     tables = [service.lobby.tables[i] for i in ids]
+    playing = [not t.over for t in tables]
+    assert sum(playing) >= TABLES // 2, "most tables still play when mallory leaves"
     start = [len(t.commands) for t in tables]
     await asyncio.sleep(3.0)
     moved = [len(t.commands) - n for t, n in zip(tables, start, strict=True)]
-    assert not any(t.over for t in tables), "a table played its game out in a burst"
     pace = service.config.bots.unattended_move_seconds
-    assert all(3 <= m <= 3.0 / pace + 2 for m in moved), f"moves in 3 s per table: {moved}"
+    most = 3.0 / pace + 2
+    assert all(m <= most for m in moved), f"moves in 3 s per table (a burst?): {moved}"
+    least = [m for m, p, t in zip(moved, playing, tables, strict=True) if p and not t.over]
+    assert all(m >= 3 for m in least), f"a table still playing stalled: {moved}"
     bystander.check()
 
 
-@pytest.fixture
-def unpaced(config: Config) -> Config:
-    config.bots.unattended_move_seconds = 0.0
-    return config
-
-
 async def test_f04_bots_as_fast_as_the_loop_allows_still_yield(
-    unpaced: Config, service: Service, bystander: Bystander
+    service: Service, bystander: Bystander
 ) -> None:
     """F4 unpaced: the ten tables play as fast as the server goes, sharing one slice of bot
-    work per loop turn (`LoopTurns`), and the bystander is still answered within the limit."""
+    work per loop turn (`LoopTurns`), and the bystander is still answered within the limit.
+    (They are unpaced once mallory has gone: unpaced from the start, games between bots can
+    end while she is still making the others.)"""
     ids = await seat_ten_tables_then_disconnect(service)
     tables = [service.lobby.tables[i] for i in ids]
+    for t in tables:
+        t.unattended_move_seconds = 0.0
+    playing = sum(not t.over for t in tables)
+    assert playing >= TABLES // 2, "most tables still play"
     start = sum(len(t.commands) for t in tables)
     await asyncio.sleep(8.0)
     moved = sum(len(t.commands) for t in tables) - start
-    assert moved > 8.0 / 0.3 * TABLES, f"unpaced tables made only {moved} moves in 8 s"
+    assert moved > 8.0 / 0.3 * playing, f"{playing} unpaced tables made only {moved} moves in 8 s"
     bystander.check()
