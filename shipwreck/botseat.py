@@ -15,11 +15,30 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from shipwreck.engine.core import Event, IllegalCommand, Seat
 from shipwreck.lang import format_command
 from shipwreck.lang.bots import Decision, TraceEntry
+
+S = TypeVar("S")
+S_in = TypeVar("S_in", contravariant=True)
+C = TypeVar("C")
+
+
+class BotRules(Protocol[S_in, C]):
+    """The parts of a game's ruleset a bot seat's move goes through."""
+
+    @property
+    def free_types(self) -> frozenset[type]: ...
+
+    def view(self, state: S_in, seat: Seat | None) -> object: ...
+
+    def choices(self, state: S_in, seat: Seat) -> list[C]: ...
+
+    def default(self, state: S_in, seat: Seat) -> C | None: ...
+
+    def apply(self, state: S_in, seat: Seat, cmd: C) -> list[Event]: ...
 
 
 class SeatBot(Protocol):
@@ -30,14 +49,14 @@ class SeatBot(Protocol):
     @property
     def name(self) -> str: ...
 
-    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision: ...
+    def decide(self, view: object, decision: str, defer: bool = False) -> Decision: ...
 
-    def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None: ...
+    def refused(self, decision: Decision, reason: str, fallback: object | None) -> None: ...
 
-    def defaulted(self, decision: Decision, fallback: Any | None) -> None: ...
+    def defaulted(self, decision: Decision, fallback: object | None) -> None: ...
 
 
-def _text(cmd: Any | None) -> str | None:
+def _text(cmd: object | None) -> str | None:
     """A command's canonical text for the trace (its struct's repr if the game has no
     formatter yet)."""
     if cmd is None:
@@ -61,7 +80,7 @@ class RandomPlayer:
         self.rng = random.Random(seed)
         self.trace: deque[TraceEntry] = deque(maxlen=trace)
 
-    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision:
+    def decide(self, view: object, decision: str, defer: bool = False) -> Decision:
         entry = TraceEntry(int(getattr(view, "round", 0)), decision, None, None)
         options = list(getattr(view, "choices", ()))
         if not options:
@@ -75,17 +94,17 @@ class RandomPlayer:
         self.trace.append(entry)
         return d
 
-    def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None:
+    def refused(self, decision: Decision, reason: str, fallback: object | None) -> None:
         decision.entry.note = f"refused ({reason}): safe default"
         decision.entry.command = _text(fallback)
 
-    def defaulted(self, decision: Decision, fallback: Any | None) -> None:
+    def defaulted(self, decision: Decision, fallback: object | None) -> None:
         decision.entry.command = _text(fallback)
 
 
 def bot_move(
-    rules: Any, state: Any, seat: Seat, kind: str, bot: SeatBot
-) -> tuple[Any | None, list[Event]]:
+    rules: BotRules[S, C], state: S, seat: Seat, kind: str, bot: SeatBot
+) -> tuple[C | None, list[Event]]:
     """Let ``bot`` answer ``seat``'s ``kind`` prompt; fall back to the safe default.
 
     Returns the command that was applied (``None`` if none was) and its events.
@@ -95,8 +114,8 @@ def bot_move(
 
 
 def answer(
-    rules: Any, state: Any, seat: Seat, kind: str, bot: SeatBot, decision: Decision
-) -> tuple[Any | None, list[Event]]:
+    rules: BotRules[S, C], state: S, seat: Seat, kind: str, bot: SeatBot, decision: Decision
+) -> tuple[C | None, list[Event]]:
     """Apply a bot's ``decision`` for ``seat``'s ``kind`` prompt, or the safe default when it
     has no command or the engine refuses it (the bot's trace says which)."""
     cmd = decision.command
