@@ -85,6 +85,10 @@ class CommandLine(Input):
     """True while a key is handled: see :meth:`refresh`."""
 
     async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and self.app.screen is not self.screen:
+            typed_below = getattr(self.app.screen, "typed_below", None)
+            if callable(typed_below):  # (a popup this key was typed after: see `HandsKeysOn`)
+                typed_below()
         self._typing = True
         try:
             with self.prevent(Input.Changed):  # (see `_on_idle`)
@@ -179,7 +183,23 @@ class CommandLine(Input):
                 event.stop()
                 event.prevent_default()
                 return
+        if event.key in self.SCREEN_KEYS_IN_ORDER and await self._run_screen_binding(event):
+            return
         await super()._on_key(event)
+
+    SCREEN_KEYS_IN_ORDER = frozenset({"escape"})
+    """Keys whose screen binding the line runs itself, in the order keys came: Esc asks
+    "back to the lobby?" before the keys typed after it are handled, so that those answer the
+    question (and are typed here: see `HandsKeysOn`) instead of being typed under it."""
+
+    async def _run_screen_binding(self, event: events.Key) -> bool:
+        """Run the screen's binding for ``event``'s key here; whether one ran."""
+        for binding in own_bindings(self.screen, event.key):
+            if not binding.priority and await self.app.run_action(binding.action, self.screen):
+                event.stop()
+                event.prevent_default()
+                return True
+        return False
 
     def refresh(
         self,

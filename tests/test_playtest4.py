@@ -1,0 +1,124 @@
+"""Fixes from the fourth stranger play-test of the merged product (issue 16, s26): keys typed
+after Esc, the log that follows again, a long line, Spanish Main's title and hints after a
+move, Lifeboat's hidden supplies at 80×24, and the small texts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+
+from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.confirm import Confirm
+from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.widgets import CommandLine
+
+SIZES = [(80, 24), (120, 40)]
+GAMES = ["lifeboat", "spanish_main"]
+
+
+def bot_table(lobby: Lobby, game: str) -> Table:
+    """Ann against bots (one human: no timers)."""
+    if game == "lifeboat":
+        seats = [SeatSpec("human"), *[SeatSpec("bot", "loyal")] * 3]
+    else:
+        seats = [SeatSpec("human"), SeatSpec("bot", "sm_raider")]
+    return lobby.create_table(game, seats, "ann", seed=5)
+
+
+async def wait_screen(pilot: Pilot[Any], kind: type) -> None:
+    for _ in range(100):
+        if isinstance(pilot.app.screen, kind):
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"no {kind.__name__}: {pilot.app.screen_stack!r}")
+
+
+def command_line(app: ShipwreckApp) -> CommandLine:
+    return app.screen.query_one("#command", CommandLine)
+
+
+async def burst(pilot: Pilot[Any], keys: list[str]) -> None:
+    """Post ``keys`` (key names) to the app all at once, as one SSH packet delivers them."""
+    for key in keys:
+        character = {"escape": "\x1b", "enter": "\r", "space": " "}.get(key, key)
+        pilot.app.post_message(events.Key(key, character))
+    await pilot.pause()
+    await pilot.pause()
+
+
+# ------------------------------------------------------------------ 1. keys typed after Esc
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_command_typed_after_escape_lands_on_the_command_line(
+    game: str, size: tuple[int, int]
+) -> None:
+    """Esc at a table asks "back to the lobby?"; typing a command then answers no, and what is
+    typed is on the command line (it vanished into the question)."""
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, game)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await pilot.press("escape")
+        await wait_screen(pilot, Confirm)
+        await pilot.press(*"help")
+        await wait_screen(pilot, SeatScreen)
+        assert command_line(app).value == "help"
+        assert app.focused is command_line(app)
+        await pilot.press("enter")  # the line runs as typed: the help opens
+        await pilot.pause()
+        assert "Help" in type(app.screen).__name__, app.screen_stack
+        assert table.seat_of_player("ann") == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_escape_and_a_command_in_one_burst_keep_every_key(game: str) -> None:
+    """Esc and the keys after it in one packet (a fast typist over SSH): the question closes
+    once, and every key is on the line below, in order."""
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, game)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        await burst(pilot, ["escape", *"rules"])
+        await wait_screen(pilot, SeatScreen)
+        assert app.screen is screen and command_line(app).value == "rules"
+
+
+async def test_the_answers_to_the_question_still_answer_it() -> None:
+    """y still leaves for the lobby, n stays (and types nothing): only other keys go below."""
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, "lifeboat")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await pilot.press("escape")
+        await wait_screen(pilot, Confirm)
+        await pilot.press("n")
+        await wait_screen(pilot, SeatScreen)
+        assert command_line(app).value == ""
+        await pilot.press("escape")
+        await wait_screen(pilot, Confirm)
+        await pilot.press("y")
+        await wait_screen(pilot, LobbyScreen)
+        assert table.seat_of_player("ann") == 0
+
+
+async def test_typing_after_ctrl_c_in_the_lobby_lands_on_the_lobby_line() -> None:
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.press("ctrl+c")
+        await wait_screen(pilot, Confirm)
+        await pilot.press(*"watch 1")
+        await wait_screen(pilot, LobbyScreen)
+        assert app.is_running and command_line(app).value == "watch 1"
