@@ -10,12 +10,14 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
+from shipwreck.games.spanish_main.commands import EndTurn
+from shipwreck.lang.commands import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.screens import LobbyScreen
-from shipwreck.tui.widgets import CommandLine
+from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZES = [(80, 24), (120, 40)]
 GAMES = ["lifeboat", "spanish_main"]
@@ -122,3 +124,84 @@ async def test_typing_after_ctrl_c_in_the_lobby_lands_on_the_lobby_line() -> Non
         await pilot.press(*"watch 1")
         await wait_screen(pilot, LobbyScreen)
         assert app.is_running and command_line(app).value == "watch 1"
+
+
+# ------------------------------------------------------------------ 2. the log follows again
+
+
+def at_end(log: EventLog) -> bool:
+    return log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y
+
+
+async def page_back(pilot: Pilot[Any], log: EventLog) -> None:
+    await pilot.press("pageup")
+    await pilot.pause()
+    assert not at_end(log) and "newer" in (log.border_subtitle or "")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_my_own_move_and_end_bring_the_spanish_main_log_back_to_its_end(
+    size: tuple[int, int],
+) -> None:
+    """A player who paged back stays there while others' lines come (reading is not
+    interrupted), but their own move shows its outcome: the log jumps to its end and follows
+    again; End on the empty line does the same."""
+    lobby = Lobby(seed=1)
+    table = lobby.create_table("spanish_main", [SeatSpec("human"), SeatSpec("empty")], "ann", 3)
+    assert table.sit(1, "bob") is None
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        log = app.screen.query_one("#log", EventLog)
+        while log.max_scroll_y < 6 or table.view(0).turn != 0:
+            result = table.submit(table.view(0).turn, EndTurn())
+            assert result.ok, result.message
+            await pilot.pause()
+        assert at_end(log)
+        await page_back(pilot, log)
+        back = log.scroll_offset.y
+        assert table.say("bob", "look north", 1, None) is None  # (chat shares this log)
+        await pilot.pause()
+        assert log.scroll_offset.y == back, "someone else's line moved a reader"
+        await pilot.press(*"end turn", "enter")
+        await pilot.pause()
+        assert table.view(0).turn == 1, "the move was not played"
+        assert at_end(log) and "newer" not in (log.border_subtitle or "")
+        assert table.submit(1, EndTurn()).ok
+        await pilot.pause()
+        assert at_end(log), "after my move the log follows new lines again"
+        await page_back(pilot, log)
+        await pilot.press("end")
+        await pilot.pause()
+        assert at_end(log) and "newer" not in (log.border_subtitle or "")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_my_own_move_brings_the_lifeboat_log_back_to_its_end(size: tuple[int, int]) -> None:
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, "lifeboat")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        log = app.screen.query_one("#log", EventLog)
+
+        async def move() -> None:
+            before = len(table.commands)
+            await pilot.press(*format_command(table.view(0).choices[0]), "enter")
+            await pilot.pause()
+            assert len(table.commands) > before
+
+        while log.max_scroll_y < 6:
+            await move()
+        await page_back(pilot, log)
+        assert "(PgDn, End)" in (log.border_subtitle or "")  # the keys back are named
+        await move()
+        assert at_end(log)
+        await page_back(pilot, log)
+        await pilot.press(*"say", "left")  # End with the cursor mid-line: only the cursor
+        await pilot.press("end")
+        await pilot.pause()
+        assert not at_end(log) and command_line(app).cursor_position == 3
+        await pilot.press("end")  # at the end of the line already: the log's end
+        await pilot.pause()
+        assert at_end(log)

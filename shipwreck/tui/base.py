@@ -352,8 +352,28 @@ class SeatScreen(AppScreen):
             self.error("you have your seat back", style="green")
             if line.split()[0] == "takeover":
                 return
+        before = self._acted()
         run_table_line(self, line)
+        if self._acted() != before:  # my move or my chat line: its outcome is at the end
+            self.follow_logs()
         self.after_command()
+
+    def _acted(self) -> tuple[int, object]:
+        """What changes when a typed line does something at the table: its commands (mine,
+        and the bots' after it) and its chat."""
+        t = self.table
+        return len(t.commands), t.chat[-1] if t.chat else None
+
+    def follow_logs(self) -> None:
+        """Show the newest lines of the log (and chat), and follow new ones again: a player
+        who read back and then acts sees what came of it (the log stayed where they left it)."""
+        for log in self.query(EventLog):
+            log.follow()
+
+    def action_log_end(self) -> None:
+        """End on an empty line, or with the cursor at its end: the newest lines of the log
+        (see ``CommandLine.action_end``)."""
+        self.follow_logs()
 
     def complete_words(self, text: str, options: list[str]) -> list[str]:
         """The game's completions ``options`` of ``text``, and the table's own words (``tell``
@@ -569,6 +589,7 @@ class CommandHelp(ClosingModal):
             CommandEntry("Tab", "complete a word; twice lists what may come next", ""),
             CommandEntry("↑ ↓", "the lines you typed before", ""),
             CommandEntry("PgUp / PgDn", "read back through the game's log, and forward", ""),
+            CommandEntry("End", "the log's newest lines (your own move goes there too)", ""),
             CommandEntry("F2", "how to win, and the whole rules (as 'rules')", ""),
             *self.keys(),
         ]

@@ -223,6 +223,15 @@ class CommandLine(Input):
         self._entered_line = line
         self._entered = True
 
+    def action_end(self, select: bool = False) -> None:
+        """End: the cursor to the end of the line; already there (an empty line, say), the
+        screen's log to its newest line (``action_log_end``), following new lines again."""
+        at_end = self.cursor_position == len(self.value) and self.selection.is_empty
+        super().action_end(select)
+        log_end = getattr(self.screen, "action_log_end", None)
+        if at_end and not select and callable(log_end):
+            log_end()
+
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
             self.history.append(line)
@@ -410,6 +419,13 @@ class EventLog(StyleKeyed, ScrollView):
         """Scrolls (the keys, the mouse wheel, following new lines) though it shows no bar."""
         return not (self.disabled or self.loading)  # (as ``Widget._check_disabled``)
 
+    def follow(self) -> None:
+        """Show the newest line, and follow new ones again."""
+        self._following = True
+        if self.is_mounted:
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+        self._show_position()
+
     def page(self, pages: int) -> None:
         """Scroll by ``pages`` views (negative: back), keeping a line of the last view."""
         step = max(1, self.scrollable_content_region.height - 1)
@@ -428,7 +444,7 @@ class EventLog(StyleKeyed, ScrollView):
         newer = max(0, self.max_scroll_y - self.scroll_offset.y)
         keys = self.page_keys
         if newer:
-            hint = f"↓ {newer} newer" + (f" ({keys.split('/')[-1]})" if keys else "")
+            hint = f"↓ {newer} newer" + (f" ({keys.split('/')[-1]}, End)" if keys else "")
         else:
             hint = f"{keys.split('/')[0]}: earlier" if keys and self.max_scroll_y else ""
         if hint != (self.border_subtitle or ""):  # (it reads back None for "")
