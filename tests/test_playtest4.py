@@ -4,8 +4,10 @@ move, Lifeboat's hidden supplies at 80×24, and the small texts."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import asyncssh
 import pytest
 from textual import events
 from textual.pilot import Pilot
@@ -13,11 +15,14 @@ from textual.pilot import Pilot
 from shipwreck.games.spanish_main.commands import EndTurn
 from shipwreck.lang.commands import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.server.driver import session_io_for
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
+
+from sshclient import loopback_config, open_terminal, running
 
 SIZES = [(80, 24), (120, 40)]
 GAMES = ["lifeboat", "spanish_main"]
@@ -205,3 +210,75 @@ async def test_my_own_move_brings_the_lifeboat_log_back_to_its_end(size: tuple[i
         await pilot.press("end")  # at the end of the line already: the log's end
         await pilot.pause()
         assert at_end(log)
+
+
+# ------------------------------------------------------------------ 3. a very long line
+
+
+async def test_1500_keys_fill_the_line_and_say_so_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1,500 keys, a turn at a time as the server hands them over: the line keeps its most
+    (500), says so once (it said so for every key past the end: a thousand messages drawn),
+    and Ctrl+U then empties it for the next line. (What it costs: ``bench/long_line.py``.)"""
+    told: list[str] = []
+    real = CommandLine.tell_cut
+
+    def counted(line: CommandLine) -> None:
+        told.append(line.value)
+        real(line)
+
+    monkeypatch.setattr(CommandLine, "tell_cut", counted)
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, "lifeboat")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        typed = ("say " + "abcdefghij" * 150)[:1500]
+        for i in range(0, len(typed), 32):
+            await burst(pilot, ["space" if c == " " else c for c in typed[i : i + 32]])
+        line = command_line(app)
+        assert line.value == typed[: app.line_length] and len(told) == 1
+        error = app.screen.panel_text("error")
+        assert f"cut at {app.line_length} characters" in error and "Ctrl+U" in error
+        await pilot.press("ctrl+u", *"say hi", "enter")
+        await pilot.pause()
+        assert table.chat and table.chat[-1].text == "hi"
+
+
+async def test_a_paste_on_the_question_answers_no_and_lands_below() -> None:
+    """The server hands a long run of typed characters over as one paste: on the "back to
+    the lobby?" question it does what a typed key does."""
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, "spanish_main")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await pilot.press("escape")
+        await wait_screen(pilot, Confirm)
+        app.screen.post_message(events.Paste("say " + "x" * 80))
+        await wait_screen(pilot, SeatScreen)
+        assert command_line(app).value == "say " + "x" * 80
+
+
+async def test_1500_characters_over_ssh_are_a_few_events_not_1500(tmp_path: Path) -> None:
+    """Over real SSH, 1,500 characters in one write (a terminal without bracketed paste) were
+    1,500 keys of the session's key budget: after the first 500 it handed them over at 60 a
+    second, and the session answered nothing for 17 s. A run of printable characters is now
+    one paste event per slice the driver reads; the line after it runs at once."""
+    async with running(loopback_config(tmp_path)) as service:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        client = await open_terminal(service.port, "ann", key, size=(80, 24))
+        await client.term.wait_for("signed in as ann")
+        await client.line("new 4 loyal")
+        await client.term.wait_for("you are")
+        (app,) = service.live.apps()
+        io = session_io_for(app)
+        assert io is not None
+        before = io.events_in
+        client.type(("say " + "abcdefghij" * 150)[:1500])
+        await client.term.wait_for("the line was cut at 500 characters")
+        client.type("\x15say heard-you\r")
+        await client.term.wait_for("heard-you")
+        handed = io.events_in - before
+        assert handed < 60, f"{handed} events for 1,500 characters and a short line"
+        assert io.budget.available() > 400, "the key budget was spent on one long line"
+        client.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from textual.events import Key
+from textual.events import Key, Paste
 from textual.screen import ModalScreen
 
 from shipwreck.tui.widgets import CommandLine
@@ -58,6 +58,18 @@ class HandsKeysOn(ModalScreen[ResultT]):
         """The command line below took a printable key (see ``CommandLine._on_key``)."""
         if self.CLOSED_BY_TYPING_BELOW:
             self.close_by_key()
+
+    def on_paste(self, event: Paste) -> None:
+        """A paste (or a long run of typed characters, which the server hands over as one)
+        closes the popup as a printable key does, and goes on to the line below."""
+        if not (self._shut or self.closes_on(Key("x", "x"))):
+            return
+        event.stop()
+        event.prevent_default()
+        self._shut = True
+        line = self._line_below()
+        if line is not None:
+            line.post_message(Paste(event.text))
 
     def _line_below(self) -> CommandLine | None:
         """The command line of the screen under this one (the keys' next home), if any."""

@@ -171,12 +171,23 @@ class CommandLine(Input):
         """Say on the screen's message line that the line was cut at its longest."""
         say = getattr(self.screen, "error", None)
         if callable(say):
-            say(f"the line was cut at {self.max_length} characters, the most a line may have")
+            say(
+                f"the line was cut at {self.max_length} characters, the most a line may have"
+                " (Ctrl+U empties it)"
+            )
+
+    _told_full = False
+    """The line is full and the screen was told so: keys typed on past the end are dropped
+    without saying it again (one message per key was most of what a flood of them cost)."""
 
     async def _run_key(self, event: events.Key) -> None:
         full = len(self.value) >= (self.max_length or len(self.value) + 1)
         if full and event.is_printable and self.selection.is_empty:
-            self.tell_cut()
+            if not self._told_full:
+                self.tell_cut()
+            self._told_full = True
+        elif not full:
+            self._told_full = False
         for binding in own_bindings(self, event.key):
             # Priority bindings (the app's Ctrl+Q, ...) ran before the key was forwarded.
             if not binding.priority and await self.app.run_action(binding.action, self):
