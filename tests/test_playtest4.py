@@ -282,3 +282,31 @@ async def test_1500_characters_over_ssh_are_a_few_events_not_1500(tmp_path: Path
         assert handed < 60, f"{handed} events for 1,500 characters and a short line"
         assert io.budget.available() > 400, "the key budget was spent on one long line"
         client.close()
+
+
+# ------------------------------------------------------------------ 4. the title after a start
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lobby_seed", [2, 6])
+async def test_the_spanish_main_title_names_the_turn_once_started_with_bots(
+    size: tuple[int, int], lobby_seed: int
+) -> None:
+    """``new sm``, then ``start with bots``, as a stranger does it in the lobby: the title
+    said "waiting to start" for good when starting changed nothing else it shows (red moves
+    first: same round, same turn; these lobby seeds deal such games)."""
+    lobby = Lobby(seed=lobby_seed)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.press(*"new sm", "enter")
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        assert "waiting" in screen.panel_text("title")
+        await pilot.press(*"start with bots", "enter")
+        await pilot.pause()
+        table = screen.table
+        assert table.started and table.view(0).turn == 0  # (the case the title missed)
+        title = screen.panel_text("title")
+        assert "red's turn" in title and "waiting" not in title, title
