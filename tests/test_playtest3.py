@@ -380,7 +380,7 @@ async def test_the_chat_pane_says_how_to_read_back_and_ctrl_up_pages_it(
         await pilot.press("ctrl+up")
         await pilot.pause()
         assert chat.scroll_offset.y < chat.max_scroll_y
-        assert (chat.border_subtitle or "").startswith("↓ ") and "(Ctrl+↓)" in (
+        assert (chat.border_subtitle or "").startswith("↓ ") and "(Ctrl+↓, End)" in (
             chat.border_subtitle or ""
         )
         assert app.focused is not None and app.focused.id == "command"

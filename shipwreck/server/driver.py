@@ -58,6 +58,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import time
 import weakref
 from collections import deque
@@ -157,6 +158,12 @@ PASTE_END = "\x1b[201~"
 _PASTE_CONTROLS: dict[int, None] = dict.fromkeys(
     c for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c != 0x0A
 )
+
+RUN_AS_PASTE = 64
+"""Printable characters in a row, with nothing else between, from which input is a paste, not
+keys (see ``SSHDriver._parse_keys``): people type a few characters per packet."""
+
+_PRINTABLE_RUN = re.compile(rf"[^\x00-\x1f\x7f-\x9f]{{{RUN_AS_PASTE},}}")
 
 # https://sw.kovidgoyal.net/kitty/keyboard-protocol/#progressive-enhancement, as LinuxDriver.
 _KITTY_DISAMBIGUATE_ESCAPE_CODES = 0b00001
@@ -653,7 +660,27 @@ class SSHDriver(Driver):
                     self._pastes.dropped = 0
                 self._events.append(events.Paste(text))
             elif text:  # (feeding the parser "" would tell it the input has ended)
-                self._events.extend(self._parser.feed(text))
+                self._parse_keys(text)
+
+    def _parse_keys(self, text: str) -> None:
+        """Keys, except that a run of `RUN_AS_PASTE` printable characters or more (no key or
+        escape sequence inside: a terminal without bracketed paste, ``tmux send-keys``, a held
+        key on a slow link) is one ``Paste`` of that text, unless the parser is in the middle
+        of an escape sequence the run may finish. Typed in as keys, 1,500 characters cost
+        1,500 events of the key budget: the session was deaf for 17 s while the budget doled
+        them out to a line that was full at 500 (``bench/long_line.py``)."""
+        start = 0
+        for run in _PRINTABLE_RUN.finditer(text):
+            before = text[start : run.start()]
+            if before:
+                self._events.extend(self._parser.feed(before))
+            if escape_pending(self._parser):  # (the run may end that sequence: keys, then)
+                self._events.extend(self._parser.feed(run.group()))
+            else:
+                self._events.append(events.Paste(run.group()))
+            start = run.end()
+        if text[start:]:
+            self._events.extend(self._parser.feed(text[start:]))
 
     def _expire_escape(self) -> None:
         """Give up on the escape sequence the parser is in the middle of, as if the escape delay

@@ -38,6 +38,7 @@ from shipwreck.tui._textual.draw_now import draw_now, is_closing
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
+from shipwreck.tui.handoff import HandsKeysOn
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.title import Part, TitleBar
@@ -351,8 +352,28 @@ class SeatScreen(AppScreen):
             self.error("you have your seat back", style="green")
             if line.split()[0] == "takeover":
                 return
+        before = self._acted()
         run_table_line(self, line)
+        if self._acted() != before:  # my move or my chat line: its outcome is at the end
+            self.follow_logs()
         self.after_command()
+
+    def _acted(self) -> tuple[int, object]:
+        """What changes when a typed line does something at the table: its commands (mine,
+        and the bots' after it) and its chat."""
+        t = self.table
+        return len(t.commands), t.chat[-1] if t.chat else None
+
+    def follow_logs(self) -> None:
+        """Show the newest lines of the log (and chat), and follow new ones again: a player
+        who read back and then acts sees what came of it (the log stayed where they left it)."""
+        for log in self.query(EventLog):
+            log.follow()
+
+    def action_log_end(self) -> None:
+        """End on an empty line, or with the cursor at its end: the newest lines of the log
+        (see ``CommandLine.action_end``)."""
+        self.follow_logs()
 
     def complete_words(self, text: str, options: list[str]) -> list[str]:
         """The game's completions ``options`` of ``text``, and the table's own words (``tell``
@@ -441,8 +462,11 @@ class ClosingModal(ModalScreen[None]):
         self.dismiss()
 
 
-class EndOfGame(ClosingModal):
-    """A game's end: its final table, over a board where everything is revealed."""
+class EndOfGame(HandsKeysOn[None], ClosingModal):
+    """A game's end: its final table, over a board where everything is revealed. Enter,
+    Escape or a printable key closes it, and a printable key goes on the command line below,
+    so what the player types next (``lobby``, as the coach says) is not lost on the popup
+    (:class:`HandsKeysOn`)."""
 
     BOX_ID = "end"
     BINDINGS = [
@@ -461,65 +485,14 @@ class EndOfGame(ClosingModal):
 
     HINT = "Enter, Escape or typing closes · ↑ ↓ PgUp PgDn scroll"
 
-    _shut = False
-    """Closing (one key closed it); not ``_closed``, which is the message pump's own."""
-
-    def on_key(self, event: Key) -> None:
-        """A key on the screen itself (nothing focused)."""
-        self.take_key(event)
-
-    def take_key(self, event: Key) -> None:
-        """Enter, Escape or a printable key closes the end screen, and a printable key goes on
-        the command line below, so what the player types next (``lobby``, as the coach says)
-        is not lost on the popup.
-
-        Keys arriving in one burst are all queued here (nothing on this screen takes the
-        focus, so no key waits in a widget's queue) before the first one is handled: the screen
-        closes once, when it has handled them all, and those after the first go on to the
-        command line below, in order (closing once per key popped the table too, or crashed
-        the session)."""
-        closes = event.key in ("escape", "enter") or (
+    def closes_on(self, event: Key) -> bool:
+        """Enter, Escape and printable keys close (the arrows and PgUp PgDn scroll)."""
+        return event.key in ("escape", "enter") or (
             event.is_printable and event.character is not None
         )
-        if not (self._shut or closes):
-            return  # (the arrows and PgUp PgDn scroll)
-        event.stop()
-        event.prevent_default()
-        first = not self._shut
-        if first:
-            self._shut = True  # (closes when idle: see on_idle)
-        if first and not event.is_printable:
-            return
-        line = self._line_below()
-        target = line or self.app.focused or self.app.screen
-        if target is not self:
-            target.post_message(Key(event.key, event.character))
-
-    def _line_below(self) -> CommandLine | None:
-        """The command line of the screen under this one (the keys' next home), if any."""
-        stack = self.app.screen_stack
-        below = stack[stack.index(self) - 1] if self in stack[1:] else self.app.screen
-        return next(iter(below.query("#command").results(CommandLine)), None)
-
-    def on_idle(self) -> None:
-        """Every key queued here has been passed on: now the screen may go."""
-        if self._shut:
-            self._close_now()
 
     def action_close(self) -> None:
-        if not self._shut:
-            self._shut = True
-            self._close_now()
-
-    def _close_now(self) -> None:
-        """Close, once; the command line below takes keys from now on (focused at once, so the
-        keys the app routes from now on go there, after those forwarded by :meth:`take_key`)."""
-        if self not in self.app.screen_stack:
-            return
-        line = self._line_below()
-        self.dismiss()
-        if line is not None and line.screen is self.app.screen:
-            line.screen.set_focus(line, scroll_visible=False)
+        self.close_by_key()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id=self.BOX_ID, can_focus=False):  # (the hint first: seen
@@ -616,6 +589,7 @@ class CommandHelp(ClosingModal):
             CommandEntry("Tab", "complete a word; twice lists what may come next", ""),
             CommandEntry("↑ ↓", "the lines you typed before", ""),
             CommandEntry("PgUp / PgDn", "read back through the game's log, and forward", ""),
+            CommandEntry("End", "the log's newest lines (your own move goes there too)", ""),
             CommandEntry("F2", "how to win, and the whole rules (as 'rules')", ""),
             *self.keys(),
         ]

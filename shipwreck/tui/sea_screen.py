@@ -198,8 +198,9 @@ class SpanishMainScreen(SeatScreen):
 
     def paint(self, view: SpanishMainView) -> None:
         signed_in = self.shipwreck.signed_in_line()
-        top = (view.seat, view.round, view.turn, view.over)
-        self.show_title(top, R.title(view, self.table.name, signed_in, self.table.started), view)
+        started = self.table.started  # (starting may change nothing else the title shows)
+        top = (view.seat, view.round, view.turn, view.over, started)
+        self.show_title(top, R.title(view, self.table.name, signed_in, started), view)
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
         self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))

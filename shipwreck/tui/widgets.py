@@ -85,6 +85,10 @@ class CommandLine(Input):
     """True while a key is handled: see :meth:`refresh`."""
 
     async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and self.app.screen is not self.screen:
+            typed_below = getattr(self.app.screen, "typed_below", None)
+            if callable(typed_below):  # (a popup this key was typed after: see `HandsKeysOn`)
+                typed_below()
         self._typing = True
         try:
             with self.prevent(Input.Changed):  # (see `_on_idle`)
@@ -167,19 +171,46 @@ class CommandLine(Input):
         """Say on the screen's message line that the line was cut at its longest."""
         say = getattr(self.screen, "error", None)
         if callable(say):
-            say(f"the line was cut at {self.max_length} characters, the most a line may have")
+            say(
+                f"the line was cut at {self.max_length} characters, the most a line may have"
+                " (Ctrl+U empties it)"
+            )
+
+    _told_full = False
+    """The line is full and the screen was told so: keys typed on past the end are dropped
+    without saying it again (one message per key was most of what a flood of them cost)."""
 
     async def _run_key(self, event: events.Key) -> None:
         full = len(self.value) >= (self.max_length or len(self.value) + 1)
         if full and event.is_printable and self.selection.is_empty:
-            self.tell_cut()
+            if not self._told_full:
+                self.tell_cut()
+            self._told_full = True
+        elif not full:
+            self._told_full = False
         for binding in own_bindings(self, event.key):
             # Priority bindings (the app's Ctrl+Q, ...) ran before the key was forwarded.
             if not binding.priority and await self.app.run_action(binding.action, self):
                 event.stop()
                 event.prevent_default()
                 return
+        if event.key in self.SCREEN_KEYS_IN_ORDER and await self._run_screen_binding(event):
+            return
         await super()._on_key(event)
+
+    SCREEN_KEYS_IN_ORDER = frozenset({"escape"})
+    """Keys whose screen binding the line runs itself, in the order keys came: Esc asks
+    "back to the lobby?" before the keys typed after it are handled, so that those answer the
+    question (and are typed here: see `HandsKeysOn`) instead of being typed under it."""
+
+    async def _run_screen_binding(self, event: events.Key) -> bool:
+        """Run the screen's binding for ``event``'s key here; whether one ran."""
+        for binding in own_bindings(self.screen, event.key):
+            if not binding.priority and await self.app.run_action(binding.action, self.screen):
+                event.stop()
+                event.prevent_default()
+                return True
+        return False
 
     def refresh(
         self,
@@ -202,6 +233,15 @@ class CommandLine(Input):
         self.value = ""
         self._entered_line = line
         self._entered = True
+
+    def action_end(self, select: bool = False) -> None:
+        """End: the cursor to the end of the line; already there (an empty line, say), the
+        screen's log to its newest line (``action_log_end``), following new lines again."""
+        at_end = self.cursor_position == len(self.value) and self.selection.is_empty
+        super().action_end(select)
+        log_end = getattr(self.screen, "action_log_end", None)
+        if at_end and not select and callable(log_end):
+            log_end()
 
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
@@ -390,6 +430,13 @@ class EventLog(StyleKeyed, ScrollView):
         """Scrolls (the keys, the mouse wheel, following new lines) though it shows no bar."""
         return not (self.disabled or self.loading)  # (as ``Widget._check_disabled``)
 
+    def follow(self) -> None:
+        """Show the newest line, and follow new ones again."""
+        self._following = True
+        if self.is_mounted:
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+        self._show_position()
+
     def page(self, pages: int) -> None:
         """Scroll by ``pages`` views (negative: back), keeping a line of the last view."""
         step = max(1, self.scrollable_content_region.height - 1)
@@ -408,7 +455,7 @@ class EventLog(StyleKeyed, ScrollView):
         newer = max(0, self.max_scroll_y - self.scroll_offset.y)
         keys = self.page_keys
         if newer:
-            hint = f"↓ {newer} newer" + (f" ({keys.split('/')[-1]})" if keys else "")
+            hint = f"↓ {newer} newer" + (f" ({keys.split('/')[-1]}, End)" if keys else "")
         else:
             hint = f"{keys.split('/')[0]}: earlier" if keys and self.max_scroll_y else ""
         if hint != (self.border_subtitle or ""):  # (it reads back None for "")
