@@ -125,6 +125,8 @@ async def sit_typist(service: Service, name: str) -> Typist:
     seat = table.seat_of_player(name)
     assert seat is not None
     await client.term.wait_for("moves are drawn before Enter")  # the sea screen's prompt
+    started = table  # SM-2 rolls who goes first: the free seat's stand-in may move first
+    await eventually(lambda: bool(started.view(seat).choices), what=f"{name}'s turn")
     view = table.view(seat)
     assert isinstance(view, SpanishMainView)
     ship = next(s.id for s in view.ships if s.owner == seat and s.move[:1] == ("L",))
