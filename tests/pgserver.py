@@ -92,3 +92,19 @@ class PgServer:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")  # type: ignore[call-overload]
         return self.url(name)
+
+    def copy_database(self, url: str) -> str:
+        """A copy of the database at ``url`` as it stands (nobody may be connected to it): what
+        a test reads or rebuilds from without touching the original."""
+        import psycopg
+
+        source = url.rsplit("/", 1)[1]
+        name = f"t{next(self._names)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            for _ in range(50):  # a killed client's connection may take a moment to go
+                try:
+                    conn.execute(f"CREATE DATABASE {name} TEMPLATE {source}")  # type: ignore[call-overload]
+                    return self.url(name)
+                except psycopg.errors.ObjectInUse:
+                    time.sleep(0.1)
+        raise AssertionError(f"{source} is still in use: it cannot be copied")

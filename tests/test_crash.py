@@ -46,6 +46,7 @@ from shipwreck.replay import FORMAT, GameFile, export_table, table_at
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.store import Store
 
+from pgserver import PgServer
 from sshclient import Client, choices_shown, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -73,12 +74,14 @@ def free_port() -> int:
 
 
 class Server:
-    """``python -m shipwreck.cli serve`` in ``home``, logging to ``home/server-N.log``."""
+    """``python -m shipwreck.cli serve`` in ``home``, logging to ``home/server-N.log``, on a
+    SQLite file in ``home`` or, given ``pg``, a fresh database of that PostgreSQL server."""
 
-    def __init__(self, home: Path, port: int) -> None:
+    def __init__(self, home: Path, port: int, pg: PgServer | None = None) -> None:
         self.home = home
         self.port = port
-        self.db = home / "shipwreck.db"
+        self.pg = pg
+        self.db = pg.new_database() if pg is not None else str(home / "shipwreck.db")
         self.starts = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -92,7 +95,7 @@ class Server:
     async def start(self) -> None:
         self.starts += 1
         command = [sys.executable, "-m", "shipwreck.cli", "serve", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--host-key", str(self.home / "host_key")]
+        command += ["--db", self.db, "--host-key", str(self.home / "host_key")]
         command += ["--listen", "127.0.0.1"]
         env = os.environ.copy()  # this checkout's shipwreck, whatever is installed
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHECKOUT), env.get("PYTHONPATH")]))
@@ -122,10 +125,22 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
 
+    def snapshot(self, into: Path, running: bool = False) -> str:
+        """The database as the killed server left it, to read or rebuild from without touching
+        it: a copy of the SQLite file (with its WAL), or of the PostgreSQL database. While the
+        server runs (``running``), PostgreSQL's own database is read as it is."""
+        if self.pg is None:
+            return str(snapshot(Path(self.db), into))
+        return self.db if running else self.pg.copy_database(self.db)
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path, free_port())
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """The crash tests run on both databases the server keeps its logs in (issue 21)."""
+    pg: PgServer | None = None
+    if request.param == "postgresql":
+        pg = request.getfixturevalue("pg_server")
+    srv = Server(tmp_path, free_port(), pg)
     try:
         yield srv
     finally:
@@ -135,12 +150,21 @@ def server(tmp_path: Path) -> Iterator[Server]:
 # Reading the database and the screen ------------------------------------------------------------
 
 
-def read_log(db: Path, table_id: int) -> list[tuple[int, str]]:
-    """The committed command log, read by another process (SQLite WAL allows it)."""
+def query(db: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Rows read by another process than the server's while it runs: a read-only SQLite
+    connection (WAL allows it), or a PostgreSQL one."""
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as pconn:
+            return list(pconn.execute(sql.replace("?", "%s"), params).fetchall())
     with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as conn:
-        rows = conn.execute(
-            "SELECT seat, text FROM commands WHERE table_id = ? ORDER BY n", (table_id,)
-        ).fetchall()
+        return list(conn.execute(sql, params).fetchall())
+
+
+def read_log(db: str, table_id: int) -> list[tuple[int, str]]:
+    """The committed command log."""
+    rows = query(db, "SELECT seat, text FROM commands WHERE table_id = ? ORDER BY n", (table_id,))
     return [(int(seat), str(text)) for seat, text in rows]
 
 
@@ -152,21 +176,20 @@ class TableRow:
     over: bool
 
 
-def read_table(db: Path, table_id: int | None = None) -> TableRow:
+def read_table(db: str, table_id: int | None = None) -> TableRow:
     """A table (the newest by default) as the database has it."""
     where = "WHERE id = ?" if table_id is not None else "ORDER BY id DESC LIMIT 1"
     args = (table_id,) if table_id is not None else ()
-    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as conn:
-        row = conn.execute(f"SELECT id, seed, seats, over FROM tables {where}", args).fetchone()
+    (row,) = query(db, f"SELECT id, seed, seats, over FROM tables {where}", args)
     seats = msgspec.json.decode(row[2], type=list[SeatSpec])
     return TableRow(int(row[0]), int(row[1]), seats, bool(row[3]))
 
 
-def is_over(db: Path, table_id: int) -> bool:
+def is_over(db: str, table_id: int) -> bool:
     return read_table(db, table_id).over
 
 
-def on_disk(db: Path, table_id: int) -> Table:
+def on_disk(db: str, table_id: int) -> Table:
     """The game as its committed log replays (read by another process while the server runs)."""
     row = read_table(db, table_id)
     return table_at(GameFile(FORMAT, "lifeboat", row.id, row.seed, row.seats, read_log(db, row.id)))
@@ -272,7 +295,7 @@ async def shows(player: Player, expected: list[str]) -> list[str]:
     return choices_on_screen(player.client)
 
 
-async def next_to_act(players: list[Player], db: Path, table_id: int) -> Table:
+async def next_to_act(players: list[Player], db: str, table_id: int) -> Table:
     """The game on disk once a player must act (the bots' answers to the last command are
     committed one by one after it), or once it is over."""
     state: list[Table] = []
@@ -287,7 +310,7 @@ async def next_to_act(players: list[Player], db: Path, table_id: int) -> Table:
 
 
 async def type_choice(
-    players: list[Player], db: Path, table_id: int, pick: random.Random
+    players: list[Player], db: str, table_id: int, pick: random.Random
 ) -> tuple[Player, str, Shown] | None:
     """The log on disk says who must act: that player (one of them, at random, if both must)
     must see those choices on screen, and types one of them. Returns who typed what, and that
@@ -305,7 +328,7 @@ async def type_choice(
 
 
 async def play_one(
-    players: list[Player], db: Path, table_id: int, pick: random.Random
+    players: list[Player], db: str, table_id: int, pick: random.Random
 ) -> str | None:
     """One command by whoever must act, waited for in the log on disk and on the screen."""
     before = len(read_log(db, table_id))
@@ -324,7 +347,7 @@ async def play_one(
     return choice
 
 
-async def new_game(ann: Player, bob: Player, db: Path) -> int:
+async def new_game(ann: Player, bob: Player, db: str) -> int:
     """From the lobby: ann makes a table with a free seat and four bots, bob joins it."""
     await ann.client.line("new 6 free " + " ".join(BOTS))
     await ann.client.term.wait_for(AT_TABLE)
@@ -350,7 +373,7 @@ async def back_to_lobby(player: Player) -> None:
     await client.term.wait_for(IN_LOBBY)
 
 
-def rebuilt(db: Path) -> Table:
+def rebuilt(db: str) -> Table:
     """What the server's own start-up makes of the database: ``Lobby.attach_store``."""
     lobby = Lobby()
     assert lobby.attach_store(Store(db)) == 1
@@ -399,7 +422,7 @@ async def test_kill_9_mid_game_then_restart_loses_nothing(server: Server, tmp_pa
             p.client.close()
 
         # What the killed server left on disk: nothing accepted is lost.
-        snap = snapshot(server.db, tmp_path / f"after-kill-{games}")
+        snap = server.snapshot(tmp_path / f"after-kill-{games}")
         log = Store(snap).commands(table_id)
         for seen in seen_logs:
             assert log[: len(seen)] == seen, "a committed command was lost or rewritten"
@@ -425,7 +448,7 @@ async def test_kill_9_mid_game_then_restart_loses_nothing(server: Server, tmp_pa
 
     # The server's own rebuild of the killed game is the replayed game, byte for byte, with bob
     # still in the seat he joined (not the free seat's stand-in bot).
-    restored = rebuilt(snapshot(server.db, tmp_path / "rebuild"))
+    restored = rebuilt(snap)  # (the database as the killed server left it)
     assert restored.commands == log, "the rebuild moved on by itself"
     assert msgspec.json.encode(restored.state) == msgspec.json.encode(replayed.state)
     assert [restored.seats[p.seat].player for p in players] == ["ann", "bob"]
@@ -451,7 +474,9 @@ async def test_kill_9_mid_game_then_restart_loses_nothing(server: Server, tmp_pa
         await p.client.term.wait_for("land! final scores")
     final = read_log(server.db, table_id)
     assert final[: len(log)] == log
-    assert table_at(export_table(Store(snapshot(server.db, tmp_path / "end")), table_id)).over
+    assert table_at(
+        export_table(Store(server.snapshot(tmp_path / "end", running=True)), table_id)
+    ).over
     mine = Counter(seat for seat, _text in final)
     for p in players:
         p.client.close()
@@ -501,7 +526,7 @@ async def test_kill_9_while_the_timers_run_then_restart_rebuilds_the_same_game(
     server.kill()
     ann.close()
 
-    snap = snapshot(server.db, tmp_path / "after-kill")
+    snap = server.snapshot(tmp_path / "after-kill")
     log = Store(snap).commands(table_id)
     assert sum(seat == -1 for seat, _text in log) >= 2
     replayed = table_at(export_table(Store(snap), table_id))
