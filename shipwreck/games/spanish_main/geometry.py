@@ -28,8 +28,13 @@ short of it on a slant), kept as a reference for tests and the benchmark.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 S = 5.0
 L = 7.0
@@ -212,11 +217,16 @@ class Obstacle:
         )
 
 
+@functools.lru_cache(maxsize=4096)
 def island(id_: str, x: float, y: float, r: float, margin: float = CONTACT) -> Obstacle:
+    """An island as an obstacle. Obstacles are never changed once made, so the same arguments
+    give the same one (the rules ask again for every move they plan)."""
     return Obstacle(ISLAND, id_, x, y, 0.0, 0.0, r, margin)
 
 
+@functools.lru_cache(maxsize=4096)
 def hull(id_: str, x: float, y: float, heading: float, length: float) -> Obstacle:
+    """A hull (bow tip at x, y) as an obstacle; like :func:`island`, made once per pose."""
     ax, ay, bx, by = axis(x, y, heading, length)
     return Obstacle(SHIP, id_, ax, ay, bx, by, HULL_RADIUS)
 
@@ -240,6 +250,66 @@ def walls(width: float, height: float) -> list[Obstacle]:
         Obstacle(EDGE, EDGE_ID, -inf, -inf, width, inf),
         Obstacle(EDGE, EDGE_ID, -inf, -inf, inf, height),
     ]
+
+
+def around(obstacles: list[Obstacle], x: float, y: float, reach: float) -> list[Obstacle]:
+    """Those of ``obstacles`` that may come within ``reach`` of the point (x, y), in order: a
+    cheap cut before a plan, which cannot meet anything farther than it sails and is long."""
+    out = []
+    for ob in obstacles:
+        if ob.kind == EDGE:
+            near = min(x - ob.a, y - ob.b, ob.c - x, ob.d - y) <= reach
+        else:
+            dx, dy, lim = ob.mx - x, ob.my - y, ob.rad + reach
+            near = dx * dx + dy * dy <= lim * lim
+        if near:
+            out.append(ob)
+    return out
+
+
+def clear_of(seg: Segment, obstacles: list[Obstacle]) -> bool:
+    """Does a hull of axis ``seg`` overlap nothing (every gap >= 0)? What is clearly far is
+    skipped without working out its gap."""
+    ax, ay, bx, by = seg
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    half = math.hypot(bx - ax, by - ay) / 2 + HULL_RADIUS
+    for ob in obstacles:
+        dx, dy, lim = ob.mx - mx, ob.my - my, ob.rad + half
+        if dx * dx + dy * dy > lim * lim:
+            continue
+        if ob.gap(seg) < 0.0:
+            return False
+    return True
+
+
+class Waters(list[Obstacle]):
+    """The obstacles of one position, never changed once made, with a ``memo`` of what has been
+    worked out against them: :func:`sail_leg`, :func:`aim_turn` and :func:`plan` look there
+    first, so listing a ship's moves, previewing them and making one share the work. Their
+    results are kept as they are: treat them as read-only.
+
+    A shorter list may share the memo of the whole (``Waters(some, whole.memo)``) if it holds
+    everything the legs asked of it can meet (all within their reach): then each answer is the
+    one the whole would give."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, obstacles: Iterable[Obstacle] = (), memo: dict[Any, Any] | None = None):
+        super().__init__(obstacles)
+        self.memo: dict[Any, Any] = {} if memo is None else memo
+
+
+_MISSING = object()
+
+
+def _remember(obstacles: list[Obstacle], key: tuple[Any, ...], work: Callable[[], _T]) -> _T:
+    """``work()``, or what it gave before for ``key`` against the same :class:`Waters`."""
+    if not isinstance(obstacles, Waters):
+        return work()
+    got = obstacles.memo.get(key, _MISSING)
+    if got is _MISSING:
+        got = obstacles.memo[key] = work()
+    return got  # type: ignore[no-any-return]
 
 
 @dataclass(slots=True)
@@ -559,6 +629,24 @@ def sail_leg(
     straight, stopping at the first touch (SM-13). Returns the leg and where the bow tip ends.
     A leg whose turn sets her down on something she does not then sail clear of is ``swung``:
     it is not sailed at all (she stays where she was)."""
+    # (+ 0.0 turns -0.0 into 0.0: equal keys must give the same answer, whichever came first)
+    x, y, heading, turn = x + 0.0, y + 0.0, heading + 0.0, turn + 0.0
+    key = ("leg", x, y, heading, length, own_length, turn, dist)
+    return _remember(
+        obstacles, key, lambda: _sail_leg(x, y, heading, length, own_length, turn, dist, obstacles)
+    )
+
+
+def _sail_leg(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    own_length: float,
+    turn: float,
+    dist: float,
+    obstacles: list[Obstacle],
+) -> tuple[LegResult, float, float, float]:
     px, py, ph = turn_pose(x, y, heading, turn)
     sw = sweep(px, py, ph, length, dist, obstacles)
     if sw.on and sw.hit is not None:
@@ -582,14 +670,27 @@ def aim_turn(
     """The turn a helper move (toward, dock) makes toward ``aim``: as far as the 90-degree arc
     allows (aimed from the turn's centre, so she then runs straight at it), or, if that leg
     would be ``swung``, the largest k/SWING_STEPS of it that is not (0 at worst)."""
+    x, y, heading = x + 0.0, y + 0.0, heading + 0.0
+    key = ("aim", x, y, heading, length, dist, aim)
+    return _remember(obstacles, key, lambda: _aim_turn(x, y, heading, length, dist, aim, obstacles))
+
+
+def _aim_turn(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+) -> float:
     ux, uy = unit(heading)
     cx, cy = x - HULL_RADIUS * ux, y - HULL_RADIUS * uy
     want = max(-90.0, min(90.0, turn_between(heading, bearing(cx, cy, aim[0], aim[1]))))
     for k in range(SWING_STEPS, 0, -1):
         turn = want * k / SWING_STEPS
         px, py, ph = turn_pose(x, y, heading, turn)
-        seg = axis(px, py, ph, length)
-        if all(ob.gap(seg) >= 0.0 for ob in obstacles):  # (set down clear: nothing to sail off)
+        if clear_of(axis(px, py, ph, length), obstacles):  # (set down clear: nothing to sail off)
             return turn
         if not sweep(px, py, ph, length, dist, obstacles).on:
             return turn
@@ -611,12 +712,37 @@ def plan(
 
     ``own_length`` is the ship's own hull within ``length`` (the rest is a tow astern). With
     ``aim``, each leg instead turns toward that point (:func:`aim_turn`)."""
+    x, y, heading = x + 0.0, y + 0.0, heading + 0.0
+    key = ("plan", x, y, heading, length, own_length, tuple(legs), aim)
+    return _remember(
+        obstacles, key, lambda: _plan(x, y, heading, length, own_length, legs, obstacles, aim)
+    )
+
+
+def _plan(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    own_length: float,
+    legs: list[tuple[float, float]],
+    obstacles: list[Obstacle],
+    aim: tuple[float, float] | None,
+) -> Path:
     path = Path(x=x, y=y, heading=heading)
+    # (turns keep the centre of her bow's rounding where it is and runs take it at most their
+    # distance: the hull never gets farther from where it is now than this, so what lies
+    # farther is left out, and the legs may share the whole list's memo)
+    ux, uy = unit(heading)
+    reach = sum(max(0.0, d) for _, d in legs) + length - HULL_RADIUS + NEAR_MAX
+    near = around(obstacles, x - HULL_RADIUS * ux, y - HULL_RADIUS * uy, reach)
+    if isinstance(obstacles, Waters):
+        near = Waters(near, obstacles.memo)
     for turn, dist in legs:
         if aim is not None:
-            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, obstacles)
+            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, near)
         res, path.x, path.y, path.heading = sail_leg(
-            path.x, path.y, path.heading, length, own_length, turn, dist, obstacles
+            path.x, path.y, path.heading, length, own_length, turn, dist, near
         )
         path.legs.append(res)
         if res.hit is not None:
