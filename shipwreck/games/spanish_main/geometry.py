@@ -719,6 +719,16 @@ def plan(
     )
 
 
+def _near(
+    obstacles: list[Obstacle], x: float, y: float, heading: float, reach: float
+) -> list[Obstacle]:
+    """Those of ``obstacles`` within ``reach`` of the centre of the bow's rounding of a hull with
+    its bow tip at (x, y) (:func:`around`), sharing their memo."""
+    ux, uy = unit(heading)
+    near = around(obstacles, x - HULL_RADIUS * ux, y - HULL_RADIUS * uy, reach)
+    return Waters(near, obstacles.memo) if isinstance(obstacles, Waters) else near
+
+
 def _plan(
     x: float,
     y: float,
@@ -733,11 +743,10 @@ def _plan(
     # (turns keep the centre of her bow's rounding where it is and runs take it at most their
     # distance: the hull never gets farther from where it is now than this, so what lies
     # farther is left out, and the legs may share the whole list's memo)
-    ux, uy = unit(heading)
     reach = sum(max(0.0, d) for _, d in legs) + length - HULL_RADIUS + NEAR_MAX
-    near = around(obstacles, x - HULL_RADIUS * ux, y - HULL_RADIUS * uy, reach)
-    if isinstance(obstacles, Waters):
-        near = Waters(near, obstacles.memo)
+    near = _remember(
+        obstacles, ("near", x, y, heading, reach), lambda: _near(obstacles, x, y, heading, reach)
+    )
     for turn, dist in legs:
         if aim is not None:
             turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, near)

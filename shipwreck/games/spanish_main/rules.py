@@ -122,7 +122,7 @@ def _touch(a: geo.Segment, b: geo.Segment) -> bool:
 def bow_touches(a: Ship, b: Ship) -> bool:
     """Does any part of ``a``'s bow touch any part of ``b``? (Bow tips farther apart than both
     hulls are long cannot: that is looked at first, as most ships are far apart.)"""
-    reach = geo.bow_length(a.length) + b.length + 2 * geo.HULL_RADIUS + geo.TOUCH
+    reach = a.length + b.length + 2 * geo.HULL_RADIUS + geo.TOUCH
     if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
         return False
     return _touch(_bow(a), _axis(b))
