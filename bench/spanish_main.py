@@ -1,16 +1,23 @@
-"""Spanish Main engine speed: random-bot full games, and validating one move (swept collision).
+"""Spanish Main engine speed: random-bot full games, hauler-vs-hauler games, and checking one move.
 
-    .venv/bin/python bench/spanish_main.py     # 20 games of 2 seats, then the move bench
-    .venv/bin/python bench/spanish_main.py --games 50 --seats 4 --moves 2000
+    .venv/bin/python bench/spanish_main.py     # 20 random games, 20 hauler games, the move bench
+    .venv/bin/python bench/spanish_main.py --games 50 --seats 4 --moves 2000 --haul 60
 
 The random bot answers every prompt through the engine's own API: ``prompts()``, then a random
 kind of command among ``choices()`` (evenly, so it shoots and explores instead of nearly always
 sailing), then a random command of that kind. Games end by SM-40 or at the round limit.
 
+The hauler games are ``shipwreck sim --game spanish_main --bots sm_hauler,sm_hauler`` (the same
+seeds and seats), played in this process.
+
 The move bench sets up 4 fleets of 5 ships (20 ships) among the 12 islands of a 4-player sea and
-times planning one move, i.e. what ``apply`` does to validate it: the swept pivot and run of every
-leg against every island, hull and the sea's edge. It also times a whole ``apply`` of a move
-(planning, docking, the after-move checks) on a copy, the copy's cost taken off.
+times the legality check of one typed move, i.e. what ``apply`` does before it changes anything
+(``rules._validate_move``: her turn, her pin, her legs, the placement and run of every leg against
+every island, hull and the sea's edge, the refusals): on a position the rules have seen (its
+obstacles made, as after listing the choices; the move itself new), on a position never seen (the
+memo cleared first), and with the old stepped run (``geometry.sweep_stepped``) in the run's place,
+the baseline. It also times planning alone and a whole ``apply`` of a move (planning, docking, the
+after-move checks) on a copy, the copy's cost taken off.
 """
 
 from __future__ import annotations
@@ -26,10 +33,13 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from shipwreck.engine.core import IllegalCommand  # noqa: E402
-from shipwreck.games.spanish_main import RULES, rules  # noqa: E402
+from shipwreck.games.spanish_main import RULES, memo, rules  # noqa: E402
 from shipwreck.games.spanish_main import commands as C  # noqa: E402
+from shipwreck.games.spanish_main import geometry as geo  # noqa: E402
 from shipwreck.games.spanish_main.geometry import LEG_LENGTH  # noqa: E402
 from shipwreck.games.spanish_main.state import SpanishMainState  # noqa: E402
+from shipwreck.resources import bots_dir  # noqa: E402
+from shipwreck.sim import simulate_bots  # noqa: E402
 
 
 def play_one(seed: int, seats: int) -> tuple[int, int]:
@@ -80,15 +90,67 @@ def twenty_ships(seed: int) -> SpanishMainState:
     return state
 
 
+def bench_haulers(games: int, seed: int) -> str:
+    hauler = str(bots_dir() / "sm_hauler.bot")
+    cpu = time.process_time()
+    summary = simulate_bots("spanish_main", games, [hauler, hauler], seed, 2)
+    cpu = time.process_time() - cpu
+    return (
+        f"hauler vs hauler (shipwreck sim --bots sm_hauler,sm_hauler --seed {seed}):"
+        f" {games} in {summary.seconds:.2f} s = {games / summary.seconds:.2f} games/s"
+        f" ({games / cpu:.2f} games per CPU second: what a machine to itself would do)"
+    )
+
+
+def _check_all(
+    state: SpanishMainState, cases: list[C.Move], forget: bool
+) -> tuple[float, float, int]:
+    """Seconds per legality check of a legal move and of a refused one (its message names a move
+    to try instead, found by planning others), and how many were legal; ``forget``: clear the
+    memo before each."""
+    spent = [0.0, 0.0]
+    legal = 0
+    for cmd in cases:
+        if forget:
+            memo.clear()
+        state.turn = state.ships[cmd.ship].owner
+        start = time.process_time()  # (CPU time: other work on the machine does not count)
+        try:
+            rules._validate_move(state, state.turn, cmd)
+            ok = 1
+        except IllegalCommand:
+            ok = 0
+        spent[1 - ok] += time.process_time() - start
+        legal += ok
+    return spent[0] / max(1, legal), spent[1] / max(1, len(cases) - legal), legal
+
+
 def bench_moves(moves: int, seed: int) -> str:
     state = twenty_ships(seed)
+    state.step, state.acted = "turn", []
     rng = random.Random(seed)
     ships = list(state.ships.values())
     cases = []
+    checks: list[C.Move] = []
     for _ in range(moves):
         s = rng.choice(ships)
         plan = [(rng.uniform(-90, 90), LEG_LENGTH[k]) for k in rules.move_legs(s)]
         cases.append((s, plan))
+        kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in rules.move_legs(s)]
+        legs = tuple((k, turn, None) for k, (turn, _) in zip(kinds, plan, strict=True))
+        checks.append(C.Move(s.id, legs))
+    for s in ships:  # (the position seen: every ship's obstacles made, as listing choices does)
+        rules.obstacles(state, s, rules._body(state, s)[1])
+    warm, warm_no, legal = _check_all(state, checks, forget=False)
+    cold, cold_no, _ = _check_all(state, checks, forget=True)
+    solved = geo.sweep
+    geo.sweep = geo.sweep_stepped  # (the baseline: the old stepped run in the run's place)
+    try:
+        stepped, stepped_no, legal_then = _check_all(state, checks, forget=True)
+    finally:
+        geo.sweep = solved
+    memo.clear()
+    memo.clear()
     start = time.perf_counter()
     hits = 0
     for s, plan in cases:
@@ -118,7 +180,12 @@ def bench_moves(moves: int, seed: int) -> str:
             pass
     apply_t = (time.perf_counter() - start) / len(copies)
     return (
-        f"one move among 20 ships and 12 islands: plan (swept collision) {plan_t * 1e6:,.0f} µs"
+        f"legality check of one typed move among 20 ships and 12 islands ({legal} of {moves}"
+        f" legal; legal / refused with a hint): {warm * 1e6:,.0f} / {warm_no * 1e6:,.0f} µs on a"
+        f" position seen, {cold * 1e6:,.0f} / {cold_no * 1e6:,.0f} µs on one never seen; with"
+        f" the old stepped run (baseline) {stepped * 1e6:,.0f} / {stepped_no * 1e6:,.0f} µs"
+        f" ({legal_then} legal)\n"
+        f"one move among 20 ships and 12 islands: plan {plan_t * 1e6:,.0f} µs"
         f" ({hits / moves:.0%} of moves stopped by a touch); whole apply"
         f" {apply_t * 1e6:,.0f} µs ({applied} of {len(copies)} applied; a state copy for"
         f" validating on a copy would add {copy_t * 1e6:,.0f} µs)"
@@ -130,10 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--moves", type=int, default=1000)
+    ap.add_argument("--haul", type=int, default=20, help="hauler-vs-hauler games (0: none)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     play_one(10**6, args.seats)  # warm up
     print(bench_games(args.games, args.seats, args.seed))
+    if args.haul:
+        print(bench_haulers(args.haul, args.seed))
     print(bench_moves(args.moves, args.seed))
     return 0
 

@@ -256,6 +256,18 @@ def test_round_trip_of_every_legal_command() -> None:
     )
     assert C.BreakTow("dover") in RULES.legal(towing, RED)
     seen.add(C.BreakTow("dover"))
+    # Taking a derelict in tow: only after a move that ends against its bow (SM-17), which
+    # random play may or may not bring about.
+    tow = start(
+        [
+            ShipPosition("dover", RED, 30, 20, 90),
+            ShipPosition("el-picador", RED, 34.5, 20, 270, masts=0),
+            ShipPosition("el-leon", BLUE, 50, 40, 270),
+        ]
+    )
+    RULES.apply(tow, RED, C.Move("dover", (("S", 0.0, None),)))
+    assert C.Tow("dover", "el-picador") in RULES.legal(tow, RED)
+    seen.update(RULES.legal(tow, RED))
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000

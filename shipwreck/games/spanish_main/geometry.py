@@ -15,24 +15,33 @@ is swept. Only the straight run that follows is checked: it may begin lying on w
 her down on if it sails clear of it, and must end clear. So a ship whose bow touches something
 can always turn away from it.
 
-A run uses *conservative advancement*: every distance here changes at most 1 per unit run, so
-stepping by ``gap - margin/2`` can never pass through anything. A run stops when a gap falls to its
-obstacle's margin, which leaves the hull between half the margin and the margin away: never
-overlapping, and close enough to count as touching (``TOUCH``). Things a hull touches when it
-starts are probed: moving away from them is free, moving into them is *blocked* at once.
+A run stops where its gap to something first falls to half that thing's margin: never
+overlapping, and close enough to count as touching (``TOUCH``). That place is solved for directly
+(:func:`first_contact`): a hull runs along its own axis, so the first point of it to come within
+reach of anything is the centre of its bow's rounding, and the first contact is where a ray from
+there enters the obstacle's core (a point, a segment or a wall) grown by the reach. Things a hull
+touches when it starts are probed: moving away from them is free, moving into them is *blocked*
+at once. :func:`sweep_stepped` is the old way (stepping forward by ``gap - margin/2``, about 130
+steps a run, which lands exactly there on a run straight at something and up to half a margin
+short of it on a slant), kept as a reference for tests and the benchmark.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 S = 5.0
 L = 7.0
 LEG_LENGTH = {"S": S, "L": L}
 HULL_RADIUS = 0.8
 CONTACT = 0.01
-"""A motion stops when a gap falls to this; it ends between CONTACT/2 and CONTACT away."""
+"""A run stops where its gap to an island or a hull falls to half of this (its margin)."""
 TOUCH = 0.02
 """Two shapes at most this far apart touch (dock, ram, tow, pin)."""
 STANDOFF = 0.1
@@ -154,7 +163,7 @@ class Obstacle:
     """Something a hull must not pass through: an island, another hull, or the sea's edge.
 
     ``a, b, c, d``: an island's centre (a, b); a hull's axis segment; the sea's (or one wall's)
-    box, x from a to c and y from b to d. ``margin``: the gap at which a motion stops against it.
+    box, x from a to c and y from b to d. ``margin``: a motion stops against it at half this gap.
     """
 
     kind: int
@@ -165,6 +174,21 @@ class Obstacle:
     d: float = 0.0
     r: float = 0.0
     margin: float = CONTACT
+    mx: float = field(default=0.0, init=False)
+    my: float = field(default=0.0, init=False)
+    rad: float = field(default=math.inf, init=False)
+    """A circle (mx, my, rad) holding the whole shape (the edge: everything), to skip what is far
+    without working out the gap."""
+    parts: tuple[Obstacle, ...] = field(default=(), init=False)
+    """The whole sea's edge (:func:`edge`) as its four walls: its gap is not convex along a run
+    (each wall's is linear), so a run meets it wall by wall."""
+
+    def __post_init__(self) -> None:
+        if self.kind == ISLAND:
+            self.mx, self.my, self.rad = self.a, self.b, self.r
+        elif self.kind == SHIP:
+            self.mx, self.my = (self.a + self.c) / 2, (self.b + self.d) / 2
+            self.rad = math.hypot(self.c - self.a, self.d - self.b) / 2 + HULL_RADIUS
 
     def gap(self, seg: Segment) -> float:
         """The clearance between this and a hull of axis ``seg`` (negative: overlapping)."""
@@ -193,11 +217,16 @@ class Obstacle:
         )
 
 
+@functools.lru_cache(maxsize=4096)
 def island(id_: str, x: float, y: float, r: float, margin: float = CONTACT) -> Obstacle:
+    """An island as an obstacle. Obstacles are never changed once made, so the same arguments
+    give the same one (the rules ask again for every move they plan)."""
     return Obstacle(ISLAND, id_, x, y, 0.0, 0.0, r, margin)
 
 
+@functools.lru_cache(maxsize=4096)
 def hull(id_: str, x: float, y: float, heading: float, length: float) -> Obstacle:
+    """A hull (bow tip at x, y) as an obstacle; like :func:`island`, made once per pose."""
     ax, ay, bx, by = axis(x, y, heading, length)
     return Obstacle(SHIP, id_, ax, ay, bx, by, HULL_RADIUS)
 
@@ -206,7 +235,9 @@ EDGE_ID = "the edge of the sea"
 
 
 def edge(width: float, height: float) -> Obstacle:
-    return Obstacle(EDGE, EDGE_ID, 0.0, 0.0, width, height)
+    ob = Obstacle(EDGE, EDGE_ID, 0.0, 0.0, width, height)
+    ob.parts = tuple(walls(width, height))
+    return ob
 
 
 def walls(width: float, height: float) -> list[Obstacle]:
@@ -219,6 +250,66 @@ def walls(width: float, height: float) -> list[Obstacle]:
         Obstacle(EDGE, EDGE_ID, -inf, -inf, width, inf),
         Obstacle(EDGE, EDGE_ID, -inf, -inf, inf, height),
     ]
+
+
+def around(obstacles: list[Obstacle], x: float, y: float, reach: float) -> list[Obstacle]:
+    """Those of ``obstacles`` that may come within ``reach`` of the point (x, y), in order: a
+    cheap cut before a plan, which cannot meet anything farther than it sails and is long."""
+    out = []
+    for ob in obstacles:
+        if ob.kind == EDGE:
+            near = min(x - ob.a, y - ob.b, ob.c - x, ob.d - y) <= reach
+        else:
+            dx, dy, lim = ob.mx - x, ob.my - y, ob.rad + reach
+            near = dx * dx + dy * dy <= lim * lim
+        if near:
+            out.append(ob)
+    return out
+
+
+def clear_of(seg: Segment, obstacles: list[Obstacle]) -> bool:
+    """Does a hull of axis ``seg`` overlap nothing (every gap >= 0)? What is clearly far is
+    skipped without working out its gap."""
+    ax, ay, bx, by = seg
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    half = math.hypot(bx - ax, by - ay) / 2 + HULL_RADIUS
+    for ob in obstacles:
+        dx, dy, lim = ob.mx - mx, ob.my - my, ob.rad + half
+        if dx * dx + dy * dy > lim * lim:
+            continue
+        if ob.gap(seg) < 0.0:
+            return False
+    return True
+
+
+class Waters(list[Obstacle]):
+    """The obstacles of one position, never changed once made, with a ``memo`` of what has been
+    worked out against them: :func:`sail_leg`, :func:`aim_turn` and :func:`plan` look there
+    first, so listing a ship's moves, previewing them and making one share the work. Their
+    results are kept as they are: treat them as read-only.
+
+    A shorter list may share the memo of the whole (``Waters(some, whole.memo)``) if it holds
+    everything the legs asked of it can meet (all within their reach): then each answer is the
+    one the whole would give."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, obstacles: Iterable[Obstacle] = (), memo: dict[Any, Any] | None = None):
+        super().__init__(obstacles)
+        self.memo: dict[Any, Any] = {} if memo is None else memo
+
+
+_MISSING = object()
+
+
+def _remember(obstacles: list[Obstacle], key: tuple[Any, ...], work: Callable[[], _T]) -> _T:
+    """``work()``, or what it gave before for ``key`` against the same :class:`Waters`."""
+    if not isinstance(obstacles, Waters):
+        return work()
+    got = obstacles.memo.get(key, _MISSING)
+    if got is _MISSING:
+        got = obstacles.memo[key] = work()
+    return got  # type: ignore[no-any-return]
 
 
 @dataclass(slots=True)
@@ -254,6 +345,94 @@ def near_gap(ob: Obstacle) -> float:
     return max(TOUCH, ob.margin * 1.5)
 
 
+NEAR_MAX = max(TOUCH, STANDOFF * 1.5)
+"""The largest :func:`near_gap` of any obstacle the rules make."""
+CONTACT_EPS = 1e-8
+"""A run stops this much short of half the margin of what it meets, so float noise never takes
+it nearer."""
+
+_CLEARING, _LATER, _INTO = 0, 1, 2
+
+
+def _probe(ob: Obstacle, g0: float, seg_probe: Segment, total: float) -> tuple[int, float]:
+    """A run that begins within :func:`near_gap` of ``ob`` (gap ``g0``), probed a short way:
+    ``_CLEARING`` it began on it and is not going deeper; ``_LATER`` it leaves or slides along it
+    (with the gap at which it would stop); ``_INTO`` it goes straight in (blocked)."""
+    gh = ob.gap(seg_probe)
+    if total > 0.0 and (away(g0, gh) or (g0 < 0.0 and gh >= g0 - 1e-9)):
+        if g0 < 0.0:  # (not closing now, so by convexity never: cleared or ``on``)
+            return _CLEARING, 0.0
+        return _LATER, min(ob.margin, min(g0, gh) / 2)
+    return _INTO, 0.0
+
+
+def _ray_circle(
+    ax: float, ay: float, ux: float, uy: float, cx: float, cy: float, reach: float
+) -> float:
+    """How far a point from (ax, ay) along the unit (ux, uy) goes before it comes within
+    ``reach`` of (cx, cy); inf if never. It must begin farther away than ``reach``."""
+    wx, wy = cx - ax, cy - ay
+    ahead = wx * ux + wy * uy
+    if ahead <= 0.0:
+        return math.inf
+    off = wx * uy - wy * ux
+    q = reach * reach - off * off
+    if q < 0.0:
+        return math.inf
+    return ahead - math.sqrt(q)
+
+
+def _ray_capsule(ax: float, ay: float, ux: float, uy: float, seg: Segment, reach: float) -> float:
+    """How far a point from (ax, ay) along the unit (ux, uy) goes before it comes within
+    ``reach`` of the segment ``seg``; inf if never. It must begin farther away than ``reach``.
+    The grown segment is a stadium: a ray enters it through one of its end circles or, lying
+    within the segment's span there, one of its long sides."""
+    px, py, qx, qy = seg
+    t = min(_ray_circle(ax, ay, ux, uy, px, py, reach), _ray_circle(ax, ay, ux, uy, qx, qy, reach))
+    ex, ey = qx - px, qy - py
+    n2 = ex * ex + ey * ey
+    if n2 <= 0.0:
+        return t
+    n = math.sqrt(n2)
+    side = ((ax - px) * -ey + (ay - py) * ex) / n  # (signed distance from the segment's line)
+    closing = (ux * -ey + uy * ex) / n
+    if side > reach and closing < 0.0:
+        ts = (side - reach) / -closing
+    elif side < -reach and closing > 0.0:
+        ts = (-reach - side) / closing
+    else:
+        return t
+    if ts < t:
+        k = ((ax + ts * ux - px) * ex + (ay + ts * uy - py) * ey) / n2
+        if 0.0 <= k <= 1.0:
+            return ts
+    return t
+
+
+def first_contact(ob: Obstacle, ax: float, ay: float, ux: float, uy: float, gap: float) -> float:
+    """How far a hull runs along its own axis (the unit ux, uy), the centre of its bow's rounding
+    at (ax, ay), before its gap to ``ob`` first falls to ``gap``; inf if never. It must begin
+    farther from ``ob`` than ``gap``. Then the bow's centre leads (every other point of the axis
+    only reaches where it has already been), so this is where a ray from it enters ``ob``'s core
+    (its centre, its axis, or each wall of the edge) grown by both radii and ``gap``."""
+    kind = ob.kind
+    if kind == ISLAND:
+        return _ray_circle(ax, ay, ux, uy, ob.a, ob.b, HULL_RADIUS + ob.r + gap)
+    if kind == SHIP:
+        return _ray_capsule(ax, ay, ux, uy, (ob.a, ob.b, ob.c, ob.d), 2 * HULL_RADIUS + gap)
+    reach = HULL_RADIUS + gap  # (a wall at infinity gives inf)
+    t = math.inf
+    if ux < 0.0:
+        t = (ax - ob.a - reach) / -ux
+    elif ux > 0.0:
+        t = (ob.c - ax - reach) / ux
+    if uy < 0.0:
+        t = min(t, (ay - ob.b - reach) / -uy)
+    elif uy > 0.0:
+        t = min(t, (ob.d - ay - reach) / uy)
+    return t
+
+
 def sweep(
     x: float, y: float, heading: float, length: float, amount: float, obstacles: list[Obstacle]
 ) -> Sweep:
@@ -263,7 +442,79 @@ def sweep(
     A run may begin lying on something (a turn sets the ship down, SM-12): if it sails off it,
     it is free of it (the distance between convex shapes is convex along a straight run: not
     closing at the start, it never closes), but it must be clear of it where it ends, else the
-    run is ``on`` it and cannot be sailed."""
+    run is ``on`` it and cannot be sailed. For the same reason what she begins near and leaves or
+    slides along never stops her. Everything else stops her where her gap to it falls to half its
+    margin (:func:`first_contact`), the nearest such place first (in the list's order on a tie)."""
+    total = max(0.0, amount)
+    ux, uy = unit(heading)
+    r = HULL_RADIUS
+    back = length - r
+    ax, ay, bx, by = x - r * ux, y - r * uy, x - back * ux, y - back * uy  # (= axis())
+    seg0 = (ax, ay, bx, by)
+    # circles holding the hull where she begins, and all the water the run crosses
+    half0 = (back - r) / 2
+    m0x, m0y = (ax + bx) / 2, (ay + by) / 2
+    half = half0 + total / 2
+    msx, msy = m0x + total / 2 * ux, m0y + total / 2 * uy
+    seg_probe: Segment | None = None
+    clearing: list[Obstacle] = []
+    worst: tuple[float, Obstacle] | None = None
+    best, hit = math.inf, None
+    for whole in obstacles:
+        for ob in whole.parts or (whole,):
+            dx, dy = ob.mx - msx, ob.my - msy
+            far = half + r + ob.rad + NEAR_MAX
+            if dx * dx + dy * dy > far * far:
+                continue  # (nowhere on the run within reach, nor near where she begins)
+            dx, dy = ob.mx - m0x, ob.my - m0y
+            near = half0 + r + ob.rad + NEAR_MAX
+            if dx * dx + dy * dy <= near * near:
+                g0 = ob.gap(seg0)
+                if g0 - ob.margin > total:
+                    continue
+                if g0 <= near_gap(ob):
+                    if seg_probe is None:
+                        p = min(PROBE, total)
+                        seg_probe = (ax + p * ux, ay + p * uy, bx + p * ux, by + p * uy)
+                    how, _ = _probe(ob, g0, seg_probe, total)
+                    if how == _CLEARING:
+                        clearing.append(whole)
+                    elif (
+                        how == _INTO
+                        and (g0 < 0.0 or total > 0.0)
+                        and (worst is None or g0 < worst[0])
+                    ):
+                        worst = (g0, whole)
+                    continue  # (_LATER: leaving it or sliding along, it never stops her)
+            t = first_contact(ob, ax, ay, ux, uy, ob.margin / 2 + CONTACT_EPS)
+            if t < best:
+                best, hit = t, whole
+    if worst is not None:
+        return Sweep(0.0, worst[1], True, x, y, heading, on=worst[0] < 0.0)
+    if total <= 0.0:
+        return Sweep(0.0, x=x, y=y, heading=heading)
+    if best > total:
+        s, hit = total, None
+    else:
+        s = max(0.0, best)
+    if clearing:
+        seg = (ax + s * ux, ay + s * uy, bx + s * ux, by + s * uy)
+        for ob in clearing:
+            if ob.gap(seg) < 0.0:
+                return Sweep(0.0, ob, True, x, y, heading, on=True)
+    return Sweep(s, hit, False, x + s * ux, y + s * uy, norm_heading(heading))
+
+
+def sweep_stepped(
+    x: float, y: float, heading: float, length: float, amount: float, obstacles: list[Obstacle]
+) -> Sweep:
+    """:func:`sweep` as it was, by *conservative advancement*: every distance here changes at
+    most 1 per unit run, so stepping by ``gap - margin/2`` can never pass through anything; it
+    stops when a gap falls to its obstacle's margin, which leaves the hull between half the margin
+    and the margin away: exactly where :func:`sweep` stops on a run straight at it, up to half a
+    margin short of that on a slant (and a slanting run that passes within the margin stops). Far
+    slower (about 130 steps a run); kept as the reference :func:`sweep` is tested and benchmarked
+    against."""
     total = max(0.0, amount)
     seg0 = axis(x, y, heading, length)
     ux, uy = unit(heading)
@@ -283,12 +534,11 @@ def sweep(
         if g0 - ob.margin > total:
             continue
         if g0 <= near_gap(ob):
-            gh = ob.gap(seg_probe)
-            if total > 0.0 and (away(g0, gh) or (g0 < 0.0 and gh >= g0 - 1e-9)):
-                if g0 < 0.0:  # (not closing now, so by convexity never: cleared or ``on``)
-                    clearing.append(ob)
-                else:
-                    later.append((ob, min(ob.margin, min(g0, gh) / 2)))
+            how, thr = _probe(ob, g0, seg_probe, total)
+            if how == _CLEARING:
+                clearing.append(ob)
+            elif how == _LATER:
+                later.append((ob, thr))
             elif (g0 < 0.0 or total > 0.0) and (worst is None or g0 < worst[0]):
                 worst = (g0, ob)
             continue
@@ -379,6 +629,24 @@ def sail_leg(
     straight, stopping at the first touch (SM-13). Returns the leg and where the bow tip ends.
     A leg whose turn sets her down on something she does not then sail clear of is ``swung``:
     it is not sailed at all (she stays where she was)."""
+    # (+ 0.0 turns -0.0 into 0.0: equal keys must give the same answer, whichever came first)
+    x, y, heading, turn = x + 0.0, y + 0.0, heading + 0.0, turn + 0.0
+    key = ("leg", x, y, heading, length, own_length, turn, dist)
+    return _remember(
+        obstacles, key, lambda: _sail_leg(x, y, heading, length, own_length, turn, dist, obstacles)
+    )
+
+
+def _sail_leg(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    own_length: float,
+    turn: float,
+    dist: float,
+    obstacles: list[Obstacle],
+) -> tuple[LegResult, float, float, float]:
     px, py, ph = turn_pose(x, y, heading, turn)
     sw = sweep(px, py, ph, length, dist, obstacles)
     if sw.on and sw.hit is not None:
@@ -402,14 +670,27 @@ def aim_turn(
     """The turn a helper move (toward, dock) makes toward ``aim``: as far as the 90-degree arc
     allows (aimed from the turn's centre, so she then runs straight at it), or, if that leg
     would be ``swung``, the largest k/SWING_STEPS of it that is not (0 at worst)."""
+    x, y, heading = x + 0.0, y + 0.0, heading + 0.0
+    key = ("aim", x, y, heading, length, dist, aim)
+    return _remember(obstacles, key, lambda: _aim_turn(x, y, heading, length, dist, aim, obstacles))
+
+
+def _aim_turn(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+) -> float:
     ux, uy = unit(heading)
     cx, cy = x - HULL_RADIUS * ux, y - HULL_RADIUS * uy
     want = max(-90.0, min(90.0, turn_between(heading, bearing(cx, cy, aim[0], aim[1]))))
     for k in range(SWING_STEPS, 0, -1):
         turn = want * k / SWING_STEPS
         px, py, ph = turn_pose(x, y, heading, turn)
-        seg = axis(px, py, ph, length)
-        if all(ob.gap(seg) >= 0.0 for ob in obstacles):  # (set down clear: nothing to sail off)
+        if clear_of(axis(px, py, ph, length), obstacles):  # (set down clear: nothing to sail off)
             return turn
         if not sweep(px, py, ph, length, dist, obstacles).on:
             return turn
@@ -431,12 +712,46 @@ def plan(
 
     ``own_length`` is the ship's own hull within ``length`` (the rest is a tow astern). With
     ``aim``, each leg instead turns toward that point (:func:`aim_turn`)."""
+    x, y, heading = x + 0.0, y + 0.0, heading + 0.0
+    key = ("plan", x, y, heading, length, own_length, tuple(legs), aim)
+    return _remember(
+        obstacles, key, lambda: _plan(x, y, heading, length, own_length, legs, obstacles, aim)
+    )
+
+
+def _near(
+    obstacles: list[Obstacle], x: float, y: float, heading: float, reach: float
+) -> list[Obstacle]:
+    """Those of ``obstacles`` within ``reach`` of the centre of the bow's rounding of a hull with
+    its bow tip at (x, y) (:func:`around`), sharing their memo."""
+    ux, uy = unit(heading)
+    near = around(obstacles, x - HULL_RADIUS * ux, y - HULL_RADIUS * uy, reach)
+    return Waters(near, obstacles.memo) if isinstance(obstacles, Waters) else near
+
+
+def _plan(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    own_length: float,
+    legs: list[tuple[float, float]],
+    obstacles: list[Obstacle],
+    aim: tuple[float, float] | None,
+) -> Path:
     path = Path(x=x, y=y, heading=heading)
+    # (turns keep the centre of her bow's rounding where it is and runs take it at most their
+    # distance: the hull never gets farther from where it is now than this, so what lies
+    # farther is left out, and the legs may share the whole list's memo)
+    reach = sum(max(0.0, d) for _, d in legs) + length - HULL_RADIUS + NEAR_MAX
+    near = _remember(
+        obstacles, ("near", x, y, heading, reach), lambda: _near(obstacles, x, y, heading, reach)
+    )
     for turn, dist in legs:
         if aim is not None:
-            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, obstacles)
+            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, near)
         res, path.x, path.y, path.heading = sail_leg(
-            path.x, path.y, path.heading, length, own_length, turn, dist, obstacles
+            path.x, path.y, path.heading, length, own_length, turn, dist, near
         )
         path.legs.append(res)
         if res.hit is not None:

@@ -22,7 +22,7 @@ import msgspec
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main import scoring
+from shipwreck.games.spanish_main import memo, scoring
 from shipwreck.games.spanish_main.state import (
     AfterMove,
     Hit,
@@ -120,7 +120,11 @@ def _touch(a: geo.Segment, b: geo.Segment) -> bool:
 
 
 def bow_touches(a: Ship, b: Ship) -> bool:
-    """Does any part of ``a``'s bow touch any part of ``b``?"""
+    """Does any part of ``a``'s bow touch any part of ``b``? (Bow tips farther apart than both
+    hulls are long cannot: that is looked at first, as most ships are far apart.)"""
+    reach = a.length + b.length + 2 * geo.HULL_RADIUS + geo.TOUCH
+    if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
+        return False
     return _touch(_bow(a), _axis(b))
 
 
@@ -132,7 +136,7 @@ def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     """SM-19 as the seed words it (the seed wins): a ship is pinned while her bow touches an enemy
     ship that is not derelict; she cannot move until that ship moves away or is derelict."""
     for o in state.ships.values():
-        if o.owner != s.owner and not o.derelict and bow_touches(s, o):
+        if o.owner != s.owner and bow_touches(s, o) and not o.derelict:
             return o
     return None
 
@@ -150,9 +154,14 @@ def _body(state: SpanishMainState, s: Ship) -> tuple[float, set[str]]:
     return s.length, {s.id}
 
 
-def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obstacle]:
+def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> geo.Waters:
     """What ``s`` may touch but not pass: islands (an enemy home with a stand-off margin, SM-14),
-    the other ships, the sea's edge (SM-1)."""
+    the other ships, the sea's edge (SM-1). Made once per position (:mod:`.memo`), with what has
+    been planned against it: do not change it."""
+    return memo.waters(state, (s.owner, frozenset(skip)), lambda: _obstacles(state, s, skip))
+
+
+def _obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obstacle]:
     out = [
         geo.island(
             i.id,
@@ -348,10 +357,7 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
 
 def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     length, skip = _body(state, s)
-    obs = obstacles(state, s, skip)
-    seg = geo.axis(s.x, s.y, s.heading, length)
-    far = 1.5 * length + geo.L + 0.2  # (a turn swings her up to ~1.42 lengths, a leg runs <= L)
-    reach = [ob for ob in obs if ob.gap(seg) <= far]
+    reach = _reach(state, s, length, skip)
     legs = move_legs(s)
     kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
     orders = list(dict.fromkeys(itertools.permutations(kinds)))
@@ -388,6 +394,20 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     return out
 
 
+def _reach(state: SpanishMainState, s: Ship, length: float, skip: set[str]) -> geo.Waters:
+    """All a first leg of ``s`` could meet. It shares the memo of all her obstacles: what a first
+    leg meets is all in it, so each first leg worked out against it holds for the whole."""
+    obs = obstacles(state, s, skip)
+    key = ("reach", s.x, s.y, s.heading, length)
+    got = obs.memo.get(key)
+    if got is None:
+        seg = geo.axis(s.x, s.y, s.heading, length)
+        far = 1.5 * length + geo.L + 0.2  # (a turn swings her up to ~1.42 lengths, a leg <= L)
+        got = obs.memo[key] = geo.Waters((ob for ob in obs if ob.gap(seg) <= far), obs.memo)
+    assert isinstance(got, geo.Waters)
+    return got
+
+
 def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
     """SM-12's way out: for each thing her bow touches, the turn (within her arc) that lays her
     along it, so she slides off it; a few degrees either way may not do."""
@@ -419,15 +439,10 @@ def _first_leg_blocked(
 ) -> bool:
     """Would a first leg go nowhere: its turn sets her down on something she does not sail
     clear of (SM-12), or a touch stops her run before MIN_RUN (SM-13, refused)? ``reach``: all
-    a first leg could meet."""
-    x, y, h = geo.turn_pose(s.x, s.y, s.heading, turn)
-    seg = geo.axis(x, y, h, length)
-    gaps = [ob.gap(seg) for ob in reach]
-    if min(gaps, default=1.0) < 0.0:  # (set down on something: sail the whole leg)
-        res, _, _, _ = geo.sail_leg(s.x, s.y, s.heading, length, s.length, turn, dist, reach)
-        return res.swung or (res.hit is not None and res.ran < MIN_RUN)
-    near = [ob for ob, g in zip(reach, gaps, strict=True) if g <= MIN_RUN + ob.margin]
-    return geo.sweep(x, y, h, length, min(dist, MIN_RUN), near).hit is not None
+    a first leg could meet. The whole leg is sailed (a run's first contact is solved, so that
+    costs little more than its first MIN_RUN): a preview or a move of it finds it remembered."""
+    res, _, _, _ = geo.sail_leg(s.x, s.y, s.heading, length, s.length, turn, dist, reach)
+    return res.swung or (res.hit is not None and res.ran < MIN_RUN)
 
 
 def _first_leg_toward_blocked(

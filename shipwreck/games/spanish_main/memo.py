@@ -1,0 +1,74 @@
+"""What the rules work out from where things lie at sea, kept while nothing moves.
+
+Listing a seat's choices, previewing each of them and applying one all plan moves against the
+same islands, hulls and edge: the obstacles, the first legs and whole paths are the same each
+time. :func:`memo` gives a dict for one position's geometry, keyed by everything the geometry of
+a move depends on (the sea's size; every island's id, place, size and owner; every ship's id,
+owner, pose, length and tow), so a state that moved gets a fresh dict and a state rebuilt from a
+view (a bot's preview) finds what the real one worked out. What goes in must be a pure function
+of that key and of its own key: then a hit returns exactly what working it out again would, and
+games stay byte for byte the same with or without it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any
+
+from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main.state import SpanishMainState
+
+KEEP = 16
+"""Positions remembered (a server runs several tables; a bot previews on a copy of the sea)."""
+
+_SHIP = attrgetter("id", "owner", "x", "y", "heading", "length", "towing")
+_ISLAND = attrgetter("id", "x", "y", "r", "home")
+_memos: OrderedDict[tuple[Any, ...], dict[Any, Any]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def sea_key(state: SpanishMainState) -> tuple[Any, ...]:
+    """Everything about ``state`` the geometry of a move depends on."""
+    return (
+        state.width,
+        state.height,
+        tuple(map(_ISLAND, state.islands.values())),
+        tuple(map(_SHIP, state.ships.values())),
+    )
+
+
+def memo(state: SpanishMainState) -> dict[Any, Any]:
+    """The dict of what has been worked out from this position's geometry."""
+    key = sea_key(state)
+    with _lock:
+        got = _memos.get(key)
+        if got is None:
+            got = _memos[key] = {}
+            while len(_memos) > KEEP:
+                _memos.popitem(last=False)
+        else:
+            _memos.move_to_end(key)
+        return got
+
+
+def waters(
+    state: SpanishMainState, key: tuple[Any, ...], build: Callable[[], list[geo.Obstacle]]
+) -> geo.Waters:
+    """The obstacles ``build()`` makes for this position (``key``: for whom, e.g. her owner and
+    the hulls she leaves out), made once, with their memo of legs and plans (:class:`geo.Waters`).
+    """
+    m = memo(state)
+    got = m.get(("waters", *key))
+    if got is None:
+        got = m[("waters", *key)] = geo.Waters(build())
+    assert isinstance(got, geo.Waters)
+    return got
+
+
+def clear() -> None:
+    """Forget everything (benchmarks: time the work, not the lookups)."""
+    with _lock:
+        _memos.clear()
