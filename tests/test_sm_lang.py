@@ -314,7 +314,7 @@ def clone(state: SpanishMainState) -> SpanishMainState:
         (
             "shoot dover at",
             "column 15: incomplete command; expected a ship; usage:"
-            " shoot SHIP at SHIP [with MAST...]",
+            " shoot SHIP at SHIP [with MAST...] [, at SHIP with MAST...]",
         ),
         (
             "timeout purple",
@@ -360,7 +360,7 @@ def view() -> SpanishMainView:
         (
             "shoot 3 at el-leon",
             "column 7: unexpected '3'; expected a ship (dover, plantagenet, el-leon, far-red,"
-            " far-blue); usage: shoot SHIP at SHIP [with MAST...]",
+            " far-blue); usage: shoot SHIP at SHIP [with MAST...] [, at SHIP with MAST...]",
         ),
         ("  move Dover S 0", "column 8: unknown word 'Dover'; did you mean 'move dover S 0'?"),
     ],

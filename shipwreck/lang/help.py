@@ -146,8 +146,9 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "SM-16",
             ),
             "shoot": CommandHelp(
-                "shoot SHIP at SHIP [with MAST...]",
-                "fire every cannon in range and clear at an enemy ship, or only the masts named",
+                "shoot SHIP at SHIP [with MAST...] [, at SHIP with MAST...]",
+                "fire every cannon in range and clear at an enemy ship, or only the masts named;"
+                " split them: 'shoot dover at scout with 1 2, at hulk with 3'",
                 "SM-25",
             ),
             "explore": CommandHelp(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from itertools import permutations
+from typing import Any
 
 from lark import Token, Transformer
 
@@ -53,6 +54,16 @@ class ToCommand(Transformer[Token, C.Command]):
         dist = _number(a[2]) if a[2] is not None else None
         return (kind, turn, dist)
 
+    def aim(self, a: list[Token | None]) -> C.Aim:
+        """One more target of a split shoot action: ``at SHIP [with MAST...]``."""
+        return (str(a[0]), tuple(int(str(m)) for m in a[1:] if m is not None))
+
+    def shoot(self, a: list[Any]) -> C.Shoot:
+        """``shoot SHIP at SHIP [with MAST...] [, at SHIP [with MAST...]]...`` (SM-25)."""
+        also = tuple(x for x in a[2:] if isinstance(x, tuple))
+        masts = tuple(int(str(m)) for m in a[2:] if m is not None and not isinstance(m, tuple))
+        return C.Shoot(str(a[0]), str(a[1]), masts, also)
+
 
 def format_number(x: float) -> str:
     """The canonical text of a float: its ``repr`` (the shortest decimal that reads back as
@@ -70,6 +81,10 @@ def format_leg(leg: C.Leg) -> str:
     return text if dist is None else f"{text} {format_number(dist)}"
 
 
+def _aim_text(target: str, masts: tuple[int, ...]) -> str:
+    return f"at {target}" + (" with " + " ".join(map(str, masts)) if masts else "")
+
+
 def format_spanish_main(cmd: C.Command) -> str:
     """The canonical text of a Spanish Main command."""
     match cmd:
@@ -81,9 +96,9 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"move {ship} dock {island}"
         case C.ComeAbout(ship):
             return f"come about {ship}"
-        case C.Shoot(ship, target, masts):
-            with_ = " with " + " ".join(map(str, masts)) if masts else ""
-            return f"shoot {ship} at {target}{with_}"
+        case C.Shoot(ship, target, masts, also):
+            aims = [_aim_text(target, masts), *(_aim_text(t, m) for t, m in also)]
+            return f"shoot {ship} " + ", ".join(aims)
         case C.Explore(ship):
             return f"explore {ship}"
         case C.Repair(ship, mast):

@@ -43,7 +43,9 @@ Choices made where the rules are silent or ambiguous (see also each module):
 - SM-18: ramming a derelict has no mast to take but opens boarding. SM-20: the starter declares
   ``kill`` or ``steal`` (only what is possible is offered); a defender that wins chooses in
   ``plunder``. A boarding party nothing could come of is not offered.
-- SM-25: one target per shoot action (all cannons in range, or the masts named). Range is from
+- SM-25: a shoot action names one or more targets, each with its masts (or, none named, every
+  cannon that reaches it and is not named for another); one target per cannon, targets resolved
+  in the order written. Range is from
   the mast to the target hull's nearest point; a cannon may fire if a straight line to one of six
   points on the facing side of the target hull, within range, misses every island and every
   other hull.

@@ -9,7 +9,8 @@ The text forms the action language will give them:
 ``move dover toward el-picador``           ``MoveToward("dover", "el-picador")``
 ``move dover dock isla-2``                 ``MoveDock("dover", "isla-2")``
 ``come about dover``                       ``ComeAbout("dover")``
-``shoot dover at el-picador [masts 2 3]``  ``Shoot("dover", "el-picador", (2, 3))``
+``shoot dover at el-picador [with 2 3]``   ``Shoot("dover", "el-picador", (2, 3))``
+``shoot dover at a with 1 2, at b with 3``  ``Shoot("dover", "a", (1, 2), (("b", (3,)),))``
 ``explore dover`` / ``load dover 4 7``     ``Explore("dover")`` / ``Load("dover", (4, 7))``
 ``repair dover [mast 2]``                  ``Repair("dover", 2)``
 ``tow dover el-picador`` / ``break tow dover``  ``Tow(...)`` / ``BreakTow("dover")``
@@ -68,12 +69,19 @@ class ComeAbout(_Cmd, tag="come-about", frozen=True):
     ship: str
 
 
+Aim = tuple[str, tuple[int, ...]]
+"""(target, masts) of one part of a split shoot action; no masts: every cannon left that can."""
+
+
 class Shoot(_Cmd, tag="shoot", frozen=True):
-    """SM-25: the ship's cannons (all in range, or only ``masts``) fire at ``target``."""
+    """SM-25: the ship's cannons (all in range, or only ``masts``) fire at ``target``; ``also``
+    splits the action: each further (target, masts) takes its own cannons, one target per cannon.
+    An aim with no masts takes every cannon that can fire at it and is not named elsewhere."""
 
     ship: str
     target: str
     masts: tuple[int, ...] = ()
+    also: tuple[Aim, ...] = ()
 
 
 class Explore(_Cmd, tag="explore", frozen=True):

@@ -28,6 +28,7 @@ from shipwreck.games.spanish_main.state import (
     Hit,
     Island,
     RamState,
+    Salvo,
     Ship,
     SpanishMainState,
     Volley,
@@ -335,14 +336,33 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
         if s.docked is not None and not s.towing:
             out.append(C.ComeAbout(s.id))
     if not s.derelict:
-        for t in state.ships.values():
-            if t.owner != s.owner and _firing(state, s, t, quick=True):
-                out.append(C.Shoot(s.id, t.id))
+        out.extend(_shoot_choices(state, s))
     if _explore_problem(state, s) is None:
         out.append(C.Explore(s.id))
     home = _home(state, s.owner)
     if home is not None and s.docked == home.id and s.masts_up < len(s.masts):
         out.append(C.Repair(s.id))
+    return out
+
+
+def _shoot_choices(state: SpanishMainState, s: Ship) -> list[C.Command]:
+    """SM-25: a shoot action at each enemy some cannon can reach; and, when no one target takes
+    every cannon that can fire, one split action giving each cannon the first target it reaches."""
+    reach: dict[str, list[int]] = {}
+    for t in state.ships.values():
+        if t.owner != s.owner:
+            ready = [i for i, _ in _firing(state, s, t, quick=True)]
+            if ready:
+                reach[t.id] = ready
+    out: list[C.Command] = [C.Shoot(s.id, t) for t in reach]
+    every = set().union(*reach.values()) if reach else set()
+    if len(reach) > 1 and all(set(r) != every for r in reach.values()):
+        given: dict[str, list[int]] = {}
+        for i in sorted(every):
+            tid = next(t for t, r in reach.items() if i in r)
+            given.setdefault(tid, []).append(i + 1)
+        aims = [(t, tuple(m)) for t, m in given.items()]
+        out.append(C.Shoot(s.id, aims[0][0], aims[0][1], tuple(aims[1:])))
     return out
 
 
@@ -1190,30 +1210,57 @@ def _cmd_shoot(state: SpanishMainState, log: _Log, seat: int, cmd: C.Shoot) -> N
     _ready(state, s)
     if s.derelict:
         raise IllegalCommand(f"{s.id} is derelict (no masts): she cannot shoot (SM-11)")
-    t = _ship(state, cmd.target)
-    if t.owner == s.owner:
-        raise IllegalCommand(f"{t.id} is not an enemy ship")
-    status = _firing(state, s, t)
-    ready = [i for i, why in status if why is None]
-    if cmd.masts:
-        if len(set(cmd.masts)) != len(cmd.masts):
-            raise IllegalCommand("a mast is listed twice")
-        why_of = dict(status)
-        for m in cmd.masts:
-            if not 1 <= m <= len(s.masts) or not s.masts[m - 1].up:
-                raise IllegalCommand(f"{s.id} has no mast {m} standing")
-            if why_of.get(m - 1) is not None:
-                raise IllegalCommand(f"cannot fire {why_of[m - 1]}")
-        ready = [m - 1 for m in cmd.masts]
-    if not ready:
-        reasons = "; ".join(why for _, why in status if why) or "no cannon"
-        raise IllegalCommand(f"no cannon of {s.id} can fire at {t.id}: {reasons}")
+    salvos = _aim(state, s, [(cmd.target, cmd.masts), *cmd.also])
     state.acted.append(s.id)
-    cannons = ", ".join(f"{i + 1} ({s.masts[i].rank}{s.masts[i].range})" for i in ready)
-    log.public(
-        "shoot", f"{s.id} shoots at {t.id} with cannon{'s' if len(ready) > 1 else ''} {cannons}"
-    )
-    state.volley = Volley(s.id, t.id, ready)
+    for k, salvo in enumerate(salvos):
+        ready = salvo.masts
+        cannons = ", ".join(f"{i + 1} ({s.masts[i].rank}{s.masts[i].range})" for i in ready)
+        verb = "shoots" if k == 0 else "and"
+        log.public(
+            "shoot",
+            f"{s.id} {verb} at {salvo.target} with cannon{'s' if len(ready) > 1 else ''} {cannons}",
+        )
+    first = salvos[0]
+    state.volley = Volley(s.id, first.target, first.masts, salvos[1:])
+
+
+def _aim(state: SpanishMainState, s: Ship, aims: list[C.Aim]) -> list[Salvo]:
+    """SM-25: check each (target, masts) of a shoot action and give each its cannons, one target
+    per cannon: the masts named, or every cannon that can fire at it and is named nowhere else."""
+    targets = [tid for tid, _ in aims]
+    for tid in targets:
+        if targets.count(tid) > 1:
+            raise IllegalCommand(
+                f"{tid} is named twice: list all the masts for it in one 'at {tid}'"
+            )
+    named = [m for _, masts in aims for m in masts]
+    for m in named:
+        if named.count(m) > 1:
+            raise IllegalCommand(f"mast {m} is listed twice: each cannon fires at one target")
+    out: list[Salvo] = []
+    taken = set(m - 1 for m in named)
+    for tid, masts in aims:
+        t = _ship(state, tid)
+        if t.owner == s.owner:
+            raise IllegalCommand(f"{t.id} is not an enemy ship")
+        status = _firing(state, s, t)
+        ready = [i for i, why in status if why is None and i not in taken]
+        if masts:
+            why_of = dict(status)
+            for m in masts:
+                if not 1 <= m <= len(s.masts) or not s.masts[m - 1].up:
+                    raise IllegalCommand(f"{s.id} has no mast {m} standing")
+                if why_of.get(m - 1) is not None:
+                    raise IllegalCommand(f"cannot fire {why_of[m - 1]}")
+            ready = [m - 1 for m in masts]
+        if not ready:
+            reasons = "; ".join(why for _, why in status if why) or "no cannon"
+            if any(why is None for _, why in status):
+                reasons = "every cannon that can is given another target"
+            raise IllegalCommand(f"no cannon of {s.id} can fire at {t.id}: {reasons}")
+        taken.update(ready)
+        out.append(Salvo(t.id, ready))
+    return out
 
 
 def _fire_next(state: SpanishMainState, log: _Log) -> None:
@@ -1221,7 +1268,7 @@ def _fire_next(state: SpanishMainState, log: _Log) -> None:
     assert v is not None
     s, t = state.ships.get(v.ship), state.ships.get(v.target)
     if s is None or t is None or not v.masts:
-        state.volley = None
+        _next_salvo(state)
         return
     i = v.masts.pop(0)
     m = s.masts[i]
@@ -1234,14 +1281,26 @@ def _fire_next(state: SpanishMainState, log: _Log) -> None:
         f" {'hits' if hit else 'misses'} (needs {rule} {m.rank})",
     )
     if not v.masts:
-        state.volley = None
+        _next_salvo(state)
     if not hit:
         return
     if t.derelict:
         _sink(state, log, t, f"hit by {s.id} while derelict")
-        state.volley = None
+        if state.volley is not None and state.volley.target == t.id:
+            _next_salvo(state)
         return
     state.hit = Hit(t.id, f"hit by {s.id}")
+
+
+def _next_salvo(state: SpanishMainState) -> None:
+    """SM-25: the volley's current target is done: go on to the next of a split action."""
+    v = state.volley
+    assert v is not None
+    if not v.later:
+        state.volley = None
+        return
+    nxt = v.later.pop(0)
+    v.target, v.masts = nxt.target, nxt.masts
 
 
 # --- explore, load, repair (SM-30, SM-32)

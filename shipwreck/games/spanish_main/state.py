@@ -96,13 +96,22 @@ class Options(msgspec.Struct, forbid_unknown_fields=True):
     """Per seat: ship ids, or one preset name (``["english"]``)."""
 
 
+class Salvo(msgspec.Struct):
+    """One target of a split shoot action and the masts that fire at it (SM-25)."""
+
+    target: str
+    masts: list[int]
+
+
 class Volley(msgspec.Struct):
     """A shoot action being resolved cannon by cannon (SM-25)."""
 
     ship: str
     target: str
     masts: list[int]
-    """0-based masts still to fire."""
+    """0-based masts still to fire at ``target``."""
+    later: list[Salvo] = msgspec.field(default_factory=list)
+    """The further targets of a split shoot action, in order."""
 
 
 class Hit(msgspec.Struct):
