@@ -107,3 +107,305 @@ def test_sm25_split_fire_text_and_choices() -> None:
     split = [c for c in shots if c.also]
     assert split == [C.Shoot("dover", "el-leon", (1, 2, 3), (("el-picador", (4,)),))]
     do(state, RED, split[0])
+
+
+# --------------------------------------------------------------------------- abilities (SM-60)
+
+
+def _duel(shooter: str, target: str, *dice: int, **kw: Any) -> SpanishMainState:
+    """``shooter`` (red) sailing east with ``target`` (blue) alongside, 2.5 to the north: every
+    S cannon of the shooter reaches her. ``shooter_at``/``target_at``: other positions."""
+    sx, sy = kw.pop("shooter_at", (40, 30))
+    tx, ty = kw.pop("target_at", (40, 32.5))
+    return game(
+        ShipPosition(shooter, RED, sx, sy, 90, **kw.pop("s", {})),
+        ShipPosition(target, BLUE, tx, ty, 90, **kw.pop("t", {})),
+        *kw.pop("extra", ()),
+        dice=dice,
+        **kw,
+    )
+
+
+def _fire(state: SpanishMainState, shooter: str, target: str, mast: int) -> list[str]:
+    return do(state, RED, C.Shoot(shooter, target, (mast,)))
+
+
+def _hits(log: list[str]) -> bool:
+    return any("'s cannon" in x and " hits " in x for x in log)
+
+
+@pytest.mark.parametrize(
+    ("card", "target"),
+    [
+        ("revenge", "dover"),  # +1 against English ships
+        ("muerta-de-la-corona", "el-picador"),  # +1 against Spanish ships
+        ("plantagenet", "venture"),  # +1 against Pirate ships
+        ("cazador-del-pirata", "venture"),  # +1 against Pirate ships
+    ],
+)
+def test_sm60_cannon_bonus_against_a_nationality(card: str, target: str) -> None:
+    """SM-60: "+1 to her cannon rolls against <nation> ships": a roll one short of the rank hits
+    that nation's ships (the log shows the sum), and misses as a plain hull."""
+    from shipwreck.games.spanish_main.ships import CARDS
+
+    rank = CARDS[card].cannons[0][0]
+    log = _fire(_duel(card, target, rank - 1), card, target, 1)
+    assert _hits(log) and any(f"d6 = {rank - 1} +1 = {rank} hits" in x for x in log)
+    assert not _hits(_fire(_duel(card, target, rank - 1, abilities=False), card, target, 1))
+
+
+@pytest.mark.parametrize(("card", "shooter"), [("treachery", "dover"), ("el-chico", "el-picador")])
+def test_sm60_nation_gets_plus_one_against_this_ship(card: str, shooter: str) -> None:
+    """SM-60, Treachery / El Chico: English (Spanish) ships get +1 to their cannon rolls against
+    this ship: a 2 hits with a rank-3 cannon."""
+    assert _hits(_fire(_duel(shooter, card, 2), shooter, card, 1))
+    assert not _hits(_fire(_duel(shooter, card, 2, abilities=False), shooter, card, 1))
+
+
+@pytest.mark.parametrize("card", ["el-garante", "la-repulsa"])
+def test_sm60_plus_one_per_friendly_ship_within_s(card: str) -> None:
+    """SM-60, El Garante / La Repulsa: +1 to her cannon rolls for every friendly ship within S:
+    with two friends alongside, a roll two short of the rank hits; alone it misses."""
+    friends = (
+        ShipPosition("el-picador", RED, 40, 27, 90, id="f1"),
+        ShipPosition("el-picador", RED, 47, 30, 90, id="f2"),
+    )
+    log = _fire(_duel(card, "dover", 1, extra=friends), card, "dover", 1)
+    assert any("d6 = 1 +2 = 3 hits" in x for x in log)
+    assert not _hits(_fire(_duel(card, "dover", 1), card, "dover", 1))
+
+
+@pytest.mark.parametrize(
+    ("card", "a", "b"),
+    [("zephyr", 4, 1), ("pandora", 2, 1), ("birkenhead", 4, 3), ("la-joya-del-sol", 3, 3)],
+)
+def test_sm60_plus_one_to_boarding_rolls(card: str, a: int, b: int) -> None:
+    """SM-60, "+1 to her boarding rolls" (Zephyr, Pandora, HMS Birkenhead, La Joya del Sol):
+    rolls that tie as plain hulls win the boarding party with the +1."""
+    from shipwreck.games.spanish_main.ships import CARDS
+
+    for on in (True, False):
+        state = game(
+            ShipPosition(card, RED, 37, 25, 0),
+            ShipPosition("dover", BLUE, 40, 30, 90, cargo=[4]),
+            dice=(1, a, b),
+            abilities=on,
+        )
+        leg = CARDS[card].move[0]
+        do(state, RED, C.Move(card, ((leg, 0.0, None),)))  # (her bow stops against dover)
+        do(state, RED, C.Ram(card, "dover"))
+        log = do(state, RED, C.Board("steal"))
+        if on:
+            assert any("+ 1 ability" in x for x in log) and any(
+                f"{card}'s party wins" in x for x in log
+            )
+            assert len(state.ships[card].cargo) == 1
+        else:
+            assert any("a tie" in x for x in log)
+
+
+@pytest.mark.parametrize("card", ["snipe", "silverback", "batavian-bat", "santa-teresa"])
+def test_sm60_l_range_cannons_cannot_hit_this_ship(card: str) -> None:
+    """SM-60, "L-range cannons cannot hit this ship": HMS Dover's L cannons may not fire at her
+    (6 away only they reach); as a plain hull she can be shot."""
+    at = {"target_at": (40, 36.8)}
+    refused(_duel("dover", card, **at), RED, C.Shoot("dover", card), "cannot be hit by L")
+    do(_duel("dover", card, 1, 1, abilities=False, **at), RED, C.Shoot("dover", card))
+
+
+@pytest.mark.parametrize("card", ["revenant", "bolingbroke", "bloody-throne"])
+def test_sm60_other_ships_do_not_block_her_line_of_fire(card: str) -> None:
+    """SM-60, "Other ships do not block this ship's line of fire" (Revenant, HMS Bolingbroke,
+    Bloody Throne): she fires past El Leon at El Picador; a plain hull is blocked."""
+
+    def scene(**kw: Any) -> SpanishMainState:
+        return game(
+            ShipPosition(card, RED, 30, 20, 0),
+            ShipPosition("el-leon", BLUE, 33.5, 20, 0),
+            ShipPosition("el-picador", BLUE, 37, 20, 0),
+            dice=(1,) * 5,
+            **kw,
+        )
+
+    do(scene(), RED, C.Shoot(card, "el-picador"))
+    refused(scene(abilities=False), RED, C.Shoot(card, "el-picador"), "el-leon blocks")
+
+
+def test_sm60_meresman_doubles_her_range_but_needs_a_6() -> None:
+    """SM-60, HMS Meresman: her S cannons reach a ship 6 away at double range, and such a shot
+    hits only on a 6 (choice: the range doubles whenever a target is beyond the printed one)."""
+    at = {"target_at": (40, 36.8)}
+    log = _fire(_duel("meresman", "dover", 5, **at), "meresman", "dover", 1)
+    assert any("d6 = 5 misses (needs a 6 at double range)" in x for x in log)
+    assert _hits(_fire(_duel("meresman", "dover", 6, **at), "meresman", "dover", 1))
+    assert _hits(_fire(_duel("meresman", "dover", 3), "meresman", "dover", 1))  # (within S)
+    state = _duel("meresman", "dover", abilities=False, **at)
+    refused(state, RED, C.Shoot("meresman", "dover"), "away")
+
+
+@pytest.mark.parametrize("card", ["sea-nymph", "albion", "el-corazon-del-mar"])
+def test_sm60_derelict_gains_a_base_move_of_s(card: str) -> None:
+    """SM-60, "If derelict, this ship gains a base move of S" (Sea Nymph, HMS Albion, El Corazon
+    del Mar): with no masts she still sails one S leg (SM-11 otherwise)."""
+    state = game(ShipPosition(card, RED, 30, 20, 0, masts=0))
+    assert RULES.view(state, RED).ships[0].move == ("S",)
+    do(state, RED, C.Move(card, (("S", 0.0, None),)))
+    assert state.ships[card].y == pytest.approx(25)
+    state = game(ShipPosition(card, RED, 30, 20, 0, masts=0), abilities=False)
+    refused(state, RED, C.Move(card, (("S", 0.0, None),)), "derelict")
+
+
+def test_sm60_move_abilities_change_the_base_move() -> None:
+    """SM-60: Darkhawk II's base move becomes S at her cargo limit; Greyhound gets +S with no
+    cargo; Silver Dagger gets +L with all her masts."""
+    legs = lambda state: RULES.view(state, RED).ships[0].move  # noqa: E731
+    assert legs(game(ShipPosition("darkhawk-ii", RED, 30, 20, 0, cargo=[1] * 8))) == ("S",)
+    assert legs(game(ShipPosition("darkhawk-ii", RED, 30, 20, 0, cargo=[1] * 7))) == ("L",)
+    assert legs(game(ShipPosition("greyhound", RED, 30, 20, 0))) == ("L", "S")
+    assert legs(game(ShipPosition("greyhound", RED, 30, 20, 0, cargo=[1]))) == ("L",)
+    assert legs(game(ShipPosition("silver-dagger", RED, 30, 20, 0))) == ("S", "L")
+    assert legs(game(ShipPosition("silver-dagger", RED, 30, 20, 0, masts=2))) == ("S",)
+    assert legs(game(ShipPosition("greyhound", RED, 30, 20, 0), abilities=False)) == ("L",)
+    state = game(ShipPosition("greyhound", RED, 30, 10, 0))
+    do(state, RED, C.Move("greyhound", (("L", 0.0, None), ("S", 0.0, None))))
+    assert state.ships["greyhound"].y == pytest.approx(22)
+
+
+@pytest.mark.parametrize("card", ["leicester", "oxley", "la-furia"])
+def test_sm60_two_masts_with_one_hit(card: str) -> None:
+    """SM-60, "This ship eliminates two masts with one hit" (HMS Leicester, HMS Oxley, La Furia):
+    one hit on El Leon (3 masts) asks for two masts."""
+    state = _duel(card, "el-leon", 6)
+    _fire(state, card, "el-leon", 1)
+    do(state, BLUE, C.Eliminate(1))
+    assert kinds(state) == [(BLUE, "eliminate")]
+    do(state, BLUE, C.Eliminate(2))
+    assert state.ships["el-leon"].masts_up == 1 and kinds(state) == [(RED, "turn")]
+
+
+def test_sm60_lord_walpole_chooses_the_mast() -> None:
+    """SM-60, HMS Lord Walpole: when she hits, her player chooses the mast eliminated."""
+    state = _duel("lord-walpole", "el-leon", 6)
+    _fire(state, "lord-walpole", "el-leon", 1)
+    assert kinds(state) == [(RED, "eliminate")]
+    refused(state, BLUE, C.Eliminate(1), "waiting for red|red")
+    do(state, RED, C.Eliminate(2))
+    assert [m.up for m in state.ships["el-leon"].masts] == [True, False, True]
+
+
+def test_sm60_el_acorazado_needs_two_hits_of_one_shoot_action() -> None:
+    """SM-60, El Acorazado: two hits from the same shoot action take one mast; one hit does
+    nothing, and a hit does not carry over to the next shoot action."""
+    state = _duel("dover", "el-acorazado", 6, 6)
+    log = do(state, RED, C.Shoot("dover", "el-acorazado", (1, 4)))
+    assert any("needs a second hit" in x for x in log)
+    assert kinds(state) == [(BLUE, "eliminate")]
+    state = _duel("dover", "el-acorazado", 6, 1)
+    do(state, RED, C.Shoot("dover", "el-acorazado", (1, 4)))
+    assert state.ships["el-acorazado"].masts_up == 5 and state.soak == ["el-acorazado"]
+    do(state, RED, C.EndTurn())
+    state.dice = [6]
+    do(state, BLUE, C.EndTurn())
+    do(state, RED, C.Shoot("dover", "el-acorazado", (1,)))
+    assert kinds(state) == [(RED, "turn")] and state.ships["el-acorazado"].masts_up == 5
+
+
+def test_sm60_lord_algernon_ignores_the_first_hit_each_turn() -> None:
+    """SM-60, HMS Lord Algernon: with all her masts she ignores the first hit each turn."""
+    state = _duel("dover", "lord-algernon", 6, 6)
+    log = do(state, RED, C.Shoot("dover", "lord-algernon", (1, 4)))
+    assert any("ignores the first hit" in x for x in log)
+    assert kinds(state) == [(BLUE, "eliminate")]
+    state = _duel("dover", "lord-algernon", 6, t={"masts": 4})
+    _fire(state, "dover", "lord-algernon", 1)
+    assert kinds(state) == [(BLUE, "eliminate")]
+
+
+def test_sm60_asesino_eliminates_a_cargo_with_a_hit() -> None:
+    """SM-60, Asesino de la Nave: a hit also eliminates one of the target's coins (a die picks
+    it); the coin is revealed and leaves play (choice: "may" is always taken)."""
+    state = _duel("asesino-de-la-nave", "el-leon", 6, 2, t={"cargo": [3, 5]})
+    log = _fire(state, "asesino-de-la-nave", "el-leon", 1)
+    assert any("d2 = 2 picks it" in x and "(5) leaves play" in x for x in log)
+    assert len(state.ships["el-leon"].cargo) == 1
+    assert [c.place for c in state.coins if c.value == 5][-1] == "lost"
+
+
+@pytest.mark.parametrize("card", ["el-ladron", "gallowglass"])
+def test_sm60_repairs_a_mast_when_she_sinks_a_ship(card: str) -> None:
+    """SM-60, El Ladron / HMS Gallowglass: sinking a ship repairs one of her masts."""
+    state = _duel(card, "el-leon", 6, s={"masts": [1]}, t={"masts": 0})
+    log = _fire(state, card, "el-leon", 1)
+    assert "el-leon" in state.sunk and any("repairs mast 2" in x for x in log)
+    assert state.ships[card].masts_up == 2
+
+
+def test_sm60_venture_sinks_with_her_last_mast() -> None:
+    """SM-60, Venture: she sinks when her last mast is eliminated (no derelict)."""
+    state = _duel("dover", "venture", 6, t={"masts": 1})
+    _fire(state, "dover", "venture", 1)
+    assert "venture" in state.sunk and "venture" not in state.ships
+
+
+def test_sm60_carrion_crow_loses_a_mast_on_a_1() -> None:
+    """SM-60, Carrion Crow: a 1 on a cannon roll eliminates one of her masts (choice: the mast
+    of the cannon that rolled it)."""
+    state = _duel("carrion-crow", "el-leon", 1)
+    log = _fire(state, "carrion-crow", "el-leon", 2)
+    assert any("rolled a 1" in x for x in log)
+    assert [m.up for m in state.ships["carrion-crow"].masts] == [True, False]
+
+
+@pytest.mark.parametrize("card", ["wycliffe", "el-leon"])
+def test_sm60_ramming_cannot_eliminate_her_masts(card: str) -> None:
+    """SM-60, HMS Wycliffe / El Leon: a ram rolls nothing and takes no mast (boarding still
+    follows)."""
+    state = game(
+        ShipPosition("el-picador", RED, 37, 26, 0),
+        ShipPosition(card, BLUE, 40, 30, 90),
+        dice=(6,),
+    )
+    do(state, RED, C.Move("el-picador", (("S", 0.0, None),)))
+    log = do(state, RED, C.Ram("el-picador", card))
+    assert any("ramming cannot eliminate" in x for x in log)
+    assert state.dice == [6] and state.ships[card].masts_up == 3
+
+
+@pytest.mark.parametrize("card", ["titan", "europa"])
+def test_sm60_extra_action_on_a_5_or_6(card: str) -> None:
+    """SM-60, HMS Titan / HMS Europa: once per turn, as the turn begins, a d6: on 5-6 she may
+    be given an extra action; otherwise one."""
+    for die, twice in ((5, True), (4, False)):
+        state = game(ShipPosition(card, BLUE, 30, 20, 0), turn=BLUE, dice=(die,))
+        assert state.dice == [] and (card in state.extra) == twice
+        leg = "L" if card == "titan" else "S"
+        do(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)))
+        if twice:
+            do(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)))
+        refused(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)), "has had her action")
+
+
+def test_sm60_longshanks_never_loads_the_last_coin() -> None:
+    """SM-60, Longshanks: she may never load the last treasure from an island."""
+    from test_spanish_main import end_turns
+
+    state = game(ShipPosition("longshanks", RED, 35, 39.9, 0))
+    do(state, RED, C.Move("longshanks", (("S", 0.0, None),)))
+    end_turns(state, RED, BLUE)
+    do(state, RED, C.Explore("longshanks"))
+    assert max(len(c.coins) for c in RULES.choices(state, RED) if isinstance(c, C.Load)) == 2
+    refused(state, RED, C.Load("longshanks", (1, 2, 3)), "never load the last coin")
+    do(state, RED, C.Load("longshanks", (1, 2)))
+
+
+def test_sm60_every_text_that_plays_is_named_in_the_docs() -> None:
+    """SM-60: docs/rules/spanish-main.md lists each ship card and whether its ability plays."""
+    from pathlib import Path
+
+    from shipwreck.games.spanish_main.abilities import plays
+    from shipwreck.games.spanish_main.ships import CARDS
+
+    docs = (Path(__file__).parents[1] / "docs" / "rules" / "spanish-main.md").read_text()
+    for card in CARDS.values():
+        mark = "plays" if plays(card.ability) else "not yet"
+        assert f"| {card.name} | {mark} |" in docs, card.name

@@ -20,9 +20,9 @@ from typing import Any
 import msgspec
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
+from shipwreck.games.spanish_main import abilities, scoring
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main import scoring
 from shipwreck.games.spanish_main.state import (
     AfterMove,
     Hit,
@@ -138,9 +138,12 @@ def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     return None
 
 
-def move_legs(s: Ship) -> list[str]:
-    """SM-12, SM-17: the base move, or S while towing."""
-    return ["S"] if s.towing else list(s.move)
+def move_legs(s: Ship, state: SpanishMainState | None = None) -> list[str]:
+    """SM-12, SM-17: the base move (as her abilities in ``state`` make it, SM-60; without a
+    state, the printed one), or S while towing."""
+    if s.towing:
+        return ["S"]
+    return abilities.legs(state, s) if state is not None else list(s.move)
 
 
 def _body(state: SpanishMainState, s: Ship) -> tuple[float, set[str]]:
@@ -233,7 +236,9 @@ def prompts(state: SpanishMainState) -> list[Prompt]:
     if step == "after_move" and state.after is not None:
         return [_PROMPTS[state.ships[state.after.ship].owner, "after_move"]]
     if step == "eliminate" and state.hit is not None:
-        return [_PROMPTS[state.ships[state.hit.ship].owner, "eliminate"]]
+        chooser = state.hit.chooser
+        seat = chooser if chooser is not None else state.ships[state.hit.ship].owner
+        return [_PROMPTS[seat, "eliminate"]]
     if step == "load" and state.loading is not None:
         return [_PROMPTS[state.ships[state.loading].owner, "load"]]
     if step == "board" and state.ram is not None:
@@ -267,7 +272,7 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
     if kind == "turn":
         out: list[C.Command] = []
         for s in state.ships.values():
-            if s.owner == seat and s.id not in state.acted:
+            if s.owner == seat and not has_acted(state, s):
                 out.extend(_ship_actions(state, s))
         out.append(_END_TURN)
         return out
@@ -284,7 +289,7 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         assert state.loading is not None
         s = state.ships[state.loading]
         isl = state.islands[s.docked or ""]
-        room = min(s.free_cargo, len(isl.coins))
+        room = min(s.free_cargo, len(isl.coins) - abilities.never_last(state, s))
         return [
             C.Load(s.id, combo)
             for n in range(room + 1)
@@ -372,7 +377,7 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     seg = geo.axis(s.x, s.y, s.heading, length)
     far = 1.5 * length + geo.L + 0.2  # (a turn swings her up to ~1.42 lengths, a leg runs <= L)
     reach = [ob for ob in obs if ob.gap(seg) <= far]
-    legs = move_legs(s)
+    legs = move_legs(s, state)
     kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
     orders = list(dict.fromkeys(itertools.permutations(kinds)))
     turns = list(_TURNS_1) + slide_turns(s, length, reach)
@@ -512,9 +517,9 @@ def _takes(state: SpanishMainState, seat: int) -> list[str]:
 
 def _can_move(state: SpanishMainState, s: Ship) -> str | None:
     """Why ``s`` cannot be given a move action now, or None."""
-    if s.id in state.acted:
+    if has_acted(state, s):
         return f"{s.id} has had her action this turn"
-    if s.derelict:
+    if s.derelict and not abilities.sails_derelict(state, s):
         return f"{s.id} is derelict (no masts): she cannot move (SM-11)"
     if s.towed_by is not None:  # pragma: no cover - only derelicts are towed
         return f"{s.id} is in tow"
@@ -528,7 +533,7 @@ def _explore_problem(state: SpanishMainState, s: Ship) -> str | None:
     began = state.began_docked.get(s.id)
     if began is None or s.docked != began:
         return f"{s.id} did not begin this turn docked at an island (SM-30)"
-    if s.id in state.acted:
+    if has_acted(state, s):
         return f"{s.id} has had her action this turn"
     isl = state.islands[began]
     if isl.home is not None:
@@ -545,7 +550,8 @@ def _firing(
     measured from the mast, with a clear line of fire), else why not. ``quick`` returns only the
     masts that can fire, and nothing as soon as ``t`` is clearly out of range."""
     tseg = _axis(t)
-    if quick and geo.segment_segment(_axis(s), tseg)[0] - geo.HULL_RADIUS > geo.L + 1e-9:
+    longest = geo.L * abilities.range_factor(state, s)
+    if quick and geo.segment_segment(_axis(s), tseg)[0] - geo.HULL_RADIUS > longest + 1e-9:
         return []
     n = len(s.masts)
     out: list[tuple[int, str | None]] = []
@@ -554,7 +560,11 @@ def _firing(
         if not m.up:
             continue
         px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, n)
-        reach = geo.LEG_LENGTH[m.range]
+        if abilities.range_immune(state, t, m.range):
+            if not quick:
+                out.append((i, f"mast {i + 1} ({m.rank}{m.range}): {t.id} cannot be hit by L"))
+            continue
+        reach = geo.LEG_LENGTH[m.range] * abilities.range_factor(state, s)
         d = geo.hull_distance(px, py, tseg)
         if d > reach + 1e-9:
             if not quick:
@@ -581,12 +591,14 @@ def _firing(
 def _blockers(state: SpanishMainState, s: Ship, t: Ship) -> list[geo.Obstacle]:
     """Islands and ships (not the shooter or the target) near enough to block a line of fire."""
     sx, sy = s.x, s.y
-    far = s.length + geo.L + 8.0
+    far = s.length + geo.L * abilities.range_factor(state, s) + 8.0
     out = [
         geo.island(i.id, i.x, i.y, i.r)
         for i in state.islands.values()
         if math.hypot(i.x - sx, i.y - sy) - i.r <= far
     ]
+    if abilities.clear_line(state, s):  # (SM-60: other ships do not block her fire)
+        return out
     out.extend(
         geo.hull(o.id, o.x, o.y, o.heading, o.length)
         for o in state.ships.values()
@@ -633,16 +645,23 @@ def _my_turn(state: SpanishMainState, seat: int, what: str) -> None:
         raise IllegalCommand(f"you cannot {what} now; {_waiting(state, seat)}")
 
 
+def has_acted(state: SpanishMainState, s: Ship) -> bool:
+    """SM-10: has ``s`` had all her actions this turn (one, or two after an extra-action roll)?"""
+    return state.acted.count(s.id) >= 1 + (s.id in state.extra)
+
+
 def _ready(state: SpanishMainState, s: Ship) -> None:
-    if s.id in state.acted:
+    if has_acted(state, s):
         raise IllegalCommand(f"{s.id} has had her action this turn (SM-10)")
 
 
 # --- moves (SM-12..SM-19)
 
 
-def _check_legs(s: Ship, legs: tuple[C.Leg, ...]) -> list[tuple[float, float]]:
-    base = move_legs(s)
+def _check_legs(
+    state: SpanishMainState, s: Ship, legs: tuple[C.Leg, ...]
+) -> list[tuple[float, float]]:
+    base = move_legs(s, state)
     if not legs:
         raise IllegalCommand("a move needs at least one leg, e.g. 'move dover S'")
     if len(legs) > len(base):
@@ -728,7 +747,7 @@ def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
     length, skip = _body(state, s)
     slides = slide_turns(s, length, obstacles(state, s, skip))
     for turn in sorted([*_TURNS_1, *slides], key=lambda t: (abs(t - near), t)):
-        for kind in dict.fromkeys(move_legs(s)):
+        for kind in dict.fromkeys(move_legs(s, state)):
             path = _plan(state, s, [(turn, geo.LEG_LENGTH[kind])])
             if not path.legs[0].swung and path.legs[0].ran >= MIN_RUN:
                 return f"; try 'move {s.id} {kind}{f' {turn:g}' if turn else ''}'"
@@ -748,13 +767,13 @@ def _validate_move(
     if why:
         raise IllegalCommand(why)
     if isinstance(cmd, C.Move):
-        legs = _check_legs(s, cmd.legs)
+        legs = _check_legs(state, s, cmd.legs)
         path = _plan(state, s, legs)
         _refuse_nowhere(state, s, path, [turn for turn, _ in legs])
         return s, path, [k for k, _, _ in cmd.legs], [d for _, d in legs]
     if isinstance(cmd, C.MoveToward):
         aim = _target_point(state, s, cmd.target)
-        path = _plan(state, s, _toward_legs(s), aim=aim)
+        path = _plan(state, s, _toward_legs(state, s), aim=aim)
         _refuse_nowhere(state, s, path)
     else:
         isl = _island(state, cmd.island)
@@ -762,7 +781,7 @@ def _validate_move(
             path = _plan_dock(state, s, isl)
         except IllegalCommand as e:
             raise IllegalCommand(str(e) + _dock_advice(state, seat, s, isl)) from None
-    return s, path, move_legs(s), [d for _, d in _toward_legs(s)]
+    return s, path, move_legs(s, state), [d for _, d in _toward_legs(state, s)]
 
 
 def _cmd_move(
@@ -804,8 +823,8 @@ def preview(
     )
 
 
-def _toward_legs(s: Ship) -> list[tuple[float, float]]:
-    return [(0.0, geo.LEG_LENGTH[k]) for k in move_legs(s)]
+def _toward_legs(state: SpanishMainState, s: Ship) -> list[tuple[float, float]]:
+    return [(0.0, geo.LEG_LENGTH[k]) for k in move_legs(s, state)]
 
 
 def _target_point(state: SpanishMainState, s: Ship, target: str) -> tuple[float, float]:
@@ -824,7 +843,7 @@ def _plan_dock(state: SpanishMainState, s: Ship, isl: Island) -> geo.Path:
         )
     if s.docked == isl.id:
         raise IllegalCommand(f"{s.id} is already docked at {isl.id}")
-    path = _plan(state, s, _toward_legs(s), aim=(isl.x, isl.y))
+    path = _plan(state, s, _toward_legs(state, s), aim=(isl.x, isl.y))
     hit = path.hit
     if hit is not None and hit.id == isl.id and hit.kind == geo.ISLAND:
         return path
@@ -850,7 +869,7 @@ def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> st
     toward it and stops short, so ``move SHIP toward ISLAND`` takes her as far."""
     if s.docked == isl.id or (isl.home is not None and isl.home != s.owner):
         return ""  # (refused for another cause: she is there already, or it is an enemy home)
-    path = _plan(state, s, _toward_legs(s), aim=(isl.x, isl.y))
+    path = _plan(state, s, _toward_legs(state, s), aim=(isl.x, isl.y))
     if path.moved and path.hit is None:
         toward = C.MoveToward(s.id, isl.id)
         if _legal_move(state, seat, toward):
@@ -860,7 +879,7 @@ def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> st
         return ""  # (something lies in her way out there: not her heading)
     if s.docked is not None and not s.towing and _nearer_after_coming_about(state, s, isl, path):
         return f"; she faces the wrong way: 'come about {s.id}' turns her (her action this turn)"
-    kinds = move_legs(s)
+    kinds = move_legs(s, state)
     straight = C.Move(s.id, tuple(("S" if k == "S" else "L", 0.0, None) for k in kinds))
     if _legal_move(state, seat, straight):  # (typed as the bare kinds: 'move dover S S')
         typed = f"move {s.id} {' '.join(kinds)}"
@@ -874,7 +893,7 @@ def _nearer_after_coming_about(
     """SM-16: would she dock at ``isl``, or end nearer it, sailing toward it once come about?"""
     length, skip = _body(state, s)
     x, y, heading = come_about_pose(s)
-    legs, obs = _toward_legs(s), obstacles(state, s, skip)
+    legs, obs = _toward_legs(state, s), obstacles(state, s, skip)
     then = geo.plan(x, y, heading, length, s.length, legs, obs, aim=(isl.x, isl.y))
     if then.hit is not None and then.hit.id == isl.id:
         return True
@@ -1053,6 +1072,10 @@ def _cmd_ram(state: SpanishMainState, log: _Log, seat: int, cmd: C.Ram) -> None:
             )
         raise IllegalCommand(f"{s.id}'s bow does not touch {t.id} (SM-18)")
     after.rammed = True
+    if abilities.ram_immune(state, t):
+        log.public("ram", f"{s.id} rams {t.id}: ramming cannot eliminate {t.id}'s masts")
+        state.ram = RamState(s.id, t.id)
+        return
     d = roll(state)
     n = t.masts_up
     if d > n and n > 0:
@@ -1101,11 +1124,14 @@ def _cmd_board(state: SpanishMainState, log: _Log, seat: int, cmd: C.Board) -> N
     mine, theirs = state.ships[mine_id], state.ships[theirs_id]
     ram.offer = 2
     a, b = roll(state), roll(state)
-    ta, tb = a + mine.masts_up, b + theirs.masts_up
+    pa, pb = abilities.boarding_bonus(state, mine), abilities.boarding_bonus(state, theirs)
+    ta, tb = a + mine.masts_up + pa, b + theirs.masts_up + pb
+    xa = f" + {pa} ability" if pa else ""
+    xb = f" + {pb} ability" if pb else ""
     log.public(
         "board",
-        f"{mine.id} boards {theirs.id}: boarding d6 = {a} + {mine.masts_up} masts = {ta}"
-        f" vs d6 = {b} + {theirs.masts_up} masts = {tb}",
+        f"{mine.id} boards {theirs.id}: boarding d6 = {a} + {mine.masts_up} masts{xa} = {ta}"
+        f" vs d6 = {b} + {theirs.masts_up} masts{xb} = {tb}",
     )
     if ta == tb:
         log.public("board", "a tie: nothing happens")
@@ -1164,9 +1190,18 @@ def _cmd_eliminate(state: SpanishMainState, log: _Log, seat: int, cmd: C.Elimina
 
 
 def _eliminate(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
+    """Resolve the pending hit on ``t``: mast ``i`` goes; a card that takes two masts a hit
+    leaves one more to choose."""
+    hit = state.hit
+    state.hit = None
+    _drop_mast(state, log, t, i)
+    if hit is not None and hit.more > 0 and t.id in state.ships and not t.derelict:
+        state.hit = Hit(t.id, hit.why, hit.more - 1, hit.chooser)
+
+
+def _drop_mast(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
     m = t.masts[i]
     m.up = False
-    state.hit = None
     log.public("mast", f"{t.id} loses mast {i + 1} ({m.rank}{m.range}); {t.masts_up} left")
     if t.derelict:
         log.public("derelict", f"{t.id} is derelict: no masts left, she cannot move")
@@ -1174,6 +1209,8 @@ def _eliminate(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
             tow = state.ships[t.towing]
             t.towing, tow.towed_by = None, None
             log.public("tow", f"{t.id} can tow no more: {tow.id} is cast off")
+        if abilities.has(state, t, "sinks_at_last"):
+            _sink(state, log, t, "her last mast is gone")
 
 
 def _sink(state: SpanishMainState, log: _Log, t: Ship, why: str) -> None:
@@ -1212,6 +1249,7 @@ def _cmd_shoot(state: SpanishMainState, log: _Log, seat: int, cmd: C.Shoot) -> N
         raise IllegalCommand(f"{s.id} is derelict (no masts): she cannot shoot (SM-11)")
     salvos = _aim(state, s, [(cmd.target, cmd.masts), *cmd.also])
     state.acted.append(s.id)
+    state.soak = []
     for k, salvo in enumerate(salvos):
         ready = salvo.masts
         cannons = ", ".join(f"{i + 1} ({s.masts[i].rank}{s.masts[i].range})" for i in ready)
@@ -1267,29 +1305,108 @@ def _fire_next(state: SpanishMainState, log: _Log) -> None:
     v = state.volley
     assert v is not None
     s, t = state.ships.get(v.ship), state.ships.get(v.target)
-    if s is None or t is None or not v.masts:
+    if s is None or s.derelict:  # (she lost her last mast to her own misfire)
+        state.volley = None
+        return
+    if t is None or not v.masts:
         _next_salvo(state)
         return
     i = v.masts.pop(0)
     m = s.masts[i]
     d = roll(state)
-    hit = d >= m.rank if state.options.hit_rule == "gte" else d > m.rank
-    rule = ">=" if state.options.hit_rule == "gte" else ">"
+    bonus = abilities.cannon_bonus(state, s, t)
+    far = _beyond_printed_range(state, s, i, t)
+    if far:  # (SM-60, HMS Meresman: a doubled-range shot needs a 6)
+        hit, need = d == 6, "needs a 6 at double range"
+    else:
+        rule = ">=" if state.options.hit_rule == "gte" else ">"
+        total = d + bonus
+        hit = total >= m.rank if state.options.hit_rule == "gte" else total > m.rank
+        need = f"needs {rule} {m.rank}"
+    plus = f" {bonus:+d} = {d + bonus}" if bonus and not far else ""
     log.public(
         "cannon",
-        f"{s.id}'s cannon {i + 1} ({m.rank}{m.range}) at {t.id}: d6 = {d}"
-        f" {'hits' if hit else 'misses'} (needs {rule} {m.rank})",
+        f"{s.id}'s cannon {i + 1} ({m.rank}{m.range}) at {t.id}: d6 = {d}{plus}"
+        f" {'hits' if hit else 'misses'} ({need})",
     )
     if not v.masts:
         _next_salvo(state)
-    if not hit:
-        return
+    if abilities.misfires(state, s, d) and m.up:
+        log.public("ability", f"{s.id} rolled a 1: she loses the mast that fired")
+        _drop_mast(state, log, s, i)
+    if hit:
+        _on_hit(state, log, s, t)
+
+
+def _beyond_printed_range(state: SpanishMainState, s: Ship, i: int, t: Ship) -> bool:
+    """Is ``t`` beyond mast ``i``'s printed range (so only a doubled range reaches, SM-60)?"""
+    if abilities.range_factor(state, s) == 1.0:
+        return False
+    m = s.masts[i]
+    px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, len(s.masts))
+    return geo.hull_distance(px, py, _axis(t)) > geo.LEG_LENGTH[m.range] + 1e-9
+
+
+def _on_hit(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
+    """SM-25 and the on-hit abilities (SM-60): a derelict sinks; else the target may ignore
+    the hit or need a second one; then a mast (two for some cards) is eliminated, chosen by
+    the target's owner (or the shooter, for some cards), and the shooter's card may eliminate
+    a cargo."""
     if t.derelict:
         _sink(state, log, t, f"hit by {s.id} while derelict")
         if state.volley is not None and state.volley.target == t.id:
             _next_salvo(state)
+        _after_sinking(state, log, s)
         return
-    state.hit = Hit(t.id, f"hit by {s.id}")
+    if abilities.has(state, t, "ignore_first") and t.masts_up == len(t.masts):
+        mark = f"ignore_first:{t.id}"
+        if mark not in state.marks:
+            state.marks.append(mark)
+            log.public("ability", f"{t.id} ignores the first hit she takes this turn")
+            return
+    if abilities.has(state, t, "two_hits"):
+        if t.id not in state.soak:
+            state.soak.append(t.id)
+            log.public(
+                "ability", f"{t.id} needs a second hit from this shoot action to lose a mast"
+            )
+            return
+        state.soak.remove(t.id)
+    if abilities.has(state, s, "cargo_on_hit") and t.cargo:
+        _cargo_on_hit(state, log, s, t)
+    more = min(abilities.masts_per_hit(state, s), t.masts_up) - 1
+    chooser = s.owner if abilities.shooter_picks(state, s) else None
+    state.hit = Hit(t.id, f"hit by {s.id}", more, chooser)
+
+
+def _cargo_on_hit(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
+    """SM-60 (Asesino de la Nave): one of the target's coins, picked by a die, is lost."""
+    once = any(a.kind == "cargo_on_hit" and a.value for a in abilities.of(state, s))
+    mark = f"cargo_on_hit:{s.id}"
+    if once and mark in state.marks:
+        return
+    if once:
+        state.marks.append(mark)
+    n = len(t.cargo)
+    d = roll(state, n)
+    coin = t.cargo.pop(d - 1)
+    state.coins[coin - 1].place = "lost"
+    state.coins[coin - 1].known = list(range(len(state.seats)))
+    log.public(
+        "ability",
+        f"{s.id}'s hit eliminates a coin of {t.id}'s cargo (d{n} = {d} picks it):"
+        f" {_coin_text(state, [coin])} leaves play",
+    )
+
+
+def _after_sinking(state: SpanishMainState, log: _Log, s: Ship) -> None:
+    """SM-60 (El Ladron, HMS Gallowglass): the ship that sank another repairs one mast."""
+    if not abilities.has(state, s, "repair_on_sink") or s.id not in state.ships:
+        return
+    down = [i for i, m in enumerate(s.masts) if not m.up]
+    if down:
+        s.masts[down[0]].up = True
+        log.public("ability", f"{s.id} sank a ship: she repairs mast {down[0] + 1}")
 
 
 def _next_salvo(state: SpanishMainState) -> None:
@@ -1337,6 +1454,8 @@ def _cmd_load(state: SpanishMainState, log: _Log, seat: int, cmd: C.Load) -> Non
             )
     if len(cmd.coins) > s.free_cargo:
         raise IllegalCommand(f"{s.id} has room for {s.free_cargo} coin(s), not {len(cmd.coins)}")
+    if cmd.coins and len(cmd.coins) == len(isl.coins) and abilities.never_last(state, s):
+        raise IllegalCommand(f"{s.id} may never load the last coin from an island; leave one")
     for c in cmd.coins:
         isl.coins.remove(c)
         s.cargo.append(c)
@@ -1401,10 +1520,26 @@ def start_turn(state: SpanishMainState, log: _Log, seat: int) -> None:
     state.acted = []
     state.after = None
     state.began_docked = {}
+    state.extra, state.marks = [], []
     for s in state.ships.values():
         if s.owner == seat and s.docked is not None:
             state.began_docked[s.id] = s.docked
     log.public("turn", f"round {state.round}: {state.seats[seat]}'s turn")
+    _turn_rolls(state, log, seat)
+
+
+def _turn_rolls(state: SpanishMainState, log: _Log, seat: int) -> None:
+    """SM-60, once per turn: each ship of ``seat`` with an extra-action card rolls a d6; on a 5
+    or 6 she may be given one more action this turn (rolled as the turn begins, so that a
+    refused command never spends a die)."""
+    for s in state.ships.values():
+        if s.owner != seat or not abilities.extra_action(state, s):
+            continue
+        d = roll(state)
+        if d >= 5:
+            state.extra.append(s.id)
+        got = "she may be given an extra action" if d >= 5 else "no extra action"
+        log.public("ability", f"{s.id}'s extra-action d6 = {d}: {got}")
 
 
 def gold_in_play(state: SpanishMainState) -> int:

@@ -233,8 +233,7 @@ def _fleets(opts: Options, n: int) -> list[list[str]]:
             raise SetupError(f"options.fleets[{seat}]: an empty fleet")
         for sid in ids:
             if sid not in pool:
-                why = "has an ability (SM-6)" if sid in CARDS else "is not on the ship list"
-                raise SetupError(f"options.fleets[{seat}]: {sid!r} {why}")
+                raise SetupError(f"options.fleets[{seat}]: {sid!r} is not on the ship list")
         points = sum(CARDS[i].points for i in ids)
         if points > opts.points:
             raise SetupError(

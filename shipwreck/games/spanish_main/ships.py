@@ -4,9 +4,8 @@ Ships are named by a slug of their name (``HMS Dover`` -> ``dover``, ``El Picado
 ``el-picador``); the ``HMS`` prefix is dropped. Promo reprints (``GS-…``, ``PP…``) that repeat
 a name are left out: the first printing of a name wins.
 
-SM-6: abilities are off by default and none is implemented. With abilities off, every ship is
-offered and sails as a plain hull (its ability text is ignored). With the ``abilities`` option on,
-only ships without an ability (HMS Dover, El Picador) are offered, as SM-6 says.
+SM-6, SM-60: every ship is offered. With abilities on (the default) each plays its printed
+ability, where it plays yet (:mod:`.abilities`); with ``abilities = false`` all sail as plain hulls.
 """
 
 from __future__ import annotations
@@ -87,11 +86,10 @@ def _load() -> dict[str, ShipCard]:
 CARDS: dict[str, ShipCard] = _load()
 
 
-def offered(abilities: bool = False) -> dict[str, ShipCard]:
-    """The ships a fleet may be built from (SM-6; see the module docstring)."""
-    if not abilities:
-        return CARDS
-    return {k: c for k, c in CARDS.items() if not c.ability}
+def offered(abilities: bool = True) -> dict[str, ShipCard]:
+    """The ships a fleet may be built from (SM-6; see the module docstring): all of them, with
+    or without their abilities."""
+    return CARDS
 
 
 PRESETS: dict[str, tuple[str, ...]] = {

@@ -86,8 +86,9 @@ class Options(msgspec.Struct, forbid_unknown_fields=True):
     max_rounds: int = 1000
     """A safety cap the rules do not have (SM-40: no round cap decides a game): after this many
     rounds the game ends and is scored (SM-41). The shipped bots never reach it. 0: no cap."""
-    abilities: bool = False
-    """SM-6: abilities are not implemented; on, only ships without one are offered."""
+    abilities: bool = True
+    """SM-6, SM-60: every ship plays its printed ability (those that play yet, see
+    docs/rules/spanish-main.md); off: plain hulls."""
     crew: int = 0
     """SM-6: crew is off by default; >0 gives every ship that many plain crew (for SM-20 kill)."""
     start: Literal["out", "in"] = "out"
@@ -119,6 +120,10 @@ class Hit(msgspec.Struct):
 
     ship: str
     why: str
+    more: int = 0
+    """Masts still to go after this one (a card that eliminates two masts with one hit)."""
+    chooser: int | None = None
+    """The seat that picks the mast, if not the ship's owner (a card says so, SM-60)."""
 
 
 class RamState(msgspec.Struct):
@@ -165,6 +170,12 @@ class SpanishMainState(msgspec.Struct):
     round: int = 1
     step: Step = "turn"
     acted: list[str] = msgspec.field(default_factory=list)
+    extra: list[str] = msgspec.field(default_factory=list)
+    """Ships that may be given one more action this turn (SM-60: an extra-action roll)."""
+    marks: list[str] = msgspec.field(default_factory=list)
+    """Once-per-turn abilities used this turn, as ``KIND:SHIP`` (SM-60); cleared each turn."""
+    soak: list[str] = msgspec.field(default_factory=list)
+    """Ships hit once by the current shoot action that need a second hit to lose a mast."""
     began_docked: dict[str, str] = msgspec.field(default_factory=dict)
     """Ship -> the island it was docked at when this turn began (SM-30)."""
     after: AfterMove | None = None

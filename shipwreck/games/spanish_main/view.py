@@ -140,7 +140,7 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
             heading=s.heading,
             length=s.length,
             masts=tuple(MastView(m.rank, m.range, m.up) for m in s.masts),
-            move=tuple(rules.move_legs(s)),
+            move=tuple(rules.move_legs(s, state)),
             cargo_slots=s.cargo_slots,
             cargo=tuple(_coin(state, c, seat) for c in s.cargo),
             crew=s.crew,
@@ -149,7 +149,7 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
             towed_by=s.towed_by,
             derelict=s.derelict,
             pinned_by=(p.id if (p := rules.pinned_by(state, s)) is not None else None),
-            acted=s.id in state.acted,
+            acted=rules.has_acted(state, s),
         )
         for s in state.ships.values()
     )
@@ -230,7 +230,9 @@ def sea(v: SpanishMainView) -> SpanishMainState:
         islands={i.id: Island(i.id, i.x, i.y, i.r, i.home) for i in v.islands},
         ships=ships,
         coins=[],
-        options=msgspec.convert(v.options, Options),
+        # (the view's base moves already hold her abilities' legs, and no cargo is in this
+        # sea: with abilities on, a card would add or take legs a second time)
+        options=msgspec.convert({**v.options, "abilities": False}, Options),
         gold=list(v.gold),
         turn=v.turn,
         round=v.round,
