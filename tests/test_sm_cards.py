@@ -409,3 +409,206 @@ def test_sm60_every_text_that_plays_is_named_in_the_docs() -> None:
     for card in CARDS.values():
         mark = "plays" if plays(card.ability) else "not yet"
         assert f"| {card.name} | {mark} |" in docs, card.name
+
+
+# --------------------------------------------------------------------------- crew (SM-61)
+
+
+def _docked_pair(**kw: Any) -> SpanishMainState:
+    """Red's HMS Dover and HMS Plantagenet, both docked at red's home isla-1."""
+    return game(
+        ShipPosition("dover", RED, 15.005, 28, 270, aboard=kw.pop("dover", [])),
+        ShipPosition("plantagenet", RED, 10, 33.005, 180, aboard=kw.pop("plantagenet", [])),
+        **kw,
+    )
+
+
+def test_sm61_crew_start_aboard_in_cargo_slots() -> None:
+    """SM-61: crew start aboard and take a cargo slot each; an Oarsman takes none; Master Bianco
+    takes none and adds one. Crew is public: every seat sees it."""
+    state = _docked_pair(dover=["explorer-english", "oarsman-english"])
+    dover = state.ships["dover"]
+    assert [c.id for c in dover.aboard] == ["explorer-english", "oarsman-english"]
+    assert dover.free_cargo == 5 - 1
+    state = game(ShipPosition("el-picador", RED, 30, 20, 0, aboard=["master-bianco"]))
+    assert state.ships["el-picador"].free_cargo == 3
+    for seat in (RED, BLUE, None):
+        ship = RULES.view(state, seat).ships[0]
+        assert [c.name for c in ship.aboard] == ["Master Bianco"]
+
+
+def test_sm61_crew_gives_its_ship_its_ability_by_nation() -> None:
+    """SM-61: Thomas Gunn the Elder (English, +1 vs Spanish ships) works aboard HMS Dover, not
+    aboard the pirate Venture; Bonny Kate lets English crew work aboard her (SM-60); Brother
+    Virgil lets crew of any nation work."""
+
+    def shot(card: str, aboard: list[str]) -> bool:
+        state = _duel(card, "el-picador", 2, s={"aboard": aboard})
+        return _hits(_fire(state, card, "el-picador", 1))
+
+    assert shot("dover", ["thomas-gunn-the-elder"]) and not shot("dover", [])
+    assert not shot("venture", ["thomas-gunn-the-elder"])
+    assert shot("bonny-kate", ["thomas-gunn-the-elder"])
+    assert shot("el-chico", ["thomas-gunn-the-elder", "brother-virgil"])
+
+
+def test_sm61_drop_off_pick_up_and_transfer_at_a_dock() -> None:
+    """SM-14, SM-61: at a dock, crew may be dropped off, picked up, or moved between ships
+    docked at the same island: free actions in your turn, listed as such."""
+    state = _docked_pair(dover=["explorer-english"])
+    free = RULES.view(state, RED).free
+    assert C.DropOff("dover", "explorer-english") in free
+    assert C.Transfer("explorer-english", "dover", "plantagenet") in free
+    do(state, RED, C.Transfer("explorer-english", "dover", "plantagenet"))
+    assert [c.id for c in state.ships["plantagenet"].aboard] == ["explorer-english"]
+    do(state, RED, C.DropOff("plantagenet", "explorer-english"))
+    assert [c.id for c in state.islands["isla-1"].crew] == ["explorer-english"]
+    assert [c.id for c in RULES.view(state, BLUE).islands[0].crew] == ["explorer-english"]
+    do(state, RED, C.PickUp("dover", "explorer-english"))
+    assert [c.id for c in state.ships["dover"].aboard] == ["explorer-english"]
+    assert state.acted == [] and kinds(state) == [(RED, "turn")]  # (free: no action spent)
+
+
+@pytest.mark.parametrize(
+    ("cmd", "match"),
+    [
+        (C.DropOff("dover", "gunner"), "'gunner' is not aboard dover; aboard: explorer-english"),
+        (C.PickUp("dover", "nobody"), "no crew of yours called 'nobody' waits at isla-1"),
+        (C.Transfer("explorer-english", "dover", "far-red"), "far-red is not docked at isla-1"),
+        (C.DropOff("far-red", "explorer-english"), "far-red is not docked"),
+        (C.DropOff("far-blue", "explorer-english"), "blue's ship, not yours"),
+    ],
+)
+def test_sm61_crew_moves_refused(cmd: C.Command, match: str) -> None:
+    """SM-61: a crew move that cannot be made is refused in one line and changes nothing."""
+    refused(_docked_pair(dover=["explorer-english"]), RED, cmd, match)
+
+
+def test_sm61_no_room_for_a_crew() -> None:
+    """SM-61: a crew needs a free cargo slot aboard the ship that takes it."""
+    state = game(
+        ShipPosition("dover", RED, 15.005, 28, 270, aboard=["explorer-english"]),
+        ShipPosition("albion", RED, 10, 33.005, 180, cargo=[1, 2]),
+        far=False,
+        islands=None,
+    )
+    refused(state, RED, C.Transfer("explorer-english", "dover", "albion"), "no free cargo slot")
+
+
+def test_sm61_sm20_boarding_eliminates_a_crew_piece_and_ghost_crew_protects() -> None:
+    """SM-20, SM-61: a won boarding party may eliminate one crew piece (a die picks which);
+    Ghost Crew aboard: her crew cannot be eliminated."""
+
+    def scene(aboard: list[str], *dice: int) -> SpanishMainState:
+        state = game(
+            ShipPosition("el-picador", RED, 37, 26, 0),
+            ShipPosition("venture", BLUE, 40, 30, 90, aboard=aboard),
+            dice=dice,
+        )
+        do(state, RED, C.Move("el-picador", (("S", 0.0, None),)))
+        do(state, RED, C.Ram("el-picador", "venture"))
+        return state
+
+    state = scene(["oarsman-pirate", "explorer-pirate"], 1, 6, 1, 2)
+    assert C.Board("kill") in RULES.choices(state, RED)
+    log = do(state, RED, C.Board("kill"))
+    assert any("eliminates Explorer of venture's crew (d2 = 2 picks it)" in x for x in log)
+    assert [c.id for c in state.ships["venture"].aboard] == ["oarsman-pirate"]
+    state = scene(["ghost-crew"], 1)
+    assert C.Board("kill") not in RULES.choices(state, RED)
+
+
+def test_sm61_a_sinking_ship_takes_her_crew() -> None:
+    """SM-61: a ship that sinks takes her crew with her (it is nowhere afterwards)."""
+    state = _duel("dover", "venture", 6, t={"masts": 0, "aboard": ["explorer-pirate"]})
+    _fire(state, "dover", "venture", 1)
+    assert "venture" in state.sunk
+    assert all(not i.crew for i in state.islands.values())
+    assert all(c.id != "explorer-pirate" for s in state.ships.values() for c in s.aboard)
+
+
+@pytest.mark.parametrize("card", ["recreant", "el-tirador"])
+def test_sm60_a_hit_also_eliminates_one_crew_once_per_turn(card: str) -> None:
+    """SM-60, Recreant / El Tirador: once per turn a hit also eliminates one crew from the
+    ship hit."""
+    state = _duel(card, "el-leon", 6, 6, t={"aboard": ["explorer-spanish", "oarsman-spanish"]})
+    log = do(state, RED, C.Shoot(card, "el-leon", (1, 2)))
+    assert sum("of el-leon's crew" in x for x in log) == 1
+    assert len(state.ships["el-leon"].aboard) == 1
+
+
+def test_sm61_crew_abilities_through_the_same_hooks() -> None:
+    """SM-61 with SM-60: Oarsman (derelict base move S), Silver Helmsman (+S), Master Gunner
+    Rogelio Vazquez (all cannons L), Shipwright (repairs at sea), Genny Gallows (+2 gold on
+    unloading), Captain crew for El Duque (+1 cannon rolls)."""
+    legs = lambda state: RULES.view(state, RED).ships[0].move  # noqa: E731
+    state = game(ShipPosition("venture", RED, 30, 20, 0, masts=0, aboard=["oarsman-pirate"]))
+    assert legs(state) == ("S",)
+    assert legs(game(ShipPosition("venture", RED, 30, 20, 0, aboard=["silver-helmsman"]))) == (
+        "S",
+        "S",
+        "S",
+    )
+    at = {"target_at": (40, 36.8)}
+    state = _duel("el-picador", "dover", 6, s={"aboard": ["master-gunner-rogelio-vazquez"]}, **at)
+    assert _hits(_fire(state, "el-picador", "dover", 1))
+    refused(_duel("el-picador", "dover", **at), RED, C.Shoot("el-picador", "dover"), "away")
+    state = game(ShipPosition("dover", RED, 40, 20, 90, masts=2, aboard=["shipwright-english"]))
+    do(state, RED, C.Repair("dover"))
+    assert state.ships["dover"].masts_up == 3
+    state = game(ShipPosition("venture", RED, 22, 28, 270, cargo=[5], aboard=["genny-gallows"]))
+    do(state, RED, C.Move("venture", (("S", 0.0, None), ("S", 0.0, None))))
+    assert state.gold == [7, 0]
+    state = _duel("el-duque", "dover", 3, s={"aboard": ["capitan-alarico-castro"]})
+    assert _hits(_fire(state, "el-duque", "dover", 1))
+    assert not _hits(_fire(_duel("el-duque", "dover", 3), "el-duque", "dover", 1))
+
+
+def test_sm61_fleet_entries_buy_crew() -> None:
+    """SM-4, SM-61: a fleet entry ``SHIP+CREW+…`` buys the crew (Countess Diana Doone makes the
+    other crew on her ship 1 cheaper); crew needs abilities on."""
+    from shipwreck.games.spanish_main.setup import SetupError, fleet_cost, new_game
+
+    assert fleet_cost("dover+explorer-english") == 11
+    assert fleet_cost("dover+countess-diana-doone+governor-lynch") == 10 + 2 + 2
+    fleets = [["dover+explorer-english", "plantagenet"], ["el-picador"]]
+    state, _ = new_game(2, 2, {"fleets": fleets})
+    assert [c.card for c in state.ships["dover"].aboard] == ["explorer-english"]
+    with pytest.raises(SetupError, match="crew play only with abilities on"):
+        new_game(2, 2, {"fleets": fleets, "abilities": False})
+    with pytest.raises(SetupError, match="'gunner' is not a crew card"):
+        new_game(2, 2, {"fleets": [["dover+gunner"], ["el-picador"]]})
+
+
+@pytest.mark.parametrize(
+    ("text", "cmd"),
+    [
+        ("drop off dover explorer-english", C.DropOff("dover", "explorer-english")),
+        ("pick up dover explorer-english", C.PickUp("dover", "explorer-english")),
+        (
+            "transfer explorer-english from dover to plantagenet",
+            C.Transfer("explorer-english", "dover", "plantagenet"),
+        ),
+    ],
+)
+def test_sm61_crew_commands_text(text: str, cmd: C.Command) -> None:
+    """SM-61: the crew commands read back to their text."""
+    assert parse_command("spanish_main", text) == cmd
+    assert format_command(cmd) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("drop dover explorer-english", "column 6: unexpected 'dover'; expected 'off'; usage"),
+        ("pick up", "incomplete command; expected a ship"),
+        ("transfer explorer-english dover", "unexpected 'dover'; expected 'from'"),
+    ],
+)
+def test_sm61_crew_commands_strangers(text: str, match: str) -> None:
+    """SM-61: a mistyped crew command gets one line pointing at the problem."""
+    from shipwreck.lang.commands import CommandSyntaxError
+
+    with pytest.raises(CommandSyntaxError, match=match) as e:
+        parse_command("spanish_main", text)
+    assert "\n" not in str(e.value)

@@ -202,6 +202,21 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             "break": CommandHelp(
                 "break tow SHIP", "in your turn: let the tow go; the derelict stays yours", "SM-17"
             ),
+            "drop": CommandHelp(
+                "drop off SHIP CREW",
+                "docked, in your turn: put a crew ashore on the island",
+                "SM-61",
+            ),
+            "pick": CommandHelp(
+                "pick up SHIP CREW",
+                "docked, in your turn: take aboard your crew waiting there",
+                "SM-61",
+            ),
+            "transfer": CommandHelp(
+                "transfer CREW from SHIP to SHIP",
+                "in your turn: move a crew between your ships docked at the same island",
+                "SM-61",
+            ),
         },
     ),
     (

@@ -119,6 +119,12 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"eliminate {mast}"
         case C.BreakTow(ship):
             return f"break tow {ship}"
+        case C.DropOff(ship, crew):
+            return f"drop off {ship} {crew}"
+        case C.PickUp(ship, crew):
+            return f"pick up {ship} {crew}"
+        case C.Transfer(crew, ship, to):
+            return f"transfer {crew} from {ship} to {to}"
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Spanish Main command: {cmd!r}")
@@ -136,14 +142,24 @@ def static_names() -> dict[str, tuple[str, ...]]:
     ships = tuple(CARDS)
     most = max(cols * rows for cols, rows in GRID.values())
     islands = tuple(f"isla-{k}" for k in range(1, most + 1))
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands}
+    from shipwreck.games.spanish_main.ships import CREW
+
+    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": tuple(CREW)}
 
 
 def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
     """The ids in ``view``: every ship afloat (and sunk, which the engine explains), island."""
     ships = tuple(dict.fromkeys([*(s.id for s in view.ships), *view.sunk]))
     islands = tuple(i.id for i in view.islands)
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands}
+    crew = tuple(
+        dict.fromkeys(
+            [
+                *(c.id for s in view.ships for c in s.aboard),
+                *(c.id for i in view.islands for c in i.crew),
+            ]
+        )
+    )
+    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": crew}
 
 
 # --------------------------------------------------------------------------- completion
@@ -386,6 +402,7 @@ LANG = registry.register(
             "NUMBER": Term("a number", show=False),
             "INT": Term("a number", show=False),
             "TAKE": Term("what to take"),
+            "CREW": Term("a crew", show=False, open=True),
         },
         legal_texts=legal_texts,
         view_type=SpanishMainView,
@@ -408,6 +425,7 @@ LANG = registry.register(
             "INT": "a number",
             "LEG": "S or L",
             "TAKE": "kill or steal",
+            "CREW": "a crew",
             "SEAT": "a seat",
         },
         bot_tokens=True,

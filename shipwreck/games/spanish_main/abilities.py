@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main.ships import CARDS
+from shipwreck.games.spanish_main.ships import CARDS, CREW
 from shipwreck.games.spanish_main.state import Ship, SpanishMainState
 
 
@@ -46,6 +46,12 @@ class Ability:
 #   turn:   extra_action (once per turn a d6: 5-6 gives an extra action)
 #   load:   never_last (never loads an island's last coin)
 #   none:   no_forts (there are no forts in this game: nothing to do)
+#   crew:   kill_crew_on_hit (once per turn a hit also eliminates one crew), captain (+1 to
+#           cannon rolls with a Captain crew aboard), foreign_crew / any_crew (crew of that or
+#           any nation work aboard), cargo_plus (+1 slot: the piece takes -1), plus_leg,
+#           all_l (every cannon has L range), repair_anywhere, ghost (her crew cannot be
+#           eliminated by boarding or hits), treasure_plus (+value to one coin unloaded),
+#           discount (other crew placed aboard at setup cost 1 less)
 TEXTS: dict[str, Ability] = {
     "This ship gets +1 to her cannon rolls against English ships.": Ability(
         "cannon_vs", 1, "English"
@@ -103,6 +109,30 @@ TEXTS: dict[str, Ability] = {
     ),
     "This ship may never load the last treasure from an island.": Ability("never_last"),
     "Forts cannot shoot at this ship.": Ability("no_forts"),
+    "Once per turn when this ship hits an enemy ship, also eliminate one crew from that ship.": (
+        Ability("kill_crew_on_hit")
+    ),
+    "If this ship has a Captain crew, she gets +1 to her cannon rolls.": Ability("captain", 1),
+    "Spanish crew may use their abilities on this ship.": Ability("foreign_crew", 0, "Spanish"),
+    "English crew may use their abilities on this ship.": Ability("foreign_crew", 0, "English"),
+    # crew cards (SM-61)
+    "If derelict, this ship gains a base move of S. This crew takes up no cargo space.": Ability(
+        "derelict_move", leg="S"
+    ),
+    "This ship gets +1 cargo spaces. This crew takes up no cargo space.": Ability("cargo_plus"),
+    "This ship gets +S to her base move.": Ability("plus_leg", leg="S"),
+    "All of this ship's cannons have L range.": Ability("all_l"),
+    "This ship may repair at sea or at any island.": Ability("repair_anywhere"),
+    "This ship's crew cannot be eliminated unless she sinks.": Ability("ghost"),
+    "One of this ship's treasures is worth +2 gold when she docks at your home island.": Ability(
+        "treasure_plus", 2
+    ),
+    "One of this ship's treasures is worth +1 gold when she docks at your home island.": Ability(
+        "treasure_plus", 1
+    ),
+    "Place this crew face up during setup. Reduce the cost of all other crew placed on this ship"
+    " by 1.": Ability("discount", 1),
+    "Crew of any nationality may use their abilities on this ship.": Ability("any_crew"),
 }
 """Printed text -> ability. The choices made where a text reads two ways are written next to
 the card in docs/rules/spanish-main.md."""
@@ -114,13 +144,32 @@ def plays(text: str) -> bool:
 
 
 def of(state: SpanishMainState, s: Ship) -> list[Ability]:
-    """The abilities ``s`` has now: her card's (SM-60); none with ``abilities = false``."""
+    """The abilities ``s`` has now: her card's (SM-60) and those of the crew aboard that may use
+    theirs on her (SM-61: crew of her nation, or of a nation her card or a crew card allows);
+    none with ``abilities = false``."""
     if not state.options.abilities:
         return []
     card = CARDS.get(s.card)
-    if card is None or card.ability not in TEXTS:
-        return []
-    return [TEXTS[card.ability]]
+    own = [TEXTS[card.ability]] if card is not None and card.ability in TEXTS else []
+    crew = [(CREW[c.card], TEXTS.get(CREW[c.card].ability)) for c in s.aboard if c.card in CREW]
+    nations = {card.faction} if card is not None else set()
+    nations |= {a.faction for a in own if a.kind == "foreign_crew"}
+    anyone = any(a is not None and a.kind == "any_crew" for _, a in crew)
+    own.extend(a for cc, a in crew if a is not None and (anyone or cc.faction in nations))
+    return own
+
+
+def crew_slots(card_id: str) -> int:
+    """SM-61: the cargo slots a crew piece takes: 1, or 0 ("takes up no cargo space"), or -1
+    when it also gives the ship a slot."""
+    text = CREW[card_id].ability
+    if "takes up no cargo space" not in text:
+        return 1
+    return -1 if TEXTS.get(text, Ability("")).kind == "cargo_plus" else 0
+
+
+def crew_plays(text: str) -> bool:
+    return text in TEXTS
 
 
 def _kinds(state: SpanishMainState, s: Ship, kind: str) -> list[Ability]:
@@ -148,10 +197,17 @@ def cannon_bonus(state: SpanishMainState, s: Ship, t: Ship) -> int:
             bonus += a.value
         elif a.kind == "cannon_per_friend":
             bonus += a.value * friends_within_s(state, s)
+        elif a.kind == "captain" and any(_captain(c.name) for c in s.aboard):
+            bonus += a.value
     for a in of(state, t):
         if a.kind == "shot_by" and faction(s) == a.faction:
             bonus += a.value
     return bonus
+
+
+def _captain(name: str) -> bool:
+    """A Captain crew (HMS King Edward, El Duque): a crew card whose name says Captain."""
+    return "captain" in name.lower() or "capitán" in name.lower()
 
 
 def friends_within_s(state: SpanishMainState, s: Ship) -> int:
@@ -184,6 +240,11 @@ def clear_line(state: SpanishMainState, s: Ship) -> bool:
     return has(state, s, "clear_line")
 
 
+def cannon_range(state: SpanishMainState, s: Ship, printed: str) -> str:
+    """A cannon's range now: L for every cannon with a crew that says so, else as printed."""
+    return "L" if has(state, s, "all_l") else printed
+
+
 def range_factor(state: SpanishMainState, s: Ship) -> float:
     """How far ``s``'s cannons reach, as a multiple of their printed range."""
     return 2.0 if has(state, s, "double_range") else 1.0
@@ -203,6 +264,8 @@ def legs(state: SpanishMainState, s: Ship) -> list[str]:
         if a.kind == "empty_fast" and not s.cargo:
             base.append(a.leg)
         if a.kind == "masts_fast" and all(m.up for m in s.masts):
+            base.append(a.leg)
+        if a.kind == "plus_leg":
             base.append(a.leg)
     return base
 
@@ -237,3 +300,17 @@ def extra_action(state: SpanishMainState, s: Ship) -> bool:
 
 def never_last(state: SpanishMainState, s: Ship) -> bool:
     return has(state, s, "never_last")
+
+
+def repairs_anywhere(state: SpanishMainState, s: Ship) -> bool:
+    return has(state, s, "repair_anywhere")
+
+
+def crew_protected(state: SpanishMainState, s: Ship) -> bool:
+    """Ghost Crew: her crew cannot be eliminated unless she sinks."""
+    return has(state, s, "ghost")
+
+
+def treasure_bonus(state: SpanishMainState, s: Ship) -> int:
+    """Gold added when she unloads (one coin worth more per such crew card)."""
+    return sum(a.value for a in _kinds(state, s, "treasure_plus"))

@@ -21,6 +21,10 @@ The text forms the action language will give them:
 ``end turn``                               ``EndTurn()``
 ``timeout red``                            ``Timeout("red")`` (the system seat only)
 =========================================  ==============================================
+
+Crew at a dock (SM-61), by crew id: ``drop off dover gunn`` is ``DropOff("dover", "gunn")``,
+``pick up dover gunn`` is ``PickUp(...)``, ``transfer gunn from dover to titan`` is
+``Transfer("gunn", "dover", "titan")``.
 """
 
 from __future__ import annotations
@@ -151,6 +155,28 @@ class BreakTow(_Cmd, tag="break-tow", frozen=True):
     ship: str
 
 
+class DropOff(_Cmd, tag="drop-off", frozen=True):
+    """SM-14, SM-61: a docked ship puts one of her crew ashore on the island (free, your turn)."""
+
+    ship: str
+    crew: str
+
+
+class PickUp(_Cmd, tag="pick-up", frozen=True):
+    """SM-14, SM-61: a docked ship takes aboard a crew of yours waiting on the island (free)."""
+
+    ship: str
+    crew: str
+
+
+class Transfer(_Cmd, tag="transfer", frozen=True):
+    """SM-14, SM-61: move a crew between two of your ships docked at the same island (free)."""
+
+    crew: str
+    ship: str
+    to: str
+
+
 class Timeout(_Cmd, tag="timeout", frozen=True):
     """From the system seat: apply the safe default to a seat's open prompt."""
 
@@ -159,5 +185,5 @@ class Timeout(_Cmd, tag="timeout", frozen=True):
 
 Command = (
     Move | MoveToward | MoveDock | ComeAbout | Shoot | Explore | Repair | Load | Tow | Ram | Board
-    | Pass | Eliminate | EndTurn | BreakTow | Timeout
+    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Timeout
 )  # fmt: skip

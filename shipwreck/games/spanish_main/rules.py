@@ -304,10 +304,32 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
 
 
 def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
-    """Free actions: breaking a tow, in your own turn (SM-17)."""
+    """Free actions in your own turn: breaking a tow (SM-17); crew at a dock (SM-14, SM-61)."""
     if state.over or state.step != "turn" or state.turn != seat:
         return []
-    return [C.BreakTow(s.id) for s in state.ships.values() if s.owner == seat and s.towing]
+    out: list[C.Command] = [
+        C.BreakTow(s.id) for s in state.ships.values() if s.owner == seat and s.towing
+    ]
+    out.extend(crew_moves(state, seat))
+    return out
+
+
+def crew_moves(state: SpanishMainState, seat: int) -> list[C.Command]:
+    """SM-14, SM-61: every crew move open to ``seat``'s docked ships now."""
+    out: list[C.Command] = []
+    docked = [s for s in state.ships.values() if s.owner == seat and s.docked is not None]
+    for s in docked:
+        isl = state.islands[s.docked or ""]
+        out.extend(C.DropOff(s.id, c.id) for c in s.aboard)
+        out.extend(
+            C.PickUp(s.id, c.id) for c in isl.crew if c.owner == seat and c.slots <= s.free_cargo
+        )
+        for o in docked:
+            if o.id != s.id and o.docked == s.docked:
+                out.extend(
+                    C.Transfer(c.id, s.id, o.id) for c in s.aboard if c.slots <= o.free_cargo
+                )
+    return out
 
 
 def legal(state: SpanishMainState, seat: Seat) -> list[C.Command]:
@@ -344,10 +366,19 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
         out.extend(_shoot_choices(state, s))
     if _explore_problem(state, s) is None:
         out.append(C.Explore(s.id))
-    home = _home(state, s.owner)
-    if home is not None and s.docked == home.id and s.masts_up < len(s.masts):
+    if s.masts_up < len(s.masts) and _repair_problem(state, s) is None:
         out.append(C.Repair(s.id))
     return out
+
+
+def _repair_problem(state: SpanishMainState, s: Ship) -> str | None:
+    """SM-32: repair at home; SM-60 (Shipwright): at sea or at any island."""
+    if abilities.repairs_anywhere(state, s):
+        return None
+    home = _home(state, s.owner)
+    if home is None or s.docked != home.id:
+        return f"{s.id} is not docked at your home island (SM-32)"
+    return None
 
 
 def _shoot_choices(state: SpanishMainState, s: Ship) -> list[C.Command]:
@@ -505,7 +536,7 @@ def _takes(state: SpanishMainState, seat: int) -> list[str]:
         theirs_id = ram.target if ram.winner == ram.ship else ram.ship
     mine, theirs = state.ships[mine_id], state.ships[theirs_id]
     out = []
-    if theirs.crew > 0:
+    if theirs.crew_count > 0 and not abilities.crew_protected(state, theirs):
         out.append("kill")
     if theirs.cargo and mine.free_cargo > 0:
         out.append("steal")
@@ -560,11 +591,12 @@ def _firing(
         if not m.up:
             continue
         px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, n)
-        if abilities.range_immune(state, t, m.range):
+        rng = abilities.cannon_range(state, s, m.range)
+        if abilities.range_immune(state, t, rng):
             if not quick:
-                out.append((i, f"mast {i + 1} ({m.rank}{m.range}): {t.id} cannot be hit by L"))
+                out.append((i, f"mast {i + 1} ({m.rank}{rng}): {t.id} cannot be hit by L"))
             continue
-        reach = geo.LEG_LENGTH[m.range] * abilities.range_factor(state, s)
+        reach = geo.LEG_LENGTH[rng] * abilities.range_factor(state, s)
         d = geo.hull_distance(px, py, tseg)
         if d > reach + 1e-9:
             if not quick:
@@ -974,6 +1006,10 @@ def _unload(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
         coin.place = f"home:{s.owner}"
         coin.known = list(range(len(state.seats)))
     s.cargo = []
+    bonus = abilities.treasure_bonus(state, s)
+    if bonus:
+        value += bonus
+        log.public("ability", f"{s.id}'s crew makes one of her coins worth {bonus} more")
     state.gold[s.owner] += value
     log.public(
         "unload",
@@ -1157,10 +1193,7 @@ def _plunder(state: SpanishMainState, log: _Log, winner_id: str, take: str) -> N
     w = state.ships[winner_id]
     loser = state.ships[ram.target if winner_id == ram.ship else ram.ship]
     if take == "kill":
-        if loser.crew <= 0:  # pragma: no cover - checked by the callers
-            return
-        loser.crew -= 1
-        log.public("board", f"{w.id}'s party eliminates one of {loser.id}'s crew")
+        _kill_crew(state, log, loser, f"{w.id}'s party")
         return
     if not loser.cargo or w.free_cargo <= 0:  # the winner may have lost the chance: no-op
         log.public("board", f"{w.id}'s party finds nothing to steal")
@@ -1173,6 +1206,23 @@ def _plunder(state: SpanishMainState, log: _Log, winner_id: str, take: str) -> N
     _know(state, w.owner, [coin])
     log.public("board", f"{w.id}'s party steals a coin from {loser.id} (d{n} = {d} picks it)")
     log.private("board", f"{w.id} steals {_coin_text(state, [coin])}", w.owner, loser.owner)
+
+
+def _kill_crew(state: SpanishMainState, log: _Log, t: Ship, by: str) -> None:
+    """SM-20, SM-61: one crew of ``t`` is eliminated: a crew piece (a die picks which, if more
+    than one), else a plain crew. Ghost Crew aboard: none is (SM-60)."""
+    if abilities.crew_protected(state, t):
+        log.public("crew", f"{t.id}'s crew cannot be eliminated while she floats")
+        return
+    if t.aboard:
+        n = len(t.aboard)
+        d = roll(state, n) if n > 1 else 1
+        gone = t.aboard.pop(d - 1)
+        pick = f" (d{n} = {d} picks it)" if n > 1 else ""
+        log.public("crew", f"{by} eliminates {gone.name} of {t.id}'s crew{pick}")
+    elif t.crew > 0:
+        t.crew -= 1
+        log.public("crew", f"{by} eliminates one of {t.id}'s crew")
 
 
 # --- eliminate (SM-18, SM-25)
@@ -1342,9 +1392,9 @@ def _beyond_printed_range(state: SpanishMainState, s: Ship, i: int, t: Ship) -> 
     """Is ``t`` beyond mast ``i``'s printed range (so only a doubled range reaches, SM-60)?"""
     if abilities.range_factor(state, s) == 1.0:
         return False
-    m = s.masts[i]
+    rng = abilities.cannon_range(state, s, s.masts[i].range)
     px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, len(s.masts))
-    return geo.hull_distance(px, py, _axis(t)) > geo.LEG_LENGTH[m.range] + 1e-9
+    return geo.hull_distance(px, py, _axis(t)) > geo.LEG_LENGTH[rng] + 1e-9
 
 
 def _on_hit(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
@@ -1374,6 +1424,10 @@ def _on_hit(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
         state.soak.remove(t.id)
     if abilities.has(state, s, "cargo_on_hit") and t.cargo:
         _cargo_on_hit(state, log, s, t)
+    mark = f"kill_crew_on_hit:{s.id}"
+    if abilities.has(state, s, "kill_crew_on_hit") and t.crew_count and mark not in state.marks:
+        state.marks.append(mark)
+        _kill_crew(state, log, t, f"{s.id}'s hit")
     more = min(abilities.masts_per_hit(state, s), t.masts_up) - 1
     chooser = s.owner if abilities.shooter_picks(state, s) else None
     state.hit = Hit(t.id, f"hit by {s.id}", more, chooser)
@@ -1471,9 +1525,9 @@ def _cmd_repair(state: SpanishMainState, log: _Log, seat: int, cmd: C.Repair) ->
     _my_turn(state, seat, "repair")
     s = _mine(state, seat, cmd.ship)
     _ready(state, s)
-    home = _home(state, seat)
-    if home is None or s.docked != home.id:
-        raise IllegalCommand(f"{s.id} is not docked at your home island (SM-32)")
+    why = _repair_problem(state, s)
+    if why:
+        raise IllegalCommand(why)
     down = [i for i, m in enumerate(s.masts) if not m.up]
     if not down:
         raise IllegalCommand(f"{s.id} has all her masts")
@@ -1656,6 +1710,72 @@ def _settle(state: SpanishMainState, log: _Log) -> None:
         return
 
 
+# --- crew at a dock (SM-14, SM-61)
+
+
+def _docked_mine(state: SpanishMainState, seat: int, sid: str, what: str) -> Ship:
+    _my_turn(state, seat, what)
+    s = _mine(state, seat, sid)
+    if s.docked is None:
+        raise IllegalCommand(f"{s.id} is not docked: crew go ashore or aboard only at a dock")
+    return s
+
+
+def _crew_of(s: Ship, cid: str) -> int:
+    for k, c in enumerate(s.aboard):
+        if c.id == cid:
+            return k
+    aboard = ", ".join(c.id for c in s.aboard) or "none"
+    raise IllegalCommand(f"{cid!r} is not aboard {s.id}; aboard: {aboard}")
+
+
+def _room_for(s: Ship, slots: int, cid: str) -> None:
+    if slots > s.free_cargo:
+        raise IllegalCommand(f"{s.id} has no free cargo slot for {cid}")
+
+
+def _cmd_drop_off(state: SpanishMainState, log: _Log, seat: int, cmd: C.DropOff) -> None:
+    s = _docked_mine(state, seat, cmd.ship, "drop off crew")
+    k = _crew_of(s, cmd.crew)
+    c = s.aboard[k]
+    if c.slots < 0 and s.free_cargo < -c.slots:
+        raise IllegalCommand(f"{c.id} gives {s.id} a cargo slot that is in use: unload first")
+    s.aboard.pop(k)
+    state.islands[s.docked or ""].crew.append(c)
+    log.public("crew", f"{s.id} drops off {c.name} ({c.id}) at {s.docked}")
+
+
+def _cmd_pick_up(state: SpanishMainState, log: _Log, seat: int, cmd: C.PickUp) -> None:
+    s = _docked_mine(state, seat, cmd.ship, "pick up crew")
+    isl = state.islands[s.docked or ""]
+    waiting = [c for c in isl.crew if c.owner == seat]
+    c = next((c for c in waiting if c.id == cmd.crew), None)
+    if c is None:
+        there = ", ".join(c.id for c in waiting) or "none"
+        raise IllegalCommand(
+            f"no crew of yours called {cmd.crew!r} waits at {isl.id}; there: {there}"
+        )
+    _room_for(s, c.slots, c.id)
+    isl.crew.remove(c)
+    s.aboard.append(c)
+    log.public("crew", f"{s.id} picks up {c.name} ({c.id}) at {isl.id}")
+
+
+def _cmd_transfer(state: SpanishMainState, log: _Log, seat: int, cmd: C.Transfer) -> None:
+    s = _docked_mine(state, seat, cmd.ship, "transfer crew")
+    o = _mine(state, seat, cmd.to)
+    if o.id == s.id or o.docked != s.docked:
+        raise IllegalCommand(f"{o.id} is not docked at {s.docked} with {s.id}")
+    k = _crew_of(s, cmd.crew)
+    c = s.aboard[k]
+    if c.slots < 0 and s.free_cargo < -c.slots:
+        raise IllegalCommand(f"{c.id} gives {s.id} a cargo slot that is in use: unload first")
+    _room_for(o, c.slots, c.id)
+    s.aboard.pop(k)
+    o.aboard.append(c)
+    log.public("crew", f"{c.name} ({c.id}) moves from {s.id} to {o.id} at {s.docked}")
+
+
 _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Move: _cmd_move,
     C.MoveToward: _cmd_move,
@@ -1672,6 +1792,9 @@ _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Pass: _cmd_pass,
     C.Eliminate: _cmd_eliminate,
     C.EndTurn: _cmd_end_turn,
+    C.DropOff: _cmd_drop_off,
+    C.PickUp: _cmd_pick_up,
+    C.Transfer: _cmd_transfer,
 }
 
-FREE_TYPES: frozenset[type] = frozenset({C.BreakTow})
+FREE_TYPES: frozenset[type] = frozenset({C.BreakTow, C.DropOff, C.PickUp, C.Transfer})

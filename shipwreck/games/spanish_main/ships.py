@@ -86,6 +86,47 @@ def _load() -> dict[str, ShipCard]:
 CARDS: dict[str, ShipCard] = _load()
 
 
+@dataclass(frozen=True, slots=True)
+class CrewCard:
+    """A crew card (SM-61): a piece carried in a cargo slot that gives its ship an ability."""
+
+    id: str
+    number: str
+    name: str
+    faction: str
+    points: int
+    ability: str
+
+
+def _load_crew() -> dict[str, CrewCard]:
+    """Crew cards by slug; a name printed for several nations (``Explorer``) gets the nation
+    after it (``explorer-english``). The first printing of a name in a nation wins."""
+    raw = (
+        resources.files("shipwreck.games.spanish_main")
+        .joinpath("data/ships.csv")
+        .read_text(encoding="utf-8")
+    )
+    rows = [r for r in csv.DictReader(io.StringIO(raw)) if r["type"] == "Crew"]
+    nations: dict[str, set[str]] = {}
+    for r in rows:
+        nations.setdefault(slug(r["name"]), set()).add(r["faction"])
+    out: dict[str, CrewCard] = {}
+    for r in rows:
+        cid = slug(r["name"])
+        if len(nations[cid]) > 1:
+            cid = f"{cid}-{r['faction'].lower()}"
+        if cid in out:
+            continue
+        text = " ".join(r["ability"].split())
+        out[cid] = CrewCard(
+            cid, r["number"], r["name"], r["faction"], int(float(r["point_cost"])), text
+        )
+    return out
+
+
+CREW: dict[str, CrewCard] = _load_crew()
+
+
 def offered(abilities: bool = True) -> dict[str, ShipCard]:
     """The ships a fleet may be built from (SM-6; see the module docstring): all of them, with
     or without their abilities."""

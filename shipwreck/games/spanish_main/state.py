@@ -22,6 +22,17 @@ class Mast(msgspec.Struct):
     """False once eliminated (with its cannon)."""
 
 
+class Crew(msgspec.Struct):
+    """A crew piece (SM-61): its card, its owner, and the cargo slots it takes (1; 0 for a card
+    that takes none; -1 for one that adds a slot)."""
+
+    id: str
+    card: str
+    name: str
+    owner: int
+    slots: int = 1
+
+
 class Ship(msgspec.Struct):
     id: str
     card: str
@@ -39,6 +50,9 @@ class Ship(msgspec.Struct):
     cargo: list[int] = msgspec.field(default_factory=list)
     """Coin numbers aboard."""
     crew: int = 0
+    """Plain crew without a card (``options.crew``): only for a boarding party's kill."""
+    aboard: list[Crew] = msgspec.field(default_factory=list)
+    """Crew pieces aboard (SM-61), in cargo slots."""
     docked: str | None = None
     towing: str | None = None
     towed_by: str | None = None
@@ -54,7 +68,12 @@ class Ship(msgspec.Struct):
 
     @property
     def free_cargo(self) -> int:
-        return self.cargo_slots - len(self.cargo)
+        return self.cargo_slots - len(self.cargo) - sum(c.slots for c in self.aboard)
+
+    @property
+    def crew_count(self) -> int:
+        """Every crew aboard, plain and pieces (SM-20: what a boarding party may eliminate)."""
+        return self.crew + len(self.aboard)
 
 
 class Island(msgspec.Struct):
@@ -65,6 +84,8 @@ class Island(msgspec.Struct):
     home: int | None = None
     """The seat whose home island this is, or None for a wild island."""
     coins: list[int] = msgspec.field(default_factory=list)
+    crew: list[Crew] = msgspec.field(default_factory=list)
+    """Crew dropped off here (SM-14, SM-61), waiting to be picked up by their owner."""
 
 
 class Coin(msgspec.Struct):
