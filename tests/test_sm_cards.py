@@ -457,14 +457,14 @@ def test_sm61_drop_off_pick_up_and_transfer_at_a_dock() -> None:
     docked at the same island: free actions in your turn, listed as such."""
     state = _docked_pair(dover=["explorer-english"])
     free = RULES.view(state, RED).free
-    assert C.DropOff("dover", "explorer-english") in free
+    assert C.DropOff("explorer-english", "dover") in free
     assert C.Transfer("explorer-english", "dover", "plantagenet") in free
     do(state, RED, C.Transfer("explorer-english", "dover", "plantagenet"))
     assert [c.id for c in state.ships["plantagenet"].aboard] == ["explorer-english"]
-    do(state, RED, C.DropOff("plantagenet", "explorer-english"))
+    do(state, RED, C.DropOff("explorer-english", "plantagenet"))
     assert [c.id for c in state.islands["isla-1"].crew] == ["explorer-english"]
     assert [c.id for c in RULES.view(state, BLUE).islands[0].crew] == ["explorer-english"]
-    do(state, RED, C.PickUp("dover", "explorer-english"))
+    do(state, RED, C.PickUp("explorer-english", "dover"))
     assert [c.id for c in state.ships["dover"].aboard] == ["explorer-english"]
     assert state.acted == [] and kinds(state) == [(RED, "turn")]  # (free: no action spent)
 
@@ -472,11 +472,11 @@ def test_sm61_drop_off_pick_up_and_transfer_at_a_dock() -> None:
 @pytest.mark.parametrize(
     ("cmd", "match"),
     [
-        (C.DropOff("dover", "gunner"), "'gunner' is not aboard dover; aboard: explorer-english"),
-        (C.PickUp("dover", "nobody"), "no crew of yours called 'nobody' waits at isla-1"),
+        (C.DropOff("gunner", "dover"), "'gunner' is not aboard dover; aboard: explorer-english"),
+        (C.PickUp("nobody", "dover"), "no crew of yours called 'nobody' waits at isla-1"),
         (C.Transfer("explorer-english", "dover", "far-red"), "far-red is not docked at isla-1"),
-        (C.DropOff("far-red", "explorer-english"), "far-red is not docked"),
-        (C.DropOff("far-blue", "explorer-english"), "blue's ship, not yours"),
+        (C.DropOff("explorer-english", "far-red"), "far-red is not docked"),
+        (C.DropOff("explorer-english", "far-blue"), "blue's ship, not yours"),
     ],
 )
 def test_sm61_crew_moves_refused(cmd: C.Command, match: str) -> None:
@@ -583,8 +583,8 @@ def test_sm61_fleet_entries_buy_crew() -> None:
 @pytest.mark.parametrize(
     ("text", "cmd"),
     [
-        ("drop off dover explorer-english", C.DropOff("dover", "explorer-english")),
-        ("pick up dover explorer-english", C.PickUp("dover", "explorer-english")),
+        ("drop off explorer-english from dover", C.DropOff("explorer-english", "dover")),
+        ("pick up explorer-english with dover", C.PickUp("explorer-english", "dover")),
         (
             "transfer explorer-english from dover to plantagenet",
             C.Transfer("explorer-english", "dover", "plantagenet"),
@@ -600,8 +600,8 @@ def test_sm61_crew_commands_text(text: str, cmd: C.Command) -> None:
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ("drop dover explorer-english", "column 6: unexpected 'dover'; expected 'off'; usage"),
-        ("pick up", "incomplete command; expected a ship"),
+        ("drop explorer-english from dover", "unexpected 'explorer-english'; expected 'off'"),
+        ("pick up", "incomplete command; expected a crew"),
         ("transfer explorer-english dover", "unexpected 'dover'; expected 'from'"),
     ],
 )

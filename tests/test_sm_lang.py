@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shipwreck.engine.core import SYSTEM, IllegalCommand
-from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.setup import (
     SEAT_NAMES,
@@ -256,6 +256,17 @@ def test_round_trip_of_every_legal_command() -> None:
     )
     assert C.BreakTow("dover") in RULES.legal(towing, RED)
     seen.add(C.BreakTow("dover"))
+    # Crew at a dock (SM-61): the default fleets carry no crew.
+    crewed = start(
+        [
+            ShipPosition("dover", RED, 15.005, 28, 270, aboard=["explorer-english"]),
+            ShipPosition("plantagenet", RED, 10, 33.005, 180),
+            ShipPosition("el-leon", BLUE, 50, 15, 270),
+        ]
+    )
+    crew_moves = [c for c in RULES.legal(crewed, RED) if type(c) in rules.FREE_TYPES]
+    assert C.Transfer("explorer-english", "dover", "plantagenet") in crew_moves
+    seen.update(crew_moves, [C.PickUp("explorer-english", "dover")])
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000
@@ -637,7 +648,7 @@ def test_the_help_table_covers_the_grammar() -> None:
 def test_every_usage_form_parses() -> None:
     """Each usage form, its placeholders filled in, is a command."""
     fill = {"SHIP": "dover", "ISLAND": "isla-2", "TARGET": "el-leon", "SEAT": "red"}
-    fill |= {"MAST": "2", "COIN": "4", "LEG": "S 30"}
+    fill |= {"MAST": "2", "COIN": "4", "LEG": "S 30", "CREW": "explorer-english"}
     for entry in help_table(GAME).values():
         for form in entry.usage.split("|"):
             text = re.sub(r"\[([^]]*)\]", r"\1", form).replace("...", "")

@@ -203,12 +203,12 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "break tow SHIP", "in your turn: let the tow go; the derelict stays yours", "SM-17"
             ),
             "drop": CommandHelp(
-                "drop off SHIP CREW",
+                "drop off CREW from SHIP",
                 "docked, in your turn: put a crew ashore on the island",
                 "SM-61",
             ),
             "pick": CommandHelp(
-                "pick up SHIP CREW",
+                "pick up CREW with SHIP",
                 "docked, in your turn: take aboard your crew waiting there",
                 "SM-61",
             ),

@@ -119,10 +119,10 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"eliminate {mast}"
         case C.BreakTow(ship):
             return f"break tow {ship}"
-        case C.DropOff(ship, crew):
-            return f"drop off {ship} {crew}"
-        case C.PickUp(ship, crew):
-            return f"pick up {ship} {crew}"
+        case C.DropOff(crew, ship):
+            return f"drop off {crew} from {ship}"
+        case C.PickUp(crew, ship):
+            return f"pick up {crew} with {ship}"
         case C.Transfer(crew, ship, to):
             return f"transfer {crew} from {ship} to {to}"
         case C.Timeout(target):

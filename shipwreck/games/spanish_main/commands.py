@@ -22,9 +22,10 @@ The text forms the action language will give them:
 ``timeout red``                            ``Timeout("red")`` (the system seat only)
 =========================================  ==============================================
 
-Crew at a dock (SM-61), by crew id: ``drop off dover gunn`` is ``DropOff("dover", "gunn")``,
-``pick up dover gunn`` is ``PickUp(...)``, ``transfer gunn from dover to titan`` is
-``Transfer("gunn", "dover", "titan")``.
+Crew at a dock (SM-61), by crew id: ``drop off gunn from dover`` is ``DropOff("gunn", "dover")``,
+``pick up gunn with dover`` is ``PickUp("gunn", "dover")``, ``transfer gunn from dover to titan``
+is ``Transfer("gunn", "dover", "titan")``. (The crew comes first: a crew id never follows a
+ship id, so the parser, which reads both as the same kind of word, knows which is which.)
 """
 
 from __future__ import annotations
@@ -158,15 +159,15 @@ class BreakTow(_Cmd, tag="break-tow", frozen=True):
 class DropOff(_Cmd, tag="drop-off", frozen=True):
     """SM-14, SM-61: a docked ship puts one of her crew ashore on the island (free, your turn)."""
 
-    ship: str
     crew: str
+    ship: str
 
 
 class PickUp(_Cmd, tag="pick-up", frozen=True):
     """SM-14, SM-61: a docked ship takes aboard a crew of yours waiting on the island (free)."""
 
-    ship: str
     crew: str
+    ship: str
 
 
 class Transfer(_Cmd, tag="transfer", frozen=True):

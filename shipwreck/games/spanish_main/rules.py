@@ -320,9 +320,9 @@ def crew_moves(state: SpanishMainState, seat: int) -> list[C.Command]:
     docked = [s for s in state.ships.values() if s.owner == seat and s.docked is not None]
     for s in docked:
         isl = state.islands[s.docked or ""]
-        out.extend(C.DropOff(s.id, c.id) for c in s.aboard)
+        out.extend(C.DropOff(c.id, s.id) for c in s.aboard)
         out.extend(
-            C.PickUp(s.id, c.id) for c in isl.crew if c.owner == seat and c.slots <= s.free_cargo
+            C.PickUp(c.id, s.id) for c in isl.crew if c.owner == seat and c.slots <= s.free_cargo
         )
         for o in docked:
             if o.id != s.id and o.docked == s.docked:
