@@ -612,3 +612,71 @@ def test_sm61_crew_commands_strangers(text: str, match: str) -> None:
     with pytest.raises(CommandSyntaxError, match=match) as e:
         parse_command("spanish_main", text)
     assert "\n" not in str(e.value)
+
+
+def test_sm60_belle_of_exeter_keeps_her_cannons() -> None:
+    """SM-60, HMS Belle of Exeter: her cannons are not eliminated with their masts (she fires
+    mast 1's cannon with mast 1 down); derelict, she cannot shoot."""
+    state = _duel("belle-of-exeter", "el-leon", 6, s={"masts": [2, 3]})
+    assert _hits(_fire(state, "belle-of-exeter", "el-leon", 1))
+    state = _duel("belle-of-exeter", "el-leon", s={"masts": [2, 3]}, abilities=False)
+    refused(state, RED, C.Shoot("belle-of-exeter", "el-leon", (1,)), "no mast 1 standing")
+    state = _duel("belle-of-exeter", "el-leon", s={"masts": 0})
+    refused(state, RED, C.Shoot("belle-of-exeter", "el-leon"), "derelict")
+
+
+@pytest.mark.parametrize(
+    ("card", "aboard"), [("el-ballista", []), ("revenge", ["captain-jack-hawkins"])]
+)
+def test_sm60_pinned_she_eliminates_one_crew_of_the_enemy(card: str, aboard: list[str]) -> None:
+    """SM-60, El Ballista (and Captain Jack Hawkins aboard): on the turn she is pinned, one crew
+    of the enemy ship is eliminated (choice: as her player's turn begins)."""
+    from test_spanish_main import end_turns
+
+    state = game(
+        ShipPosition(card, RED, 37, 29.2, 0, aboard=aboard),  # (her bow against venture's side)
+        ShipPosition("venture", BLUE, 40, 30, 90, aboard=["explorer-pirate"]),
+        turn=BLUE,
+    )
+    assert RULES.view(state, RED).ships[0].pinned_by == "venture"
+    log = [e.text for e in RULES.apply(state, BLUE, C.EndTurn())]
+    assert any(f"{card}, pinned, eliminates Explorer of venture's crew" in x for x in log)
+    assert state.ships["venture"].aboard == []
+    end_turns(state, RED)
+
+
+def test_sm60_silver_captain_moves_and_shoots_with_one_action() -> None:
+    """SM-60 via SM-61, Silver Captain: she may move and shoot using the same move action."""
+    state = _duel("dover", "el-leon", 6, shooter_at=(35, 30), s={"aboard": ["silver-captain"]})
+    do(state, RED, C.Move("dover", (("S", 0.0, 4.0),)))
+    assert any(isinstance(c, C.Shoot) for c in RULES.choices(state, RED))
+    do(state, RED, C.Shoot("dover", "el-leon", (1,)))
+    assert kinds(state) == [(BLUE, "eliminate")] and "dover" in state.acted
+    state = _duel("dover", "el-leon", shooter_at=(35, 30))
+    do(state, RED, C.Move("dover", (("S", 0.0, 4.0),)))
+    refused(state, RED, C.Shoot("dover", "el-leon"), "has had her action")
+
+
+def test_sm60_explorer_docks_and_explores_with_one_action() -> None:
+    """SM-60 via SM-61, Explorer: she may dock and explore a wild island with the same move."""
+    state = game(ShipPosition("dover", RED, 35, 32, 0, aboard=["explorer-english"]))
+    do(state, RED, C.Move("dover", (("S", 0.0, None), ("S", 0.0, None))))
+    assert state.ships["dover"].docked == "isla-3"
+    assert C.Explore("dover") in RULES.choices(state, RED)
+    do(state, RED, C.Explore("dover"))
+    assert kinds(state) == [(RED, "load")]
+    state = game(ShipPosition("dover", RED, 35, 32, 0))
+    do(state, RED, C.Move("dover", (("S", 0.0, None), ("S", 0.0, None))))
+    refused(state, RED, C.Explore("dover"), "did not begin this turn docked")
+
+
+def test_sm60_pescados_de_plata_moves_s_after_unloading() -> None:
+    """SM-60, Pescados de Plata: once per turn she may move S after unloading."""
+    state = game(ShipPosition("pescados-de-plata", RED, 22, 28, 270, cargo=[3]))
+    do(state, RED, C.Move("pescados-de-plata", (("S", 0.0, None), ("S", 0.0, None))))
+    assert state.gold == [3, 0]
+    assert RULES.view(state, RED).ships[0].move == ("S",)
+    refused(state, RED, C.Move("pescados-de-plata", (("L", 0.0, None),)), "no L leg")
+    state2 = game(ShipPosition("pescados-de-plata", RED, 22, 28, 270, cargo=[3]), abilities=False)
+    do(state2, RED, C.Move("pescados-de-plata", (("S", 0.0, None), ("S", 0.0, None))))
+    refused(state2, RED, C.Move("pescados-de-plata", (("S", 0.0, None),)), "had her action")

@@ -109,6 +109,18 @@ TEXTS: dict[str, Ability] = {
     ),
     "This ship may never load the last treasure from an island.": Ability("never_last"),
     "Forts cannot shoot at this ship.": Ability("no_forts"),
+    "This ship's cannons may not be eliminated (masts still may be). If derelict, she cannot"
+    " shoot.": Ability("cannons_stay"),
+    "On the turn this ship is pinned, eliminate one crew from the enemy ship.": Ability(
+        "pinned_kill"
+    ),
+    "Once per turn, this ship may move S after unloading cargo.": Ability("unload_move", leg="S"),
+    "This ship may move and shoot using the same move action.": Ability("move_shoot"),
+    "This ship may move and shoot using the same move action. On the turn this ship is pinned,"
+    " eliminate one crew from the enemy ship.": Ability("move_shoot_pinned_kill"),
+    "This ship may dock and explore a wild island using the same move action.": Ability(
+        "dock_explore"
+    ),
     "Once per turn when this ship hits an enemy ship, also eliminate one crew from that ship.": (
         Ability("kill_crew_on_hit")
     ),
@@ -172,8 +184,12 @@ def crew_plays(text: str) -> bool:
     return text in TEXTS
 
 
+_PARTS = {"move_shoot_pinned_kill": ("move_shoot", "pinned_kill")}
+"""A text that holds two abilities (Captain Jack Hawkins) answers to both kinds."""
+
+
 def _kinds(state: SpanishMainState, s: Ship, kind: str) -> list[Ability]:
-    return [a for a in of(state, s) if a.kind == kind]
+    return [a for a in of(state, s) if a.kind == kind or kind in _PARTS.get(a.kind, ())]
 
 
 def has(state: SpanishMainState, s: Ship, kind: str) -> bool:
@@ -314,3 +330,9 @@ def crew_protected(state: SpanishMainState, s: Ship) -> bool:
 def treasure_bonus(state: SpanishMainState, s: Ship) -> int:
     """Gold added when she unloads (one coin worth more per such crew card)."""
     return sum(a.value for a in _kinds(state, s, "treasure_plus"))
+
+
+def cannon_stands(state: SpanishMainState, s: Ship, i: int) -> bool:
+    """May mast ``i``'s cannon fire: its mast stands, or (HMS Belle of Exeter) her cannons
+    stay when masts go, while she is not derelict."""
+    return s.masts[i].up or (not s.derelict and has(state, s, "cannons_stay"))

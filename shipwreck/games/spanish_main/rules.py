@@ -143,7 +143,11 @@ def move_legs(s: Ship, state: SpanishMainState | None = None) -> list[str]:
     state, the printed one), or S while towing."""
     if s.towing:
         return ["S"]
-    return abilities.legs(state, s) if state is not None else list(s.move)
+    if state is None:
+        return list(s.move)
+    if f"unload_move:{s.id}" in state.marks and has_acted(state, s):
+        return ["S"]  # (SM-60, Pescados de Plata: a move of S after unloading)
+    return abilities.legs(state, s)
 
 
 def _body(state: SpanishMainState, s: Ship) -> tuple[float, set[str]]:
@@ -274,6 +278,8 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         for s in state.ships.values():
             if s.owner == seat and not has_acted(state, s):
                 out.extend(_ship_actions(state, s))
+            elif s.owner == seat:
+                out.extend(_bonus_actions(state, s))
         out.append(_END_TURN)
         return out
     if kind == "after_move":
@@ -379,6 +385,19 @@ def _repair_problem(state: SpanishMainState, s: Ship) -> str | None:
     if home is None or s.docked != home.id:
         return f"{s.id} is not docked at your home island (SM-32)"
     return None
+
+
+def _bonus_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
+    """What a ship that has had her action may still do, by her abilities (SM-60): shoot after
+    moving, explore where she just docked, move S after unloading."""
+    out: list[C.Command] = []
+    if f"move_shoot:{s.id}" in state.marks and not s.derelict:
+        out.extend(_shoot_choices(state, s))
+    if f"dock_explore:{s.id}" in state.marks and _explore_problem(state, s) is None:
+        out.append(C.Explore(s.id))
+    if f"unload_move:{s.id}" in state.marks and _can_move(state, s) is None:
+        out.extend(_sample_moves(state, s))
+    return out
 
 
 def _shoot_choices(state: SpanishMainState, s: Ship) -> list[C.Command]:
@@ -548,7 +567,7 @@ def _takes(state: SpanishMainState, seat: int) -> list[str]:
 
 def _can_move(state: SpanishMainState, s: Ship) -> str | None:
     """Why ``s`` cannot be given a move action now, or None."""
-    if has_acted(state, s):
+    if has_acted(state, s) and f"unload_move:{s.id}" not in state.marks:
         return f"{s.id} has had her action this turn"
     if s.derelict and not abilities.sails_derelict(state, s):
         return f"{s.id} is derelict (no masts): she cannot move (SM-11)"
@@ -561,6 +580,11 @@ def _can_move(state: SpanishMainState, s: Ship) -> str | None:
 
 
 def _explore_problem(state: SpanishMainState, s: Ship) -> str | None:
+    if f"dock_explore:{s.id}" in state.marks and s.docked is not None:
+        isl = state.islands[s.docked]
+        if isl.home is not None or not isl.coins:
+            return f"{isl.id} has no treasure to explore"
+        return None  # (SM-60, Explorer: dock and explore with the same move action)
     began = state.began_docked.get(s.id)
     if began is None or s.docked != began:
         return f"{s.id} did not begin this turn docked at an island (SM-30)"
@@ -588,7 +612,7 @@ def _firing(
     out: list[tuple[int, str | None]] = []
     blockers: list[geo.Obstacle] | None = None
     for i, m in enumerate(s.masts):
-        if not m.up:
+        if not abilities.cannon_stands(state, s, i):
             continue
         px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, n)
         rng = abilities.cannon_range(state, s, m.range)
@@ -956,7 +980,14 @@ def _sail(
         f"{k} {round(leg.turned):+d}° {_fmt(leg.ran)}"  # (round: -0.3 reads +0°, not -0°)
         for k, leg in zip(kinds, sailed, strict=False)
     ]
-    state.acted.append(s.id)
+    bonus = f"unload_move:{s.id}"
+    if bonus in state.marks and has_acted(state, s):
+        state.marks.remove(bonus)
+        state.marks.append(f"unload_move_used:{s.id}")
+    else:
+        state.acted.append(s.id)
+        if abilities.has(state, s, "move_shoot"):
+            state.marks.append(f"move_shoot:{s.id}")
     s.x, s.y, s.heading = path.x, path.y, path.heading
     s.docked = None
     log.public("move", f"{s.id} sails " + ", ".join(parts))
@@ -971,7 +1002,16 @@ def _sail(
         t.x, t.y, t.heading = _astern(s, t.length)
         t.docked = None
     _dock(state, log, s, hit.id if hit is not None and hit.kind == geo.ISLAND else None)
+    _after_docking(state, s)
     state.after = AfterMove(s.id, before=before)
+
+
+def _after_docking(state: SpanishMainState, s: Ship) -> None:
+    """SM-60 marks a move leaves: Explorer may explore the wild island she just docked at."""
+    if s.docked is None or not abilities.has(state, s, "dock_explore"):
+        return
+    if state.islands[s.docked].home is None:
+        state.marks.append(f"dock_explore:{s.id}")
 
 
 def _dock(state: SpanishMainState, log: _Log, s: Ship, first: str | None) -> None:
@@ -1006,6 +1046,9 @@ def _unload(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
         coin.place = f"home:{s.owner}"
         coin.known = list(range(len(state.seats)))
     s.cargo = []
+    if abilities.has(state, s, "unload_move") and f"unload_move_used:{s.id}" not in state.marks:
+        state.marks.append(f"unload_move:{s.id}")
+        log.public("ability", f"{s.id} may move S after unloading")
     bonus = abilities.treasure_bonus(state, s)
     if bonus:
         value += bonus
@@ -1294,11 +1337,16 @@ def _sink(state: SpanishMainState, log: _Log, t: Ship, why: str) -> None:
 def _cmd_shoot(state: SpanishMainState, log: _Log, seat: int, cmd: C.Shoot) -> None:
     _my_turn(state, seat, "shoot")
     s = _mine(state, seat, cmd.ship)
-    _ready(state, s)
+    mark = f"move_shoot:{s.id}"  # (SM-60: she may move and shoot with the same action)
+    if mark not in state.marks:
+        _ready(state, s)
     if s.derelict:
         raise IllegalCommand(f"{s.id} is derelict (no masts): she cannot shoot (SM-11)")
     salvos = _aim(state, s, [(cmd.target, cmd.masts), *cmd.also])
-    state.acted.append(s.id)
+    if mark in state.marks:
+        state.marks.remove(mark)
+    else:
+        state.acted.append(s.id)
     state.soak = []
     for k, salvo in enumerate(salvos):
         ready = salvo.masts
@@ -1336,7 +1384,7 @@ def _aim(state: SpanishMainState, s: Ship, aims: list[C.Aim]) -> list[Salvo]:
         if masts:
             why_of = dict(status)
             for m in masts:
-                if not 1 <= m <= len(s.masts) or not s.masts[m - 1].up:
+                if not 1 <= m <= len(s.masts) or not abilities.cannon_stands(state, s, m - 1):
                     raise IllegalCommand(f"{s.id} has no mast {m} standing")
                 if why_of.get(m - 1) is not None:
                     raise IllegalCommand(f"cannot fire {why_of[m - 1]}")
@@ -1484,7 +1532,11 @@ def _cmd_explore(state: SpanishMainState, log: _Log, seat: int, cmd: C.Explore) 
     if why:
         raise IllegalCommand(why)
     isl = state.islands[s.docked or ""]
-    state.acted.append(s.id)
+    mark = f"dock_explore:{s.id}"
+    if mark in state.marks:
+        state.marks.remove(mark)
+    else:
+        state.acted.append(s.id)
     _know(state, seat, isl.coins)
     n = len(isl.coins)
     log.public("explore", f"{s.id} explores {isl.id} ({n} coin{'s' if n != 1 else ''})")
@@ -1586,6 +1638,10 @@ def _turn_rolls(state: SpanishMainState, log: _Log, seat: int) -> None:
     """SM-60, once per turn: each ship of ``seat`` with an extra-action card rolls a d6; on a 5
     or 6 she may be given one more action this turn (rolled as the turn begins, so that a
     refused command never spends a die)."""
+    for s in list(state.ships.values()):
+        pin = pinned_by(state, s) if s.owner == seat else None
+        if pin is not None and abilities.has(state, s, "pinned_kill") and pin.crew_count:
+            _kill_crew(state, log, pin, f"{s.id}, pinned,")
     for s in state.ships.values():
         if s.owner != seat or not abilities.extra_action(state, s):
             continue
