@@ -680,3 +680,62 @@ def test_sm60_pescados_de_plata_moves_s_after_unloading() -> None:
     state2 = game(ShipPosition("pescados-de-plata", RED, 22, 28, 270, cargo=[3]), abilities=False)
     do(state2, RED, C.Move("pescados-de-plata", (("S", 0.0, None), ("S", 0.0, None))))
     refused(state2, RED, C.Move("pescados-de-plata", (("S", 0.0, None),)), "had her action")
+
+
+def _touch_scene(card: str, target: str, *dice: int, **kw: Any) -> SpanishMainState:
+    """``card`` (red) sails north one S leg and touches ``target``'s side (blue, laden)."""
+    state = game(
+        ShipPosition(card, RED, 37, 25, 0, aboard=kw.pop("aboard", [])),
+        ShipPosition(target, BLUE, 40, 30, 90, cargo=kw.pop("cargo", [4, 6])),
+        dice=dice,
+        **kw,
+    )
+    leg = RULES.view(state, RED).ships[0].move[0]
+    do(state, RED, C.Move(card, ((leg, 0.0, None),)))  # (her bow stops against the target)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("card", "aboard"), [("la-resolucion", []), ("revenge", ["skyme-the-monkey"])]
+)
+def test_sm60_takes_one_coin_from_a_ship_she_touches(card: str, aboard: list[str]) -> None:
+    """SM-60, La Resolucion (and Skyme the Monkey aboard a pirate): once per turn she takes one
+    coin at random from a ship she touches; the coin's value is shown to her player only."""
+    state = _touch_scene(card, "dover", 2, aboard=aboard)
+    assert len(state.ships[card].cargo) == 1 and len(state.ships["dover"].cargo) == 1
+    coin = state.ships[card].cargo[0]
+    assert state.coins[coin - 1].value == 6 and RED in state.coins[coin - 1].known
+    assert [c.value for c in RULES.view(state, None).ships[0].cargo] == [None]
+
+
+def test_sm60_l_aguila_loads_what_she_can_from_a_pirate_ship() -> None:
+    """SM-60, L'Aguila: touching a Pirate ship, she loads as much of its treasure as she can
+    carry; a ship of another nation she leaves alone."""
+    state = _touch_scene("laguila", "revenge", 1, 1, cargo=[4, 6, 2])
+    assert len(state.ships["laguila"].cargo) == 3 and state.ships["revenge"].cargo == []
+    state = _touch_scene("laguila", "dover", cargo=[4, 6])
+    assert state.ships["laguila"].cargo == []
+
+
+def test_sm60_biancos_haulers_unload_from_within_s_of_home() -> None:
+    """SM-60 via SM-61, Bianco's Haulers (Spanish crew, on a Spanish ship): she unloads at her
+    home island from within S of it, without docking."""
+    state = game(ShipPosition("el-leon", RED, 26, 28, 270, cargo=[5], aboard=["biancos-haulers"]))
+    do(state, RED, C.Move("el-leon", (("L", 0.0, None),)))  # (her bow ends 3.2 from isla-1)
+    assert state.ships["el-leon"].docked is None and state.gold == [5, 0]
+
+
+@pytest.mark.parametrize(
+    ("card", "aboard"), [("revenge", ["calico-cat"]), ("el-leon", ["capitan-alarico-castro"])]
+)
+def test_sm60_same_action_twice_on_a_5_or_6(card: str, aboard: list[str]) -> None:
+    """SM-60 via SM-61, Calico Cat (Capitán Alarico Castro): a d6 before her action (choice:
+    as her turn begins); on 5-6 she may be given the same action twice, not another."""
+    state = game(ShipPosition(card, BLUE, 30, 20, 0, aboard=aboard), turn=BLUE, dice=(6,))
+    assert card in state.extra
+    leg = RULES.view(state, BLUE).ships[0].move[0]
+    do(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)))
+    refused(state, BLUE, C.Repair(card), "must be the same as her first: move")
+    assert all(not isinstance(c, C.Repair) for c in RULES.choices(state, BLUE))
+    do(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)))
+    refused(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)), "had her action")

@@ -121,6 +121,20 @@ TEXTS: dict[str, Ability] = {
     "This ship may dock and explore a wild island using the same move action.": Ability(
         "dock_explore"
     ),
+    "This ship may move and shoot using the same move action, plus. Once per turn when this ship"
+    " hits an enemy ship, also eliminate one crew from that ship.": Ability("move_shoot_kill_crew"),
+    "This ship may unload cargo at your home island if she's within S of it.": Ability(
+        "unload_near"
+    ),
+    "Once per turn, this ship may randomly take one treasure from any ship she touches.": Ability(
+        "take_on_touch", 1
+    ),
+    "When touching a Pirate ship, this ship may load as much of that ship's treasure as she can"
+    " carry.": Ability("take_on_touch", 99, "Pirate"),
+    "Once per turn before you give this ship an action, roll a d6. On a 5 or 6, this ship may be"
+    " given the same action twice.": Ability("same_twice"),
+    "Once per turn before you give this ship an action, roll a D6. On a 5 or 6, this ship may be"
+    " given the same action twice.": Ability("same_twice"),
     "Once per turn when this ship hits an enemy ship, also eliminate one crew from that ship.": (
         Ability("kill_crew_on_hit")
     ),
@@ -184,7 +198,10 @@ def crew_plays(text: str) -> bool:
     return text in TEXTS
 
 
-_PARTS = {"move_shoot_pinned_kill": ("move_shoot", "pinned_kill")}
+_PARTS = {
+    "move_shoot_pinned_kill": ("move_shoot", "pinned_kill"),
+    "move_shoot_kill_crew": ("move_shoot", "kill_crew_on_hit"),
+}
 """A text that holds two abilities (Captain Jack Hawkins) answers to both kinds."""
 
 
@@ -336,3 +353,9 @@ def cannon_stands(state: SpanishMainState, s: Ship, i: int) -> bool:
     """May mast ``i``'s cannon fire: its mast stands, or (HMS Belle of Exeter) her cannons
     stay when masts go, while she is not derelict."""
     return s.masts[i].up or (not s.derelict and has(state, s, "cannons_stay"))
+
+
+def takes_on_touch(state: SpanishMainState, s: Ship) -> list[Ability]:
+    """La Resolucion, Skyme the Monkey (one coin, once per turn), L'Aguila (as many as she can
+    carry, from Pirate ships): what she takes from an enemy ship she touches after her move."""
+    return _kinds(state, s, "take_on_touch")

@@ -277,7 +277,9 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         out: list[C.Command] = []
         for s in state.ships.values():
             if s.owner == seat and not has_acted(state, s):
-                out.extend(_ship_actions(state, s))
+                first = _first_kind(state, s.id)
+                acts = _ship_actions(state, s)
+                out.extend(a for a in acts if first is None or _KIND_OF.get(type(a)) == first)
             elif s.owner == seat:
                 out.extend(_bonus_actions(state, s))
         out.append(_END_TURN)
@@ -691,9 +693,41 @@ def apply(state: SpanishMainState, seat: Seat, cmd: C.Command) -> list[Event]:
         if isinstance(cmd, C.Timeout):
             raise IllegalCommand("only the table's timer sends 'timeout'")
         raise IllegalCommand(f"not a Spanish Main command: {cmd!r}")
+    _check_same(state, cmd)
     handler(state, log, seat, cmd)
+    _note_action(state, cmd)
     _settle(state, log)
     return log.events
+
+
+_KIND_OF: dict[type, str] = {
+    C.Move: "move", C.MoveToward: "move", C.MoveDock: "move", C.ComeAbout: "move",
+    C.Shoot: "shoot", C.Explore: "explore", C.Repair: "repair",
+}  # fmt: skip
+"""Action kinds, for "the same action twice" (SM-60)."""
+
+
+def _first_kind(state: SpanishMainState, sid: str) -> str | None:
+    """The kind of the first action of a ship that may take the same action twice, or None."""
+    if f"same:{sid}" not in state.marks:
+        return None
+    did = next((m for m in state.marks if m.startswith(f"did:{sid}:")), None)
+    return did.rsplit(":", 1)[1] if did is not None else None
+
+
+def _check_same(state: SpanishMainState, cmd: C.Command) -> None:
+    kind = _KIND_OF.get(type(cmd))
+    sid = getattr(cmd, "ship", "")
+    first = _first_kind(state, sid) if kind is not None else None
+    if first is not None and first != kind:
+        raise IllegalCommand(f"{sid}'s second action must be the same as her first: {first}")
+
+
+def _note_action(state: SpanishMainState, cmd: C.Command) -> None:
+    kind = _KIND_OF.get(type(cmd))
+    sid = getattr(cmd, "ship", "")
+    if kind is not None and f"same:{sid}" in state.marks and _first_kind(state, sid) is None:
+        state.marks.append(f"did:{sid}:{kind}")
 
 
 def _my_turn(state: SpanishMainState, seat: int, what: str) -> None:
@@ -1003,7 +1037,53 @@ def _sail(
         t.docked = None
     _dock(state, log, s, hit.id if hit is not None and hit.kind == geo.ISLAND else None)
     _after_docking(state, s)
+    _unload_near(state, log, s)
+    _take_on_touch(state, log, s)
     state.after = AfterMove(s.id, before=before)
+
+
+def _unload_near(state: SpanishMainState, log: _Log, s: Ship) -> None:
+    """SM-60 (Bianco's Haulers): she unloads at her home island from within S of it."""
+    home = _home(state, s.owner)
+    if home is None or s.docked == home.id or not s.cargo:
+        return
+    if not abilities.has(state, s, "unload_near"):
+        return
+    gap = geo.point_segment(home.x, home.y, _axis(s))[0] - geo.HULL_RADIUS - home.r
+    if gap <= geo.S + 1e-9:
+        log.public("ability", f"{s.id} is within S of {home.id}: her crew unloads there")
+        _unload(state, log, s, home)
+
+
+def _take_on_touch(state: SpanishMainState, log: _Log, s: Ship) -> None:
+    """SM-60 (La Resolucion, Skyme the Monkey, L'Aguila): after her move she takes treasure, a
+    die picking each coin, from an enemy ship she touches (choice: "may" is always taken)."""
+    for a in abilities.takes_on_touch(state, s):
+        mark = f"take_on_touch:{s.id}"
+        if a.value == 1 and mark in state.marks:
+            continue
+        for t in state.ships.values():
+            if t.owner == s.owner or not t.cargo or s.free_cargo <= 0:
+                continue
+            if a.faction and abilities.faction(t) != a.faction:
+                continue
+            if not _touch(_axis(s), _axis(t)):
+                continue
+            if a.value == 1:
+                state.marks.append(mark)
+            taken: list[int] = []
+            while t.cargo and s.free_cargo > 0 and len(taken) < a.value:
+                n = len(t.cargo)
+                d = roll(state, n)
+                coin = t.cargo.pop(d - 1)
+                s.cargo.append(coin)
+                state.coins[coin - 1].place = f"ship:{s.id}"
+                taken.append(coin)
+                log.public("ability", f"{s.id} takes a coin from {t.id} (d{n} = {d} picks it)")
+            _know(state, s.owner, taken)
+            log.private("ability", f"{s.id} takes {_coin_text(state, taken)}", s.owner, t.owner)
+            if a.value == 1:
+                break
 
 
 def _after_docking(state: SpanishMainState, s: Ship) -> None:
@@ -1642,6 +1722,15 @@ def _turn_rolls(state: SpanishMainState, log: _Log, seat: int) -> None:
         pin = pinned_by(state, s) if s.owner == seat else None
         if pin is not None and abilities.has(state, s, "pinned_kill") and pin.crew_count:
             _kill_crew(state, log, pin, f"{s.id}, pinned,")
+    for s in state.ships.values():
+        if s.owner != seat or not abilities.has(state, s, "same_twice"):
+            continue
+        d = roll(state)
+        if d >= 5:
+            state.extra.append(s.id)
+            state.marks.append(f"same:{s.id}")
+        got = "she may be given the same action twice" if d >= 5 else "one action"
+        log.public("ability", f"{s.id}'s same-action d6 = {d}: {got}")
     for s in state.ships.values():
         if s.owner != seat or not abilities.extra_action(state, s):
             continue
