@@ -739,3 +739,59 @@ def test_sm60_same_action_twice_on_a_5_or_6(card: str, aboard: list[str]) -> Non
     assert all(not isinstance(c, C.Repair) for c in RULES.choices(state, BLUE))
     do(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)))
     refused(state, BLUE, C.Move(card, ((leg, 0.0, 1.0),)), "had her action")
+
+
+@pytest.mark.parametrize(
+    ("card", "aboard"), [("shadow", []), ("freedom", []), ("revenge", ["el-fantasma"])]
+)
+def test_sm60_docks_at_an_enemy_home_and_loads_one_coin(card: str, aboard: list[str]) -> None:
+    """SM-60, Shadow / Freedom (and El Fantasma aboard): she may dock at an enemy home island and
+    load one treasure (a die picks it; it leaves that player's gold). Choice: "she must leave on
+    your next turn" is not enforced. A plain hull stops short (SM-14)."""
+    from test_spanish_main import end_turns
+
+    for on in (True, False):
+        state = game(
+            ShipPosition("dover", BLUE, 48, 28, 90, cargo=[5, 2]),
+            ShipPosition(card, RED, 60, 16, 0, aboard=aboard if on else []),
+            turn=BLUE,
+            dice=(2,),
+            abilities=on,
+        )
+        do(state, BLUE, C.Move("dover", (("S", 0.0, None), ("S", 0.0, None))))
+        assert state.gold == [0, 7]
+        end_turns(state, BLUE)
+        do(state, RED, C.Move(card, (("L", 0.0, None),)))
+        if on:
+            assert state.ships[card].docked == "isla-2" and state.gold == [0, 5]
+            assert [state.coins[c - 1].value for c in state.ships[card].cargo] == [2]
+        else:
+            assert state.ships[card].docked is None and state.gold == [0, 7]
+
+
+@pytest.mark.parametrize(
+    ("card", "aboard", "coin_on"),
+    [("ravens-neck", [], "island"), ("revenge", ["lucky-the-parrot"], "ship")],
+)
+def test_sm60_look_at_one_face_down_coin(card: str, aboard: list[str], coin_on: str) -> None:
+    """SM-60, Raven's Neck (a coin on an island) / Lucky the Parrot (a coin aboard a ship):
+    once per turn, a free look at one face-down coin; only her player sees its value."""
+    state = game(
+        ShipPosition(card, RED, 30, 20, 0, aboard=aboard),
+        ShipPosition("dover", BLUE, 50, 15, 90, cargo=[4]),
+    )
+    coin = 1 if coin_on == "island" else state.ships["dover"].cargo[0]
+    other = 6 if coin_on == "ship" else state.ships["dover"].cargo[0]
+    assert C.Look(card, coin) in RULES.view(state, RED).free
+    events = RULES.apply(state, RED, C.Look(card, coin))
+    secret = [e for e in events if e.to is not None]
+    assert [e.to for e in secret] == [(RED,)] and "worth" in secret[0].text
+    assert RULES.view(state, RED).islands[2].coins[0].value is not None or coin_on == "ship"
+    refused(state, RED, C.Look(card, other), "once per turn")
+    refused(game(ShipPosition("dover", RED, 30, 20, 0)), RED, C.Look("dover", 1), "no card")
+
+
+def test_sm60_look_text() -> None:
+    """SM-60: 'look SHIP at COIN' reads back."""
+    assert parse_command("spanish_main", "look ravens-neck at 7") == C.Look("ravens-neck", 7)
+    assert format_command(C.Look("ravens-neck", 7)) == "look ravens-neck at 7"

@@ -267,6 +267,10 @@ def test_round_trip_of_every_legal_command() -> None:
     crew_moves = [c for c in RULES.legal(crewed, RED) if type(c) in rules.FREE_TYPES]
     assert C.Transfer("explorer-english", "dover", "plantagenet") in crew_moves
     seen.update(crew_moves, [C.PickUp("explorer-english", "dover")])
+    # A look (SM-60): only a few cards have one.
+    looking = start([ShipPosition("ravens-neck", RED, 40, 20, 90), *SHIPS[1:]])
+    assert C.Look("ravens-neck", 1) in RULES.legal(looking, RED)
+    seen.add(C.Look("ravens-neck", 1))
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000

@@ -212,6 +212,11 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "docked, in your turn: take aboard your crew waiting there",
                 "SM-61",
             ),
+            "look": CommandHelp(
+                "look SHIP at COIN",
+                "a card that says so: once per turn, see one face-down coin (only you see it)",
+                "SM-60",
+            ),
             "transfer": CommandHelp(
                 "transfer CREW from SHIP to SHIP",
                 "in your turn: move a crew between your ships docked at the same island",

@@ -125,6 +125,8 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"pick up {crew} with {ship}"
         case C.Transfer(crew, ship, to):
             return f"transfer {crew} from {ship} to {to}"
+        case C.Look(ship, coin):
+            return f"look {ship} at {coin}"
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Spanish Main command: {cmd!r}")

@@ -118,6 +118,14 @@ TEXTS: dict[str, Ability] = {
     "This ship may move and shoot using the same move action.": Ability("move_shoot"),
     "This ship may move and shoot using the same move action. On the turn this ship is pinned,"
     " eliminate one crew from the enemy ship.": Ability("move_shoot_pinned_kill"),
+    "This ship may dock at an enemy home island and load one treasure. If able, she must leave"
+    " on your next turn.": Ability("raid_home"),
+    "Once per turn, this ship may look at one face-down treasure on any island.": Ability(
+        "look", 0, "island"
+    ),
+    "Once per turn, this ship may look at one face-down cargo on any ship.": Ability(
+        "look", 0, "ship"
+    ),
     "This ship may dock and explore a wild island using the same move action.": Ability(
         "dock_explore"
     ),

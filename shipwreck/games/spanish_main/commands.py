@@ -178,6 +178,13 @@ class Transfer(_Cmd, tag="transfer", frozen=True):
     to: str
 
 
+class Look(_Cmd, tag="look", frozen=True):
+    """SM-60 (Raven's Neck, Lucky the Parrot): once per turn, see one face-down coin (free)."""
+
+    ship: str
+    coin: int
+
+
 class Timeout(_Cmd, tag="timeout", frozen=True):
     """From the system seat: apply the safe default to a seat's open prompt."""
 
@@ -186,5 +193,5 @@ class Timeout(_Cmd, tag="timeout", frozen=True):
 
 Command = (
     Move | MoveToward | MoveDock | ComeAbout | Shoot | Explore | Repair | Load | Tow | Ram | Board
-    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Timeout
+    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Look | Timeout
 )  # fmt: skip

@@ -158,6 +158,13 @@ def _body(state: SpanishMainState, s: Ship) -> tuple[float, set[str]]:
     return s.length, {s.id}
 
 
+def may_dock(state: SpanishMainState, s: Ship, isl: Island) -> bool:
+    """SM-14: a wild island or her own home; an enemy home only with a card that says so."""
+    if isl.home is None or isl.home == s.owner:
+        return True
+    return abilities.has(state, s, "raid_home")
+
+
 def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obstacle]:
     """What ``s`` may touch but not pass: islands (an enemy home with a stand-off margin, SM-14),
     the other ships, the sea's edge (SM-1)."""
@@ -167,7 +174,7 @@ def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obst
             i.x,
             i.y,
             i.r,
-            geo.STANDOFF if i.home is not None and i.home != s.owner else geo.CONTACT,
+            geo.CONTACT if may_dock(state, s, i) else geo.STANDOFF,
         )
         for i in state.islands.values()
     ]
@@ -319,6 +326,21 @@ def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         C.BreakTow(s.id) for s in state.ships.values() if s.owner == seat and s.towing
     ]
     out.extend(crew_moves(state, seat))
+    out.extend(looks(state, seat))
+    return out
+
+
+def looks(state: SpanishMainState, seat: int) -> list[C.Command]:
+    """SM-60: the face-down coins ``seat``'s ships with a look card may see now."""
+    out: list[C.Command] = []
+    for s in state.ships.values():
+        if s.owner != seat or f"look:{s.id}" in state.marks:
+            continue
+        wheres = {a.faction for a in abilities.of(state, s) if a.kind == "look"}
+        for k, c in enumerate(state.coins, 1):
+            where = c.place.split(":", 1)[0]
+            if where in wheres and seat not in c.known:
+                out.append(C.Look(s.id, k))
     return out
 
 
@@ -451,7 +473,7 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
             continue
         out.append(C.MoveToward(s.id, isl.id))
         gap = math.hypot(isl.x - s.x, isl.y - s.y) - isl.r
-        if gap <= total + 0.5 and (isl.home is None or isl.home == s.owner) and s.docked != isl.id:
+        if gap <= total + 0.5 and may_dock(state, s, isl) and s.docked != isl.id:
             try:
                 _plan_dock(state, s, isl)
             except IllegalCommand:
@@ -927,9 +949,9 @@ def _target_point(state: SpanishMainState, s: Ship, target: str) -> tuple[float,
 
 
 def _plan_dock(state: SpanishMainState, s: Ship, isl: Island) -> geo.Path:
-    if isl.home is not None and isl.home != s.owner:
+    if not may_dock(state, s, isl):
         raise IllegalCommand(
-            f"{isl.id} is {state.seats[isl.home]}'s home: no one docks there (SM-14)"
+            f"{isl.id} is {state.seats[isl.home or 0]}'s home: no one docks there (SM-14)"
         )
     if s.docked == isl.id:
         raise IllegalCommand(f"{s.id} is already docked at {isl.id}")
@@ -957,7 +979,7 @@ def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> st
     faces away from it): come about. Else, when she cannot start toward it at all (her turn
     sweeps her into what lies alongside): sail straight out first. Her distance: she sails
     toward it and stops short, so ``move SHIP toward ISLAND`` takes her as far."""
-    if s.docked == isl.id or (isl.home is not None and isl.home != s.owner):
+    if s.docked == isl.id or not may_dock(state, s, isl):
         return ""  # (refused for another cause: she is there already, or it is an enemy home)
     path = _plan(state, s, _toward_legs(state, s), aim=(isl.x, isl.y))
     if path.moved and path.hit is None:
@@ -1097,11 +1119,7 @@ def _after_docking(state: SpanishMainState, s: Ship) -> None:
 def _dock(state: SpanishMainState, log: _Log, s: Ship, first: str | None) -> None:
     """SM-14: dock at the island the ship touches (never an enemy home); SM-15: unload at home;
     SM-17: a tow docks with its tower."""
-    touched = [
-        i
-        for i in state.islands.values()
-        if (i.home is None or i.home == s.owner) and touches_island(s, i)
-    ]
+    touched = [i for i in state.islands.values() if may_dock(state, s, i) and touches_island(s, i)]
     if not touched:
         return
     touched.sort(key=lambda i: i.id != first)
@@ -1109,11 +1127,34 @@ def _dock(state: SpanishMainState, log: _Log, s: Ship, first: str | None) -> Non
     s.docked = isl.id
     log.public("dock", f"{s.id} docks at {isl.id}")
     _unload(state, log, s, isl)
+    _raid(state, log, s, isl)
     if s.towing:
         t = state.ships[s.towing]
         t.docked = isl.id
         log.public("dock", f"{t.id}, in tow, docks at {isl.id} with {s.id}")
         _unload(state, log, t, isl)
+
+
+def _raid(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
+    """SM-60 (Shadow, Freedom, El Fantasma, Fernando Sanchez): docked at an enemy home she loads
+    one of its unloaded coins (a die picks it; its value leaves that player's gold)."""
+    if isl.home is None or isl.home == s.owner or s.free_cargo <= 0:
+        return
+    there = [k + 1 for k, c in enumerate(state.coins) if c.place == f"home:{isl.home}"]
+    if not there:
+        log.public("ability", f"{s.id} finds no treasure at {isl.id}")
+        return
+    n = len(there)
+    d = roll(state, n)
+    coin = there[d - 1]
+    state.coins[coin - 1].place = f"ship:{s.id}"
+    state.gold[isl.home] -= state.coins[coin - 1].value
+    s.cargo.append(coin)
+    log.public(
+        "ability",
+        f"{s.id} loads {_coin_text(state, [coin])} at {isl.id} (d{n} = {d} picks it):"
+        f" {state.seats[isl.home]} now has {state.gold[isl.home]} gold",
+    )
 
 
 def _unload(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
@@ -1921,6 +1962,29 @@ def _cmd_transfer(state: SpanishMainState, log: _Log, seat: int, cmd: C.Transfer
     log.public("crew", f"{c.name} ({c.id}) moves from {s.id} to {o.id} at {s.docked}")
 
 
+def _cmd_look(state: SpanishMainState, log: _Log, seat: int, cmd: C.Look) -> None:
+    _my_turn(state, seat, "look at a coin")
+    s = _mine(state, seat, cmd.ship)
+    wheres = {a.faction for a in abilities.of(state, s) if a.kind == "look"}
+    if not wheres:
+        raise IllegalCommand(f"{s.id} has no card that lets her look at coins")
+    if f"look:{s.id}" in state.marks:
+        raise IllegalCommand(f"{s.id} has looked at a coin this turn (once per turn)")
+    if not 1 <= cmd.coin <= len(state.coins):
+        raise IllegalCommand(f"there is no coin {cmd.coin}; coins are 1..{len(state.coins)}")
+    coin = state.coins[cmd.coin - 1]
+    where = coin.place.split(":", 1)[0]
+    if where not in wheres:
+        on = " or ".join(f"on {'an' if w == 'island' else 'a'} {w}" for w in sorted(wheres))
+        raise IllegalCommand(f"{s.id} may look only at a coin {on}; coin {cmd.coin} is not")
+    if seat in coin.known:
+        raise IllegalCommand(f"you know coin {cmd.coin} already: it is {coin.value}")
+    state.marks.append(f"look:{s.id}")
+    _know(state, seat, [cmd.coin])
+    log.public("look", f"{s.id} looks at coin {cmd.coin}")
+    log.private("look", f"coin {cmd.coin} is worth {coin.value}", seat)
+
+
 _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Move: _cmd_move,
     C.MoveToward: _cmd_move,
@@ -1940,6 +2004,7 @@ _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.DropOff: _cmd_drop_off,
     C.PickUp: _cmd_pick_up,
     C.Transfer: _cmd_transfer,
+    C.Look: _cmd_look,
 }
 
-FREE_TYPES: frozenset[type] = frozenset({C.BreakTow, C.DropOff, C.PickUp, C.Transfer})
+FREE_TYPES: frozenset[type] = frozenset({C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look})
