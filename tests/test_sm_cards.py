@@ -795,3 +795,31 @@ def test_sm60_look_text() -> None:
     """SM-60: 'look SHIP at COIN' reads back."""
     assert parse_command("spanish_main", "look ravens-neck at 7") == C.Look("ravens-neck", 7)
     assert format_command(C.Look("ravens-neck", 7)) == "look ravens-neck at 7"
+
+
+@pytest.mark.parametrize(
+    ("card", "aboard"), [("harbinger", []), ("el-dorado", []), ("dover", ["commander-temple"])]
+)
+def test_sm60_explores_a_derelict_and_owns_it(card: str, aboard: list[str]) -> None:
+    """SM-60, Harbinger / El Dorado (and Commander Temple aboard): exploring a derelict she
+    touches makes it hers, and both ships dock at her home island (where they unload)."""
+    state = game(
+        ShipPosition(card, RED, 37, 29.2, 0, aboard=aboard),  # (her bow against dover-2)
+        ShipPosition("dover", BLUE, 40, 30, 90, masts=0, cargo=[4], id="wreck"),
+    )
+    assert C.Explore(card) in RULES.choices(state, RED)
+    do(state, RED, C.Explore(card))
+    assert state.ships["wreck"].owner == RED
+    assert state.ships[card].docked == state.ships["wreck"].docked == "isla-1"
+    assert state.gold == [4, 0]
+    state = (
+        game(
+            ShipPosition(card, RED, 37, 29.2, 0, aboard=aboard),
+            ShipPosition("dover", BLUE, 40, 30, 90, masts=0, id="wreck"),
+            abilities=False,
+        )
+        if not aboard
+        else None
+    )
+    if state is not None:
+        refused(state, RED, C.Explore(card), "did not begin this turn docked")

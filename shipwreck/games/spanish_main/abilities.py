@@ -126,6 +126,9 @@ TEXTS: dict[str, Ability] = {
     "Once per turn, this ship may look at one face-down cargo on any ship.": Ability(
         "look", 0, "ship"
     ),
+    "You own any derelict this ship explores; both ships become docked at your home island.": (
+        Ability("own_derelict")
+    ),
     "This ship may dock and explore a wild island using the same move action.": Ability(
         "dock_explore"
     ),

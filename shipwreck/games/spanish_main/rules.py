@@ -603,7 +603,21 @@ def _can_move(state: SpanishMainState, s: Ship) -> str | None:
     return None
 
 
+def derelict_to_explore(state: SpanishMainState, s: Ship) -> Ship | None:
+    """SM-60 (Harbinger, El Dorado, Commander Temple): a derelict she touches, that her explore
+    would make hers, or None."""
+    if not abilities.has(state, s, "own_derelict") or s.derelict:
+        return None
+    hull = _axis(s)
+    for t in state.ships.values():
+        if t.id != s.id and t.derelict and t.towed_by is None and _touch(hull, _axis(t)):
+            return t
+    return None
+
+
 def _explore_problem(state: SpanishMainState, s: Ship) -> str | None:
+    if derelict_to_explore(state, s) is not None and not has_acted(state, s):
+        return None
     if f"dock_explore:{s.id}" in state.marks and s.docked is not None:
         isl = state.islands[s.docked]
         if isl.home is not None or not isl.coins:
@@ -1652,6 +1666,11 @@ def _cmd_explore(state: SpanishMainState, log: _Log, seat: int, cmd: C.Explore) 
     why = _explore_problem(state, s)
     if why:
         raise IllegalCommand(why)
+    t = derelict_to_explore(state, s)
+    if t is not None:
+        state.acted.append(s.id)
+        _claim_derelict(state, log, s, t)
+        return
     isl = state.islands[s.docked or ""]
     mark = f"dock_explore:{s.id}"
     if mark in state.marks:
@@ -1663,6 +1682,49 @@ def _cmd_explore(state: SpanishMainState, log: _Log, seat: int, cmd: C.Explore) 
     log.public("explore", f"{s.id} explores {isl.id} ({n} coin{'s' if n != 1 else ''})")
     log.private("explore", f"{isl.id} holds {_coin_text(state, isl.coins)}", seat)
     state.loading = s.id
+
+
+def _claim_derelict(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
+    """SM-60: the explored derelict is hers; both ships dock at her home island (each on a free
+    spot of its shore, facing out; one that finds none stays where she is) and unload."""
+    was = t.owner
+    t.owner = s.owner
+    if t.towing:
+        state.ships[t.towing].towed_by, t.towing = None, None
+    _know(state, s.owner, t.cargo)
+    log.public(
+        "explore", f"{s.id} explores the derelict {t.id}: she is {state.seats[s.owner]}'s now"
+    )
+    if t.cargo and was != s.owner:
+        log.private("explore", f"{t.id} carries {_coin_text(state, t.cargo)}", s.owner)
+    home = _home(state, s.owner)
+    if home is None:
+        return
+    for ship in (s, t):
+        spot = _home_spot(state, home, ship)
+        if spot is None:
+            continue
+        ship.x, ship.y, ship.heading = spot
+        ship.docked = home.id
+        log.public("dock", f"{ship.id} docks at {home.id}")
+        _unload(state, log, ship, home)
+
+
+def _home_spot(state: SpanishMainState, home: Island, s: Ship) -> tuple[float, float, float] | None:
+    """A free place for ``s`` docked at ``home``, stern touching, facing out: the first of a
+    ring of bearings (from the one toward the middle of the sea) where her hull meets nothing."""
+    base = geo.bearing(home.x, home.y, state.width / 2, state.height / 2)
+    near = home.r + geo.CONTACT / 2
+    for k in range(60):
+        ang = base + (6.0 * ((k + 1) // 2)) * (1 if k % 2 else -1)
+        ux, uy = geo.unit(ang)
+        x, y = round(home.x + (near + s.length) * ux, 6), round(home.y + (near + s.length) * uy, 6)
+        h = geo.norm_heading(round(ang, 6))
+        seg = geo.axis(x, y, h, s.length)
+        obs = [ob for ob in obstacles(state, s, {s.id}) if ob.id != home.id]
+        if all(ob.gap(seg) >= 0.1 for ob in obs):
+            return x, y, h
+    return None
 
 
 def _cmd_load(state: SpanishMainState, log: _Log, seat: int, cmd: C.Load) -> None:
