@@ -812,14 +812,10 @@ def test_sm60_explores_a_derelict_and_owns_it(card: str, aboard: list[str]) -> N
     assert state.ships["wreck"].owner == RED
     assert state.ships[card].docked == state.ships["wreck"].docked == "isla-1"
     assert state.gold == [4, 0]
-    state = (
-        game(
-            ShipPosition(card, RED, 37, 29.2, 0, aboard=aboard),
+    if not aboard:  # (as a plain hull she cannot explore a derelict)
+        state = game(
+            ShipPosition(card, RED, 37, 29.2, 0),
             ShipPosition("dover", BLUE, 40, 30, 90, masts=0, id="wreck"),
             abilities=False,
         )
-        if not aboard
-        else None
-    )
-    if state is not None:
         refused(state, RED, C.Explore(card), "did not begin this turn docked")
