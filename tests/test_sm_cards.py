@@ -819,3 +819,30 @@ def test_sm60_explores_a_derelict_and_owns_it(card: str, aboard: list[str]) -> N
             abilities=False,
         )
         refused(state, RED, C.Explore(card), "did not begin this turn docked")
+
+
+def test_sm60_bones_wiley_trades_a_coin_with_an_enemy_within_s() -> None:
+    """SM-60 via SM-61, David "Bones" Wiley: once per turn, a laden ship within S of a laden
+    enemy swaps one coin each at random (free); each side sees only the coin it gets."""
+    state = game(
+        ShipPosition("revenge", RED, 40, 30, 90, cargo=[1], aboard=["david-bones-wiley"]),
+        ShipPosition("dover", BLUE, 40, 33, 90, cargo=[6, 5]),
+        dice=(1, 2),
+    )
+    assert C.Trade("revenge", "dover") in RULES.view(state, RED).free
+    events = RULES.apply(state, RED, C.Trade("revenge", "dover"))
+    got = [state.coins[c - 1].value for c in state.ships["revenge"].cargo]
+    assert got == [5] and sorted(state.coins[c - 1].value for c in state.ships["dover"].cargo) == [
+        1,
+        6,
+    ]
+    assert {e.to for e in events if e.to is not None} == {(RED,), (BLUE,)}
+    assert all("(5)" not in e.text and "(1)" not in e.text for e in events if e.to is None)
+    refused(state, RED, C.Trade("revenge", "dover"), "once per turn")
+    far = game(
+        ShipPosition("revenge", RED, 40, 30, 90, cargo=[1], aboard=["david-bones-wiley"]),
+        ShipPosition("dover", BLUE, 40, 38, 90, cargo=[6]),
+    )
+    refused(far, RED, C.Trade("revenge", "dover"), "not within S")
+    assert parse_command("spanish_main", "trade revenge with dover") == C.Trade("revenge", "dover")
+    assert format_command(C.Trade("revenge", "dover")) == "trade revenge with dover"

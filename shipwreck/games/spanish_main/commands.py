@@ -185,6 +185,14 @@ class Look(_Cmd, tag="look", frozen=True):
     coin: int
 
 
+class Trade(_Cmd, tag="trade", frozen=True):
+    """SM-60 (David "Bones" Wiley): once per turn, swap one coin at random with an enemy ship
+    within S (free, your turn)."""
+
+    ship: str
+    target: str
+
+
 class Timeout(_Cmd, tag="timeout", frozen=True):
     """From the system seat: apply the safe default to a seat's open prompt."""
 
@@ -193,5 +201,5 @@ class Timeout(_Cmd, tag="timeout", frozen=True):
 
 Command = (
     Move | MoveToward | MoveDock | ComeAbout | Shoot | Explore | Repair | Load | Tow | Ram | Board
-    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Look | Timeout
+    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Look | Trade | Timeout
 )  # fmt: skip

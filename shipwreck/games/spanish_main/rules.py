@@ -327,7 +327,30 @@ def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
     ]
     out.extend(crew_moves(state, seat))
     out.extend(looks(state, seat))
+    out.extend(
+        C.Trade(s.id, t.id)
+        for s in state.ships.values()
+        if s.owner == seat
+        for t in state.ships.values()
+        if _trade_problem(state, s, t) is None
+    )
     return out
+
+
+def _trade_problem(state: SpanishMainState, s: Ship, t: Ship) -> str | None:
+    """SM-60 (David "Bones" Wiley): why ``s`` may not trade a coin with ``t`` now, or None."""
+    if not abilities.has(state, s, "trade"):
+        return f"{s.id} has no card that lets her trade coins"
+    if f"trade:{s.id}" in state.marks:
+        return f"{s.id} has traded this turn (once per turn)"
+    if t.owner == s.owner:
+        return f"{t.id} is not an enemy ship"
+    if not s.cargo or not t.cargo:
+        return "both ships must carry treasure to trade"
+    gap = geo.segment_segment(_axis(s), _axis(t))[0] - 2 * geo.HULL_RADIUS
+    if gap > geo.S + 1e-9:
+        return f"{t.id} is {_fmt(gap)} away, not within S"
+    return None
 
 
 def looks(state: SpanishMainState, seat: int) -> list[C.Command]:
@@ -2047,6 +2070,27 @@ def _cmd_look(state: SpanishMainState, log: _Log, seat: int, cmd: C.Look) -> Non
     log.private("look", f"coin {cmd.coin} is worth {coin.value}", seat)
 
 
+def _cmd_trade(state: SpanishMainState, log: _Log, seat: int, cmd: C.Trade) -> None:
+    _my_turn(state, seat, "trade")
+    s = _mine(state, seat, cmd.ship)
+    t = _ship(state, cmd.target)
+    why = _trade_problem(state, s, t)
+    if why:
+        raise IllegalCommand(why)
+    state.marks.append(f"trade:{s.id}")
+    n, m = len(s.cargo), len(t.cargo)
+    a, b = roll(state, n), roll(state, m)
+    mine, theirs = s.cargo.pop(a - 1), t.cargo.pop(b - 1)
+    s.cargo.append(theirs)
+    t.cargo.append(mine)
+    state.coins[theirs - 1].place, state.coins[mine - 1].place = f"ship:{s.id}", f"ship:{t.id}"
+    _know(state, s.owner, [theirs])
+    _know(state, t.owner, [mine])
+    log.public("trade", f"{s.id} trades a coin with {t.id} (d{n} = {a}, d{m} = {b} pick them)")
+    log.private("trade", f"{s.id} gets {_coin_text(state, [theirs])}", s.owner)
+    log.private("trade", f"{t.id} gets {_coin_text(state, [mine])}", t.owner)
+
+
 _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Move: _cmd_move,
     C.MoveToward: _cmd_move,
@@ -2067,6 +2111,9 @@ _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.PickUp: _cmd_pick_up,
     C.Transfer: _cmd_transfer,
     C.Look: _cmd_look,
+    C.Trade: _cmd_trade,
 }
 
-FREE_TYPES: frozenset[type] = frozenset({C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look})
+FREE_TYPES: frozenset[type] = frozenset(
+    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade}
+)
