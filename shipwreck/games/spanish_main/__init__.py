@@ -63,8 +63,8 @@ Choices made where the rules are silent or ambiguous (see also each module):
   the hull from the tip to the first mast (30 % of the length; 60 % for one mast).
 - SM-6, SM-60: abilities are on by default (``options.abilities``); each printed text is data in
   :mod:`.abilities`, asked at one hook per trigger; docs/rules/spanish-main.md §4b lists which
-  cards play and the choices made. Crew is a bare count (``options.crew``, default 0): it
-  matters only to a boarding party's ``kill``.
+  cards play and the choices made. SM-61: crew cards are pieces (``Ship.aboard``) bought with a
+  fleet entry ``SHIP+CREW``; ``options.crew`` still gives plain crew with no card (SM-20 kill).
 - Geometry is float, rounded to 1e-6 after each move so saved games are short and replay byte for
   byte; islands sit on a jittered grid (SM-2's spacing leaves little room for chance placement).
 """
