@@ -846,3 +846,20 @@ def test_sm60_bones_wiley_trades_a_coin_with_an_enemy_within_s() -> None:
     refused(far, RED, C.Trade("revenge", "dover"), "not within S")
     assert parse_command("spanish_main", "trade revenge with dover") == C.Trade("revenge", "dover")
     assert format_command(C.Trade("revenge", "dover")) == "trade revenge with dover"
+
+
+def test_sm60_captain_blackheart_trades_a_crew_for_an_extra_action() -> None:
+    """SM-60 via SM-61, Captain Blackheart (pirate crew on a pirate ship): once per turn, lose
+    one of her crew for an extra action; she also moves and shoots with one action."""
+    state = game(
+        ShipPosition("revenge", RED, 30, 20, 0, aboard=["captain-blackheart", "explorer-pirate"])
+    )
+    assert C.Sacrifice("explorer-pirate", "revenge") in RULES.view(state, RED).free
+    do(state, RED, C.Sacrifice("explorer-pirate", "revenge"))
+    assert [c.id for c in state.ships["revenge"].aboard] == ["captain-blackheart"]
+    do(state, RED, C.Move("revenge", (("L", 0.0, 1.0),)))
+    do(state, RED, C.Move("revenge", (("L", 0.0, 1.0),)))
+    refused(state, RED, C.Sacrifice("captain-blackheart", "revenge"), "extra action this turn")
+    assert parse_command("spanish_main", "sacrifice explorer-pirate from revenge") == C.Sacrifice(
+        "explorer-pirate", "revenge"
+    )

@@ -272,6 +272,7 @@ def test_round_trip_of_every_legal_command() -> None:
     assert C.Look("ravens-neck", 1) in RULES.legal(looking, RED)
     seen.add(C.Look("ravens-neck", 1))
     seen.add(C.Trade("revenge", "dover"))  # (a trade: tests/test_sm_cards.py plays one)
+    seen.add(C.Sacrifice("explorer-pirate", "revenge"))  # (likewise)
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000

@@ -223,6 +223,11 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 " within S",
                 "SM-60",
             ),
+            "sacrifice": CommandHelp(
+                "sacrifice CREW from SHIP",
+                "a card that says so: once per turn, lose a crew to give the ship an extra action",
+                "SM-60",
+            ),
             "transfer": CommandHelp(
                 "transfer CREW from SHIP to SHIP",
                 "in your turn: move a crew between your ships docked at the same island",

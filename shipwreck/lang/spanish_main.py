@@ -129,6 +129,8 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"look {ship} at {coin}"
         case C.Trade(ship, target):
             return f"trade {ship} with {target}"
+        case C.Sacrifice(crew, ship):
+            return f"sacrifice {crew} from {ship}"
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Spanish Main command: {cmd!r}")

@@ -131,6 +131,8 @@ TEXTS: dict[str, Ability] = {
     ),
     "Once per turn, if this ship carries treasure and is within S of an enemy ship, you may"
     " randomly trade one treasure with that ship.": Ability("trade"),
+    "This ship may move and shoot using the same move action. Once per turn, you may eliminate"
+    " one of this ship's crew to give her an extra action.": Ability("blackheart"),
     "This ship may dock and explore a wild island using the same move action.": Ability(
         "dock_explore"
     ),
@@ -214,6 +216,7 @@ def crew_plays(text: str) -> bool:
 _PARTS = {
     "move_shoot_pinned_kill": ("move_shoot", "pinned_kill"),
     "move_shoot_kill_crew": ("move_shoot", "kill_crew_on_hit"),
+    "blackheart": ("move_shoot", "crew_for_action"),
 }
 """A text that holds two abilities (Captain Jack Hawkins) answers to both kinds."""
 

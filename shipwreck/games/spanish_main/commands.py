@@ -193,6 +193,14 @@ class Trade(_Cmd, tag="trade", frozen=True):
     target: str
 
 
+class Sacrifice(_Cmd, tag="sacrifice", frozen=True):
+    """SM-60 (Captain Blackheart): once per turn, eliminate one of a ship's crew to give her an
+    extra action (free, your turn)."""
+
+    crew: str
+    ship: str
+
+
 class Timeout(_Cmd, tag="timeout", frozen=True):
     """From the system seat: apply the safe default to a seat's open prompt."""
 
@@ -201,5 +209,6 @@ class Timeout(_Cmd, tag="timeout", frozen=True):
 
 Command = (
     Move | MoveToward | MoveDock | ComeAbout | Shoot | Explore | Repair | Load | Tow | Ram | Board
-    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Look | Trade | Timeout
+    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Look | Trade
+    | Sacrifice | Timeout
 )  # fmt: skip

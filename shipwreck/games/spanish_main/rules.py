@@ -328,6 +328,12 @@ def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
     out.extend(crew_moves(state, seat))
     out.extend(looks(state, seat))
     out.extend(
+        C.Sacrifice(c.id, s.id)
+        for s in state.ships.values()
+        if s.owner == seat and _sacrifice_problem(state, s) is None
+        for c in s.aboard
+    )
+    out.extend(
         C.Trade(s.id, t.id)
         for s in state.ships.values()
         if s.owner == seat
@@ -335,6 +341,15 @@ def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         if _trade_problem(state, s, t) is None
     )
     return out
+
+
+def _sacrifice_problem(state: SpanishMainState, s: Ship) -> str | None:
+    """SM-60 (Captain Blackheart): why ``s`` may not lose a crew for an extra action now."""
+    if not abilities.has(state, s, "crew_for_action"):
+        return f"{s.id} has no card that trades a crew for an action"
+    if f"sacrifice:{s.id}" in state.marks or s.id in state.extra:
+        return f"{s.id} has an extra action this turn already"
+    return None
 
 
 def _trade_problem(state: SpanishMainState, s: Ship, t: Ship) -> str | None:
@@ -2070,6 +2085,19 @@ def _cmd_look(state: SpanishMainState, log: _Log, seat: int, cmd: C.Look) -> Non
     log.private("look", f"coin {cmd.coin} is worth {coin.value}", seat)
 
 
+def _cmd_sacrifice(state: SpanishMainState, log: _Log, seat: int, cmd: C.Sacrifice) -> None:
+    _my_turn(state, seat, "sacrifice a crew")
+    s = _mine(state, seat, cmd.ship)
+    why = _sacrifice_problem(state, s)
+    if why:
+        raise IllegalCommand(why)
+    k = _crew_of(s, cmd.crew)
+    gone = s.aboard.pop(k)
+    state.marks.append(f"sacrifice:{s.id}")
+    state.extra.append(s.id)
+    log.public("crew", f"{s.id} loses {gone.name} ({gone.id}) for an extra action this turn")
+
+
 def _cmd_trade(state: SpanishMainState, log: _Log, seat: int, cmd: C.Trade) -> None:
     _my_turn(state, seat, "trade")
     s = _mine(state, seat, cmd.ship)
@@ -2112,8 +2140,9 @@ _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Transfer: _cmd_transfer,
     C.Look: _cmd_look,
     C.Trade: _cmd_trade,
+    C.Sacrifice: _cmd_sacrifice,
 }
 
 FREE_TYPES: frozenset[type] = frozenset(
-    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade}
+    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade, C.Sacrifice}
 )
