@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_spanish_main import BLUE, RED, do, game, kinds, refused
 
-from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.setup import ShipPosition
 from shipwreck.games.spanish_main.state import SpanishMainState
@@ -863,3 +863,59 @@ def test_sm60_captain_blackheart_trades_a_crew_for_an_extra_action() -> None:
     assert parse_command("spanish_main", "sacrifice explorer-pirate from revenge") == C.Sacrifice(
         "explorer-pirate", "revenge"
     )
+
+
+# --------------------------------------------------------------------------- random games
+
+
+CREWED = [
+    ["revenge+calico-cat+david-bones-wiley", "shadow+captain-blackheart", "zephyr"],
+    ["dover+explorer-english+silver-captain", "titan+shipwright-english", "albion"],
+]
+"""Two fleets rich in abilities and crew (points: options.points = 60)."""
+
+
+def _random_game(seed: int) -> tuple[SpanishMainState, list[tuple[int, C.Command]]]:
+    """A random game with CREWED fleets: each prompted seat takes a random choice, free actions
+    (crew moves, looks, trades, sacrifices) now and then; SM-60 and SM-61 in play."""
+    import random
+
+    from shipwreck.games.spanish_main.setup import new_game
+
+    rng = random.Random(seed)
+    state, _ = new_game(seed, 2, {"fleets": CREWED, "points": 60})
+    played: list[tuple[int, C.Command]] = []
+    for _ in range(300):
+        if state.over:
+            break
+        seat = RULES.prompts(state)[0].seat
+        free = [c for c in RULES.legal(state, seat) if type(c) in rules.FREE_TYPES]
+        options = free if free and rng.random() < 0.3 else RULES.choices(state, seat)
+        kinds_ = sorted({type(c).__name__ for c in options})
+        kind = rng.choice(kinds_)
+        cmd = rng.choice([c for c in options if type(c).__name__ == kind])
+        RULES.apply(state, seat, cmd)
+        played.append((seat, cmd))
+    return state, played
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sm60_sm61_random_games_replay_and_hide_coins(seed: int) -> None:
+    """SM-50, SM-60, SM-61: with abilities and crew, every listed choice applies, the same seed
+    and commands give the same game byte for byte, and no seat's view shows a coin value it has
+    not seen."""
+    import msgspec
+
+    from shipwreck.games.spanish_main.setup import new_game
+
+    state, played = _random_game(seed)
+    again, _ = new_game(seed, 2, {"fleets": CREWED, "points": 60})
+    for seat, cmd in played:
+        RULES.apply(again, seat, cmd)
+    assert msgspec.json.encode(again) == msgspec.json.encode(state)
+    for seat in (RED, BLUE):
+        v = RULES.view(state, seat)
+        shown = [c for s in v.ships for c in s.cargo] + [c for i in v.islands for c in i.coins]
+        for c in shown:
+            if c.value is not None:
+                assert seat in state.coins[c.id - 1].known or state.over
