@@ -919,3 +919,18 @@ def test_sm60_sm61_random_games_replay_and_hide_coins(seed: int) -> None:
         for c in shown:
             if c.value is not None:
                 assert seat in state.coins[c.id - 1].known or state.over
+
+
+def test_sm60_musketeer_adds_a_3s_cannon_from_any_mast() -> None:
+    """SM-60 via SM-61, Musketeer: one more rank-3 S cannon (numbered after her masts: Dover's
+    is 5) that fires from any mast, even with every mast down but one, and gets no bonus."""
+    state = _duel("dover", "el-leon", 3, s={"aboard": ["musketeer-english"], "masts": [4]})
+    log = do(state, RED, C.Shoot("dover", "el-leon", (5,)))
+    assert any("dover's cannon 5 (3S) at el-leon: d6 = 3 hits (needs >= 3)" in x for x in log)
+    state = _duel("dover", "el-leon", s={"masts": [4]})
+    refused(state, RED, C.Shoot("dover", "el-leon", (5,)), "no mast 5 standing")
+    state = _duel(
+        "dover", "el-picador", 2, s={"aboard": ["musketeer-english", "thomas-gunn-the-elder"]}
+    )
+    log = do(state, RED, C.Shoot("dover", "el-picador", (1, 5)))
+    assert any("cannon 1 (3S) at el-picador: d6 = 2 +1 = 3 hits" in x for x in log)

@@ -133,6 +133,8 @@ TEXTS: dict[str, Ability] = {
     " randomly trade one treasure with that ship.": Ability("trade"),
     "This ship may move and shoot using the same move action. Once per turn, you may eliminate"
     " one of this ship's crew to give her an extra action.": Ability("blackheart"),
+    "This ship gains one rank 3 cannon with S range cannon that may not have its range or cannon"
+    " roll increased. It can shoot from any mast (even an eliminated mast).": Ability("musket"),
     "This ship may dock and explore a wild island using the same move action.": Ability(
         "dock_explore"
     ),
@@ -375,3 +377,8 @@ def takes_on_touch(state: SpanishMainState, s: Ship) -> list[Ability]:
     """La Resolucion, Skyme the Monkey (one coin, once per turn), L'Aguila (as many as she can
     carry, from Pirate ships): what she takes from an enemy ship she touches after her move."""
     return _kinds(state, s, "take_on_touch")
+
+
+def muskets(state: SpanishMainState, s: Ship) -> int:
+    """Musketeers aboard: each gives her one more 3S cannon, numbered after her masts."""
+    return len(_kinds(state, s, "musket"))

@@ -704,20 +704,48 @@ def _firing(
             continue
         if blockers is None:
             blockers = _blockers(state, s, t)
-        why: str | None = None
-        for qx, qy in geo.aim_points(px, py, tseg):
-            if math.hypot(qx - px, qy - py) > reach + 1e-9:
-                continue
-            ob = geo.line_blocked(px, py, qx, qy, blockers)
-            if ob is None:
-                why = None
-                break
-            why = f"mast {i + 1} ({m.rank}{m.range}): {ob.id} blocks the line of fire"
-        if why is None:
+        blocked = _blocked(px, py, tseg, reach, blockers)
+        if blocked is None:
             out.append((i, None))
         elif not quick:
-            out.append((i, why))
+            out.append((i, f"mast {i + 1} ({m.rank}{m.range}): {blocked} blocks the line of fire"))
+    for k in range(abilities.muskets(state, s)):  # (SM-60, Musketeer: 3S from any mast)
+        if blockers is None:
+            blockers = _blockers(state, s, t)
+        points = [geo.mast_point(s.x, s.y, s.heading, s.length, j, n) for j in range(n)]
+        ok = any(
+            geo.hull_distance(px, py, tseg) <= geo.S + 1e-9
+            and _blocked(px, py, tseg, geo.S, blockers) is None
+            for px, py in points
+        )
+        if ok:
+            out.append((n + k, None))
+        elif not quick:
+            out.append((n + k, f"musket {n + k + 1} (3S): {t.id} is out of reach or blocked"))
     return out
+
+
+def _blocked(
+    px: float, py: float, tseg: geo.Segment, reach: float, blockers: list[geo.Obstacle]
+) -> str | None:
+    """SM-25: None if a straight line from (px, py) to one of the target's aim points within
+    ``reach`` is clear, else what blocks the last one tried."""
+    why: str | None = "nothing in reach"
+    for qx, qy in geo.aim_points(px, py, tseg):
+        if math.hypot(qx - px, qy - py) > reach + 1e-9:
+            continue
+        ob = geo.line_blocked(px, py, qx, qy, blockers)
+        if ob is None:
+            return None
+        why = ob.id
+    return why
+
+
+def cannon_of(s: Ship, i: int) -> tuple[int, str]:
+    """(rank, printed range) of cannon ``i``: a mast's, or past the masts a Musketeer's 3S."""
+    if i < len(s.masts):
+        return s.masts[i].rank, s.masts[i].range
+    return 3, "S"
 
 
 def _blockers(state: SpanishMainState, s: Ship, t: Ship) -> list[geo.Obstacle]:
@@ -1523,7 +1551,7 @@ def _cmd_shoot(state: SpanishMainState, log: _Log, seat: int, cmd: C.Shoot) -> N
     state.soak = []
     for k, salvo in enumerate(salvos):
         ready = salvo.masts
-        cannons = ", ".join(f"{i + 1} ({s.masts[i].rank}{s.masts[i].range})" for i in ready)
+        cannons = ", ".join(f"{i + 1} ({''.join(map(str, cannon_of(s, i)))})" for i in ready)
         verb = "shoots" if k == 0 else "and"
         log.public(
             "shoot",
@@ -1557,7 +1585,9 @@ def _aim(state: SpanishMainState, s: Ship, aims: list[C.Aim]) -> list[Salvo]:
         if masts:
             why_of = dict(status)
             for m in masts:
-                if not 1 <= m <= len(s.masts) or not abilities.cannon_stands(state, s, m - 1):
+                musket = len(s.masts) < m <= len(s.masts) + abilities.muskets(state, s)
+                real = 1 <= m <= len(s.masts) and abilities.cannon_stands(state, s, m - 1)
+                if not (musket or real):
                     raise IllegalCommand(f"{s.id} has no mast {m} standing")
                 if why_of.get(m - 1) is not None:
                     raise IllegalCommand(f"cannot fire {why_of[m - 1]}")
@@ -1583,26 +1613,27 @@ def _fire_next(state: SpanishMainState, log: _Log) -> None:
         _next_salvo(state)
         return
     i = v.masts.pop(0)
-    m = s.masts[i]
+    rank, printed = cannon_of(s, i)
+    musket = i >= len(s.masts)
     d = roll(state)
-    bonus = abilities.cannon_bonus(state, s, t)
-    far = _beyond_printed_range(state, s, i, t)
+    bonus = 0 if musket else abilities.cannon_bonus(state, s, t)  # (a musket gets no bonus)
+    far = not musket and _beyond_printed_range(state, s, i, t)
     if far:  # (SM-60, HMS Meresman: a doubled-range shot needs a 6)
         hit, need = d == 6, "needs a 6 at double range"
     else:
         rule = ">=" if state.options.hit_rule == "gte" else ">"
         total = d + bonus
-        hit = total >= m.rank if state.options.hit_rule == "gte" else total > m.rank
-        need = f"needs {rule} {m.rank}"
+        hit = total >= rank if state.options.hit_rule == "gte" else total > rank
+        need = f"needs {rule} {rank}"
     plus = f" {bonus:+d} = {d + bonus}" if bonus and not far else ""
     log.public(
         "cannon",
-        f"{s.id}'s cannon {i + 1} ({m.rank}{m.range}) at {t.id}: d6 = {d}{plus}"
+        f"{s.id}'s cannon {i + 1} ({rank}{printed}) at {t.id}: d6 = {d}{plus}"
         f" {'hits' if hit else 'misses'} ({need})",
     )
     if not v.masts:
         _next_salvo(state)
-    if abilities.misfires(state, s, d) and m.up:
+    if abilities.misfires(state, s, d) and not musket and s.masts[i].up:
         log.public("ability", f"{s.id} rolled a 1: she loses the mast that fired")
         _drop_mast(state, log, s, i)
     if hit:
