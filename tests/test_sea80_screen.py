@@ -92,7 +92,7 @@ def test_the_fleet_screen_says_the_goal_the_notation_and_every_ability() -> None
     for ship in view.ships:
         ability = CARDS[ship.card].ability
         assert (ability or "no ability") in text, ship.id
-    assert "abilities are off at this table" in text
+    assert "abilities are on: each ship and crew plays its card" in text  # (SM-6, SM-60)
 
 
 def test_the_fleet_screen_shows_only_my_coin_values() -> None:

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shipwreck.engine.core import SYSTEM, IllegalCommand
-from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.setup import (
     SEAT_NAMES,
@@ -268,6 +268,23 @@ def test_round_trip_of_every_legal_command() -> None:
     RULES.apply(tow, RED, C.Move("dover", (("S", 0.0, None),)))
     assert C.Tow("dover", "el-picador") in RULES.legal(tow, RED)
     seen.update(RULES.legal(tow, RED))
+    # Crew at a dock (SM-61): the default fleets carry no crew.
+    crewed = start(
+        [
+            ShipPosition("dover", RED, 15.005, 28, 270, aboard=["explorer-english"]),
+            ShipPosition("plantagenet", RED, 10, 33.005, 180),
+            ShipPosition("el-leon", BLUE, 50, 15, 270),
+        ]
+    )
+    crew_moves = [c for c in RULES.legal(crewed, RED) if type(c) in rules.FREE_TYPES]
+    assert C.Transfer("explorer-english", "dover", "plantagenet") in crew_moves
+    seen.update(crew_moves, [C.PickUp("explorer-english", "dover")])
+    # A look (SM-60): only a few cards have one.
+    looking = start([ShipPosition("ravens-neck", RED, 40, 20, 90), *SHIPS[1:]])
+    assert C.Look("ravens-neck", 1) in RULES.legal(looking, RED)
+    seen.add(C.Look("ravens-neck", 1))
+    seen.add(C.Trade("revenge", "dover"))  # (a trade: tests/test_sm_cards.py plays one)
+    seen.add(C.Sacrifice("explorer-pirate", "revenge"))  # (likewise)
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000
@@ -326,7 +343,7 @@ def clone(state: SpanishMainState) -> SpanishMainState:
         (
             "shoot dover at",
             "column 15: incomplete command; expected a ship; usage:"
-            " shoot SHIP at SHIP [with MAST...]",
+            " shoot SHIP at SHIP [with MAST...] [, at SHIP with MAST...]",
         ),
         (
             "timeout purple",
@@ -372,7 +389,7 @@ def view() -> SpanishMainView:
         (
             "shoot 3 at el-leon",
             "column 7: unexpected '3'; expected a ship (dover, plantagenet, el-leon, far-red,"
-            " far-blue); usage: shoot SHIP at SHIP [with MAST...]",
+            " far-blue); usage: shoot SHIP at SHIP [with MAST...] [, at SHIP with MAST...]",
         ),
         ("  move Dover S 0", "column 8: unknown word 'Dover'; did you mean 'move dover S 0'?"),
     ],
@@ -649,7 +666,7 @@ def test_the_help_table_covers_the_grammar() -> None:
 def test_every_usage_form_parses() -> None:
     """Each usage form, its placeholders filled in, is a command."""
     fill = {"SHIP": "dover", "ISLAND": "isla-2", "TARGET": "el-leon", "SEAT": "red"}
-    fill |= {"MAST": "2", "COIN": "4", "LEG": "S 30"}
+    fill |= {"MAST": "2", "COIN": "4", "LEG": "S 30", "CREW": "explorer-english"}
     for entry in help_table(GAME).values():
         for form in entry.usage.split("|"):
             text = re.sub(r"\[([^]]*)\]", r"\1", form).replace("...", "")

@@ -230,16 +230,14 @@ def test_sm5_ship_data_and_hull() -> None:
     ]
 
 
-def test_sm6_abilities_off_by_default() -> None:
-    """SM-6: abilities and crew are off by default: every ship is offered as a plain hull. With
-    abilities on, ships whose abilities are not implemented (all that have one) are not."""
-    assert len(offered()) == len(CARDS) > 50
-    assert sorted(offered(True)) == ["dover", "el-picador"]
+def test_sm6_abilities_on_by_default() -> None:
+    """SM-6: abilities are part of the game and on by default; every ship is offered, with or
+    without them (``abilities = false`` plays plain hulls: tests/test_sm_cards.py)."""
+    assert Options().abilities is True
+    assert len(offered()) == len(offered(False)) == len(CARDS) > 50
     state, _ = new_game(2, 2)
-    assert all(s.crew == 0 for s in state.ships.values())
-    with pytest.raises(SetupError, match="ability"):
-        new_game(2, 2, {"abilities": True})
-    state, _ = new_game(2, 2, {"abilities": True, "fleets": [["plain"], ["plain"]]})
+    assert state.options.abilities and all(s.crew == 0 for s in state.ships.values())
+    state, _ = new_game(2, 2, {"abilities": False, "fleets": [["plain"], ["plain"]]})
     assert {s.card for s in state.ships.values()} == {"dover", "el-picador"}
 
 

@@ -53,8 +53,9 @@ END = "$END"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 """Control characters (C0, DEL, C1; tab is a separator). Never part of a command or of chat."""
 
-_WORD = re.compile(r"[^ \t]+")
-"""A word: what lies between the grammar's separators (``WS`` in grammar/base.lark)."""
+_WORD = re.compile(r"[^ \t,]+")
+"""A word: what lies between the grammar's separators (``WS`` in grammar/base.lark, and the
+comma that may part the targets of a split shot in Spanish Main, which is never a word)."""
 
 _CUTOFF = 0.6
 """difflib similarity a word needs to be suggested (0.6: ``captian``/``captain`` is 0.86)."""

@@ -146,8 +146,9 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "SM-16",
             ),
             "shoot": CommandHelp(
-                "shoot SHIP at SHIP [with MAST...]",
-                "fire every cannon in range and clear at an enemy ship, or only the masts named",
+                "shoot SHIP at SHIP [with MAST...] [, at SHIP with MAST...]",
+                "fire every cannon in range and clear at an enemy ship, or only the masts named;"
+                " split them: 'shoot dover at scout with 1 2, at hulk with 3'",
                 "SM-25",
             ),
             "explore": CommandHelp(
@@ -200,6 +201,37 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
         {
             "break": CommandHelp(
                 "break tow SHIP", "in your turn: let the tow go; the derelict stays yours", "SM-17"
+            ),
+            "drop": CommandHelp(
+                "drop off CREW from SHIP",
+                "docked, in your turn: put a crew ashore on the island",
+                "SM-61",
+            ),
+            "pick": CommandHelp(
+                "pick up CREW with SHIP",
+                "docked, in your turn: take aboard your crew waiting there",
+                "SM-61",
+            ),
+            "look": CommandHelp(
+                "look SHIP at COIN",
+                "a card that says so: once per turn, see one face-down coin (only you see it)",
+                "SM-60",
+            ),
+            "trade": CommandHelp(
+                "trade SHIP with SHIP",
+                "a card that says so: once per turn, swap one coin at random with an enemy ship"
+                " within S",
+                "SM-60",
+            ),
+            "sacrifice": CommandHelp(
+                "sacrifice CREW from SHIP",
+                "a card that says so: once per turn, lose a crew to give the ship an extra action",
+                "SM-60",
+            ),
+            "transfer": CommandHelp(
+                "transfer CREW from SHIP to SHIP",
+                "in your turn: move a crew between your ships docked at the same island",
+                "SM-61",
             ),
         },
     ),

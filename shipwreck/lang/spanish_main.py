@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from itertools import permutations
+from typing import Any
 
 from lark import Token, Transformer
 
@@ -53,6 +54,16 @@ class ToCommand(Transformer[Token, C.Command]):
         dist = _number(a[2]) if a[2] is not None else None
         return (kind, turn, dist)
 
+    def aim(self, a: list[Token | None]) -> C.Aim:
+        """One more target of a split shoot action: ``at SHIP [with MAST...]``."""
+        return (str(a[0]), tuple(int(str(m)) for m in a[1:] if m is not None))
+
+    def shoot(self, a: list[Any]) -> C.Shoot:
+        """``shoot SHIP at SHIP [with MAST...] [, at SHIP [with MAST...]]...`` (SM-25)."""
+        also = tuple(x for x in a[2:] if isinstance(x, tuple))
+        masts = tuple(int(str(m)) for m in a[2:] if m is not None and not isinstance(m, tuple))
+        return C.Shoot(str(a[0]), str(a[1]), masts, also)
+
 
 def format_number(x: float) -> str:
     """The canonical text of a float: its ``repr`` (the shortest decimal that reads back as
@@ -70,6 +81,10 @@ def format_leg(leg: C.Leg) -> str:
     return text if dist is None else f"{text} {format_number(dist)}"
 
 
+def _aim_text(target: str, masts: tuple[int, ...]) -> str:
+    return f"at {target}" + (" with " + " ".join(map(str, masts)) if masts else "")
+
+
 def format_spanish_main(cmd: C.Command) -> str:
     """The canonical text of a Spanish Main command."""
     match cmd:
@@ -81,9 +96,9 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"move {ship} dock {island}"
         case C.ComeAbout(ship):
             return f"come about {ship}"
-        case C.Shoot(ship, target, masts):
-            with_ = " with " + " ".join(map(str, masts)) if masts else ""
-            return f"shoot {ship} at {target}{with_}"
+        case C.Shoot(ship, target, masts, also):
+            aims = [_aim_text(target, masts), *(_aim_text(t, m) for t, m in also)]
+            return f"shoot {ship} " + ", ".join(aims)
         case C.Explore(ship):
             return f"explore {ship}"
         case C.Repair(ship, mast):
@@ -104,6 +119,18 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"eliminate {mast}"
         case C.BreakTow(ship):
             return f"break tow {ship}"
+        case C.DropOff(crew, ship):
+            return f"drop off {crew} from {ship}"
+        case C.PickUp(crew, ship):
+            return f"pick up {crew} with {ship}"
+        case C.Transfer(crew, ship, to):
+            return f"transfer {crew} from {ship} to {to}"
+        case C.Look(ship, coin):
+            return f"look {ship} at {coin}"
+        case C.Trade(ship, target):
+            return f"trade {ship} with {target}"
+        case C.Sacrifice(crew, ship):
+            return f"sacrifice {crew} from {ship}"
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Spanish Main command: {cmd!r}")
@@ -121,14 +148,24 @@ def static_names() -> dict[str, tuple[str, ...]]:
     ships = tuple(CARDS)
     most = max(cols * rows for cols, rows in GRID.values())
     islands = tuple(f"isla-{k}" for k in range(1, most + 1))
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands}
+    from shipwreck.games.spanish_main.ships import CREW
+
+    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": tuple(CREW)}
 
 
 def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
     """The ids in ``view``: every ship afloat (and sunk, which the engine explains), island."""
     ships = tuple(dict.fromkeys([*(s.id for s in view.ships), *view.sunk]))
     islands = tuple(i.id for i in view.islands)
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands}
+    crew = tuple(
+        dict.fromkeys(
+            [
+                *(c.id for s in view.ships for c in s.aboard),
+                *(c.id for i in view.islands for c in i.crew),
+            ]
+        )
+    )
+    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": crew}
 
 
 # --------------------------------------------------------------------------- completion
@@ -371,6 +408,7 @@ LANG = registry.register(
             "NUMBER": Term("a number", show=False),
             "INT": Term("a number", show=False),
             "TAKE": Term("what to take"),
+            "CREW": Term("a crew", show=False, open=True),
         },
         legal_texts=legal_texts,
         view_type=SpanishMainView,
@@ -393,6 +431,7 @@ LANG = registry.register(
             "INT": "a number",
             "LEG": "S or L",
             "TAKE": "kill or steal",
+            "CREW": "a crew",
             "SEAT": "a seat",
         },
         bot_tokens=True,

@@ -549,6 +549,8 @@ def status(s: ShipView) -> str:
         parts.append(f"tows {s.towing}")
     if s.pinned_by:
         parts.append(f"pinned by {s.pinned_by}")
+    if s.aboard:
+        parts.append(f"{len(s.aboard)} crew")
     return ", ".join(parts) or "at sea"
 
 
@@ -580,7 +582,7 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
             Text(f"{arrow(s.heading)} {codes[s.id]}", style=f"bold {colour}"),
             Text(s.id, style=colour),
             _masts(s),
-            f"{len(s.cargo)}/{s.cargo_slots}",
+            f"{len(s.cargo)}/{s.cargo_slots - sum(c.slots for c in s.aboard)}",
             move,
             status(s),
         )
@@ -859,12 +861,12 @@ def _mixed_example(view: SpanishMainView) -> Text:
 
 
 def _abilities_note(view: SpanishMainView) -> str:
-    if view.options.get("abilities"):
-        return "abilities are on: only ships without one are in play"
+    if view.options.get("abilities", True):
+        return "abilities are on: each ship and crew plays its card (unless marked not yet)"
     return "abilities are off at this table: every ship sails and fights as a plain hull"
 
 
-def ship_card(s: ShipView) -> RenderableType:
+def ship_card(s: ShipView, abilities: bool = True) -> RenderableType:
     """One ship's card: name, points, masts, move, hold, and her ability's text (the card's),
     indented under it."""
     from shipwreck.games.spanish_main.ships import CARDS
@@ -876,10 +878,20 @@ def ship_card(s: ShipView) -> RenderableType:
     t.append(f" · {s.points} pts · masts ")
     t.append_text(_masts(s))
     t.append(f" · move {'+'.join(s.move)} · hold {s.cargo_slots}")
+    from shipwreck.games.spanish_main.ships import CREW
+
     card = CARDS.get(s.card)
     ability = card.ability if card is not None else ""
     text = Text(ability or "no ability", style="italic" if ability else "dim")
-    return Group(t, Padding(text, (0, 0, 0, 4)))
+    if abilities and ability and not s.ability:
+        text.append(" (not in play yet: a plain hull)", style="dim")
+    lines: list[RenderableType] = [t, Padding(text, (0, 0, 0, 4))]
+    for c in s.aboard:  # (SM-61: crew is public)
+        crew = CREW.get(c.card)
+        line = Text(f"crew {c.name} ({c.id})", style=colour)
+        line.append(f": {crew.ability}" if crew is not None else "", style="italic")
+        lines.append(Padding(line, (0, 0, 0, 4)))
+    return Group(*lines)
 
 
 def fleet_info(view: SpanishMainView) -> RenderableType:
@@ -924,10 +936,11 @@ def fleet_info(view: SpanishMainView) -> RenderableType:
     ]
     mine = [s for s in view.ships if s.owner == view.seat]
     others = [s for s in view.ships if s.owner != view.seat]
-    parts += [ship_card(s) for s in mine or others]
+    on = bool(view.options.get("abilities", True))
+    parts += [ship_card(s, on) for s in mine or others]
     if mine and others:
         parts += [Text(""), Text("The other fleets", style="bold underline")]
-        parts += [ship_card(s) for s in others]
+        parts += [ship_card(s, on) for s in others]
     parts.append(Text(_abilities_note(view), style="dim"))
     if view.seat is not None:
         parts += [Text(""), Text("Coins you know (only you see them)", style="bold underline")]

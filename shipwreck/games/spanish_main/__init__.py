@@ -43,7 +43,9 @@ Choices made where the rules are silent or ambiguous (see also each module):
 - SM-18: ramming a derelict has no mast to take but opens boarding. SM-20: the starter declares
   ``kill`` or ``steal`` (only what is possible is offered); a defender that wins chooses in
   ``plunder``. A boarding party nothing could come of is not offered.
-- SM-25: one target per shoot action (all cannons in range, or the masts named). Range is from
+- SM-25: a shoot action names one or more targets, each with its masts (or, none named, every
+  cannon that reaches it and is not named for another); one target per cannon, targets resolved
+  in the order written. Range is from
   the mast to the target hull's nearest point; a cannon may fire if a straight line to one of six
   points on the facing side of the target hull, within range, misses every island and every
   other hull.
@@ -59,10 +61,10 @@ Choices made where the rules are silent or ambiguous (see also each module):
   shared among the homes by 1 / (edge distance + L)) is most equal, within 2 % of the gold; among
   those, the one whose homes lie farthest apart; the seats get them at random. SM-6: the bow is
   the hull from the tip to the first mast (30 % of the length; 60 % for one mast).
-- SM-6: abilities are off and not implemented; every ship is offered as a plain hull (its ability
-  ignored). With ``options.abilities`` on, only ships without an ability are offered. Crew is a
-  bare count (``options.crew``, default 0): it matters only to a boarding party's ``kill``; no
-  crew transfers at docks.
+- SM-6, SM-60: abilities are on by default (``options.abilities``); each printed text is data in
+  :mod:`.abilities`, asked at one hook per trigger; docs/rules/spanish-main.md §4b lists which
+  cards play and the choices made. SM-61: crew cards are pieces (``Ship.aboard``) bought with a
+  fleet entry ``SHIP+CREW``; ``options.crew`` still gives plain crew with no card (SM-20 kill).
 - Geometry is float, rounded to 1e-6 after each move so saved games are short and replay byte for
   byte; islands sit on a jittered grid (SM-2's spacing leaves little room for chance placement).
 """

@@ -9,7 +9,8 @@ The text forms the action language will give them:
 ``move dover toward el-picador``           ``MoveToward("dover", "el-picador")``
 ``move dover dock isla-2``                 ``MoveDock("dover", "isla-2")``
 ``come about dover``                       ``ComeAbout("dover")``
-``shoot dover at el-picador [masts 2 3]``  ``Shoot("dover", "el-picador", (2, 3))``
+``shoot dover at el-picador [with 2 3]``   ``Shoot("dover", "el-picador", (2, 3))``
+``shoot dover at a with 1 2, at b with 3``  ``Shoot("dover", "a", (1, 2), (("b", (3,)),))``
 ``explore dover`` / ``load dover 4 7``     ``Explore("dover")`` / ``Load("dover", (4, 7))``
 ``repair dover [mast 2]``                  ``Repair("dover", 2)``
 ``tow dover el-picador`` / ``break tow dover``  ``Tow(...)`` / ``BreakTow("dover")``
@@ -20,6 +21,11 @@ The text forms the action language will give them:
 ``end turn``                               ``EndTurn()``
 ``timeout red``                            ``Timeout("red")`` (the system seat only)
 =========================================  ==============================================
+
+Crew at a dock (SM-61), by crew id: ``drop off gunn from dover`` is ``DropOff("gunn", "dover")``,
+``pick up gunn with dover`` is ``PickUp("gunn", "dover")``, ``transfer gunn from dover to titan``
+is ``Transfer("gunn", "dover", "titan")``. (The crew comes first: a crew id never follows a
+ship id, so the parser, which reads both as the same kind of word, knows which is which.)
 """
 
 from __future__ import annotations
@@ -68,12 +74,19 @@ class ComeAbout(_Cmd, tag="come-about", frozen=True):
     ship: str
 
 
+Aim = tuple[str, tuple[int, ...]]
+"""(target, masts) of one part of a split shoot action; no masts: every cannon left that can."""
+
+
 class Shoot(_Cmd, tag="shoot", frozen=True):
-    """SM-25: the ship's cannons (all in range, or only ``masts``) fire at ``target``."""
+    """SM-25: the ship's cannons (all in range, or only ``masts``) fire at ``target``; ``also``
+    splits the action: each further (target, masts) takes its own cannons, one target per cannon.
+    An aim with no masts takes every cannon that can fire at it and is not named elsewhere."""
 
     ship: str
     target: str
     masts: tuple[int, ...] = ()
+    also: tuple[Aim, ...] = ()
 
 
 class Explore(_Cmd, tag="explore", frozen=True):
@@ -143,6 +156,51 @@ class BreakTow(_Cmd, tag="break-tow", frozen=True):
     ship: str
 
 
+class DropOff(_Cmd, tag="drop-off", frozen=True):
+    """SM-14, SM-61: a docked ship puts one of her crew ashore on the island (free, your turn)."""
+
+    crew: str
+    ship: str
+
+
+class PickUp(_Cmd, tag="pick-up", frozen=True):
+    """SM-14, SM-61: a docked ship takes aboard a crew of yours waiting on the island (free)."""
+
+    crew: str
+    ship: str
+
+
+class Transfer(_Cmd, tag="transfer", frozen=True):
+    """SM-14, SM-61: move a crew between two of your ships docked at the same island (free)."""
+
+    crew: str
+    ship: str
+    to: str
+
+
+class Look(_Cmd, tag="look", frozen=True):
+    """SM-60 (Raven's Neck, Lucky the Parrot): once per turn, see one face-down coin (free)."""
+
+    ship: str
+    coin: int
+
+
+class Trade(_Cmd, tag="trade", frozen=True):
+    """SM-60 (David "Bones" Wiley): once per turn, swap one coin at random with an enemy ship
+    within S (free, your turn)."""
+
+    ship: str
+    target: str
+
+
+class Sacrifice(_Cmd, tag="sacrifice", frozen=True):
+    """SM-60 (Captain Blackheart): once per turn, eliminate one of a ship's crew to give her an
+    extra action (free, your turn)."""
+
+    crew: str
+    ship: str
+
+
 class Timeout(_Cmd, tag="timeout", frozen=True):
     """From the system seat: apply the safe default to a seat's open prompt."""
 
@@ -151,5 +209,6 @@ class Timeout(_Cmd, tag="timeout", frozen=True):
 
 Command = (
     Move | MoveToward | MoveDock | ComeAbout | Shoot | Explore | Repair | Load | Tow | Ram | Board
-    | Pass | Eliminate | EndTurn | BreakTow | Timeout
+    | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Look | Trade
+    | Sacrifice | Timeout
 )  # fmt: skip

@@ -20,14 +20,15 @@ from typing import Any
 import msgspec
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
+from shipwreck.games.spanish_main import abilities, memo, scoring
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main import memo, scoring
 from shipwreck.games.spanish_main.state import (
     AfterMove,
     Hit,
     Island,
     RamState,
+    Salvo,
     Ship,
     SpanishMainState,
     Volley,
@@ -141,9 +142,16 @@ def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     return None
 
 
-def move_legs(s: Ship) -> list[str]:
-    """SM-12, SM-17: the base move, or S while towing."""
-    return ["S"] if s.towing else list(s.move)
+def move_legs(s: Ship, state: SpanishMainState | None = None) -> list[str]:
+    """SM-12, SM-17: the base move (as her abilities in ``state`` make it, SM-60; without a
+    state, the printed one), or S while towing."""
+    if s.towing:
+        return ["S"]
+    if state is None:
+        return list(s.move)
+    if f"unload_move:{s.id}" in state.marks and has_acted(state, s):
+        return ["S"]  # (SM-60, Pescados de Plata: a move of S after unloading)
+    return abilities.legs(state, s)
 
 
 def _body(state: SpanishMainState, s: Ship) -> tuple[float, set[str]]:
@@ -154,11 +162,21 @@ def _body(state: SpanishMainState, s: Ship) -> tuple[float, set[str]]:
     return s.length, {s.id}
 
 
+def may_dock(state: SpanishMainState, s: Ship, isl: Island) -> bool:
+    """SM-14: a wild island or her own home; an enemy home only with a card that says so."""
+    if isl.home is None or isl.home == s.owner:
+        return True
+    return abilities.has(state, s, "raid_home")
+
+
 def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> geo.Waters:
     """What ``s`` may touch but not pass: islands (an enemy home with a stand-off margin, SM-14),
     the other ships, the sea's edge (SM-1). Made once per position (:mod:`.memo`), with what has
-    been planned against it: do not change it."""
-    return memo.waters(state, (s.owner, frozenset(skip)), lambda: _obstacles(state, s, skip))
+    been planned against it: do not change it. Keyed by what makes two ships' waters differ:
+    their owner, what they skip, and whether a card lets her dock at an enemy home (SM-60)."""
+    raids = abilities.has(state, s, "raid_home")
+    key = (s.owner, frozenset(skip), raids)
+    return memo.waters(state, key, lambda: _obstacles(state, s, skip))
 
 
 def _obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obstacle]:
@@ -168,7 +186,7 @@ def _obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obs
             i.x,
             i.y,
             i.r,
-            geo.STANDOFF if i.home is not None and i.home != s.owner else geo.CONTACT,
+            geo.CONTACT if may_dock(state, s, i) else geo.STANDOFF,
         )
         for i in state.islands.values()
     ]
@@ -241,7 +259,9 @@ def prompts(state: SpanishMainState) -> list[Prompt]:
     if step == "after_move" and state.after is not None:
         return [_PROMPTS[state.ships[state.after.ship].owner, "after_move"]]
     if step == "eliminate" and state.hit is not None:
-        return [_PROMPTS[state.ships[state.hit.ship].owner, "eliminate"]]
+        chooser = state.hit.chooser
+        seat = chooser if chooser is not None else state.ships[state.hit.ship].owner
+        return [_PROMPTS[seat, "eliminate"]]
     if step == "load" and state.loading is not None:
         return [_PROMPTS[state.ships[state.loading].owner, "load"]]
     if step == "board" and state.ram is not None:
@@ -275,8 +295,12 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
     if kind == "turn":
         out: list[C.Command] = []
         for s in state.ships.values():
-            if s.owner == seat and s.id not in state.acted:
-                out.extend(_ship_actions(state, s))
+            if s.owner == seat and not has_acted(state, s):
+                first = _first_kind(state, s.id)
+                acts = _ship_actions(state, s)
+                out.extend(a for a in acts if first is None or _KIND_OF.get(type(a)) == first)
+            elif s.owner == seat:
+                out.extend(_bonus_actions(state, s))
         out.append(_END_TURN)
         return out
     if kind == "after_move":
@@ -292,7 +316,7 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         assert state.loading is not None
         s = state.ships[state.loading]
         isl = state.islands[s.docked or ""]
-        room = min(s.free_cargo, len(isl.coins))
+        room = min(s.free_cargo, len(isl.coins) - abilities.never_last(state, s))
         return [
             C.Load(s.id, combo)
             for n in range(room + 1)
@@ -307,10 +331,85 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
 
 
 def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
-    """Free actions: breaking a tow, in your own turn (SM-17)."""
+    """Free actions in your own turn: breaking a tow (SM-17); crew at a dock (SM-14, SM-61)."""
     if state.over or state.step != "turn" or state.turn != seat:
         return []
-    return [C.BreakTow(s.id) for s in state.ships.values() if s.owner == seat and s.towing]
+    out: list[C.Command] = [
+        C.BreakTow(s.id) for s in state.ships.values() if s.owner == seat and s.towing
+    ]
+    out.extend(crew_moves(state, seat))
+    out.extend(looks(state, seat))
+    out.extend(
+        C.Sacrifice(c.id, s.id)
+        for s in state.ships.values()
+        if s.owner == seat and _sacrifice_problem(state, s) is None
+        for c in s.aboard
+    )
+    out.extend(
+        C.Trade(s.id, t.id)
+        for s in state.ships.values()
+        if s.owner == seat
+        for t in state.ships.values()
+        if _trade_problem(state, s, t) is None
+    )
+    return out
+
+
+def _sacrifice_problem(state: SpanishMainState, s: Ship) -> str | None:
+    """SM-60 (Captain Blackheart): why ``s`` may not lose a crew for an extra action now."""
+    if not abilities.has(state, s, "crew_for_action"):
+        return f"{s.id} has no card that trades a crew for an action"
+    if f"sacrifice:{s.id}" in state.marks or s.id in state.extra:
+        return f"{s.id} has an extra action this turn already"
+    return None
+
+
+def _trade_problem(state: SpanishMainState, s: Ship, t: Ship) -> str | None:
+    """SM-60 (David "Bones" Wiley): why ``s`` may not trade a coin with ``t`` now, or None."""
+    if not abilities.has(state, s, "trade"):
+        return f"{s.id} has no card that lets her trade coins"
+    if f"trade:{s.id}" in state.marks:
+        return f"{s.id} has traded this turn (once per turn)"
+    if t.owner == s.owner:
+        return f"{t.id} is not an enemy ship"
+    if not s.cargo or not t.cargo:
+        return "both ships must carry treasure to trade"
+    gap = geo.segment_segment(_axis(s), _axis(t))[0] - 2 * geo.HULL_RADIUS
+    if gap > geo.S + 1e-9:
+        return f"{t.id} is {_fmt(gap)} away, not within S"
+    return None
+
+
+def looks(state: SpanishMainState, seat: int) -> list[C.Command]:
+    """SM-60: the face-down coins ``seat``'s ships with a look card may see now."""
+    out: list[C.Command] = []
+    for s in state.ships.values():
+        if s.owner != seat or f"look:{s.id}" in state.marks:
+            continue
+        wheres = {a.faction for a in abilities.of(state, s) if a.kind == "look"}
+        for k, c in enumerate(state.coins, 1):
+            where = c.place.split(":", 1)[0]
+            if where in wheres and seat not in c.known:
+                out.append(C.Look(s.id, k))
+    return out
+
+
+def crew_moves(state: SpanishMainState, seat: int) -> list[C.Command]:
+    """SM-14, SM-61: every crew move open to ``seat``'s docked ships now."""
+    out: list[C.Command] = []
+    docked = [s for s in state.ships.values() if s.owner == seat and s.docked is not None]
+    for s in docked:
+        isl = state.islands[s.docked or ""]
+        out.extend(C.DropOff(c.id, s.id) for c in s.aboard)
+        out.extend(
+            C.PickUp(c.id, s.id) for c in isl.crew if c.owner == seat and c.slots <= s.free_cargo
+        )
+        for o in docked:
+            if o.id != s.id and o.docked == s.docked:
+                out.extend(
+                    C.Transfer(c.id, s.id, o.id) for c in s.aboard if c.slots <= o.free_cargo
+                )
+    return out
 
 
 def legal(state: SpanishMainState, seat: Seat) -> list[C.Command]:
@@ -344,21 +443,62 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
         if s.docked is not None and not s.towing:
             out.append(C.ComeAbout(s.id))
     if not s.derelict:
-        for t in state.ships.values():
-            if t.owner != s.owner and _firing(state, s, t, quick=True):
-                out.append(C.Shoot(s.id, t.id))
+        out.extend(_shoot_choices(state, s))
     if _explore_problem(state, s) is None:
         out.append(C.Explore(s.id))
-    home = _home(state, s.owner)
-    if home is not None and s.docked == home.id and s.masts_up < len(s.masts):
+    if s.masts_up < len(s.masts) and _repair_problem(state, s) is None:
         out.append(C.Repair(s.id))
+    return out
+
+
+def _repair_problem(state: SpanishMainState, s: Ship) -> str | None:
+    """SM-32: repair at home; SM-60 (Shipwright): at sea or at any island."""
+    if abilities.repairs_anywhere(state, s):
+        return None
+    home = _home(state, s.owner)
+    if home is None or s.docked != home.id:
+        return f"{s.id} is not docked at your home island (SM-32)"
+    return None
+
+
+def _bonus_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
+    """What a ship that has had her action may still do, by her abilities (SM-60): shoot after
+    moving, explore where she just docked, move S after unloading."""
+    out: list[C.Command] = []
+    if f"move_shoot:{s.id}" in state.marks and not s.derelict:
+        out.extend(_shoot_choices(state, s))
+    if f"dock_explore:{s.id}" in state.marks and _explore_problem(state, s) is None:
+        out.append(C.Explore(s.id))
+    if f"unload_move:{s.id}" in state.marks and _can_move(state, s) is None:
+        out.extend(_sample_moves(state, s))
+    return out
+
+
+def _shoot_choices(state: SpanishMainState, s: Ship) -> list[C.Command]:
+    """SM-25: a shoot action at each enemy some cannon can reach; and, when no one target takes
+    every cannon that can fire, one split action giving each cannon the first target it reaches."""
+    reach: dict[str, list[int]] = {}
+    for t in state.ships.values():
+        if t.owner != s.owner:
+            ready = [i for i, _ in _firing(state, s, t, quick=True)]
+            if ready:
+                reach[t.id] = ready
+    out: list[C.Command] = [C.Shoot(s.id, t) for t in reach]
+    every = set().union(*reach.values()) if reach else set()
+    if len(reach) > 1 and all(set(r) != every for r in reach.values()):
+        given: dict[str, list[int]] = {}
+        for i in sorted(every):
+            tid = next(t for t, r in reach.items() if i in r)
+            given.setdefault(tid, []).append(i + 1)
+        aims = [(t, tuple(m)) for t, m in given.items()]
+        out.append(C.Shoot(s.id, aims[0][0], aims[0][1], tuple(aims[1:])))
     return out
 
 
 def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     length, skip = _body(state, s)
     reach = _reach(state, s, length, skip)
-    legs = move_legs(s)
+    legs = move_legs(s, state)
     kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
     orders = list(dict.fromkeys(itertools.permutations(kinds)))
     turns = list(_TURNS_1) + slide_turns(s, length, reach)
@@ -380,7 +520,7 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
             continue
         out.append(C.MoveToward(s.id, isl.id))
         gap = math.hypot(isl.x - s.x, isl.y - s.y) - isl.r
-        if gap <= total + 0.5 and (isl.home is None or isl.home == s.owner) and s.docked != isl.id:
+        if gap <= total + 0.5 and may_dock(state, s, isl) and s.docked != isl.id:
             try:
                 _plan_dock(state, s, isl)
             except IllegalCommand:
@@ -495,7 +635,7 @@ def _takes(state: SpanishMainState, seat: int) -> list[str]:
         theirs_id = ram.target if ram.winner == ram.ship else ram.ship
     mine, theirs = state.ships[mine_id], state.ships[theirs_id]
     out = []
-    if theirs.crew > 0:
+    if theirs.crew_count > 0 and not abilities.crew_protected(state, theirs):
         out.append("kill")
     if theirs.cargo and mine.free_cargo > 0:
         out.append("steal")
@@ -507,9 +647,9 @@ def _takes(state: SpanishMainState, seat: int) -> list[str]:
 
 def _can_move(state: SpanishMainState, s: Ship) -> str | None:
     """Why ``s`` cannot be given a move action now, or None."""
-    if s.id in state.acted:
+    if has_acted(state, s) and f"unload_move:{s.id}" not in state.marks:
         return f"{s.id} has had her action this turn"
-    if s.derelict:
+    if s.derelict and not abilities.sails_derelict(state, s):
         return f"{s.id} is derelict (no masts): she cannot move (SM-11)"
     if s.towed_by is not None:  # pragma: no cover - only derelicts are towed
         return f"{s.id} is in tow"
@@ -519,11 +659,30 @@ def _can_move(state: SpanishMainState, s: Ship) -> str | None:
     return None
 
 
+def derelict_to_explore(state: SpanishMainState, s: Ship) -> Ship | None:
+    """SM-60 (Harbinger, El Dorado, Commander Temple): a derelict she touches, that her explore
+    would make hers, or None."""
+    if not abilities.has(state, s, "own_derelict") or s.derelict:
+        return None
+    hull = _axis(s)
+    for t in state.ships.values():
+        if t.id != s.id and t.derelict and t.towed_by is None and _touch(hull, _axis(t)):
+            return t
+    return None
+
+
 def _explore_problem(state: SpanishMainState, s: Ship) -> str | None:
+    if derelict_to_explore(state, s) is not None and not has_acted(state, s):
+        return None
+    if f"dock_explore:{s.id}" in state.marks and s.docked is not None:
+        isl = state.islands[s.docked]
+        if isl.home is not None or not isl.coins:
+            return f"{isl.id} has no treasure to explore"
+        return None  # (SM-60, Explorer: dock and explore with the same move action)
     began = state.began_docked.get(s.id)
     if began is None or s.docked != began:
         return f"{s.id} did not begin this turn docked at an island (SM-30)"
-    if s.id in state.acted:
+    if has_acted(state, s):
         return f"{s.id} has had her action this turn"
     isl = state.islands[began]
     if isl.home is not None:
@@ -540,16 +699,22 @@ def _firing(
     measured from the mast, with a clear line of fire), else why not. ``quick`` returns only the
     masts that can fire, and nothing as soon as ``t`` is clearly out of range."""
     tseg = _axis(t)
-    if quick and geo.segment_segment(_axis(s), tseg)[0] - geo.HULL_RADIUS > geo.L + 1e-9:
+    longest = geo.L * abilities.range_factor(state, s)
+    if quick and geo.segment_segment(_axis(s), tseg)[0] - geo.HULL_RADIUS > longest + 1e-9:
         return []
     n = len(s.masts)
     out: list[tuple[int, str | None]] = []
     blockers: list[geo.Obstacle] | None = None
     for i, m in enumerate(s.masts):
-        if not m.up:
+        if not abilities.cannon_stands(state, s, i):
             continue
         px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, n)
-        reach = geo.LEG_LENGTH[m.range]
+        rng = abilities.cannon_range(state, s, m.range)
+        if abilities.range_immune(state, t, rng):
+            if not quick:
+                out.append((i, f"mast {i + 1} ({m.rank}{rng}): {t.id} cannot be hit by L"))
+            continue
+        reach = geo.LEG_LENGTH[rng] * abilities.range_factor(state, s)
         d = geo.hull_distance(px, py, tseg)
         if d > reach + 1e-9:
             if not quick:
@@ -557,31 +722,61 @@ def _firing(
             continue
         if blockers is None:
             blockers = _blockers(state, s, t)
-        why: str | None = None
-        for qx, qy in geo.aim_points(px, py, tseg):
-            if math.hypot(qx - px, qy - py) > reach + 1e-9:
-                continue
-            ob = geo.line_blocked(px, py, qx, qy, blockers)
-            if ob is None:
-                why = None
-                break
-            why = f"mast {i + 1} ({m.rank}{m.range}): {ob.id} blocks the line of fire"
-        if why is None:
+        blocked = _blocked(px, py, tseg, reach, blockers)
+        if blocked is None:
             out.append((i, None))
         elif not quick:
-            out.append((i, why))
+            out.append((i, f"mast {i + 1} ({m.rank}{m.range}): {blocked} blocks the line of fire"))
+    for k in range(abilities.muskets(state, s)):  # (SM-60, Musketeer: 3S from any mast)
+        if blockers is None:
+            blockers = _blockers(state, s, t)
+        points = [geo.mast_point(s.x, s.y, s.heading, s.length, j, n) for j in range(n)]
+        ok = any(
+            geo.hull_distance(px, py, tseg) <= geo.S + 1e-9
+            and _blocked(px, py, tseg, geo.S, blockers) is None
+            for px, py in points
+        )
+        if ok:
+            out.append((n + k, None))
+        elif not quick:
+            out.append((n + k, f"musket {n + k + 1} (3S): {t.id} is out of reach or blocked"))
     return out
+
+
+def _blocked(
+    px: float, py: float, tseg: geo.Segment, reach: float, blockers: list[geo.Obstacle]
+) -> str | None:
+    """SM-25: None if a straight line from (px, py) to one of the target's aim points within
+    ``reach`` is clear, else what blocks the last one tried."""
+    why: str | None = "nothing in reach"
+    for qx, qy in geo.aim_points(px, py, tseg):
+        if math.hypot(qx - px, qy - py) > reach + 1e-9:
+            continue
+        ob = geo.line_blocked(px, py, qx, qy, blockers)
+        if ob is None:
+            return None
+        why = ob.id
+    return why
+
+
+def cannon_of(s: Ship, i: int) -> tuple[int, str]:
+    """(rank, printed range) of cannon ``i``: a mast's, or past the masts a Musketeer's 3S."""
+    if i < len(s.masts):
+        return s.masts[i].rank, s.masts[i].range
+    return 3, "S"
 
 
 def _blockers(state: SpanishMainState, s: Ship, t: Ship) -> list[geo.Obstacle]:
     """Islands and ships (not the shooter or the target) near enough to block a line of fire."""
     sx, sy = s.x, s.y
-    far = s.length + geo.L + 8.0
+    far = s.length + geo.L * abilities.range_factor(state, s) + 8.0
     out = [
         geo.island(i.id, i.x, i.y, i.r)
         for i in state.islands.values()
         if math.hypot(i.x - sx, i.y - sy) - i.r <= far
     ]
+    if abilities.clear_line(state, s):  # (SM-60: other ships do not block her fire)
+        return out
     out.extend(
         geo.hull(o.id, o.x, o.y, o.heading, o.length)
         for o in state.ships.values()
@@ -618,9 +813,41 @@ def apply(state: SpanishMainState, seat: Seat, cmd: C.Command) -> list[Event]:
         if isinstance(cmd, C.Timeout):
             raise IllegalCommand("only the table's timer sends 'timeout'")
         raise IllegalCommand(f"not a Spanish Main command: {cmd!r}")
+    _check_same(state, cmd)
     handler(state, log, seat, cmd)
+    _note_action(state, cmd)
     _settle(state, log)
     return log.events
+
+
+_KIND_OF: dict[type, str] = {
+    C.Move: "move", C.MoveToward: "move", C.MoveDock: "move", C.ComeAbout: "move",
+    C.Shoot: "shoot", C.Explore: "explore", C.Repair: "repair",
+}  # fmt: skip
+"""Action kinds, for "the same action twice" (SM-60)."""
+
+
+def _first_kind(state: SpanishMainState, sid: str) -> str | None:
+    """The kind of the first action of a ship that may take the same action twice, or None."""
+    if f"same:{sid}" not in state.marks:
+        return None
+    did = next((m for m in state.marks if m.startswith(f"did:{sid}:")), None)
+    return did.rsplit(":", 1)[1] if did is not None else None
+
+
+def _check_same(state: SpanishMainState, cmd: C.Command) -> None:
+    kind = _KIND_OF.get(type(cmd))
+    sid = getattr(cmd, "ship", "")
+    first = _first_kind(state, sid) if kind is not None else None
+    if first is not None and first != kind:
+        raise IllegalCommand(f"{sid}'s second action must be the same as her first: {first}")
+
+
+def _note_action(state: SpanishMainState, cmd: C.Command) -> None:
+    kind = _KIND_OF.get(type(cmd))
+    sid = getattr(cmd, "ship", "")
+    if kind is not None and f"same:{sid}" in state.marks and _first_kind(state, sid) is None:
+        state.marks.append(f"did:{sid}:{kind}")
 
 
 def _my_turn(state: SpanishMainState, seat: int, what: str) -> None:
@@ -628,16 +855,23 @@ def _my_turn(state: SpanishMainState, seat: int, what: str) -> None:
         raise IllegalCommand(f"you cannot {what} now; {_waiting(state, seat)}")
 
 
+def has_acted(state: SpanishMainState, s: Ship) -> bool:
+    """SM-10: has ``s`` had all her actions this turn (one, or two after an extra-action roll)?"""
+    return state.acted.count(s.id) >= 1 + (s.id in state.extra)
+
+
 def _ready(state: SpanishMainState, s: Ship) -> None:
-    if s.id in state.acted:
+    if has_acted(state, s):
         raise IllegalCommand(f"{s.id} has had her action this turn (SM-10)")
 
 
 # --- moves (SM-12..SM-19)
 
 
-def _check_legs(s: Ship, legs: tuple[C.Leg, ...]) -> list[tuple[float, float]]:
-    base = move_legs(s)
+def _check_legs(
+    state: SpanishMainState, s: Ship, legs: tuple[C.Leg, ...]
+) -> list[tuple[float, float]]:
+    base = move_legs(s, state)
     if not legs:
         raise IllegalCommand("a move needs at least one leg, e.g. 'move dover S'")
     if len(legs) > len(base):
@@ -723,7 +957,7 @@ def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
     length, skip = _body(state, s)
     slides = slide_turns(s, length, obstacles(state, s, skip))
     for turn in sorted([*_TURNS_1, *slides], key=lambda t: (abs(t - near), t)):
-        for kind in dict.fromkeys(move_legs(s)):
+        for kind in dict.fromkeys(move_legs(s, state)):
             path = _plan(state, s, [(turn, geo.LEG_LENGTH[kind])])
             if not path.legs[0].swung and path.legs[0].ran >= MIN_RUN:
                 return f"; try 'move {s.id} {kind}{f' {turn:g}' if turn else ''}'"
@@ -743,13 +977,13 @@ def _validate_move(
     if why:
         raise IllegalCommand(why)
     if isinstance(cmd, C.Move):
-        legs = _check_legs(s, cmd.legs)
+        legs = _check_legs(state, s, cmd.legs)
         path = _plan(state, s, legs)
         _refuse_nowhere(state, s, path, [turn for turn, _ in legs])
         return s, path, [k for k, _, _ in cmd.legs], [d for _, d in legs]
     if isinstance(cmd, C.MoveToward):
         aim = _target_point(state, s, cmd.target)
-        path = _plan(state, s, _toward_legs(s), aim=aim)
+        path = _plan(state, s, _toward_legs(state, s), aim=aim)
         _refuse_nowhere(state, s, path)
     else:
         isl = _island(state, cmd.island)
@@ -757,7 +991,7 @@ def _validate_move(
             path = _plan_dock(state, s, isl)
         except IllegalCommand as e:
             raise IllegalCommand(str(e) + _dock_advice(state, seat, s, isl)) from None
-    return s, path, move_legs(s), [d for _, d in _toward_legs(s)]
+    return s, path, move_legs(s, state), [d for _, d in _toward_legs(state, s)]
 
 
 def _cmd_move(
@@ -799,8 +1033,8 @@ def preview(
     )
 
 
-def _toward_legs(s: Ship) -> list[tuple[float, float]]:
-    return [(0.0, geo.LEG_LENGTH[k]) for k in move_legs(s)]
+def _toward_legs(state: SpanishMainState, s: Ship) -> list[tuple[float, float]]:
+    return [(0.0, geo.LEG_LENGTH[k]) for k in move_legs(s, state)]
 
 
 def _target_point(state: SpanishMainState, s: Ship, target: str) -> tuple[float, float]:
@@ -813,13 +1047,13 @@ def _target_point(state: SpanishMainState, s: Ship, target: str) -> tuple[float,
 
 
 def _plan_dock(state: SpanishMainState, s: Ship, isl: Island) -> geo.Path:
-    if isl.home is not None and isl.home != s.owner:
+    if not may_dock(state, s, isl):
         raise IllegalCommand(
-            f"{isl.id} is {state.seats[isl.home]}'s home: no one docks there (SM-14)"
+            f"{isl.id} is {state.seats[isl.home or 0]}'s home: no one docks there (SM-14)"
         )
     if s.docked == isl.id:
         raise IllegalCommand(f"{s.id} is already docked at {isl.id}")
-    path = _plan(state, s, _toward_legs(s), aim=(isl.x, isl.y))
+    path = _plan(state, s, _toward_legs(state, s), aim=(isl.x, isl.y))
     hit = path.hit
     if hit is not None and hit.id == isl.id and hit.kind == geo.ISLAND:
         return path
@@ -843,9 +1077,9 @@ def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> st
     faces away from it): come about. Else, when she cannot start toward it at all (her turn
     sweeps her into what lies alongside): sail straight out first. Her distance: she sails
     toward it and stops short, so ``move SHIP toward ISLAND`` takes her as far."""
-    if s.docked == isl.id or (isl.home is not None and isl.home != s.owner):
+    if s.docked == isl.id or not may_dock(state, s, isl):
         return ""  # (refused for another cause: she is there already, or it is an enemy home)
-    path = _plan(state, s, _toward_legs(s), aim=(isl.x, isl.y))
+    path = _plan(state, s, _toward_legs(state, s), aim=(isl.x, isl.y))
     if path.moved and path.hit is None:
         toward = C.MoveToward(s.id, isl.id)
         if _legal_move(state, seat, toward):
@@ -855,7 +1089,7 @@ def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> st
         return ""  # (something lies in her way out there: not her heading)
     if s.docked is not None and not s.towing and _nearer_after_coming_about(state, s, isl, path):
         return f"; she faces the wrong way: 'come about {s.id}' turns her (her action this turn)"
-    kinds = move_legs(s)
+    kinds = move_legs(s, state)
     straight = C.Move(s.id, tuple(("S" if k == "S" else "L", 0.0, None) for k in kinds))
     if _legal_move(state, seat, straight):  # (typed as the bare kinds: 'move dover S S')
         typed = f"move {s.id} {' '.join(kinds)}"
@@ -869,7 +1103,7 @@ def _nearer_after_coming_about(
     """SM-16: would she dock at ``isl``, or end nearer it, sailing toward it once come about?"""
     length, skip = _body(state, s)
     x, y, heading = come_about_pose(s)
-    legs, obs = _toward_legs(s), obstacles(state, s, skip)
+    legs, obs = _toward_legs(state, s), obstacles(state, s, skip)
     then = geo.plan(x, y, heading, length, s.length, legs, obs, aim=(isl.x, isl.y))
     if then.hit is not None and then.hit.id == isl.id:
         return True
@@ -900,7 +1134,14 @@ def _sail(
         f"{k} {round(leg.turned):+d}° {_fmt(leg.ran)}"  # (round: -0.3 reads +0°, not -0°)
         for k, leg in zip(kinds, sailed, strict=False)
     ]
-    state.acted.append(s.id)
+    bonus = f"unload_move:{s.id}"
+    if bonus in state.marks and has_acted(state, s):
+        state.marks.remove(bonus)
+        state.marks.append(f"unload_move_used:{s.id}")
+    else:
+        state.acted.append(s.id)
+        if abilities.has(state, s, "move_shoot"):
+            state.marks.append(f"move_shoot:{s.id}")
     s.x, s.y, s.heading = path.x, path.y, path.heading
     s.docked = None
     log.public("move", f"{s.id} sails " + ", ".join(parts))
@@ -915,17 +1156,68 @@ def _sail(
         t.x, t.y, t.heading = _astern(s, t.length)
         t.docked = None
     _dock(state, log, s, hit.id if hit is not None and hit.kind == geo.ISLAND else None)
+    _after_docking(state, s)
+    _unload_near(state, log, s)
+    _take_on_touch(state, log, s)
     state.after = AfterMove(s.id, before=before)
+
+
+def _unload_near(state: SpanishMainState, log: _Log, s: Ship) -> None:
+    """SM-60 (Bianco's Haulers): she unloads at her home island from within S of it."""
+    home = _home(state, s.owner)
+    if home is None or s.docked == home.id or not s.cargo:
+        return
+    if not abilities.has(state, s, "unload_near"):
+        return
+    gap = geo.point_segment(home.x, home.y, _axis(s))[0] - geo.HULL_RADIUS - home.r
+    if gap <= geo.S + 1e-9:
+        log.public("ability", f"{s.id} is within S of {home.id}: her crew unloads there")
+        _unload(state, log, s, home)
+
+
+def _take_on_touch(state: SpanishMainState, log: _Log, s: Ship) -> None:
+    """SM-60 (La Resolucion, Skyme the Monkey, L'Aguila): after her move she takes treasure, a
+    die picking each coin, from an enemy ship she touches (choice: "may" is always taken)."""
+    for a in abilities.takes_on_touch(state, s):
+        mark = f"take_on_touch:{s.id}"
+        if a.value == 1 and mark in state.marks:
+            continue
+        for t in state.ships.values():
+            if t.owner == s.owner or not t.cargo or s.free_cargo <= 0:
+                continue
+            if a.faction and abilities.faction(t) != a.faction:
+                continue
+            if not _touch(_axis(s), _axis(t)):
+                continue
+            if a.value == 1:
+                state.marks.append(mark)
+            taken: list[int] = []
+            while t.cargo and s.free_cargo > 0 and len(taken) < a.value:
+                n = len(t.cargo)
+                d = roll(state, n)
+                coin = t.cargo.pop(d - 1)
+                s.cargo.append(coin)
+                state.coins[coin - 1].place = f"ship:{s.id}"
+                taken.append(coin)
+                log.public("ability", f"{s.id} takes a coin from {t.id} (d{n} = {d} picks it)")
+            _know(state, s.owner, taken)
+            log.private("ability", f"{s.id} takes {_coin_text(state, taken)}", s.owner, t.owner)
+            if a.value == 1:
+                break
+
+
+def _after_docking(state: SpanishMainState, s: Ship) -> None:
+    """SM-60 marks a move leaves: Explorer may explore the wild island she just docked at."""
+    if s.docked is None or not abilities.has(state, s, "dock_explore"):
+        return
+    if state.islands[s.docked].home is None:
+        state.marks.append(f"dock_explore:{s.id}")
 
 
 def _dock(state: SpanishMainState, log: _Log, s: Ship, first: str | None) -> None:
     """SM-14: dock at the island the ship touches (never an enemy home); SM-15: unload at home;
     SM-17: a tow docks with its tower."""
-    touched = [
-        i
-        for i in state.islands.values()
-        if (i.home is None or i.home == s.owner) and touches_island(s, i)
-    ]
+    touched = [i for i in state.islands.values() if may_dock(state, s, i) and touches_island(s, i)]
     if not touched:
         return
     touched.sort(key=lambda i: i.id != first)
@@ -933,11 +1225,34 @@ def _dock(state: SpanishMainState, log: _Log, s: Ship, first: str | None) -> Non
     s.docked = isl.id
     log.public("dock", f"{s.id} docks at {isl.id}")
     _unload(state, log, s, isl)
+    _raid(state, log, s, isl)
     if s.towing:
         t = state.ships[s.towing]
         t.docked = isl.id
         log.public("dock", f"{t.id}, in tow, docks at {isl.id} with {s.id}")
         _unload(state, log, t, isl)
+
+
+def _raid(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
+    """SM-60 (Shadow, Freedom, El Fantasma, Fernando Sanchez): docked at an enemy home she loads
+    one of its unloaded coins (a die picks it; its value leaves that player's gold)."""
+    if isl.home is None or isl.home == s.owner or s.free_cargo <= 0:
+        return
+    there = [k + 1 for k, c in enumerate(state.coins) if c.place == f"home:{isl.home}"]
+    if not there:
+        log.public("ability", f"{s.id} finds no treasure at {isl.id}")
+        return
+    n = len(there)
+    d = roll(state, n)
+    coin = there[d - 1]
+    state.coins[coin - 1].place = f"ship:{s.id}"
+    state.gold[isl.home] -= state.coins[coin - 1].value
+    s.cargo.append(coin)
+    log.public(
+        "ability",
+        f"{s.id} loads {_coin_text(state, [coin])} at {isl.id} (d{n} = {d} picks it):"
+        f" {state.seats[isl.home]} now has {state.gold[isl.home]} gold",
+    )
 
 
 def _unload(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
@@ -950,6 +1265,13 @@ def _unload(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
         coin.place = f"home:{s.owner}"
         coin.known = list(range(len(state.seats)))
     s.cargo = []
+    if abilities.has(state, s, "unload_move") and f"unload_move_used:{s.id}" not in state.marks:
+        state.marks.append(f"unload_move:{s.id}")
+        log.public("ability", f"{s.id} may move S after unloading")
+    bonus = abilities.treasure_bonus(state, s)
+    if bonus:
+        value += bonus
+        log.public("ability", f"{s.id}'s crew makes one of her coins worth {bonus} more")
     state.gold[s.owner] += value
     log.public(
         "unload",
@@ -1048,6 +1370,10 @@ def _cmd_ram(state: SpanishMainState, log: _Log, seat: int, cmd: C.Ram) -> None:
             )
         raise IllegalCommand(f"{s.id}'s bow does not touch {t.id} (SM-18)")
     after.rammed = True
+    if abilities.ram_immune(state, t):
+        log.public("ram", f"{s.id} rams {t.id}: ramming cannot eliminate {t.id}'s masts")
+        state.ram = RamState(s.id, t.id)
+        return
     d = roll(state)
     n = t.masts_up
     if d > n and n > 0:
@@ -1096,11 +1422,14 @@ def _cmd_board(state: SpanishMainState, log: _Log, seat: int, cmd: C.Board) -> N
     mine, theirs = state.ships[mine_id], state.ships[theirs_id]
     ram.offer = 2
     a, b = roll(state), roll(state)
-    ta, tb = a + mine.masts_up, b + theirs.masts_up
+    pa, pb = abilities.boarding_bonus(state, mine), abilities.boarding_bonus(state, theirs)
+    ta, tb = a + mine.masts_up + pa, b + theirs.masts_up + pb
+    xa = f" + {pa} ability" if pa else ""
+    xb = f" + {pb} ability" if pb else ""
     log.public(
         "board",
-        f"{mine.id} boards {theirs.id}: boarding d6 = {a} + {mine.masts_up} masts = {ta}"
-        f" vs d6 = {b} + {theirs.masts_up} masts = {tb}",
+        f"{mine.id} boards {theirs.id}: boarding d6 = {a} + {mine.masts_up} masts{xa} = {ta}"
+        f" vs d6 = {b} + {theirs.masts_up} masts{xb} = {tb}",
     )
     if ta == tb:
         log.public("board", "a tie: nothing happens")
@@ -1126,10 +1455,7 @@ def _plunder(state: SpanishMainState, log: _Log, winner_id: str, take: str) -> N
     w = state.ships[winner_id]
     loser = state.ships[ram.target if winner_id == ram.ship else ram.ship]
     if take == "kill":
-        if loser.crew <= 0:  # pragma: no cover - checked by the callers
-            return
-        loser.crew -= 1
-        log.public("board", f"{w.id}'s party eliminates one of {loser.id}'s crew")
+        _kill_crew(state, log, loser, f"{w.id}'s party")
         return
     if not loser.cargo or w.free_cargo <= 0:  # the winner may have lost the chance: no-op
         log.public("board", f"{w.id}'s party finds nothing to steal")
@@ -1142,6 +1468,23 @@ def _plunder(state: SpanishMainState, log: _Log, winner_id: str, take: str) -> N
     _know(state, w.owner, [coin])
     log.public("board", f"{w.id}'s party steals a coin from {loser.id} (d{n} = {d} picks it)")
     log.private("board", f"{w.id} steals {_coin_text(state, [coin])}", w.owner, loser.owner)
+
+
+def _kill_crew(state: SpanishMainState, log: _Log, t: Ship, by: str) -> None:
+    """SM-20, SM-61: one crew of ``t`` is eliminated: a crew piece (a die picks which, if more
+    than one), else a plain crew. Ghost Crew aboard: none is (SM-60)."""
+    if abilities.crew_protected(state, t):
+        log.public("crew", f"{t.id}'s crew cannot be eliminated while she floats")
+        return
+    if t.aboard:
+        n = len(t.aboard)
+        d = roll(state, n) if n > 1 else 1
+        gone = t.aboard.pop(d - 1)
+        pick = f" (d{n} = {d} picks it)" if n > 1 else ""
+        log.public("crew", f"{by} eliminates {gone.name} of {t.id}'s crew{pick}")
+    elif t.crew > 0:
+        t.crew -= 1
+        log.public("crew", f"{by} eliminates one of {t.id}'s crew")
 
 
 # --- eliminate (SM-18, SM-25)
@@ -1159,9 +1502,18 @@ def _cmd_eliminate(state: SpanishMainState, log: _Log, seat: int, cmd: C.Elimina
 
 
 def _eliminate(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
+    """Resolve the pending hit on ``t``: mast ``i`` goes; a card that takes two masts a hit
+    leaves one more to choose."""
+    hit = state.hit
+    state.hit = None
+    _drop_mast(state, log, t, i)
+    if hit is not None and hit.more > 0 and t.id in state.ships and not t.derelict:
+        state.hit = Hit(t.id, hit.why, hit.more - 1, hit.chooser)
+
+
+def _drop_mast(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
     m = t.masts[i]
     m.up = False
-    state.hit = None
     log.public("mast", f"{t.id} loses mast {i + 1} ({m.rank}{m.range}); {t.masts_up} left")
     if t.derelict:
         log.public("derelict", f"{t.id} is derelict: no masts left, she cannot move")
@@ -1169,6 +1521,8 @@ def _eliminate(state: SpanishMainState, log: _Log, t: Ship, i: int) -> None:
             tow = state.ships[t.towing]
             t.towing, tow.towed_by = None, None
             log.public("tow", f"{t.id} can tow no more: {tow.id} is cast off")
+        if abilities.has(state, t, "sinks_at_last"):
+            _sink(state, log, t, "her last mast is gone")
 
 
 def _sink(state: SpanishMainState, log: _Log, t: Ship, why: str) -> None:
@@ -1202,61 +1556,192 @@ def _sink(state: SpanishMainState, log: _Log, t: Ship, why: str) -> None:
 def _cmd_shoot(state: SpanishMainState, log: _Log, seat: int, cmd: C.Shoot) -> None:
     _my_turn(state, seat, "shoot")
     s = _mine(state, seat, cmd.ship)
-    _ready(state, s)
+    mark = f"move_shoot:{s.id}"  # (SM-60: she may move and shoot with the same action)
+    if mark not in state.marks:
+        _ready(state, s)
     if s.derelict:
         raise IllegalCommand(f"{s.id} is derelict (no masts): she cannot shoot (SM-11)")
-    t = _ship(state, cmd.target)
-    if t.owner == s.owner:
-        raise IllegalCommand(f"{t.id} is not an enemy ship")
-    status = _firing(state, s, t)
-    ready = [i for i, why in status if why is None]
-    if cmd.masts:
-        if len(set(cmd.masts)) != len(cmd.masts):
-            raise IllegalCommand("a mast is listed twice")
-        why_of = dict(status)
-        for m in cmd.masts:
-            if not 1 <= m <= len(s.masts) or not s.masts[m - 1].up:
-                raise IllegalCommand(f"{s.id} has no mast {m} standing")
-            if why_of.get(m - 1) is not None:
-                raise IllegalCommand(f"cannot fire {why_of[m - 1]}")
-        ready = [m - 1 for m in cmd.masts]
-    if not ready:
-        reasons = "; ".join(why for _, why in status if why) or "no cannon"
-        raise IllegalCommand(f"no cannon of {s.id} can fire at {t.id}: {reasons}")
-    state.acted.append(s.id)
-    cannons = ", ".join(f"{i + 1} ({s.masts[i].rank}{s.masts[i].range})" for i in ready)
-    log.public(
-        "shoot", f"{s.id} shoots at {t.id} with cannon{'s' if len(ready) > 1 else ''} {cannons}"
-    )
-    state.volley = Volley(s.id, t.id, ready)
+    salvos = _aim(state, s, [(cmd.target, cmd.masts), *cmd.also])
+    if mark in state.marks:
+        state.marks.remove(mark)
+    else:
+        state.acted.append(s.id)
+    state.soak = []
+    for k, salvo in enumerate(salvos):
+        ready = salvo.masts
+        cannons = ", ".join(f"{i + 1} ({''.join(map(str, cannon_of(s, i)))})" for i in ready)
+        verb = "shoots" if k == 0 else "and"
+        log.public(
+            "shoot",
+            f"{s.id} {verb} at {salvo.target} with cannon{'s' if len(ready) > 1 else ''} {cannons}",
+        )
+    first = salvos[0]
+    state.volley = Volley(s.id, first.target, first.masts, salvos[1:])
+
+
+def _aim(state: SpanishMainState, s: Ship, aims: list[C.Aim]) -> list[Salvo]:
+    """SM-25: check each (target, masts) of a shoot action and give each its cannons, one target
+    per cannon: the masts named, or every cannon that can fire at it and is named nowhere else."""
+    targets = [tid for tid, _ in aims]
+    for tid in targets:
+        if targets.count(tid) > 1:
+            raise IllegalCommand(
+                f"{tid} is named twice: list all the masts for it in one 'at {tid}'"
+            )
+    named = [m for _, masts in aims for m in masts]
+    for m in named:
+        if named.count(m) > 1:
+            raise IllegalCommand(f"mast {m} is listed twice: each cannon fires at one target")
+    out: list[Salvo] = []
+    taken = set(m - 1 for m in named)
+    for tid, masts in aims:
+        t = _ship(state, tid)
+        if t.owner == s.owner:
+            raise IllegalCommand(f"{t.id} is not an enemy ship")
+        status = _firing(state, s, t)
+        ready = [i for i, why in status if why is None and i not in taken]
+        if masts:
+            why_of = dict(status)
+            for m in masts:
+                musket = len(s.masts) < m <= len(s.masts) + abilities.muskets(state, s)
+                real = 1 <= m <= len(s.masts) and abilities.cannon_stands(state, s, m - 1)
+                if not (musket or real):
+                    raise IllegalCommand(f"{s.id} has no mast {m} standing")
+                if why_of.get(m - 1) is not None:
+                    raise IllegalCommand(f"cannot fire {why_of[m - 1]}")
+            ready = [m - 1 for m in masts]
+        if not ready:
+            reasons = "; ".join(why for _, why in status if why) or "no cannon"
+            if any(why is None for _, why in status):
+                reasons = "every cannon that can is given another target"
+            raise IllegalCommand(f"no cannon of {s.id} can fire at {t.id}: {reasons}")
+        taken.update(ready)
+        out.append(Salvo(t.id, ready))
+    return out
 
 
 def _fire_next(state: SpanishMainState, log: _Log) -> None:
     v = state.volley
     assert v is not None
     s, t = state.ships.get(v.ship), state.ships.get(v.target)
-    if s is None or t is None or not v.masts:
+    if s is None or s.derelict:  # (she lost her last mast to her own misfire)
         state.volley = None
+        return
+    if t is None or not v.masts:
+        _next_salvo(state)
         return
     i = v.masts.pop(0)
-    m = s.masts[i]
+    rank, printed = cannon_of(s, i)
+    musket = i >= len(s.masts)
     d = roll(state)
-    hit = d >= m.rank if state.options.hit_rule == "gte" else d > m.rank
-    rule = ">=" if state.options.hit_rule == "gte" else ">"
+    bonus = 0 if musket else abilities.cannon_bonus(state, s, t)  # (a musket gets no bonus)
+    far = not musket and _beyond_printed_range(state, s, i, t)
+    if far:  # (SM-60, HMS Meresman: a doubled-range shot needs a 6)
+        hit, need = d == 6, "needs a 6 at double range"
+    else:
+        rule = ">=" if state.options.hit_rule == "gte" else ">"
+        total = d + bonus
+        hit = total >= rank if state.options.hit_rule == "gte" else total > rank
+        need = f"needs {rule} {rank}"
+    plus = f" {bonus:+d} = {d + bonus}" if bonus and not far else ""
     log.public(
         "cannon",
-        f"{s.id}'s cannon {i + 1} ({m.rank}{m.range}) at {t.id}: d6 = {d}"
-        f" {'hits' if hit else 'misses'} (needs {rule} {m.rank})",
+        f"{s.id}'s cannon {i + 1} ({rank}{printed}) at {t.id}: d6 = {d}{plus}"
+        f" {'hits' if hit else 'misses'} ({need})",
     )
     if not v.masts:
-        state.volley = None
-    if not hit:
-        return
+        _next_salvo(state)
+    if abilities.misfires(state, s, d) and not musket and s.masts[i].up:
+        log.public("ability", f"{s.id} rolled a 1: she loses the mast that fired")
+        _drop_mast(state, log, s, i)
+    if hit:
+        _on_hit(state, log, s, t)
+
+
+def _beyond_printed_range(state: SpanishMainState, s: Ship, i: int, t: Ship) -> bool:
+    """Is ``t`` beyond mast ``i``'s printed range (so only a doubled range reaches, SM-60)?"""
+    if abilities.range_factor(state, s) == 1.0:
+        return False
+    rng = abilities.cannon_range(state, s, s.masts[i].range)
+    px, py = geo.mast_point(s.x, s.y, s.heading, s.length, i, len(s.masts))
+    return geo.hull_distance(px, py, _axis(t)) > geo.LEG_LENGTH[rng] + 1e-9
+
+
+def _on_hit(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
+    """SM-25 and the on-hit abilities (SM-60): a derelict sinks; else the target may ignore
+    the hit or need a second one; then a mast (two for some cards) is eliminated, chosen by
+    the target's owner (or the shooter, for some cards), and the shooter's card may eliminate
+    a cargo."""
     if t.derelict:
         _sink(state, log, t, f"hit by {s.id} while derelict")
+        if state.volley is not None and state.volley.target == t.id:
+            _next_salvo(state)
+        _after_sinking(state, log, s)
+        return
+    if abilities.has(state, t, "ignore_first") and t.masts_up == len(t.masts):
+        mark = f"ignore_first:{t.id}"
+        if mark not in state.marks:
+            state.marks.append(mark)
+            log.public("ability", f"{t.id} ignores the first hit she takes this turn")
+            return
+    if abilities.has(state, t, "two_hits"):
+        if t.id not in state.soak:
+            state.soak.append(t.id)
+            log.public(
+                "ability", f"{t.id} needs a second hit from this shoot action to lose a mast"
+            )
+            return
+        state.soak.remove(t.id)
+    if abilities.has(state, s, "cargo_on_hit") and t.cargo:
+        _cargo_on_hit(state, log, s, t)
+    mark = f"kill_crew_on_hit:{s.id}"
+    if abilities.has(state, s, "kill_crew_on_hit") and t.crew_count and mark not in state.marks:
+        state.marks.append(mark)
+        _kill_crew(state, log, t, f"{s.id}'s hit")
+    more = min(abilities.masts_per_hit(state, s), t.masts_up) - 1
+    chooser = s.owner if abilities.shooter_picks(state, s) else None
+    state.hit = Hit(t.id, f"hit by {s.id}", more, chooser)
+
+
+def _cargo_on_hit(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
+    """SM-60 (Asesino de la Nave): one of the target's coins, picked by a die, is lost."""
+    once = any(a.kind == "cargo_on_hit" and a.value for a in abilities.of(state, s))
+    mark = f"cargo_on_hit:{s.id}"
+    if once and mark in state.marks:
+        return
+    if once:
+        state.marks.append(mark)
+    n = len(t.cargo)
+    d = roll(state, n)
+    coin = t.cargo.pop(d - 1)
+    state.coins[coin - 1].place = "lost"
+    state.coins[coin - 1].known = list(range(len(state.seats)))
+    log.public(
+        "ability",
+        f"{s.id}'s hit eliminates a coin of {t.id}'s cargo (d{n} = {d} picks it):"
+        f" {_coin_text(state, [coin])} leaves play",
+    )
+
+
+def _after_sinking(state: SpanishMainState, log: _Log, s: Ship) -> None:
+    """SM-60 (El Ladron, HMS Gallowglass): the ship that sank another repairs one mast."""
+    if not abilities.has(state, s, "repair_on_sink") or s.id not in state.ships:
+        return
+    down = [i for i, m in enumerate(s.masts) if not m.up]
+    if down:
+        s.masts[down[0]].up = True
+        log.public("ability", f"{s.id} sank a ship: she repairs mast {down[0] + 1}")
+
+
+def _next_salvo(state: SpanishMainState) -> None:
+    """SM-25: the volley's current target is done: go on to the next of a split action."""
+    v = state.volley
+    assert v is not None
+    if not v.later:
         state.volley = None
         return
-    state.hit = Hit(t.id, f"hit by {s.id}")
+    nxt = v.later.pop(0)
+    v.target, v.masts = nxt.target, nxt.masts
 
 
 # --- explore, load, repair (SM-30, SM-32)
@@ -1268,13 +1753,65 @@ def _cmd_explore(state: SpanishMainState, log: _Log, seat: int, cmd: C.Explore) 
     why = _explore_problem(state, s)
     if why:
         raise IllegalCommand(why)
+    t = derelict_to_explore(state, s)
+    if t is not None:
+        state.acted.append(s.id)
+        _claim_derelict(state, log, s, t)
+        return
     isl = state.islands[s.docked or ""]
-    state.acted.append(s.id)
+    mark = f"dock_explore:{s.id}"
+    if mark in state.marks:
+        state.marks.remove(mark)
+    else:
+        state.acted.append(s.id)
     _know(state, seat, isl.coins)
     n = len(isl.coins)
     log.public("explore", f"{s.id} explores {isl.id} ({n} coin{'s' if n != 1 else ''})")
     log.private("explore", f"{isl.id} holds {_coin_text(state, isl.coins)}", seat)
     state.loading = s.id
+
+
+def _claim_derelict(state: SpanishMainState, log: _Log, s: Ship, t: Ship) -> None:
+    """SM-60: the explored derelict is hers; both ships dock at her home island (each on a free
+    spot of its shore, facing out; one that finds none stays where she is) and unload."""
+    was = t.owner
+    t.owner = s.owner
+    if t.towing:
+        state.ships[t.towing].towed_by, t.towing = None, None
+    _know(state, s.owner, t.cargo)
+    log.public(
+        "explore", f"{s.id} explores the derelict {t.id}: she is {state.seats[s.owner]}'s now"
+    )
+    if t.cargo and was != s.owner:
+        log.private("explore", f"{t.id} carries {_coin_text(state, t.cargo)}", s.owner)
+    home = _home(state, s.owner)
+    if home is None:
+        return
+    for ship in (s, t):
+        spot = _home_spot(state, home, ship)
+        if spot is None:
+            continue
+        ship.x, ship.y, ship.heading = spot
+        ship.docked = home.id
+        log.public("dock", f"{ship.id} docks at {home.id}")
+        _unload(state, log, ship, home)
+
+
+def _home_spot(state: SpanishMainState, home: Island, s: Ship) -> tuple[float, float, float] | None:
+    """A free place for ``s`` docked at ``home``, stern touching, facing out: the first of a
+    ring of bearings (from the one toward the middle of the sea) where her hull meets nothing."""
+    base = geo.bearing(home.x, home.y, state.width / 2, state.height / 2)
+    near = home.r + geo.CONTACT / 2
+    for k in range(60):
+        ang = base + (6.0 * ((k + 1) // 2)) * (1 if k % 2 else -1)
+        ux, uy = geo.unit(ang)
+        x, y = round(home.x + (near + s.length) * ux, 6), round(home.y + (near + s.length) * uy, 6)
+        h = geo.norm_heading(round(ang, 6))
+        seg = geo.axis(x, y, h, s.length)
+        obs = [ob for ob in obstacles(state, s, {s.id}) if ob.id != home.id]
+        if all(ob.gap(seg) >= 0.1 for ob in obs):
+            return x, y, h
+    return None
 
 
 def _cmd_load(state: SpanishMainState, log: _Log, seat: int, cmd: C.Load) -> None:
@@ -1293,6 +1830,8 @@ def _cmd_load(state: SpanishMainState, log: _Log, seat: int, cmd: C.Load) -> Non
             )
     if len(cmd.coins) > s.free_cargo:
         raise IllegalCommand(f"{s.id} has room for {s.free_cargo} coin(s), not {len(cmd.coins)}")
+    if cmd.coins and len(cmd.coins) == len(isl.coins) and abilities.never_last(state, s):
+        raise IllegalCommand(f"{s.id} may never load the last coin from an island; leave one")
     for c in cmd.coins:
         isl.coins.remove(c)
         s.cargo.append(c)
@@ -1308,9 +1847,9 @@ def _cmd_repair(state: SpanishMainState, log: _Log, seat: int, cmd: C.Repair) ->
     _my_turn(state, seat, "repair")
     s = _mine(state, seat, cmd.ship)
     _ready(state, s)
-    home = _home(state, seat)
-    if home is None or s.docked != home.id:
-        raise IllegalCommand(f"{s.id} is not docked at your home island (SM-32)")
+    why = _repair_problem(state, s)
+    if why:
+        raise IllegalCommand(why)
     down = [i for i, m in enumerate(s.masts) if not m.up]
     if not down:
         raise IllegalCommand(f"{s.id} has all her masts")
@@ -1357,10 +1896,39 @@ def start_turn(state: SpanishMainState, log: _Log, seat: int) -> None:
     state.acted = []
     state.after = None
     state.began_docked = {}
+    state.extra, state.marks = [], []
     for s in state.ships.values():
         if s.owner == seat and s.docked is not None:
             state.began_docked[s.id] = s.docked
     log.public("turn", f"round {state.round}: {state.seats[seat]}'s turn")
+    _turn_rolls(state, log, seat)
+
+
+def _turn_rolls(state: SpanishMainState, log: _Log, seat: int) -> None:
+    """SM-60, once per turn: each ship of ``seat`` with an extra-action card rolls a d6; on a 5
+    or 6 she may be given one more action this turn (rolled as the turn begins, so that a
+    refused command never spends a die)."""
+    for s in list(state.ships.values()):
+        pin = pinned_by(state, s) if s.owner == seat else None
+        if pin is not None and abilities.has(state, s, "pinned_kill") and pin.crew_count:
+            _kill_crew(state, log, pin, f"{s.id}, pinned,")
+    for s in state.ships.values():
+        if s.owner != seat or not abilities.has(state, s, "same_twice"):
+            continue
+        d = roll(state)
+        if d >= 5:
+            state.extra.append(s.id)
+            state.marks.append(f"same:{s.id}")
+        got = "she may be given the same action twice" if d >= 5 else "one action"
+        log.public("ability", f"{s.id}'s same-action d6 = {d}: {got}")
+    for s in state.ships.values():
+        if s.owner != seat or not abilities.extra_action(state, s):
+            continue
+        d = roll(state)
+        if d >= 5:
+            state.extra.append(s.id)
+        got = "she may be given an extra action" if d >= 5 else "no extra action"
+        log.public("ability", f"{s.id}'s extra-action d6 = {d}: {got}")
 
 
 def gold_in_play(state: SpanishMainState) -> int:
@@ -1477,6 +2045,129 @@ def _settle(state: SpanishMainState, log: _Log) -> None:
         return
 
 
+# --- crew at a dock (SM-14, SM-61)
+
+
+def _docked_mine(state: SpanishMainState, seat: int, sid: str, what: str) -> Ship:
+    _my_turn(state, seat, what)
+    s = _mine(state, seat, sid)
+    if s.docked is None:
+        raise IllegalCommand(f"{s.id} is not docked: crew go ashore or aboard only at a dock")
+    return s
+
+
+def _crew_of(s: Ship, cid: str) -> int:
+    for k, c in enumerate(s.aboard):
+        if c.id == cid:
+            return k
+    aboard = ", ".join(c.id for c in s.aboard) or "none"
+    raise IllegalCommand(f"{cid!r} is not aboard {s.id}; aboard: {aboard}")
+
+
+def _room_for(s: Ship, slots: int, cid: str) -> None:
+    if slots > s.free_cargo:
+        raise IllegalCommand(f"{s.id} has no free cargo slot for {cid}")
+
+
+def _cmd_drop_off(state: SpanishMainState, log: _Log, seat: int, cmd: C.DropOff) -> None:
+    s = _docked_mine(state, seat, cmd.ship, "drop off crew")
+    k = _crew_of(s, cmd.crew)
+    c = s.aboard[k]
+    if c.slots < 0 and s.free_cargo < -c.slots:
+        raise IllegalCommand(f"{c.id} gives {s.id} a cargo slot that is in use: unload first")
+    s.aboard.pop(k)
+    state.islands[s.docked or ""].crew.append(c)
+    log.public("crew", f"{s.id} drops off {c.name} ({c.id}) at {s.docked}")
+
+
+def _cmd_pick_up(state: SpanishMainState, log: _Log, seat: int, cmd: C.PickUp) -> None:
+    s = _docked_mine(state, seat, cmd.ship, "pick up crew")
+    isl = state.islands[s.docked or ""]
+    waiting = [c for c in isl.crew if c.owner == seat]
+    c = next((c for c in waiting if c.id == cmd.crew), None)
+    if c is None:
+        there = ", ".join(c.id for c in waiting) or "none"
+        raise IllegalCommand(
+            f"no crew of yours called {cmd.crew!r} waits at {isl.id}; there: {there}"
+        )
+    _room_for(s, c.slots, c.id)
+    isl.crew.remove(c)
+    s.aboard.append(c)
+    log.public("crew", f"{s.id} picks up {c.name} ({c.id}) at {isl.id}")
+
+
+def _cmd_transfer(state: SpanishMainState, log: _Log, seat: int, cmd: C.Transfer) -> None:
+    s = _docked_mine(state, seat, cmd.ship, "transfer crew")
+    o = _mine(state, seat, cmd.to)
+    if o.id == s.id or o.docked != s.docked:
+        raise IllegalCommand(f"{o.id} is not docked at {s.docked} with {s.id}")
+    k = _crew_of(s, cmd.crew)
+    c = s.aboard[k]
+    if c.slots < 0 and s.free_cargo < -c.slots:
+        raise IllegalCommand(f"{c.id} gives {s.id} a cargo slot that is in use: unload first")
+    _room_for(o, c.slots, c.id)
+    s.aboard.pop(k)
+    o.aboard.append(c)
+    log.public("crew", f"{c.name} ({c.id}) moves from {s.id} to {o.id} at {s.docked}")
+
+
+def _cmd_look(state: SpanishMainState, log: _Log, seat: int, cmd: C.Look) -> None:
+    _my_turn(state, seat, "look at a coin")
+    s = _mine(state, seat, cmd.ship)
+    wheres = {a.faction for a in abilities.of(state, s) if a.kind == "look"}
+    if not wheres:
+        raise IllegalCommand(f"{s.id} has no card that lets her look at coins")
+    if f"look:{s.id}" in state.marks:
+        raise IllegalCommand(f"{s.id} has looked at a coin this turn (once per turn)")
+    if not 1 <= cmd.coin <= len(state.coins):
+        raise IllegalCommand(f"there is no coin {cmd.coin}; coins are 1..{len(state.coins)}")
+    coin = state.coins[cmd.coin - 1]
+    where = coin.place.split(":", 1)[0]
+    if where not in wheres:
+        on = " or ".join(f"on {'an' if w == 'island' else 'a'} {w}" for w in sorted(wheres))
+        raise IllegalCommand(f"{s.id} may look only at a coin {on}; coin {cmd.coin} is not")
+    if seat in coin.known:
+        raise IllegalCommand(f"you know coin {cmd.coin} already: it is {coin.value}")
+    state.marks.append(f"look:{s.id}")
+    _know(state, seat, [cmd.coin])
+    log.public("look", f"{s.id} looks at coin {cmd.coin}")
+    log.private("look", f"coin {cmd.coin} is worth {coin.value}", seat)
+
+
+def _cmd_sacrifice(state: SpanishMainState, log: _Log, seat: int, cmd: C.Sacrifice) -> None:
+    _my_turn(state, seat, "sacrifice a crew")
+    s = _mine(state, seat, cmd.ship)
+    why = _sacrifice_problem(state, s)
+    if why:
+        raise IllegalCommand(why)
+    k = _crew_of(s, cmd.crew)
+    gone = s.aboard.pop(k)
+    state.marks.append(f"sacrifice:{s.id}")
+    state.extra.append(s.id)
+    log.public("crew", f"{s.id} loses {gone.name} ({gone.id}) for an extra action this turn")
+
+
+def _cmd_trade(state: SpanishMainState, log: _Log, seat: int, cmd: C.Trade) -> None:
+    _my_turn(state, seat, "trade")
+    s = _mine(state, seat, cmd.ship)
+    t = _ship(state, cmd.target)
+    why = _trade_problem(state, s, t)
+    if why:
+        raise IllegalCommand(why)
+    state.marks.append(f"trade:{s.id}")
+    n, m = len(s.cargo), len(t.cargo)
+    a, b = roll(state, n), roll(state, m)
+    mine, theirs = s.cargo.pop(a - 1), t.cargo.pop(b - 1)
+    s.cargo.append(theirs)
+    t.cargo.append(mine)
+    state.coins[theirs - 1].place, state.coins[mine - 1].place = f"ship:{s.id}", f"ship:{t.id}"
+    _know(state, s.owner, [theirs])
+    _know(state, t.owner, [mine])
+    log.public("trade", f"{s.id} trades a coin with {t.id} (d{n} = {a}, d{m} = {b} pick them)")
+    log.private("trade", f"{s.id} gets {_coin_text(state, [theirs])}", s.owner)
+    log.private("trade", f"{t.id} gets {_coin_text(state, [mine])}", t.owner)
+
+
 _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Move: _cmd_move,
     C.MoveToward: _cmd_move,
@@ -1493,6 +2184,14 @@ _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Pass: _cmd_pass,
     C.Eliminate: _cmd_eliminate,
     C.EndTurn: _cmd_end_turn,
+    C.DropOff: _cmd_drop_off,
+    C.PickUp: _cmd_pick_up,
+    C.Transfer: _cmd_transfer,
+    C.Look: _cmd_look,
+    C.Trade: _cmd_trade,
+    C.Sacrifice: _cmd_sacrifice,
 }
 
-FREE_TYPES: frozenset[type] = frozenset({C.BreakTow})
+FREE_TYPES: frozenset[type] = frozenset(
+    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade, C.Sacrifice}
+)

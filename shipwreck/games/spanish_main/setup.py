@@ -17,11 +17,12 @@ import msgspec
 
 from shipwreck.engine.core import Event
 from shipwreck.engine.rng import Rng
+from shipwreck.games.spanish_main import abilities, rules
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main import rules
-from shipwreck.games.spanish_main.ships import CARDS, DEFAULT_PRESETS, PRESETS, offered
+from shipwreck.games.spanish_main.ships import CARDS, CREW, DEFAULT_PRESETS, PRESETS, offered
 from shipwreck.games.spanish_main.state import (
     Coin,
+    Crew,
     Island,
     Mast,
     Options,
@@ -72,6 +73,8 @@ class ShipPosition(msgspec.Struct, forbid_unknown_fields=True):
     cargo: list[int] = msgspec.field(default_factory=list)
     """Values of the coins aboard (known to the owner)."""
     crew: int | None = None
+    aboard: list[str] = msgspec.field(default_factory=list)
+    """Crew cards aboard (SM-61), by crew card id (``oarsman-english``)."""
     towing: str | None = None
     """A derelict (by id) this ship tows; it is placed astern."""
 
@@ -231,11 +234,16 @@ def _fleets(opts: Options, n: int) -> list[list[str]]:
         ids = list(PRESETS[fleet[0]]) if len(fleet) == 1 and fleet[0] in PRESETS else list(fleet)
         if not ids:
             raise SetupError(f"options.fleets[{seat}]: an empty fleet")
-        for sid in ids:
+        for entry in ids:
+            sid, *crew = entry.split("+")
             if sid not in pool:
-                why = "has an ability (SM-6)" if sid in CARDS else "is not on the ship list"
-                raise SetupError(f"options.fleets[{seat}]: {sid!r} {why}")
-        points = sum(CARDS[i].points for i in ids)
+                raise SetupError(f"options.fleets[{seat}]: {sid!r} is not on the ship list")
+            for cid in crew:
+                if cid not in CREW:
+                    raise SetupError(f"options.fleets[{seat}]: {cid!r} is not a crew card")
+            if crew and not opts.abilities:
+                raise SetupError(f"options.fleets[{seat}]: crew play only with abilities on")
+        points = sum(fleet_cost(i) for i in ids)
         if points > opts.points:
             raise SetupError(
                 f"options.fleets[{seat}]: {points} points, over the limit of {opts.points} (SM-4)"
@@ -277,15 +285,51 @@ def _new_ships(
     fleets: list[list[str]], placed: list[list[tuple[float, float, float]]], opts: Options
 ) -> list[Ship]:
     taken: set[str] = set()
+    crew_ids: set[str] = set()
     out = []
     for seat, fleet in enumerate(fleets):
-        for card_id, (x, y, h) in zip(fleet, placed[seat], strict=True):
-            out.append(_make_ship(_unique(card_id, taken), card_id, seat, x, y, h, opts))
+        for k, (entry, (x, y, h)) in enumerate(zip(fleet, placed[seat], strict=True)):
+            card_id, *crew = entry.split("+")
+            ship = _make_ship(_unique(card_id, taken), card_id, seat, x, y, h, opts)
+            _board_crew(ship, crew, crew_ids, f"options.fleets[{seat}][{k}]", opts)
+            out.append(ship)
     return out
+
+
+def _board_crew(s: Ship, cards: list[str], taken: set[str], where: str, opts: Options) -> None:
+    """SM-61: crew pieces start aboard, each in a cargo slot (or none, or giving one)."""
+    if cards and not opts.abilities:
+        raise SetupError(f"{where}: crew play only with abilities on (SM-6)")
+    for cid in cards:
+        if cid not in CREW:
+            close = ", ".join(k for k in CREW if k.split("-")[0] == cid.split("-")[0]) or "none"
+            raise SetupError(f"{where}: {cid!r} is not a crew card (close: {close})")
+        card = CREW[cid]
+        piece = Crew(_unique(cid, taken), cid, card.name, s.owner, abilities.crew_slots(cid))
+        if piece.slots > s.free_cargo:
+            raise SetupError(f"{where}: no cargo slot left aboard {s.id} for {cid}")
+        s.aboard.append(piece)
+
+
+def fleet_cost(entry: str) -> int:
+    """SM-4, SM-61: the points of a fleet entry ``SHIP[+CREW...]``: the ship, and each crew
+    card less 1 for each discount card (Gaspar Zuan, Countess Diana Doone) placed with it."""
+    ship, *crew = entry.split("+")
+    discount = [_is_discount(c) for c in crew]
+    cost = CARDS[ship].points
+    for c, own in zip(crew, discount, strict=True):
+        cost += max(0, CREW[c].points - (sum(discount) - own))
+    return cost
+
+
+def _is_discount(cid: str) -> bool:
+    a = abilities.TEXTS.get(CREW[cid].ability)
+    return a is not None and a.kind == "discount"
 
 
 def _fixed_ships(given: list[ShipPosition], n: int, coins: list[Coin], opts: Options) -> list[Ship]:
     taken: set[str] = set()
+    crew_ids: set[str] = set()
     out = []
     for k, sp in enumerate(given):
         where = f"ships[{k}]"
@@ -308,8 +352,9 @@ def _fixed_ships(given: list[ShipPosition], n: int, coins: list[Coin], opts: Opt
                 raise SetupError(f"{where}.masts: {s.id} has masts 1..{len(s.masts)}")
             for i, m in enumerate(s.masts):
                 m.up = (i + 1) in up
-        if len(sp.cargo) > s.cargo_slots:
-            raise SetupError(f"{where}.cargo: {s.id} holds {s.cargo_slots} coins")
+        _board_crew(s, sp.aboard, crew_ids, f"{where}.aboard", opts)
+        if len(sp.cargo) > s.free_cargo:
+            raise SetupError(f"{where}.cargo: {s.id} holds {s.free_cargo} coins with her crew")
         for v in sp.cargo:
             coins.append(Coin(v, [sp.owner], f"ship:{sid}"))
             s.cargo.append(len(coins))
@@ -505,7 +550,7 @@ def _dock_fleets(
         ]
         spots = []
         for card_id in fleet:
-            length = geo.hull_length(CARDS[card_id].masts)
+            length = geo.hull_length(CARDS[card_id.split("+")[0]].masts)
             for ang in angles:
                 ux, uy = geo.unit(ang)
                 near = home.r + geo.CONTACT / 2

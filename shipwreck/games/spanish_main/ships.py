@@ -4,9 +4,8 @@ Ships are named by a slug of their name (``HMS Dover`` -> ``dover``, ``El Picado
 ``el-picador``); the ``HMS`` prefix is dropped. Promo reprints (``GS-…``, ``PP…``) that repeat
 a name are left out: the first printing of a name wins.
 
-SM-6: abilities are off by default and none is implemented. With abilities off, every ship is
-offered and sails as a plain hull (its ability text is ignored). With the ``abilities`` option on,
-only ships without an ability (HMS Dover, El Picador) are offered, as SM-6 says.
+SM-6, SM-60: every ship is offered. With abilities on (the default) each plays its printed
+ability, where it plays yet (:mod:`.abilities`); with ``abilities = false`` all sail as plain hulls.
 """
 
 from __future__ import annotations
@@ -87,11 +86,51 @@ def _load() -> dict[str, ShipCard]:
 CARDS: dict[str, ShipCard] = _load()
 
 
-def offered(abilities: bool = False) -> dict[str, ShipCard]:
-    """The ships a fleet may be built from (SM-6; see the module docstring)."""
-    if not abilities:
-        return CARDS
-    return {k: c for k, c in CARDS.items() if not c.ability}
+@dataclass(frozen=True, slots=True)
+class CrewCard:
+    """A crew card (SM-61): a piece carried in a cargo slot that gives its ship an ability."""
+
+    id: str
+    number: str
+    name: str
+    faction: str
+    points: int
+    ability: str
+
+
+def _load_crew() -> dict[str, CrewCard]:
+    """Crew cards by slug; a name printed for several nations (``Explorer``) gets the nation
+    after it (``explorer-english``). The first printing of a name in a nation wins."""
+    raw = (
+        resources.files("shipwreck.games.spanish_main")
+        .joinpath("data/ships.csv")
+        .read_text(encoding="utf-8")
+    )
+    rows = [r for r in csv.DictReader(io.StringIO(raw)) if r["type"] == "Crew"]
+    nations: dict[str, set[str]] = {}
+    for r in rows:
+        nations.setdefault(slug(r["name"]), set()).add(r["faction"])
+    out: dict[str, CrewCard] = {}
+    for r in rows:
+        cid = slug(r["name"])
+        if len(nations[cid]) > 1:
+            cid = f"{cid}-{r['faction'].lower()}"
+        if cid in out:
+            continue
+        text = " ".join(r["ability"].split())
+        out[cid] = CrewCard(
+            cid, r["number"], r["name"], r["faction"], int(float(r["point_cost"])), text
+        )
+    return out
+
+
+CREW: dict[str, CrewCard] = _load_crew()
+
+
+def offered(abilities: bool = True) -> dict[str, ShipCard]:
+    """The ships a fleet may be built from (SM-6; see the module docstring): all of them, with
+    or without their abilities."""
+    return CARDS
 
 
 PRESETS: dict[str, tuple[str, ...]] = {

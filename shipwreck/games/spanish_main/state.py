@@ -22,6 +22,17 @@ class Mast(msgspec.Struct):
     """False once eliminated (with its cannon)."""
 
 
+class Crew(msgspec.Struct):
+    """A crew piece (SM-61): its card, its owner, and the cargo slots it takes (1; 0 for a card
+    that takes none; -1 for one that adds a slot)."""
+
+    id: str
+    card: str
+    name: str
+    owner: int
+    slots: int = 1
+
+
 class Ship(msgspec.Struct):
     id: str
     card: str
@@ -39,6 +50,9 @@ class Ship(msgspec.Struct):
     cargo: list[int] = msgspec.field(default_factory=list)
     """Coin numbers aboard."""
     crew: int = 0
+    """Plain crew without a card (``options.crew``): only for a boarding party's kill."""
+    aboard: list[Crew] = msgspec.field(default_factory=list)
+    """Crew pieces aboard (SM-61), in cargo slots."""
     docked: str | None = None
     towing: str | None = None
     towed_by: str | None = None
@@ -54,7 +68,12 @@ class Ship(msgspec.Struct):
 
     @property
     def free_cargo(self) -> int:
-        return self.cargo_slots - len(self.cargo)
+        return self.cargo_slots - len(self.cargo) - sum(c.slots for c in self.aboard)
+
+    @property
+    def crew_count(self) -> int:
+        """Every crew aboard, plain and pieces (SM-20: what a boarding party may eliminate)."""
+        return self.crew + len(self.aboard)
 
 
 class Island(msgspec.Struct):
@@ -65,6 +84,8 @@ class Island(msgspec.Struct):
     home: int | None = None
     """The seat whose home island this is, or None for a wild island."""
     coins: list[int] = msgspec.field(default_factory=list)
+    crew: list[Crew] = msgspec.field(default_factory=list)
+    """Crew dropped off here (SM-14, SM-61), waiting to be picked up by their owner."""
 
 
 class Coin(msgspec.Struct):
@@ -86,8 +107,9 @@ class Options(msgspec.Struct, forbid_unknown_fields=True):
     max_rounds: int = 1000
     """A safety cap the rules do not have (SM-40: no round cap decides a game): after this many
     rounds the game ends and is scored (SM-41). The shipped bots never reach it. 0: no cap."""
-    abilities: bool = False
-    """SM-6: abilities are not implemented; on, only ships without one are offered."""
+    abilities: bool = True
+    """SM-6, SM-60: every ship plays its printed ability (those that play yet, see
+    docs/rules/spanish-main.md); off: plain hulls."""
     crew: int = 0
     """SM-6: crew is off by default; >0 gives every ship that many plain crew (for SM-20 kill)."""
     start: Literal["out", "in"] = "out"
@@ -96,13 +118,22 @@ class Options(msgspec.Struct, forbid_unknown_fields=True):
     """Per seat: ship ids, or one preset name (``["english"]``)."""
 
 
+class Salvo(msgspec.Struct):
+    """One target of a split shoot action and the masts that fire at it (SM-25)."""
+
+    target: str
+    masts: list[int]
+
+
 class Volley(msgspec.Struct):
     """A shoot action being resolved cannon by cannon (SM-25)."""
 
     ship: str
     target: str
     masts: list[int]
-    """0-based masts still to fire."""
+    """0-based masts still to fire at ``target``."""
+    later: list[Salvo] = msgspec.field(default_factory=list)
+    """The further targets of a split shoot action, in order."""
 
 
 class Hit(msgspec.Struct):
@@ -110,6 +141,10 @@ class Hit(msgspec.Struct):
 
     ship: str
     why: str
+    more: int = 0
+    """Masts still to go after this one (a card that eliminates two masts with one hit)."""
+    chooser: int | None = None
+    """The seat that picks the mast, if not the ship's owner (a card says so, SM-60)."""
 
 
 class RamState(msgspec.Struct):
@@ -156,6 +191,12 @@ class SpanishMainState(msgspec.Struct):
     round: int = 1
     step: Step = "turn"
     acted: list[str] = msgspec.field(default_factory=list)
+    extra: list[str] = msgspec.field(default_factory=list)
+    """Ships that may be given one more action this turn (SM-60: an extra-action roll)."""
+    marks: list[str] = msgspec.field(default_factory=list)
+    """Once-per-turn abilities used this turn, as ``KIND:SHIP`` (SM-60); cleared each turn."""
+    soak: list[str] = msgspec.field(default_factory=list)
+    """Ships hit once by the current shoot action that need a second hit to lose a mast."""
     began_docked: dict[str, str] = msgspec.field(default_factory=dict)
     """Ship -> the island it was docked at when this turn began (SM-30)."""
     after: AfterMove | None = None

@@ -12,9 +12,11 @@ import msgspec
 
 from shipwreck.engine.core import Prompt, Seat
 from shipwreck.engine.rng import Rng
-from shipwreck.games.spanish_main import rules
+from shipwreck.games.spanish_main import abilities, rules
 from shipwreck.games.spanish_main.commands import Command
+from shipwreck.games.spanish_main.ships import CARDS
 from shipwreck.games.spanish_main.state import (
+    Crew,
     Island,
     Mast,
     Options,
@@ -28,6 +30,16 @@ class CoinView(msgspec.Struct, frozen=True):
     id: int
     value: int | None
     """None unless this seat has seen it."""
+
+
+class CrewView(msgspec.Struct, frozen=True):
+    """A crew piece (SM-61): public, like the ships."""
+
+    id: str
+    card: str
+    name: str
+    owner: int
+    slots: int
 
 
 class MastView(msgspec.Struct, frozen=True):
@@ -61,6 +73,10 @@ class ShipView(msgspec.Struct, frozen=True):
     derelict: bool
     pinned_by: str | None
     acted: bool
+    aboard: tuple[CrewView, ...] = ()
+    """Crew pieces aboard (SM-61)."""
+    ability: str = ""
+    """Her card's ability text, if it plays in this game (SM-60)."""
 
 
 class IslandView(msgspec.Struct, frozen=True):
@@ -70,6 +86,8 @@ class IslandView(msgspec.Struct, frozen=True):
     r: float
     home: int | None
     coins: tuple[CoinView, ...]
+    crew: tuple[CrewView, ...] = ()
+    """Crew dropped off here (SM-61)."""
 
 
 class RamView(msgspec.Struct, frozen=True):
@@ -123,6 +141,17 @@ def _coin(state: SpanishMainState, cid: int, seat: Seat | None) -> CoinView:
     return CoinView(cid, c.value if shown else None)
 
 
+def _crew(c: Crew) -> CrewView:
+    return CrewView(c.id, c.card, c.name, c.owner, c.slots)
+
+
+def _ability(state: SpanishMainState, s: Ship) -> str:
+    if not state.options.abilities:
+        return ""
+    card = CARDS.get(s.card)
+    return card.ability if card is not None and abilities.plays(card.ability) else ""
+
+
 def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
     """The game as ``seat`` (``None`` = a spectator) may see it."""
     me = state.seats[seat] if seat is not None and 0 <= seat < len(state.seats) else None
@@ -140,7 +169,7 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
             heading=s.heading,
             length=s.length,
             masts=tuple(MastView(m.rank, m.range, m.up) for m in s.masts),
-            move=tuple(rules.move_legs(s)),
+            move=tuple(rules.move_legs(s, state)),
             cargo_slots=s.cargo_slots,
             cargo=tuple(_coin(state, c, seat) for c in s.cargo),
             crew=s.crew,
@@ -149,12 +178,22 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
             towed_by=s.towed_by,
             derelict=s.derelict,
             pinned_by=(p.id if (p := rules.pinned_by(state, s)) is not None else None),
-            acted=s.id in state.acted,
+            acted=rules.has_acted(state, s),
+            aboard=tuple(_crew(c) for c in s.aboard),
+            ability=_ability(state, s),
         )
         for s in state.ships.values()
     )
     islands = tuple(
-        IslandView(i.id, i.x, i.y, i.r, i.home, tuple(_coin(state, c, seat) for c in i.coins))
+        IslandView(
+            i.id,
+            i.x,
+            i.y,
+            i.r,
+            i.home,
+            tuple(_coin(state, c, seat) for c in i.coins),
+            tuple(_crew(c) for c in i.crew),
+        )
         for i in state.islands.values()
     )
     homes = tuple(
@@ -230,7 +269,9 @@ def sea(v: SpanishMainView) -> SpanishMainState:
         islands={i.id: Island(i.id, i.x, i.y, i.r, i.home) for i in v.islands},
         ships=ships,
         coins=[],
-        options=msgspec.convert(v.options, Options),
+        # (the view's base moves already hold her abilities' legs, and no cargo is in this
+        # sea: with abilities on, a card would add or take legs a second time)
+        options=msgspec.convert({**v.options, "abilities": False}, Options),
         gold=list(v.gold),
         turn=v.turn,
         round=v.round,

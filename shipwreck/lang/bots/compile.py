@@ -188,6 +188,8 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
 
 
 MAX_NUMBER = 10**12
+SM_PARTS = frozenset({"leg", "aim"})
+"""Spanish Main sub-rules of a command built from their own words by the rule's method."""
 """Numbers a script computes with stay within ±MAX_NUMBER (whole numbers only)."""
 
 
@@ -333,9 +335,10 @@ class _Compiler:
         return build
 
     def sm_part(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
-        if isinstance(child, Tree) and str(child.data).rsplit("__", 1)[-1] == "leg":
+        sub = str(child.data).rsplit("__", 1)[-1] if isinstance(child, Tree) else ""
+        if isinstance(child, Tree) and sub in SM_PARTS:  # (a leg, a split shot's aim)
             words = [self.sm_word(c) for c in child.children]
-            leg = self.to_command.leg
+            leg = getattr(self.to_command, sub)
 
             def build_leg(ctx: Context) -> Any:
                 return leg([w(ctx) for w in words])

@@ -138,11 +138,13 @@ SHIP_ATTRS: dict[str, Callable[[Ship], Any]] = {
     "cargo": lambda h: list(h.s.cargo),
     "cargo_slots": lambda h: h.s.cargo_slots,
     "cargo_used": lambda h: len(h.s.cargo),
-    "cargo_free": lambda h: max(0, h.s.cargo_slots - len(h.s.cargo)),
+    "cargo_free": lambda h: max(
+        0, h.s.cargo_slots - len(h.s.cargo) - sum(c.slots for c in h.s.aboard)
+    ),  # (SM-61: crew pieces take cargo slots)
     "laden": lambda h: bool(h.s.cargo),
     "value": lambda h: _known(h.s.cargo),
     "unknown": lambda h: sum(1 for c in h.s.cargo if c.value is None),
-    "crew": lambda h: h.s.crew,
+    "crew": lambda h: h.s.crew + len(h.s.aboard),
     "docked": lambda h: h.s.docked is not None,
     "at": lambda h: _island_of(h, h.s.docked),
     "towing": lambda h: _ship_of(h, h.s.towing),
