@@ -148,3 +148,22 @@ def test_memo_changes_no_game(seed: int) -> None:
     kept = _random_game(seed, forget=False)
     memo.clear()
     assert _random_game(seed, forget=True) == kept
+
+
+@pytest.mark.parametrize("dist", [0.0, geo.S])
+def test_sm12_a_turn_that_sets_her_down_on_an_island_at_the_edge_is_swung(dist: float) -> None:
+    """SM-12, SM-13: a turn sets her down lying on an island with her bow at the sea's edge, so
+    the run that follows cannot take her off it: she may not end there (the leg is ``swung``).
+    Found in random games: the edge stopped her at once and she was left 1.6 inside isla-9."""
+    length = 6.0
+    x, y, heading = 0.005, 20.0, 270.0  # bow tip at the western edge, heading into it
+    mid_x = x + length / 2  # (heading 270 runs toward -x: the hull lies east of her bow)
+    isle = geo.island("isla-9", mid_x, y + geo.HULL_RADIUS + 2.0 - 0.5, 2.0)
+    seg = geo.axis(x, y, heading, length)
+    assert isle.gap(seg) < 0.0, "the scene: she lies on the island"
+    sw = geo.sweep(x, y, heading, length, dist, [isle, *geo.walls(W, H)])
+    assert sw.on and sw.done == 0.0 and sw.hit is not None
+    leg, bx, by, bh = geo.sail_leg(
+        x, y, heading, length, length, 0.0, dist, [isle, *geo.walls(W, H)]
+    )
+    assert leg.swung and (bx, by, bh) == (x, y, heading)

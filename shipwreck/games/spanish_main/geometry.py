@@ -477,8 +477,8 @@ def sweep(
                         p = min(PROBE, total)
                         seg_probe = (ax + p * ux, ay + p * uy, bx + p * ux, by + p * uy)
                     how, _ = _probe(ob, g0, seg_probe, total)
-                    if how == _CLEARING:
-                        clearing.append(whole)
+                    if how == _CLEARING or (how != _INTO and g0 < 0.0):
+                        clearing.append(whole)  # (set down on it: clear of it where she ends?)
                     elif (
                         how == _INTO
                         and (g0 < 0.0 or total > 0.0)
@@ -489,9 +489,13 @@ def sweep(
             t = first_contact(ob, ax, ay, ux, uy, ob.margin / 2 + CONTACT_EPS)
             if t < best:
                 best, hit = t, whole
-    if worst is not None:
-        return Sweep(0.0, worst[1], True, x, y, heading, on=worst[0] < 0.0)
-    if total <= 0.0:
+    if worst is not None or total <= 0.0:  # she stays where she begins: clear of it all?
+        under = next((ob for ob in clearing if ob.gap(seg0) < 0.0), None)
+        if worst is not None:
+            on = worst[0] < 0.0 or under is not None
+            return Sweep(0.0, worst[1], True, x, y, heading, on=on)
+        if under is not None:
+            return Sweep(0.0, under, True, x, y, heading, on=True)
         return Sweep(0.0, x=x, y=y, heading=heading)
     if best > total:
         s, hit = total, None
