@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 
 from shipwreck.games.spanish_main.commands import EndTurn
 from shipwreck.lang.commands import format_command
+from shipwreck.names import player_name_refusal
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.server.driver import session_io_for
 from shipwreck.tui import ShipwreckApp
@@ -310,3 +311,14 @@ async def test_the_spanish_main_title_names_the_turn_once_started_with_bots(
         assert table.started and table.view(0).turn == 0  # (the case the title missed)
         title = screen.panel_text("title")
         assert "red's turn" in title and "waiting" not in title, title
+
+
+# ------------------------------------------------------------------ 7. the small ones
+
+
+def test_a_non_ascii_name_is_echoed_as_typed_and_controls_are_not() -> None:
+    """'Ωmega' was echoed '?mega': only what a terminal cannot print is a '?'."""
+    assert player_name_refusal("Ωmega").startswith("'Ωmega' is not a name here: ")
+    assert player_name_refusal("añа").startswith("'añа' is not a name here")
+    assert player_name_refusal("a\x1b[2Jb").startswith("'a?[2Jb' is not a name here")
+    assert player_name_refusal("evil\u202etxt").startswith("'evil?txt' is not a name here")
