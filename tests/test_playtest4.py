@@ -322,3 +322,27 @@ def test_a_non_ascii_name_is_echoed_as_typed_and_controls_are_not() -> None:
     assert player_name_refusal("añа").startswith("'añа' is not a name here")
     assert player_name_refusal("a\x1b[2Jb").startswith("'a?[2Jb' is not a name here")
     assert player_name_refusal("evil\u202etxt").startswith("'evil?txt' is not a name here")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_tell_to_a_free_seat_says_nobody_sits_there(size: tuple[int, int]) -> None:
+    """``tell kid hi`` at a table whose kid seat is free said nothing and sent nothing."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("empty"), SeatSpec("bot", "loyal")]
+    table = lobby.create_table("lifeboat", seats, "ann", seed=5, gather=True)
+    assert table.sit(1, "bob") is None
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        free = table.seat_name(2)
+        await pilot.press(*f"tell {free} hi", "enter")
+        await pilot.pause()
+        error = " ".join(screen.panel_text("error").split())
+        assert f"nobody sits at {free} (a free seat)" in error, error
+        assert f"bob ({table.seat_name(1)})" in error  # whom to tell instead
+        assert not table.chat
+        await pilot.press(*"tell bob hi", "enter")
+        await pilot.pause()
+        assert table.chat and table.chat[-1].to == 1

@@ -454,15 +454,16 @@ def tell(screen: SeatScreen, who: str, text: str) -> None:
     to = find_seat(t, who)
     watcher = find_watcher(t, who) if to is None else None
     if to is None and watcher is None:
-        players = [
-            person(t, s.player, i) for i, s in enumerate(t.seats) if s.kind == "human" and s.player
-        ]
-        players += [person(t, w, None) for w in sorted(t.watchers) if w != app.user]
-        others = "; at this table: " + ", ".join(players) if players else ""
+        others = _people_here(t, app.user)
         screen.error(f"{who[:32]!r} is not at this table: tell a player or a seat{others}")
         return
     if to is not None and to == screen.seat:
         screen.error("that is your own seat: tell someone else")
+        return
+    if to is not None and not t.seats[to].player and t.seats[to].kind != "bot":
+        others = _people_here(t, app.user)
+        name = t.seat_name(to)
+        screen.error(f"nobody sits at {name} (a free seat): nobody would read it{others}")
         return
     if watcher == app.user:
         screen.error("that is you: tell someone else")
@@ -470,3 +471,12 @@ def tell(screen: SeatScreen, who: str, text: str) -> None:
     problem = t.say(app.user, text, screen.seat, to, to_watcher=watcher)
     if problem:
         screen.error(problem)
+
+
+def _people_here(t: Table, me: str) -> str:
+    """``; at this table: ann (lauren), carol (watching)``: whom ``me`` may tell (or "")."""
+    players = [
+        person(t, s.player, i) for i, s in enumerate(t.seats) if s.kind == "human" and s.player
+    ]
+    players += [person(t, w, None) for w in sorted(t.watchers) if w != me]
+    return "; at this table: " + ", ".join(players) if players else ""
