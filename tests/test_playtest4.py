@@ -346,3 +346,35 @@ async def test_tell_to_a_free_seat_says_nobody_sits_there(size: tuple[int, int])
         await pilot.press(*"tell bob hi", "enter")
         await pilot.pause()
         assert table.chat and table.chat[-1].to == 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("new 4 free×6", "'free×6': name each seat's bot (or free) once, e.g. new 4 free free free"),
+        ("new sm 3 loyal*2", "e.g. new sm 3 loyal loyal"),
+        (
+            "new 4 free free free free free free",
+            "6 seats named, but a table of 4 has 3 besides yours: new 4 free free free,"
+            " or more seats (up to 6)",
+        ),
+        ("new sm 2 free sm_raider", "2 seats named, but a table of 2 has 1 besides yours"),
+    ],
+)
+async def test_odd_seat_lists_for_new_get_a_one_line_error(
+    size: tuple[int, int], line: str, said: str
+) -> None:
+    """``new 4 free×6`` was refused as "no bot 'free6'" (its × dropped), and six names for a
+    table of four were dropped without a word: each now says how to write it."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.run_typed(line)
+        await pilot.pause()
+        error = " ".join(screen.panel_text("error").split())
+        assert said in error, error
+        assert not lobby.tables and isinstance(app.screen, LobbyScreen)

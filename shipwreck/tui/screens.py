@@ -45,7 +45,7 @@ from shipwreck.tui.learn import (
 )
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.title import part, table_title
-from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts
+from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts, too_many_names
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = list(default_game().default_bots)
@@ -683,6 +683,9 @@ def lifeboat_seats(word: W.New) -> list[SeatSpec] | str:
         return f"{game.title} is for {game.min_seats} to {game.max_seats} seats: " + seat_counts(
             game
         )
+    too_many = too_many_names(game, n, list(word.bots))
+    if too_many:
+        return too_many
     bots = list(word.bots) or list(game.default_bots)
     seats = [SeatSpec("human")]
     for i in range(n - 1):
