@@ -352,7 +352,7 @@ async def test_tell_to_a_free_seat_says_nobody_sits_there(size: tuple[int, int])
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ("new 4 free×6", "'free×6': name each seat's bot (or free) once, e.g. new 4 free free free"),
+        ("new 4 free×6", "'free×6': name each seat's bot (or free) once, e.g. new 4 free free"),
         ("new sm 3 loyal*2", "e.g. new sm 3 loyal loyal"),
         (
             "new 4 free free free free free free",
@@ -378,3 +378,38 @@ async def test_odd_seat_lists_for_new_get_a_one_line_error(
         error = " ".join(screen.panel_text("error").split())
         assert said in error, error
         assert not lobby.tables and isinstance(app.screen, LobbyScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_table_everyone_left_is_listed_empty_and_open_does_not_watch_it(
+    size: tuple[int, int],
+) -> None:
+    """Ann makes a table for friends and gives her seat up before it starts: the lobby listed
+    it "waiting" (for nobody: no one may start it), and ``open`` on it made her a spectator."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.press(*"new 4 free", "enter")
+        await wait_screen(pilot, SeatScreen)
+        (table,) = lobby.tables.values()
+        assert Lobby.row(table)[4] == "waiting"
+        await pilot.press(*"leave", "enter")
+        await wait_screen(pilot, Confirm)
+        await pilot.press("y")
+        await wait_screen(pilot, LobbyScreen)
+        assert Lobby.row(table)[4] == "empty"
+        await pilot.pause()
+        assert any(f" {table.id} " in r and "empty" in r for r in screen_rows(app))
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.run_typed(f"open {table.id}")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and app.user not in table.watchers
+        error = " ".join(screen.panel_text("error").split())
+        assert f"you have no seat at table {table.id}: 'watch {table.id}'" in error, error
+
+
+def screen_rows(app: ShipwreckApp) -> list[str]:
+    """The screen as the terminal shows it, row by row."""
+    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]

@@ -95,7 +95,7 @@ class SharedRender:
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
-    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "over": 4}
+    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "over": 4, "empty": 5}
     rows = sorted(rows, key=lambda r: (order.get(r[4], 3), -int(r[0])))
     fit = max(0, height - 2)  # the header and its rule
     shown = rows if len(rows) <= fit else rows[: max(0, fit - 1)]
@@ -105,6 +105,7 @@ def tables_panel(rows: list[Row], height: int) -> RenderableType:
     t.add_column("players", no_wrap=True, overflow="ellipsis", ratio=1)
     for row in shown:
         style = {"open": "green", "waiting": "green", "paused": "yellow", "over": "dim"}
+        style["empty"] = "dim"
         t.add_row(*row, style=style.get(row[4], ""))
     if len(shown) < len(rows):
         t.add_row("", f"… {len(rows) - len(shown)} more", style="dim")
@@ -363,6 +364,10 @@ class LobbyScreen(AppScreen):
             return
         if refusal := app.lobby.entry_refusal(table, app.user):
             self.error(refusal)
+            return
+        if isinstance(word, W.Open) and table.seat_of_player(app.user) is None:
+            free = f", 'join {number}' to sit" if table.free_seats() and not table.over else ""
+            self.error(f"you have no seat at table {number}: 'watch {number}' to watch it{free}")
             return
         if isinstance(word, W.JoinTable) and table.seat_of_player(app.user) is None:
             seat = seat_to_join(table, word.seat)
