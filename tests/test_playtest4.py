@@ -20,6 +20,7 @@ from shipwreck.server.driver import session_io_for
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
+from shipwreck.tui.learn import CardsScreen
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 
@@ -413,3 +414,52 @@ async def test_a_table_everyone_left_is_listed_empty_and_open_does_not_watch_it(
 def screen_rows(app: ShipwreckApp) -> list[str]:
     """The screen as the terminal shows it, row by row."""
     return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_new_sm_seats_its_creator_first_and_says_how_to_fill_the_free_seat(
+    size: tuple[int, int],
+) -> None:
+    """``new sm``: the creator sits in the first seat (red) and the other (blue) is free for a
+    friend; the screen says so, and how to play a bot there instead."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.press(*"new sm", "enter")
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        table = screen.table
+        assert table.seat_of_player("ann") == 0 and table.seat_name(0) == "red"
+        assert table.free_seats() == [1] and not table.started
+        assert "you are red" in screen.panel_text("title")
+        prompt = " ".join(screen.panel_text("prompt").split())
+        assert "blue" in prompt and "start with bots" in prompt, prompt
+
+
+# ------------------------------------------------------------------ 5. F4 shows the hidden supply
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_f4_lists_the_supply_passed_to_me_as_well_as_the_cards(size: tuple[int, int]) -> None:
+    """At 80×24 the navigation panel packs the supply passed to me with the cards, and cuts
+    what does not fit as "+1 more: F4"; F4 listed only the navigation cards. It now lists the
+    supply passed to me first (LB-11: a card taken from the supply passed round)."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), *[SeatSpec("bot", "loyal")] * 5]
+    table = lobby.create_table("lifeboat", seats, "ann", seed=5)
+    offer = table.view(0).supply_offer
+    assert table.view(0).phase == "supply" and len(offer) >= 2
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await pilot.press("f4")
+        await wait_screen(pilot, CardsScreen)
+        screen = app.screen
+        assert isinstance(screen, CardsScreen)
+        assert "Supply passed to you" in screen.title_text
+        listed = screen.markdown.splitlines()
+        assert all(f"- {item}" in listed for item in offer), screen.markdown
+        await pilot.press("escape")
+        await wait_screen(pilot, SeatScreen)

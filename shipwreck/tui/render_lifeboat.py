@@ -333,11 +333,21 @@ def navigation(view: LifeboatView, compact: bool = False, started: bool = True) 
     return Group(*parts)
 
 
+def cards_title(view: LifeboatView) -> str:
+    """The title of what ``F4`` shows (:func:`cards_in_words`)."""
+    return "Supply passed to you, and navigation cards" if view.supply_offer else "Navigation cards"
+
+
 def cards_in_words(view: LifeboatView) -> str:
-    """Every navigation card this seat sees (drawn, and on the navigation table), a line
-    each in words: what ``F4`` shows when a short terminal cannot show them all."""
+    """The supply passed to this seat, then every navigation card it sees (drawn, and on the
+    navigation table), a line each in words: what ``F4`` shows when a short terminal cannot
+    show them all (the panel's "+2 more: F4" may be cutting either)."""
     present = [c.id for c in view.characters]
     out = []
+    if view.supply_offer:
+        out.append("## Supply passed to you (take one)\n")
+        out += [f"- {item}" for item in view.supply_offer]
+        out.append("")
     shown = (("You drew", view.drawn), ("On the navigation table", view.navigation_table))
     for title, numbers in shown:
         if numbers:

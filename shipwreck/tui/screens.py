@@ -602,7 +602,8 @@ class TableScreen(SeatScreen):
 
     def action_cards(self) -> None:
         """F4: every navigation card I see, in words."""
-        self.shipwreck.push_screen(CardsScreen(R.cards_in_words(self.table.view(self.seat))))
+        view = self.table.view(self.seat)
+        self.shipwreck.push_screen(CardsScreen(R.cards_in_words(view), R.cards_title(view)))
 
     def end_screen(self, view: Any) -> ModalScreen[None]:
         return EndScreen(view)
