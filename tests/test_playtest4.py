@@ -13,11 +13,14 @@ from textual import events
 from textual.pilot import Pilot
 
 from shipwreck.games.spanish_main.commands import EndTurn
+from shipwreck.lang import parse_command
 from shipwreck.lang.commands import format_command
+from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.names import player_name_refusal
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.server.driver import session_io_for
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.learn import CardsScreen
@@ -463,3 +466,42 @@ async def test_f4_lists_the_supply_passed_to_me_as_well_as_the_cards(size: tuple
         assert all(f"- {item}" in listed for item in offer), screen.markdown
         await pilot.press("escape")
         await wait_screen(pilot, SeatScreen)
+
+
+# ------------------------------------------------------------------ 6. hints after my own moves
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_spanish_main_hints_follow_my_own_moves(size: tuple[int, int]) -> None:
+    """After each move I type, the hints under the map are those of the sea as it is now
+    (the moved ship's hint gone, the others' worked out again), and every move they suggest
+    is one the table would play (not reproduced as stale in s26: this keeps it so)."""
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, "spanish_main")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        moved = 0
+        for _ in range(12):
+            view = table.view(0)
+            if view.turn != 0:
+                break
+            hints = R.hint_commands(view.choices, suggested_moves(view))
+            shown = " ".join(screen.panel_text("prompt").split())
+            assert all(h in shown for h in hints[:2]), (hints, shown)
+            for hint in hints:
+                if hint.startswith("move "):
+                    preview = table.preview(0, parse_command("spanish_main", hint))
+                    assert sum(d for _, d in preview.legs) > 0 or " dock " in hint, hint
+            move = next((h for h in hints if h.startswith("move ")), "end turn")
+            await pilot.press(*move, "enter")
+            await pilot.pause()
+            moved += move != "end turn"
+            ship = move.split()[1] if move != "end turn" else None
+            after = table.view(0)
+            if ship is not None and after.turn == 0:
+                shown = " ".join(screen.panel_text("prompt").split())
+                assert f"move {ship} " not in shown, f"{ship} moved, yet: {shown}"
+        assert moved >= 2
