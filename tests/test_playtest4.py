@@ -27,7 +27,7 @@ from shipwreck.tui.learn import CardsScreen
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 
-from sshclient import loopback_config, open_terminal, running
+from sshclient import eventually, loopback_config, open_terminal, running
 
 SIZES = [(80, 24), (120, 40)]
 GAMES = ["lifeboat", "spanish_main"]
@@ -505,3 +505,27 @@ async def test_spanish_main_hints_follow_my_own_moves(size: tuple[int, int]) -> 
                 shown = " ".join(screen.panel_text("prompt").split())
                 assert f"move {ship} " not in shown, f"{ship} moved, yet: {shown}"
         assert moved >= 2
+
+
+async def test_over_ssh_a_command_typed_after_escape_is_on_the_line(tmp_path: Path) -> None:
+    """Item 1 over real SSH: Esc (a lone one: the driver gives it up as a key after its
+    delay), then a command typed a moment later: the question closes, the line holds it."""
+    async with running(loopback_config(tmp_path)) as service:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        client = await open_terminal(service.port, "ann", key, size=(80, 24))
+        await client.term.wait_for("signed in as ann")
+        await client.line("new 4 loyal")
+        await client.term.wait_for("you are")
+        client.type("\x1b")
+        await client.term.wait_for("back to the lobby?")
+        client.type("rules")
+        (app,) = service.live.apps()
+
+        def typed() -> list[str]:
+            return [c.value for c in app.screen.query("#command").results(CommandLine)]
+
+        await eventually(lambda: typed() == ["rules"], what=f"'rules' on the line: {typed()}")
+        assert "back to the lobby?" not in client.term.text()
+        client.type("\r")
+        await client.term.wait_for("Lifeboat rules")
+        client.close()
