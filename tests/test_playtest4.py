@@ -529,3 +529,35 @@ async def test_over_ssh_a_command_typed_after_escape_is_on_the_line(tmp_path: Pa
         client.type("\r")
         await client.term.wait_for("Lifeboat rules")
         client.close()
+
+
+def test_the_enemy_is_you_line_is_never_cut_mid_sentence() -> None:
+    """LB-63 (enemy = self): with several hidden items the "you" panel cut its four-line
+    explanation after "enemy is you: a death (not your", a line that only said the enemy is
+    you. When the whole text does not fit, the panel says it in brief, whole."""
+    import msgspec
+    from rich.console import Console
+
+    from shipwreck.tui import render_lifeboat as RL
+
+    lobby = Lobby(seed=1)
+    for seed in range(1, 300):
+        seats = [SeatSpec("human"), *[SeatSpec("bot", "loyal")] * 3]
+        table = lobby.create_table("lifeboat", seats, f"p{seed}", seed=seed)
+        view = table.view(0)
+        me = next(c for c in view.characters if c.id == view.me)
+        if me.enemy == me.id and me.friend != me.id:
+            break
+    else:
+        raise AssertionError("no seat dealt itself as enemy")
+    items = ["umbrella", "compass", "preserver", "medkit", "flare", "bait", "gaff"]
+    for held in (1, 4, 7):
+        mine = msgspec.structs.replace(me, hidden=tuple(items[:held]))
+        chars = tuple(mine if c.id == me.id else c for c in view.characters)
+        shown = msgspec.structs.replace(view, characters=chars)
+        console = Console(width=38, record=True)
+        console.print(RL.me_panel(shown))
+        text = console.export_text()
+        whole = "own survival scores nothing" in text or "enemy = you: +str of dead" in text
+        assert whole, text
+        assert "score now" in text, text

@@ -173,6 +173,16 @@ def hand(items: Sequence[str]) -> str:
     return f"{len(items)}: " + ", ".join(kinds) if items else "nothing"
 
 
+def _relations(me: CharacterView, short: bool) -> list[Text]:
+    """What my friend and enemy are worth to me (:func:`explain.relations`), styled."""
+    out: list[Text] = []
+    if me.friend and me.enemy:
+        for words in explain.relations(me.id, me.friend, me.enemy, short):
+            style = "green" if words.startswith("friend:") else ""
+            out.append(Text(words, style="red" if words.startswith("enemy:") else style))
+    return out
+
+
 def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     """My character and its ability, my hidden items, what my friend and enemy are worth to me
     (the special cases in words), and what I would score if the boat reached land now. Only
@@ -199,11 +209,9 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if me.revealed and not compact:
         held += " · revealed: " + ", ".join(me.revealed)
     hidden = [Text(line) for line in textwrap.wrap(held, width, subsequent_indent="  ")]
-    relations: list[Text] = []
-    if me.friend and me.enemy:
-        for words in explain.relations(me.id, me.friend, me.enemy, compact):
-            style = "green" if words.startswith("friend:") else ""
-            relations.append(Text(words, style="red" if words.startswith("enemy:") else style))
+    relations = _relations(me, compact)
+    if len(relations) > 2 and 1 + len(hidden) + len(relations) + 1 > rows:
+        relations = _relations(me, True)  # in brief, not cut mid-sentence ("enemy is you: a")
     score: list[Text] = []
     more: list[Text] = []
     now = score_now(view)
