@@ -525,7 +525,8 @@ async def test_over_ssh_a_command_typed_after_escape_is_on_the_line(tmp_path: Pa
             return [c.value for c in app.screen.query("#command").results(CommandLine)]
 
         await eventually(lambda: typed() == ["rules"], what=f"'rules' on the line: {typed()}")
-        assert "back to the lobby?" not in client.term.text()
+        shown = client.term.text
+        await eventually(lambda: "back to the lobby?" not in shown(), what="the question closed")
         client.type("\r")
         await client.term.wait_for("Lifeboat rules")
         client.close()
