@@ -29,14 +29,15 @@ def valid_player_name(name: str) -> bool:
 def player_name_refusal(name: str, example: str = "ssh ann@host") -> str:
     """Why ``name`` cannot be a player's name, in one line ("" if it can), ending with
     ``example`` (the command to sign in with a good name). A name too long is said to be too
-    long, not echoed cut (a cut name reads as a different name); any other is echoed with what
-    a terminal could not show as ``?``."""
+    long, not echoed cut (a cut name reads as a different name); any other is echoed as typed
+    (``'Ωmega'``), with only what is not printable (controls, format characters such as a
+    right-to-left override) shown as ``?``."""
     if valid_player_name(name):
         return ""
     rule = f"{PLAYER_NAME_RULE}, e.g. {example}"
     if len(name) > MAX_NAME:
         return f"that name is too long: {len(name)} characters, at most {MAX_NAME}; {rule}"
-    shown = "".join(c if c.isascii() and c.isprintable() else "?" for c in name)
+    shown = "".join(c if c.isprintable() else "?" for c in name)
     return f"'{shown}' is not a name here: {rule}"
 
 

@@ -13,16 +13,21 @@ from textual import events
 from textual.pilot import Pilot
 
 from shipwreck.games.spanish_main.commands import EndTurn
+from shipwreck.lang import parse_command
 from shipwreck.lang.commands import format_command
+from shipwreck.lang.spanish_main import suggested_moves
+from shipwreck.names import player_name_refusal
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.server.driver import session_io_for
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
+from shipwreck.tui.learn import CardsScreen
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 
-from sshclient import loopback_config, open_terminal, running
+from sshclient import eventually, loopback_config, open_terminal, running
 
 SIZES = [(80, 24), (120, 40)]
 GAMES = ["lifeboat", "spanish_main"]
@@ -310,3 +315,250 @@ async def test_the_spanish_main_title_names_the_turn_once_started_with_bots(
         assert table.started and table.view(0).turn == 0  # (the case the title missed)
         title = screen.panel_text("title")
         assert "red's turn" in title and "waiting" not in title, title
+
+
+# ------------------------------------------------------------------ 7. the small ones
+
+
+def test_a_non_ascii_name_is_echoed_as_typed_and_controls_are_not() -> None:
+    """'Ωmega' was echoed '?mega': only what a terminal cannot print is a '?'."""
+    assert player_name_refusal("Ωmega").startswith("'Ωmega' is not a name here: ")
+    assert player_name_refusal("añа").startswith("'añа' is not a name here")
+    assert player_name_refusal("a\x1b[2Jb").startswith("'a?[2Jb' is not a name here")
+    assert player_name_refusal("evil\u202etxt").startswith("'evil?txt' is not a name here")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_tell_to_a_free_seat_says_nobody_sits_there(size: tuple[int, int]) -> None:
+    """``tell kid hi`` at a table whose kid seat is free said nothing and sent nothing."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("empty"), SeatSpec("bot", "loyal")]
+    table = lobby.create_table("lifeboat", seats, "ann", seed=5, gather=True)
+    assert table.sit(1, "bob") is None
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        free = table.seat_name(2)
+        await pilot.press(*f"tell {free} hi", "enter")
+        await pilot.pause()
+        error = " ".join(screen.panel_text("error").split())
+        assert f"nobody sits at {free} (a free seat)" in error, error
+        assert f"bob ({table.seat_name(1)})" in error  # whom to tell instead
+        assert not table.chat
+        await pilot.press(*"tell bob hi", "enter")
+        await pilot.pause()
+        assert table.chat and table.chat[-1].to == 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("new 4 free×6", "'free×6': name each seat's bot (or free) once, e.g. new 4 free free"),
+        ("new sm 3 loyal*2", "e.g. new sm 3 loyal loyal"),
+        (
+            "new 4 free free free free free free",
+            "6 seats named, but a table of 4 has 3 besides yours: new 4 free free free,"
+            " or more seats (up to 6)",
+        ),
+        ("new sm 2 free sm_raider", "2 seats named, but a table of 2 has 1 besides yours"),
+    ],
+)
+async def test_odd_seat_lists_for_new_get_a_one_line_error(
+    size: tuple[int, int], line: str, said: str
+) -> None:
+    """``new 4 free×6`` was refused as "no bot 'free6'" (its × dropped), and six names for a
+    table of four were dropped without a word: each now says how to write it."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.run_typed(line)
+        await pilot.pause()
+        error = " ".join(screen.panel_text("error").split())
+        assert said in error, error
+        assert not lobby.tables and isinstance(app.screen, LobbyScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_table_everyone_left_is_listed_empty_and_open_does_not_watch_it(
+    size: tuple[int, int],
+) -> None:
+    """Ann makes a table for friends and gives her seat up before it starts: the lobby listed
+    it "waiting" (for nobody: no one may start it), and ``open`` on it made her a spectator."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.press(*"new 4 free", "enter")
+        await wait_screen(pilot, SeatScreen)
+        (table,) = lobby.tables.values()
+        assert Lobby.row(table)[4] == "waiting"
+        await pilot.press(*"leave", "enter")
+        await wait_screen(pilot, Confirm)
+        await pilot.press("y")
+        await wait_screen(pilot, LobbyScreen)
+        assert Lobby.row(table)[4] == "empty"
+        await pilot.pause()
+        assert any(f" {table.id} " in r and "empty" in r for r in screen_rows(app))
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.run_typed(f"open {table.id}")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and app.user not in table.watchers
+        error = " ".join(screen.panel_text("error").split())
+        assert f"you have no seat at table {table.id}: 'watch {table.id}'" in error, error
+
+
+def screen_rows(app: ShipwreckApp) -> list[str]:
+    """The screen as the terminal shows it, row by row."""
+    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_new_sm_seats_its_creator_first_and_says_how_to_fill_the_free_seat(
+    size: tuple[int, int],
+) -> None:
+    """``new sm``: the creator sits in the first seat (red) and the other (blue) is free for a
+    friend; the screen says so, and how to play a bot there instead."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.press(*"new sm", "enter")
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        table = screen.table
+        assert table.seat_of_player("ann") == 0 and table.seat_name(0) == "red"
+        assert table.free_seats() == [1] and not table.started
+        assert "you are red" in screen.panel_text("title")
+        prompt = " ".join(screen.panel_text("prompt").split())
+        assert "blue" in prompt and "start with bots" in prompt, prompt
+
+
+# ------------------------------------------------------------------ 5. F4 shows the hidden supply
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_f4_lists_the_supply_passed_to_me_as_well_as_the_cards(size: tuple[int, int]) -> None:
+    """At 80×24 the navigation panel packs the supply passed to me with the cards, and cuts
+    what does not fit as "+1 more: F4"; F4 listed only the navigation cards. It now lists the
+    supply passed to me first (LB-11: a card taken from the supply passed round)."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), *[SeatSpec("bot", "loyal")] * 5]
+    table = lobby.create_table("lifeboat", seats, "ann", seed=5)
+    offer = table.view(0).supply_offer
+    assert table.view(0).phase == "supply" and len(offer) >= 2
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await pilot.press("f4")
+        await wait_screen(pilot, CardsScreen)
+        screen = app.screen
+        assert isinstance(screen, CardsScreen)
+        assert "Supply passed to you" in screen.title_text
+        listed = screen.markdown.splitlines()
+        assert all(f"- {item}" in listed for item in offer), screen.markdown
+        await pilot.press("escape")
+        await wait_screen(pilot, SeatScreen)
+
+
+# ------------------------------------------------------------------ 6. hints after my own moves
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_spanish_main_hints_follow_my_own_moves(size: tuple[int, int]) -> None:
+    """After each move I type, the hints under the map are those of the sea as it is now
+    (the moved ship's hint gone, the others' worked out again), and every move they suggest
+    is one the table would play (not reproduced as stale in s26: this keeps it so)."""
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, "spanish_main")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        moved = 0
+        for _ in range(12):
+            view = table.view(0)
+            if view.turn != 0:
+                break
+            hints = R.hint_commands(view.choices, suggested_moves(view))
+            shown = " ".join(screen.panel_text("prompt").split())
+            assert all(h in shown for h in hints[:2]), (hints, shown)
+            for hint in hints:
+                if hint.startswith("move "):
+                    preview = table.preview(0, parse_command("spanish_main", hint))
+                    assert sum(d for _, d in preview.legs) > 0 or " dock " in hint, hint
+            move = next((h for h in hints if h.startswith("move ")), "end turn")
+            await pilot.press(*move, "enter")
+            await pilot.pause()
+            moved += move != "end turn"
+            ship = move.split()[1] if move != "end turn" else None
+            after = table.view(0)
+            if ship is not None and after.turn == 0:
+                shown = " ".join(screen.panel_text("prompt").split())
+                assert f"move {ship} " not in shown, f"{ship} moved, yet: {shown}"
+        assert moved >= 2
+
+
+async def test_over_ssh_a_command_typed_after_escape_is_on_the_line(tmp_path: Path) -> None:
+    """Item 1 over real SSH: Esc (a lone one: the driver gives it up as a key after its
+    delay), then a command typed a moment later: the question closes, the line holds it."""
+    async with running(loopback_config(tmp_path)) as service:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        client = await open_terminal(service.port, "ann", key, size=(80, 24))
+        await client.term.wait_for("signed in as ann")
+        await client.line("new 4 loyal")
+        await client.term.wait_for("you are")
+        client.type("\x1b")
+        await client.term.wait_for("back to the lobby?")
+        client.type("rules")
+        (app,) = service.live.apps()
+
+        def typed() -> list[str]:
+            return [c.value for c in app.screen.query("#command").results(CommandLine)]
+
+        await eventually(lambda: typed() == ["rules"], what=f"'rules' on the line: {typed()}")
+        shown = client.term.text
+        await eventually(lambda: "back to the lobby?" not in shown(), what="the question closed")
+        client.type("\r")
+        await client.term.wait_for("Lifeboat rules")
+        client.close()
+
+
+def test_the_enemy_is_you_line_is_never_cut_mid_sentence() -> None:
+    """LB-63 (enemy = self): with several hidden items the "you" panel cut its four-line
+    explanation after "enemy is you: a death (not your", a line that only said the enemy is
+    you. When the whole text does not fit, the panel says it in brief, whole."""
+    import msgspec
+    from rich.console import Console
+
+    from shipwreck.tui import render_lifeboat as RL
+
+    lobby = Lobby(seed=1)
+    for seed in range(1, 300):
+        seats = [SeatSpec("human"), *[SeatSpec("bot", "loyal")] * 3]
+        table = lobby.create_table("lifeboat", seats, f"p{seed}", seed=seed)
+        view = table.view(0)
+        me = next(c for c in view.characters if c.id == view.me)
+        if me.enemy == me.id and me.friend != me.id:
+            break
+    else:
+        raise AssertionError("no seat dealt itself as enemy")
+    items = ["umbrella", "compass", "preserver", "medkit", "flare", "bait", "gaff"]
+    for held in (1, 4, 7):
+        mine = msgspec.structs.replace(me, hidden=tuple(items[:held]))
+        chars = tuple(mine if c.id == me.id else c for c in view.characters)
+        shown = msgspec.structs.replace(view, characters=chars)
+        console = Console(width=38, record=True)
+        console.print(RL.me_panel(shown))
+        text = console.export_text()
+        whole = "own survival scores nothing" in text or "enemy = you: +str of dead" in text
+        assert whole, text
+        assert "score now" in text, text

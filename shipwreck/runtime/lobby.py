@@ -399,6 +399,8 @@ class Lobby:
         """``table`` as the lobby lists it."""
         if table.over:
             status = "over"
+        elif not table.started and not any(s.player for s in table.seats):
+            status = "empty"  # everyone left before it started: nobody will start it
         elif not table.started:
             status = "waiting"  # for players: its host starts it
         elif table.paused:

@@ -107,8 +107,8 @@ class LegendScreen(ReadingScreen):
 
 
 class CardsScreen(ReadingScreen):
-    """The navigation cards a Lifeboat seat sees, in words (F4: for when a short terminal shows
-    only some of them)."""
+    """The navigation cards a Lifeboat seat sees, in words, and the supply passed to it (F4:
+    for when a short terminal shows only some of them)."""
 
-    def __init__(self, markdown: str) -> None:
-        super().__init__("Navigation cards", markdown)
+    def __init__(self, markdown: str, title: str = "Navigation cards") -> None:
+        super().__init__(title, markdown)

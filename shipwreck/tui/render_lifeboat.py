@@ -173,6 +173,16 @@ def hand(items: Sequence[str]) -> str:
     return f"{len(items)}: " + ", ".join(kinds) if items else "nothing"
 
 
+def _relations(me: CharacterView, short: bool) -> list[Text]:
+    """What my friend and enemy are worth to me (:func:`explain.relations`), styled."""
+    out: list[Text] = []
+    if me.friend and me.enemy:
+        for words in explain.relations(me.id, me.friend, me.enemy, short):
+            style = "green" if words.startswith("friend:") else ""
+            out.append(Text(words, style="red" if words.startswith("enemy:") else style))
+    return out
+
+
 def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     """My character and its ability, my hidden items, what my friend and enemy are worth to me
     (the special cases in words), and what I would score if the boat reached land now. Only
@@ -199,11 +209,9 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if me.revealed and not compact:
         held += " · revealed: " + ", ".join(me.revealed)
     hidden = [Text(line) for line in textwrap.wrap(held, width, subsequent_indent="  ")]
-    relations: list[Text] = []
-    if me.friend and me.enemy:
-        for words in explain.relations(me.id, me.friend, me.enemy, compact):
-            style = "green" if words.startswith("friend:") else ""
-            relations.append(Text(words, style="red" if words.startswith("enemy:") else style))
+    relations = _relations(me, compact)
+    if len(relations) > 2 and 1 + len(hidden) + len(relations) + 1 > rows:
+        relations = _relations(me, True)  # in brief, not cut mid-sentence ("enemy is you: a")
     score: list[Text] = []
     more: list[Text] = []
     now = score_now(view)
@@ -333,11 +341,21 @@ def navigation(view: LifeboatView, compact: bool = False, started: bool = True) 
     return Group(*parts)
 
 
+def cards_title(view: LifeboatView) -> str:
+    """The title of what ``F4`` shows (:func:`cards_in_words`)."""
+    return "Supply passed to you, and navigation cards" if view.supply_offer else "Navigation cards"
+
+
 def cards_in_words(view: LifeboatView) -> str:
-    """Every navigation card this seat sees (drawn, and on the navigation table), a line
-    each in words: what ``F4`` shows when a short terminal cannot show them all."""
+    """The supply passed to this seat, then every navigation card it sees (drawn, and on the
+    navigation table), a line each in words: what ``F4`` shows when a short terminal cannot
+    show them all (the panel's "+2 more: F4" may be cutting either)."""
     present = [c.id for c in view.characters]
     out = []
+    if view.supply_offer:
+        out.append("## Supply passed to you (take one)\n")
+        out += [f"- {item}" for item in view.supply_offer]
+        out.append("")
     shown = (("You drew", view.drawn), ("On the navigation table", view.navigation_table))
     for title, numbers in shown:
         if numbers:

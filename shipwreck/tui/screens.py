@@ -45,7 +45,7 @@ from shipwreck.tui.learn import (
 )
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.title import part, table_title
-from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts
+from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts, too_many_names
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = list(default_game().default_bots)
@@ -96,7 +96,7 @@ class SharedRender:
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
-    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "over": 4}
+    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "over": 4, "empty": 5}
     rows = sorted(rows, key=lambda r: (order.get(r[4], 3), -int(r[0])))
     fit = max(0, height - 2)  # the header and its rule
     shown = rows if len(rows) <= fit else rows[: max(0, fit - 1)]
@@ -106,6 +106,7 @@ def tables_panel(rows: list[Row], height: int) -> RenderableType:
     t.add_column("players", no_wrap=True, overflow="ellipsis", ratio=1)
     for row in shown:
         style = {"open": "green", "waiting": "green", "paused": "yellow", "over": "dim"}
+        style["empty"] = "dim"
         t.add_row(*row, style=style.get(row[4], ""))
     if len(shown) < len(rows):
         t.add_row("", f"… {len(rows) - len(shown)} more", style="dim")
@@ -365,6 +366,10 @@ class LobbyScreen(AppScreen):
         if refusal := app.lobby.entry_refusal(table, app.user):
             self.error(refusal)
             return
+        if isinstance(word, W.Open) and table.seat_of_player(app.user) is None:
+            free = f", 'join {number}' to sit" if table.free_seats() and not table.over else ""
+            self.error(f"you have no seat at table {number}: 'watch {number}' to watch it{free}")
+            return
         if isinstance(word, W.JoinTable) and table.seat_of_player(app.user) is None:
             seat = seat_to_join(table, word.seat)
             problem = table.sit(seat, app.user) if isinstance(seat, int) else seat
@@ -598,7 +603,8 @@ class TableScreen(SeatScreen):
 
     def action_cards(self) -> None:
         """F4: every navigation card I see, in words."""
-        self.shipwreck.push_screen(CardsScreen(R.cards_in_words(self.table.view(self.seat))))
+        view = self.table.view(self.seat)
+        self.shipwreck.push_screen(CardsScreen(R.cards_in_words(view), R.cards_title(view)))
 
     def end_screen(self, view: Any) -> ModalScreen[None]:
         return EndScreen(view)
@@ -684,6 +690,9 @@ def lifeboat_seats(word: W.New) -> list[SeatSpec] | str:
         return f"{game.title} is for {game.min_seats} to {game.max_seats} seats: " + seat_counts(
             game
         )
+    too_many = too_many_names(game, n, list(word.bots))
+    if too_many:
+        return too_many
     bots = list(word.bots) or list(game.default_bots)
     seats = [SeatSpec("human")]
     for i in range(n - 1):

@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from shipwreck.engine.core import Event, IllegalCommand
+from shipwreck.games.registry import get as get_game
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
@@ -46,6 +47,7 @@ from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.learn import LEGEND_KEY
+from shipwreck.tui.typed import too_many_names
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
 GAME = "spanish_main"
@@ -68,6 +70,9 @@ def lobby_seats(args: list[str]) -> list[SeatSpec] | str:
         return f"{args[0]!r} is not a seat count: new sm 2, new sm 3 or new sm 4"
     if not 2 <= n <= 4:
         return "Spanish Main is for 2 to 4 seats: new sm 2, new sm 3 or new sm 4"
+    too_many = too_many_names(get_game(GAME), n, args)
+    if too_many:
+        return too_many
     names = ["sm_random" if b == "random" else b for b in args] or ["free"]
     seats = [SeatSpec("human")]
     for i in range(n - 1):

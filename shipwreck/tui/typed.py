@@ -20,6 +20,7 @@ from rich.text import Text
 from shipwreck.games.registry import Game, default_game
 from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
+from shipwreck.lang.bots.registry import is_shipped
 from shipwreck.lang.commands import lower_ascii
 from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
 from shipwreck.lang.text import whole_number
@@ -130,6 +131,14 @@ def lobby_number_hint(line: str) -> str | None:
             args = args[1:]
         if args and args[0][:1].isdigit() and whole_number(args[0]) is None:
             return f"{args[0]!r} is not a seat count: {seat_counts(game)}"
+        n = whole_number(args[0]) if args else None
+        for word in args:
+            times = _TIMES.fullmatch(word)
+            if times and (times.group(1) == "free" or is_shipped(times.group(1))):
+                seats = n if n is not None else game.default_seats
+                return f"{word!r}: name each seat's bot (or free) once, e.g. " + new_line(
+                    game, seats, [times.group(1)] * (seats - 1)
+                )
         return None
     if how in ("join", "watch", "open"):
         number = whole_number(args[0]) if args else None
@@ -155,6 +164,31 @@ def named_bots(line: str) -> W.New | None:
     if not args or any(w[:1].isdigit() for w in args):
         return None
     return W.New(game or default_game().name, seats, tuple(args))
+
+
+_TIMES = re.compile(r"([a-z_]+)\s*[×x*]\s*(\d+)")
+"""A shipped bot's name (or ``free``) "times" a count, as a stranger may write several seats:
+``free×6``, ``loyal*3`` (a saved bot's own name, ``box2``, is left alone)."""
+
+
+def new_line(game: Game, seats: int, names: list[str]) -> str:
+    """The ``new`` line for ``game`` with ``seats`` seats and ``names`` (``new sm 3 free
+    free``; the default game's name is not typed)."""
+    word = "" if game is default_game() else f"{game.word} "
+    return " ".join([f"new {word}{seats}", *names])
+
+
+def too_many_names(game: Game, seats: int, names: list[str]) -> str | None:
+    """Why ``new`` with more bots (or ``free``) named than there are other seats is refused
+    (they were dropped without a word), or None."""
+    others = seats - 1
+    if len(names) <= others:
+        return None
+    return (
+        f"{len(names)} seats named, but a table of {seats} has {others} besides yours: "
+        + new_line(game, seats, names[:others])
+        + (f", or more seats (up to {game.max_seats})" if seats < game.max_seats else "")
+    )
 
 
 def seat_counts(game: Game) -> str:
@@ -454,15 +488,16 @@ def tell(screen: SeatScreen, who: str, text: str) -> None:
     to = find_seat(t, who)
     watcher = find_watcher(t, who) if to is None else None
     if to is None and watcher is None:
-        players = [
-            person(t, s.player, i) for i, s in enumerate(t.seats) if s.kind == "human" and s.player
-        ]
-        players += [person(t, w, None) for w in sorted(t.watchers) if w != app.user]
-        others = "; at this table: " + ", ".join(players) if players else ""
+        others = _people_here(t, app.user)
         screen.error(f"{who[:32]!r} is not at this table: tell a player or a seat{others}")
         return
     if to is not None and to == screen.seat:
         screen.error("that is your own seat: tell someone else")
+        return
+    if to is not None and not t.seats[to].player and t.seats[to].kind != "bot":
+        others = _people_here(t, app.user)
+        name = t.seat_name(to)
+        screen.error(f"nobody sits at {name} (a free seat): nobody would read it{others}")
         return
     if watcher == app.user:
         screen.error("that is you: tell someone else")
@@ -470,3 +505,12 @@ def tell(screen: SeatScreen, who: str, text: str) -> None:
     problem = t.say(app.user, text, screen.seat, to, to_watcher=watcher)
     if problem:
         screen.error(problem)
+
+
+def _people_here(t: Table, me: str) -> str:
+    """``; at this table: ann (lauren), carol (watching)``: whom ``me`` may tell (or "")."""
+    players = [
+        person(t, s.player, i) for i, s in enumerate(t.seats) if s.kind == "human" and s.player
+    ]
+    players += [person(t, w, None) for w in sorted(t.watchers) if w != me]
+    return "; at this table: " + ", ".join(players) if players else ""
