@@ -34,6 +34,7 @@ from shipwreck.tui import registry
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
+from shipwreck.tui.ladder_screen import show_ladder
 from shipwreck.tui.learn import (
     LEGEND_KEY,
     RULES_KEY,
@@ -321,6 +322,10 @@ class LobbyScreen(AppScreen):
 
     def action_rules(self) -> None:
         self.show_rules()
+
+    def show_ladder(self, game: str | None = None) -> None:
+        """``ladder [GAME]``: a game's ratings (:mod:`shipwreck.tui.ladder_screen`)."""
+        show_ladder(self, game)
 
     def show_legend(self) -> None:
         """``legend`` (or F3): what the marks on a Lifeboat board mean."""
