@@ -12,13 +12,14 @@ from rich.console import Console
 from test_words_tui import error, screen_text, type_line
 
 from shipwreck.arena.ratings import Rating
-from shipwreck.runtime import Lobby
+from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.runtime.ladder import Place, ladder
 from shipwreck.store import Entrant, Store
 from shipwreck.store.ratings import RatingRow
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.ladder_screen import LadderScreen, ladder_table
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.screens import LobbyScreen, TableScreen
+from shipwreck.tui.sea_screen import SpanishMainScreen
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -161,3 +162,92 @@ def test_your_place_below_the_top_comes_last_after_a_gap() -> None:
 def test_snapshot_ladder(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
     app = ShipwreckApp(rated_lobby(tmp_path), "ann", "SHA256:ladder")
     assert snap_compare(app, terminal_size=size, press=[*"ladder", "enter"])
+
+
+# ------------------------------------------------------------------ ratings in the seat lists
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_lifeboat_seats_line_shows_the_ratings_of_those_who_have_one(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """ann and hoarder are rated in Lifeboat, survivor is not: the seats line says
+    ``ann (rated 8)`` and ``bot hoarder (rated 24)`` where it has room (120×40), and keeps to
+    its one row at 80×24 (the shorter forms there leave the ratings out)."""
+    lobby = rated_lobby(tmp_path)
+    seats = [SeatSpec("human"), SeatSpec("bot", "hoarder"), SeatSpec("bot", "survivor")]
+    seats += [SeatSpec("bot", "hoarder")]
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=3)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        line = screen.panel_text("seats")
+        ann = round(Rating(25.5, 6.0).ordinal)
+        hoarder = round(Rating(31.0, 2.5).ordinal)
+        if size == (120, 40):
+            assert f"ann (rated {ann})" in line
+            assert line.count(f"bot hoarder (rated {hoarder})") == 2
+            assert "bot survivor" in line and "survivor (rated" not in line
+        else:
+            assert "\n" not in line and len(line) <= size[0] - 2
+            assert "survivor (rated" not in line
+        assert "(rated" not in line.split("survivor")[1].split(":")[0]  # none for survivor
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_spanish_main_seats_show_the_ratings(tmp_path: Path, size: tuple[int, int]) -> None:
+    lobby = rated_lobby(tmp_path)
+    assert lobby.store is not None
+    hauler = RatingRow("spanish_main", Entrant("bot", "sm_hauler"), 30.0, 3.0, 20)
+    lobby.store.ratings.record("spanish_main", [hauler], "test")
+    seats = [SeatSpec("human"), SeatSpec("bot", "sm_hauler"), SeatSpec("bot", "sm_raider")]
+    table = lobby.create_table("spanish_main", seats, creator="ann", seed=3)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SpanishMainScreen)
+        lines = screen_text(app).splitlines()
+        head = next(line for line in lines if " seat  player " in line)
+        cols = head[head.index(" seat ") :].split()
+        assert cols == ["seat", "player", "rated", "gold", "afloat"]
+        rows = {
+            line[head.index(" seat ") :].split()[0]: line[head.index(" seat ") :]
+            for line in lines[lines.index(head) + 1 : lines.index(head) + 4]
+        }
+        assert set(rows) == {"red", "blue", "green"}
+        at = head.index(" rated") - head.index(" seat ")
+        rated = {seat: row[at : at + 6].strip() for seat, row in rows.items()}
+        assert rated == {"red": "", "blue": "21", "green": ""}  # ann: no Spanish Main rating
+        assert "sm_haul" in rows["blue"] and "sm_raid" in rows["green"]
+    # Nobody rated at the table: no column.
+    plain = Lobby(seed=1)
+    table = plain.create_table("spanish_main", seats, creator="ann", seed=3)
+    app = ShipwreckApp(plain, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        head = next(line for line in screen_text(app).splitlines() if " seat  player " in line)
+        assert head[head.index(" seat ") :].split() == ["seat", "player", "gold", "afloat"]
+
+
+def test_a_seat_rating_is_read_once_a_while_and_a_new_one_at_once(tmp_path: Path) -> None:
+    """The seat lists read ratings at every repaint: :meth:`RatingStore.recent` keeps what it
+    read for a while, shows this process's new ratings at once, and another process's (another
+    worker on the same database) once the kept one is older than ``KEEP_SECONDS``."""
+    path = str(tmp_path / "r.db")
+    now = [0.0]
+    here, there = Store(path), Store(path)
+    here.ratings.clock = lambda: now[0]
+    bob = Entrant("player", "bob")
+    assert here.ratings.recent("lifeboat", bob) is None
+    there.ratings.record("lifeboat", [RatingRow("lifeboat", bob, 30.0, 3.0, 5)], "table 1")
+    assert here.ratings.recent("lifeboat", bob) is None  # kept: not read again yet
+    now[0] = here.ratings.KEEP_SECONDS + 1
+    row = here.ratings.recent("lifeboat", bob)
+    assert row is not None and row.mu == 30.0
+    there.ratings.record("lifeboat", [RatingRow("lifeboat", bob, 31.0, 3.0, 6)], "table 2")
+    assert here.ratings.recent("lifeboat", bob) == row  # still the kept one
+    here.ratings.record("lifeboat", [RatingRow("lifeboat", bob, 32.0, 2.9, 7)], "table 3")
+    kept = here.ratings.recent("lifeboat", bob)
+    assert kept is not None and kept.mu == 32.0 and kept.games == 7  # its own: at once

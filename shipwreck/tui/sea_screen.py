@@ -45,6 +45,7 @@ from shipwreck.tui import registry
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.ladder_screen import short_rating
 from shipwreck.tui.learn import LEGEND_KEY
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
@@ -202,7 +203,10 @@ class SpanishMainScreen(SeatScreen):
         self.show_title(top, R.title(view, self.table.name, signed_in, self.table.started), view)
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
-        self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
+        lobby, table = self.shipwreck.lobby, self.table
+        rated = [short_rating(lobby, table, i) for i in range(len(table.seats))]
+        key = (players, ships, view.gold, rated)
+        self.show("seats", key, lambda: R.seats(view, players, rated))
         wide = self.has_class("-wide")
         rows = self.COMPACT_SHIPS if self.compact else None
         self.show("fleet", (ships, wide, rows), lambda: R.fleet(view, wide, rows))
