@@ -1,5 +1,5 @@
-"""``shipwreck sim --bots … --trace SEAT|BOT [--game-no N]``: one game's decisions, as the bots'
-traces record them (docs/bots.md, "Reading the trace").
+"""``shipwreck sim --bots … --trace SEAT|BOT [--game-no N]`` (and ``shipwreck arena … --trace``):
+one game's decisions, as the bots' traces record them (docs/bots.md, "The trace").
 
 The game is the one ``sim`` plays as game N of the same command (same seed, same seats, same
 dice: :func:`~shipwreck.sim.play_seated`), so a surprising result in a summary can be read move
@@ -10,7 +10,7 @@ was (no handler, no rule matched, an error, over the step budget, refused by the
 
 from __future__ import annotations
 
-from shipwreck.lang.bots import BotError, TraceEntry
+from shipwreck.lang.bots import BotError, BotScript, TraceEntry
 from shipwreck.sim import load_scripts, play_seated, seat_bots
 
 TRACE_ENTRIES = 100_000
@@ -49,12 +49,25 @@ def entry_line(e: TraceEntry) -> str:
 def trace_game(
     game: str, bot_files: list[str], seed: int, seats: int, game_no: int, who: str
 ) -> list[str]:
-    """The lines ``sim --trace`` prints: the game's seats, then each traced seat's result and
-    decisions. BotError for a script that fails ``bot check``; ValueError for ``who`` or
-    ``game_no``."""
+    """The lines ``sim --trace`` prints (see :func:`trace_scripts`). BotError for a script that
+    fails ``bot check``; ValueError for ``who`` or ``game_no``."""
+    scripts, labels = load_scripts(game, bot_files)
+    return trace_scripts(game, scripts, labels, seed, seats, game_no, who)
+
+
+def trace_scripts(
+    game: str,
+    scripts: list[BotScript],
+    labels: list[str],
+    seed: int,
+    seats: int,
+    game_no: int,
+    who: str,
+) -> list[str]:
+    """Game ``game_no`` of ``sim``'s (or the arena's) seating of ``scripts`` (named ``labels``)
+    from ``seed``: its seats, then each traced seat's result and decisions."""
     if game_no < 1:
         raise ValueError("--game-no counts from 1")
-    scripts, labels = load_scripts(game, bot_files)
     g = game_no - 1
     order = seat_bots(g, seats, len(scripts))
     chosen = traced_seats(who, labels, [s.name for s in scripts], order)
@@ -69,4 +82,4 @@ def trace_game(
     return lines
 
 
-__all__ = ["BotError", "entry_line", "trace_game", "traced_seats"]
+__all__ = ["BotError", "entry_line", "trace_game", "trace_scripts", "traced_seats"]

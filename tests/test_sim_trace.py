@@ -152,3 +152,35 @@ def test_sim_never_merges_two_different_scripts_with_one_file_name(
     assert status == 0  # the same script twice is one bot
     rows = [line.split()[0] for line in out.splitlines()[2:4]]
     assert sorted(rows) == ["loyal", "random"]
+
+
+def test_arena_trace_is_game_n_of_the_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``arena --trace BOT --game-no N`` plays no tournament: it prints the decisions of the
+    game the tournament plays as game N (its scores are that game's record), named by the
+    scripts' headers; the decisions are those ``sim --trace`` prints for the same bots."""
+    from shipwreck.arena.tournament import load_bots, play
+
+    mine = tmp_path / "mine.bot"
+    mine.write_text(MINE)
+    assert (
+        main(["arena", str(mine), "hoarder", "--seed", "3", "--trace", "Mine", "--game-no", "3"])
+        == 0
+    )
+    arena = capsys.readouterr().out.splitlines()
+    record = play("lifeboat", load_bots("lifeboat", [str(mine), "hoarder"]), 3, 3, 6).games[2]
+    heads = [line for line in arena if line.startswith("seat ")]
+    assert len(heads) == record.seats.count("Mine") == 3
+    for line in heads:
+        seat = int(line.split()[1]) - 1
+        assert record.seats[seat] == "Mine"
+        assert line.split(": score ")[1].split()[0] == str(record.scores[seat])
+    status, sim, _ = _run(
+        capsys, "--bots", f"{mine},hoarder", "--seed", "3", "--trace", "mine", "--game-no", "3"
+    )
+    assert status == 0
+    decisions = [line for line in arena if line.startswith("  round")]
+    assert decisions and decisions == [
+        line for line in sim.splitlines() if line.startswith("  round")
+    ]
