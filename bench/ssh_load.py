@@ -4,6 +4,7 @@
     .venv/bin/python bench/ssh_load.py --sessions 100 --seconds 40
     .venv/bin/python bench/ssh_load.py --sessions 50 --profile 30   # server under cProfile
     .venv/bin/python bench/ssh_load.py --sessions 100 --think 2,5 --keys-per-second 6  # people
+    .venv/bin/python bench/ssh_load.py --sessions 50 --ladder-games 60  # saved bots' games too
 
 ``shipwreck serve`` runs as a subprocess on a temporary database and host key; its RSS and CPU
 time come from ``/proc/PID``. N asyncssh clients, each with its own key and a 120×40 PTY whose
@@ -351,10 +352,43 @@ class Server:
         return (int(fields[11]) + int(fields[12])) / TICK  # utime and stime (fields 14, 15)
 
 
-async def start_server(workdir: Path, profile: Path | None) -> Server:
+def ladder_setup(workdir: Path, per_minute: float) -> str:
+    """``--ladder-games X``: four saved bots (two Lifeboat, two Spanish Main, two owners) in the
+    server's database before it starts, and background ladder games at X a minute, as many as
+    they like (server/ladder_games.py); the config lines for it."""
+    from shipwreck.resources import bots_dir
+    from shipwreck.store import Store
+
+    store = Store(str(workdir / "bench.db"))
+    for owner, name, shipped in [
+        ("lb_author", "rower", "loyal"),
+        ("lb_author", "robber", "hoarder"),
+        ("sm_author", "hauler", "sm_hauler"),
+        ("sm_author", "raider", "sm_raider"),
+    ]:
+        store.identify(owner, f"SHA256:{owner}", f"ssh-ed25519 {owner}")
+        store.save_bot(owner, name, (bots_dir() / f"{shipped}.bot").read_text())
+    store.close()
+    return (
+        f"\n[ladder]\ngames_per_minute = {per_minute}\ngames_per_bot = 1000000\n"
+        "games_per_owner_per_hour = 1000000\n"
+    )
+
+
+def ladder_games_played(workdir: Path) -> int:
+    from shipwreck.store import Store
+
+    store = Store(str(workdir / "bench.db"))
+    try:
+        return sum(run.games for run in store.ratings.ladder_runs().values())
+    finally:
+        store.close()
+
+
+async def start_server(workdir: Path, profile: Path | None, ladder: float = 0.0) -> Server:
     times_file = workdir / "server_times.json"
     config = workdir / "server.toml"  # every client comes from 127.0.0.1
-    config.write_text(SERVER_CONFIG)
+    config.write_text(SERVER_CONFIG + (ladder_setup(workdir, ladder) if ladder > 0 else ""))
     argv = [sys.executable, "-c", SERVER_BOOTSTRAP % {"token": TOKEN}]
     argv += [str(times_file), str(profile or "")]
     argv += ["--config", str(config), "--listen", "127.0.0.1", "--port", "0"]
@@ -926,7 +960,7 @@ def session_labels(lines: list[str]) -> dict[str, str]:
 async def run(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="shipwreck-ssh-load-"))
     profile = workdir / "server.prof" if args.profile else None
-    server = await start_server(workdir, profile)
+    server = await start_server(workdir, profile, args.ladder_games)
     print(f"server pid {server.proc.pid} on 127.0.0.1:{server.port} ({workdir})")
     try:
         await measure(args, server)
@@ -934,6 +968,8 @@ async def run(args: argparse.Namespace) -> None:
         if server.proc.returncode is None:  # the run failed: do not leave the server behind
             server.proc.kill()
             await server.proc.wait()
+    if args.ladder_games > 0:
+        print(f"background ladder games played and rated: {ladder_games_played(workdir)}")
     if profile is not None:
         show_profile(profile, args.profile)
     if not args.keep:
@@ -1195,6 +1231,13 @@ def main() -> None:
     )
     ap.add_argument("--stalls", action="store_true", help="print where the server stalled")
     ap.add_argument("--keep", action="store_true", help="keep the server's files (db, profile)")
+    ap.add_argument(
+        "--ladder-games",
+        type=float,
+        default=0.0,
+        metavar="X",
+        help="four saved bots play background ladder games, X a minute (default: none)",
+    )
     ap.add_argument(
         "--check-screens",
         action="store_true",

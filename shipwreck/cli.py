@@ -25,6 +25,11 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"shipwreck sim: {e}", file=sys.stderr)
         return 2
+    if args.trace and not args.bots:
+        print("shipwreck sim: --trace needs --bots (whose decisions to show)", file=sys.stderr)
+        return 2
+    if args.trace:
+        return _sim_trace(args, seats)
     if args.bots:
         from shipwreck.lang.bots import BotError
         from shipwreck.sim import format_bot_summary, simulate_bots
@@ -41,6 +46,22 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         return 0
     summary = simulate(args.game, args.games, args.seed, seats)
     for line in format_summary(summary, args.game):
+        print(line)
+    return 0
+
+
+def _sim_trace(args: argparse.Namespace, seats: int) -> int:
+    """``sim --bots … --trace SEAT|BOT [--game-no N]`` (:mod:`shipwreck.sim_trace`)."""
+    from shipwreck.sim_trace import BotError, trace_game
+
+    try:
+        lines = trace_game(
+            args.game, args.bots.split(","), args.seed, seats, args.game_no, args.trace
+        )
+    except (BotError, ValueError) as e:
+        print(f"shipwreck sim: {e}", file=sys.stderr)
+        return 2
+    for line in lines:
         print(line)
     return 0
 
@@ -299,6 +320,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--times",
         action="store_true",
         help="with --bots: each script's decision times (ms: 50th, 90th, 99th percentile, max)",
+    )
+    sim.add_argument(
+        "--trace",
+        default="",
+        metavar="SEAT|BOT",
+        help="with --bots: print one game's decisions for a seat (1-6) or a bot: file:line,"
+        " the command, and why a default was played",
+    )
+    sim.add_argument(
+        "--game-no", type=int, default=1, metavar="N", help="with --trace: game N (default 1)"
     )
     sim.set_defaults(func=_cmd_sim)
 

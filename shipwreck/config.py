@@ -83,6 +83,32 @@ class ClusterSection(msgspec.Struct, forbid_unknown_fields=True):
     """How often a worker tells the others its tables (the lobby's list)."""
 
 
+class LadderSection(msgspec.Struct, forbid_unknown_fields=True):
+    """Background ladder games for players' saved bots (server/ladder_games.py)."""
+
+    games_per_minute: float = 2.0
+    """At most this many background games a minute, server-wide; 0 turns them off."""
+    workers: int = 1
+    """Games at once, each in a worker process at the lowest CPU priority."""
+    games_per_owner_per_hour: int = 30
+    games_per_bot: int = 100
+    """A saved script stops playing once it has this many games (saving it again restarts)."""
+    opponents: list[str] = msgspec.field(
+        default_factory=lambda: [
+            "random",
+            "survivor",
+            "loyal",
+            "predator",
+            "hoarder",
+            "sm_random",
+            "sm_hauler",
+            "sm_raider",
+        ]
+    )
+    """The shipped bots a saved bot meets (those of its game); the searching ``admiral`` is left
+    out by default: one of its games costs as much as a hundred of the others'."""
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True):
     server: ServerSection = msgspec.field(default_factory=ServerSection)
     limits: LimitsSection = msgspec.field(default_factory=LimitsSection)
@@ -90,6 +116,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True):
     timers: TimersSection = msgspec.field(default_factory=TimersSection)
     tables: TablesSection = msgspec.field(default_factory=TablesSection)
     cluster: ClusterSection = msgspec.field(default_factory=ClusterSection)
+    ladder: LadderSection = msgspec.field(default_factory=LadderSection)
 
 
 class ConfigError(ValueError):
@@ -138,6 +165,12 @@ def load_server_config(
             f"{path}: [bots] default = {config.bots.default!r} is not a shipped bot; "
             f"use one of {', '.join(shipped_names())}"
         )
+    for name in config.ladder.opponents:
+        if not is_shipped(name):
+            raise ConfigError(
+                f"{path}: [ladder] opponents: {name!r} is not a shipped bot; "
+                f"use some of {', '.join(shipped_names())}"
+            )
     if path is not None:
         base = Path(path).parent
         s = config.server

@@ -12,7 +12,8 @@ import msgspec
 
 from shipwreck.botseat import bot_move
 from shipwreck.games import get_ruleset, registry
-from shipwreck.lang.bots import BotError, BotPlayer, BotScript, load_bot
+from shipwreck.lang.bots import BotError, BotPlayer, BotScript
+from shipwreck.lang.bots.checked import load_checked
 
 
 def default_seats(game: str) -> int:
@@ -172,6 +173,25 @@ def seat_bots(game: int, seats: int, scripts: int) -> list[int]:
     return [(s + game) % scripts for s in range(seats)]
 
 
+def load_scripts(game: str, bot_files: list[str]) -> tuple[list[BotScript], list[str]]:
+    """The scripts ``sim --bots`` names (shipped names or files), each refused as ``shipwreck
+    bot check`` refuses it, and their labels (file names, as the summary lists them). A script
+    named twice is one bot; two different scripts with one label are refused, never merged."""
+    scripts = [load_checked(f) for f in bot_files]
+    labels = [Path(f).stem for f in bot_files]
+    first: dict[str, tuple[str, BotScript]] = {}
+    for f, label, script in zip(bot_files, labels, scripts, strict=True):
+        if script.game != game:
+            raise BotError(f"{f}: this script plays {script.game}, not {game}")
+        known = first.setdefault(label, (f, script))
+        if known[1].source != script.source:
+            raise BotError(
+                f"{known[0]} and {f} are two different bots both called {label!r} here;"
+                " rename one's file"
+            )
+    return scripts, labels
+
+
 def simulate_bots(
     game: str,
     games: int,
@@ -184,11 +204,7 @@ def simulate_bots(
     ``bot_files[(s + g) % len(bot_files)]`` (:func:`seat_bots`), so no script keeps the first
     seat. Win rates per script, wins per seat, and why the games ended; with ``timed``, each
     script's decision times (a clock read per decision, so off by default)."""
-    scripts = [load_bot(f) for f in bot_files]
-    for f, script in zip(bot_files, scripts, strict=True):
-        if script.game != game:
-            raise BotError(f"{f}: this script plays {script.game}, not {game}")
-    labels = [Path(f).stem for f in bot_files]
+    scripts, labels = load_scripts(game, bot_files)
     wins: dict[str, float] = dict.fromkeys(labels, 0.0)
     score: dict[str, float] = dict.fromkeys(labels, 0.0)
     played: dict[str, int] = dict.fromkeys(labels, 0)

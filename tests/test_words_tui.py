@@ -90,7 +90,11 @@ async def test_lobby_help_gives_the_descriptions_the_width() -> None:
     ("line", "expected"),
     [
         ("hlep", "unknown lobby command 'hlep'; did you mean 'help'?"),
-        ("zq", "unknown lobby command 'zq'; try: help, join, new, open, quit, rules, say, watch"),
+        (
+            "zq",
+            "unknown lobby command 'zq'; try: help, join, ladder, new, open, quit, rules, say,"
+            " watch",
+        ),
         ("new ²", "'²' is not a seat count: new 4, new 5 or new 6"),
         ("new sm ³", "'³' is not a seat count: new sm 2, new sm 3 or new sm 4"),
         ("join x", "join which table? a table's id, e.g. 'join 1'"),

@@ -15,6 +15,7 @@ from shipwreck.games import games
 from shipwreck.games.registry import default_game
 
 if TYPE_CHECKING:  # the arena's modules load when it runs, not whenever the parser is built
+    from shipwreck.arena.match import ArenaBot
     from shipwreck.arena.tournament import Tournament
 
 
@@ -33,6 +34,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="play on the Dask cluster whose scheduler is at ADDRESS (pip install"
         " 'shipwreck[cluster]'; docs/arena.md)",
+    )
+    p.add_argument(
+        "--trace",
+        default="",
+        metavar="SEAT|BOT",
+        help="play no tournament: print game N's decisions for a seat or a bot (--game-no N)",
+    )
+    p.add_argument(
+        "--game-no", type=int, default=1, metavar="N", help="with --trace: game N (default 1)"
     )
     p.add_argument("--json", default="", metavar="FILE", help="write every game's record")
     p.add_argument("--plot", default="", metavar="FILE.svg", help="chart rating against games")
@@ -126,6 +136,23 @@ def _unwritable(*paths: str) -> str:
     return ""
 
 
+def _trace(args: argparse.Namespace, bots: list[ArenaBot], seats: int) -> int:
+    """``--trace SEAT|BOT [--game-no N]``: game N of this tournament, one seat's or one bot's
+    decisions (the same game the tournament plays as game N)."""
+    from shipwreck.arena.match import compiled
+    from shipwreck.sim_trace import trace_scripts
+
+    scripts = [compiled(b.source, b.path) for b in bots]
+    try:
+        lines = trace_scripts(
+            args.game, scripts, [b.name for b in bots], args.seed, seats, args.game_no, args.trace
+        )
+    except ValueError as e:
+        return _fail(str(e))
+    print("\n".join(lines))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from shipwreck.arena.run import ClusterError
     from shipwreck.arena.tournament import load, load_bots, play, replay
@@ -161,6 +188,8 @@ def run(args: argparse.Namespace) -> int:
         bots = load_bots(args.game, args.bots)
     except (ValueError, BotError) as e:
         return _fail(str(e))
+    if args.trace:
+        return _trace(args, bots, seats)
     if why := _unwritable(args.json, args.plot):
         return _fail(why)
     where = f"cluster={args.cluster}" if args.cluster else f"workers={args.workers}"

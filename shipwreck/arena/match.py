@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import msgspec
 
 from shipwreck.arena.ratings import ranks
-from shipwreck.lang.bots import BotScript, TraceEntry, load_source
+from shipwreck.lang.bots import BotPlayer, BotScript, TraceEntry, load_source
 from shipwreck.sim import play_seated, seat_bots
 
 TRACE_ENTRIES = 100_000
@@ -99,12 +99,20 @@ def compiled(source: str, path: str) -> BotScript:
 
 def play_game(game: str, bots: Sequence[ArenaBot], job: Job) -> GameRecord:
     """Play one game of ``job`` (:func:`shipwreck.sim.play_seated`) and record it."""
+    return play_traced(game, bots, job)[0]
+
+
+def play_traced(
+    game: str, bots: Sequence[ArenaBot], job: Job
+) -> tuple[GameRecord, list[BotPlayer]]:
+    """:func:`play_game`, and each seat's player with its trace (the server's ladder games
+    keep a saved bot's last faults to show its author)."""
     scripts = [compiled(b.source, b.path) for b in bots]
     result, chars, players = play_seated(game, job.seed, scripts, job.order, TRACE_ENTRIES)
     seats = range(len(job.order))
     scores = [result.scores[chars[s]] for s in seats]
     winners = [chars[s] in result.winners for s in seats]
-    return GameRecord(
+    record = GameRecord(
         no=job.no,
         seed=job.seed,
         seats=[bots[k].name for k in job.order],
@@ -116,6 +124,7 @@ def play_game(game: str, bots: Sequence[ArenaBot], job: Job) -> GameRecord:
         rounds=result.rounds,
         commands=result.commands,
     )
+    return record, players
 
 
 def play_jobs(game: str, bots: Sequence[ArenaBot], jobs: Sequence[Job]) -> list[GameRecord]:

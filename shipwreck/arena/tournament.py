@@ -6,15 +6,14 @@ tournament can be re-rated (``--rerate``) or played again (``--replay``) from th
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import msgspec
 
 from shipwreck.arena.match import ArenaBot, GameRecord, Job, schedule
 from shipwreck.arena.run import Progress, play_all
-from shipwreck.lang.bots import BotError, BotScript, is_bot_name, load_bot
-from shipwreck.lang.bots.lint import check_source
+from shipwreck.lang.bots import BotError
+from shipwreck.lang.bots.checked import load_checked
 
 FORMAT = 1
 """The version of the tournament file."""
@@ -40,7 +39,7 @@ def load_bots(game: str, names: list[str]) -> list[ArenaBot]:
     """
     bots: dict[str, ArenaBot] = {}
     for arg in names:
-        script = _checked(arg)
+        script = load_checked(arg)
         if script.game != game:
             raise BotError(f"{arg}: this script plays {script.game}, not {game}")
         bot = ArenaBot(script.name, script.path, script.source)
@@ -52,29 +51,6 @@ def load_bots(game: str, names: list[str]) -> list[ArenaBot]:
             )
         bots[bot.name] = bot
     return list(bots.values())
-
-
-def _checked(arg: str) -> BotScript:
-    """The script ``arg`` names, if ``shipwreck bot check`` finds no error in it (else a
-    BotError with the check's lines)."""
-    try:
-        script = load_bot(arg)
-    except BotError:
-        source = None
-        if not is_bot_name(arg):
-            with contextlib.suppress(OSError, UnicodeDecodeError):
-                source = Path(arg).read_text(encoding="utf-8")
-        if source is not None:
-            _refuse_errors(source, arg)
-        raise
-    _refuse_errors(script.source, script.path)
-    return script
-
-
-def _refuse_errors(source: str, path: str) -> None:
-    errors = [f for f in check_source(source, path) if f.level == "error"]
-    if errors:
-        raise BotError("\n".join(str(f) for f in errors))
 
 
 def play(

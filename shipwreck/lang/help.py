@@ -272,6 +272,12 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "",
                 "rules sm",
             ),
+            "ladder": CommandHelp(
+                "ladder [GAME]",
+                "the ratings of a game's players and bots, and your place (GAME: lifeboat or sm)",
+                "",
+                "ladder sm",
+            ),
             "help": CommandHelp("help", "this list", "", "help"),
             "quit": CommandHelp(
                 "quit",

@@ -106,6 +106,12 @@ class Rules(msgspec.Struct, frozen=True):
     game: str | None = None
 
 
+class Ladder(msgspec.Struct, frozen=True):
+    """``ladder [GAME]``: the ratings of a game's players and bots (``None``: the default game)."""
+
+    game: str | None = None
+
+
 class Quit(msgspec.Struct, frozen=True):
     pass
 
@@ -146,7 +152,7 @@ class Takeover(msgspec.Struct, frozen=True):
     """``takeover``: take my seat back from the autopilot."""
 
 
-LobbyWord = New | Tutorial | JoinTable | Watch | Open | Say | Help | Rules | Quit
+LobbyWord = New | Tutorial | JoinTable | Watch | Open | Say | Help | Rules | Ladder | Quit
 TableWord = Help | Rules | Legend | ToLobby | Leave | Quit | Say | Tell | Chat | Start | Takeover
 
 
@@ -187,6 +193,9 @@ class _ToWord(Transformer[Token, Any]):
 
     def rules(self, a: list[str | None]) -> Rules:
         return Rules(a[0])
+
+    def ladder(self, a: list[str | None]) -> Ladder:
+        return Ladder(a[0])
 
     def quit(self, _: list[Token]) -> Quit:
         return Quit()

@@ -59,6 +59,14 @@ def rate_finished(ratings: RatingStore, table: Table) -> dict[Entrant, Rating]:
     )
 
 
+def seat_rating(ratings: RatingStore | None, table: Table, seat: int) -> Rating | None:
+    """The rating of whoever plays ``seat`` in ``table``'s game, if they have one (read through
+    :meth:`RatingStore.recent`: cheap enough for every repaint)."""
+    who = entrant(table.seats[seat]) if ratings is not None else None
+    row = ratings.recent(table.game, who) if ratings is not None and who is not None else None
+    return Rating(row.mu, row.sigma, row.games) if row is not None else None
+
+
 class Place(msgspec.Struct, frozen=True):
     """One line of a game's ladder."""
 

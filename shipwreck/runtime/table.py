@@ -278,6 +278,9 @@ class Table:
         self._thinking: tuple[tuple[Any, ...], Decision] | None = None
         """A bot's search under way, a slice a turn (with a scheduler): (what it answers, the
         decision); dropped if the table changes before it is done."""
+        self._offers_left: set[tuple[Seat, int]] = set()
+        """Offers to bot seats their bots left unanswered: (seat, commands then). Asked again
+        once the game has moved on (the bot may answer differently), not at every turn."""
         self._run_bots()
         self._arm_timers()
 
@@ -787,10 +790,15 @@ class Table:
             return None  # nobody to play for yet: the table waits for its first player
         if not self.started or self.paused:
             return None  # (a bot never plays a free seat before the start)
-        return next(
-            (p for p in self.rules.prompts(self.state) if p.blocking and p.seat in self.bots),
-            None,
+        prompts = self.rules.prompts(self.state)
+        blocking = (p for p in prompts if p.blocking and p.seat in self.bots)
+        n = len(self.commands)  # then an offer to a bot, which its `on offer:` answers
+        offers = (
+            p
+            for p in prompts
+            if not p.blocking and p.seat in self.bots and (p.seat, n) not in self._offers_left
         )
+        return next(blocking, None) or next(offers, None)
 
     def _bot_moves(self, limit: int, raise_not_saved: bool = False) -> bool:
         """Up to ``limit`` bot moves (fewer once a slice's time is used up, with a scheduler).
@@ -809,7 +817,11 @@ class Table:
                     return True  # still thinking: the next slice goes on
                 cmd, events = moved
             if cmd is None:
-                return False
+                if prompt.blocking:
+                    return False
+                n = len(self.commands)  # left open (safe); the older ones are moot
+                self._offers_left = {k for k in self._offers_left if k[1] == n} | {(seat, n)}
+                continue
             try:
                 self._accepted(seat, cmd, events)
             except NotSaved:

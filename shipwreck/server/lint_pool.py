@@ -14,12 +14,15 @@ import logging
 import multiprocessing
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 
 WORKER_NICENESS = 10
+T = TypeVar("T")
 
 Checked = tuple[list[str], bool]
 """A check's findings as lines (``path:line:col: level: message``), and whether any is an
@@ -34,9 +37,29 @@ def lint(source: str, path: str) -> Checked:
     return [str(f) for f in findings], any(f.level == "error" for f in findings)
 
 
-def _lower_priority() -> None:
+def _lower_priority(niceness: int = WORKER_NICENESS) -> None:
     with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
+
+
+def low_priority_pool(workers: int, niceness: int = WORKER_NICENESS) -> ProcessPoolExecutor:
+    """Worker processes at a lower CPU priority than the server: started fresh ("spawn": a
+    fresh interpreter, not a fork of a server holding sockets and threads)."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_lower_priority,
+        initargs=(niceness,),
+    )
+
+
+def run_in_pool(pool: ProcessPoolExecutor, fn: Callable[..., T], *args: Any) -> Awaitable[T]:
+    """``fn(*args)`` in ``pool``, awaited on the running loop."""
+    loop = asyncio.get_running_loop()
+    # Submitting may start processes, which are handed sys.stderr's file descriptor; a running
+    # Textual app has replaced sys.stderr with a capture that has none.
+    with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+        return loop.run_in_executor(pool, fn, *args)
 
 
 class LintPool:
@@ -51,12 +74,7 @@ class LintPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            # spawn: a fresh interpreter, not a fork of a server holding sockets and threads
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
-            )
+            self._executor = low_priority_pool(self.workers)
         return self._executor
 
     async def check(self, source: str, path: str) -> Checked | None:
@@ -64,12 +82,7 @@ class LintPool:
             return None
         self.pending += 1
         try:
-            loop = asyncio.get_running_loop()
-            # Submitting may start processes, which are handed sys.stderr's file descriptor; a
-            # running Textual app has replaced sys.stderr with a capture that has none.
-            with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
-                checked = loop.run_in_executor(self._pool(), lint, source, path)
-            return await checked
+            return await run_in_pool(self._pool(), lint, source, path)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
             log.warning("a bot-check worker died; restarting the pool")
             self.close()

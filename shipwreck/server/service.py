@@ -44,6 +44,7 @@ from shipwreck.tui.app import ShipwreckApp
 
 if TYPE_CHECKING:
     from shipwreck.server.cluster import ClusterMember
+    from shipwreck.server.ladder_games import LadderGames
 
 log = logging.getLogger("shipwreck.server")
 
@@ -100,6 +101,8 @@ class Service:
         self.lint = LintPool(limits.lint_workers, limits.lint_queue)
         self.fingerprint = ""
         self._ticker: asyncio.Task[None] | None = None
+        self.ladder_games: LadderGames | None = None
+        self._ladder_task: asyncio.Task[None] | None = None
         self.collector = FullCollector(
             lambda: self.live.ended_total,
             every=config.limits.full_gc_seconds,
@@ -143,9 +146,25 @@ class Service:
             reuse_port=self.cluster is not None,  # workers share the port (SO_REUSEPORT)
         )
         self._ticker = asyncio.create_task(self._tick_forever())
+        self._start_ladder_games()
         log.info("listening on %s:%d", s.listen, self.port)
 
+    def _start_ladder_games(self) -> None:
+        """Saved bots' background ladder games (server/ladder_games.py), unless ``[ladder]
+        games_per_minute`` is 0; one process only (several workers would each play them)."""
+        if self.config.ladder.games_per_minute <= 0 or self.cluster is not None:
+            return
+        from shipwreck.server.ladder_games import LadderGames
+
+        self.ladder_games = LadderGames(self.store, self.config.ladder)
+        self._ladder_task = asyncio.create_task(self.ladder_games.run())
+
     async def stop(self) -> None:
+        if self._ladder_task is not None and self.ladder_games is not None:
+            self._ladder_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ladder_task
+            await self.ladder_games.close()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -295,13 +314,23 @@ class Service:
             return await self._save_bot(info, words[2], text)
         if words[:1] == ["ladder"] and len(words) <= 2:
             return self._ladder(info.username, words[1:])
+        if words[:2] == ["bot", "status"] and len(words) == 3:
+            return self._bot_status(info.username, words[2])
         if words == ["help"]:
             return COMMANDS_HELP, 0
         return (
             "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE',"
-            " 'ladder [GAME]', 'help'\n",
+            " 'bot status NAME', 'ladder [GAME]', 'help'\n",
             2,
         )
+
+    def _bot_status(self, owner: str, name: str) -> tuple[str, int]:
+        """``ssh host bot status NAME``: a saved bot's ratings and ladder games."""
+        from shipwreck.server.ladder_games import bot_status
+
+        if not valid_bot_name(name):
+            return f"shipwreck: bot status NAME: NAME is {BOT_NAME_RULE}\n", 2
+        return bot_status(self.store, owner, name, on=self.ladder_games is not None)
 
     def _ladder(self, player: str, words: list[str]) -> tuple[str, int]:
         """``ssh host ladder [GAME]``: a game's ladder as plain text, for scripts."""
@@ -379,6 +408,7 @@ COMMANDS_HELP = """\
 shipwreck commands (ssh host COMMAND); ssh host alone opens the game:
   bot check < FILE       check a bot script and list its problems
   bot save NAME < FILE   save it as your bot NAME (then: new 4 NAME ... at the lobby)
+  bot status NAME        its ratings, its background ladder games, its last default moves
   ladder [GAME]          the ratings of a game's players and bots (lifeboat, or sm)
   help                   this list
 """

@@ -252,6 +252,12 @@ class Store:
             (owner, name, source, time.time()),
         )
 
+    def saved_bots(self) -> list[tuple[str, str, float]]:
+        """Every saved bot as ``(owner, name, saved)``: when it was last saved, which tells a
+        new script from the one the ladder's games played (the sources stay on disk)."""
+        rows = self.db.execute("SELECT owner, name, saved FROM bots ORDER BY owner, name")
+        return [(str(o), str(n), float(t)) for o, n, t in rows.fetchall()]
+
     def bot_names(self, owner: str) -> list[str]:
         rows = self.db.execute(
             "SELECT name FROM bots WHERE owner = ? ORDER BY name", (owner,)

@@ -12,7 +12,7 @@ has one) is used, so the ratings work on whichever database the store opens.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -40,6 +40,16 @@ CREATE TABLE IF NOT EXISTS rating_history (
     source TEXT NOT NULL,         -- what was rated: 'table 12', 'arena', ...
     at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (game, kind, name, n)
+);
+CREATE TABLE IF NOT EXISTS ladder_bots (
+    name TEXT PRIMARY KEY,        -- a saved bot, as 'owner/name'
+    saved DOUBLE PRECISION NOT NULL, -- when the script its games played was saved
+    game TEXT NOT NULL,           -- its script's game ('' when it did not compile)
+    games INTEGER NOT NULL,       -- ladder games played by that script
+    faults TEXT NOT NULL,         -- its last game's default moves by reason (JSON)
+    notes TEXT NOT NULL,          -- its last faults, as the trace words them (JSON)
+    error TEXT NOT NULL,          -- why it could not play ('' if it did)
+    at DOUBLE PRECISION NOT NULL
 );
 """
 
@@ -73,12 +83,46 @@ class HistoryRow(msgspec.Struct, frozen=True):
     at: float
 
 
+class LadderRun(msgspec.Struct, frozen=True):
+    """A saved bot's background ladder games (:mod:`shipwreck.server.ladder_games`): the
+    script they played (by when it was saved), how many, and what its last game's trace said."""
+
+    name: str
+    saved: float
+    game: str = ""
+    games: int = 0
+    faults: dict[str, int] = {}
+    notes: list[str] = []
+    error: str = ""
+    at: float = 0.0
+
+
 class RatingStore:
     """The ratings part of :class:`~shipwreck.store.db.Store`, on the store's connection."""
 
-    def __init__(self, db: Database) -> None:
+    KEEP_SECONDS = 30.0
+    """How long :meth:`recent` keeps a rating it read (another worker's games may change it)."""
+    KEEP_MOST = 4096
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.monotonic) -> None:
         self.db = db
+        self.clock = clock
+        self._kept: dict[tuple[str, Entrant], tuple[float, RatingRow | None]] = {}
         db.script(RATINGS_SCHEMA)
+
+    def recent(self, game: str, entrant: Entrant) -> RatingRow | None:
+        """:meth:`get`, kept a while: the tables' seat lists show each seat's rating at every
+        repaint of every session, which must not be a query each. This process's own new
+        ratings replace the kept ones at once (:meth:`record`)."""
+        now = self.clock()
+        kept = self._kept.get((game, entrant))
+        if kept is not None and now - kept[0] < self.KEEP_SECONDS:
+            return kept[1]
+        row = self.get(game, entrant)
+        if len(self._kept) >= self.KEEP_MOST:
+            self._kept.clear()
+        self._kept[(game, entrant)] = (now, row)
+        return row
 
     def get(self, game: str, entrant: Entrant) -> RatingRow | None:
         row = self.db.execute(
@@ -112,6 +156,8 @@ class RatingStore:
                     " VALUES (?,?,?,?,?,?,?,?)",
                     (game, e.kind, e.name, r.games, r.mu, r.sigma, source, now),
                 )
+        for r in rows:  # (only once they are on disk)
+            self._kept.pop((game, r.entrant), None)
 
     def board(self, game: str, z: float = 3.0) -> list[RatingRow]:
         """Every rating of ``game``, best first by the conservative rating ``mu - z * sigma``."""
@@ -134,3 +180,50 @@ class RatingStore:
         return [
             HistoryRow(int(n), float(m), float(s), str(src), float(at)) for n, m, s, src, at in rows
         ]
+
+    def ladder_runs(self) -> dict[str, LadderRun]:
+        """Every saved bot's ladder games so far, by ``owner/name``."""
+        rows = self.db.execute(
+            "SELECT name, saved, game, games, faults, notes, error, at FROM ladder_bots"
+        ).fetchall()
+        return {str(r[0]): _run(r) for r in rows}
+
+    def ladder_run(self, name: str) -> LadderRun | None:
+        row = self.db.execute(
+            "SELECT name, saved, game, games, faults, notes, error, at FROM ladder_bots"
+            " WHERE name = ?",
+            (name,),
+        ).fetchone()
+        return _run(row) if row is not None else None
+
+    def record_run(self, run: LadderRun) -> None:
+        self.db.execute(
+            "INSERT INTO ladder_bots (name, saved, game, games, faults, notes, error, at)"
+            " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (name) DO UPDATE SET saved = excluded.saved,"
+            " game = excluded.game, games = excluded.games, faults = excluded.faults,"
+            " notes = excluded.notes, error = excluded.error, at = excluded.at",
+            (
+                run.name,
+                run.saved,
+                run.game,
+                run.games,
+                msgspec.json.encode(run.faults).decode(),
+                msgspec.json.encode(run.notes).decode(),
+                run.error,
+                run.at or time.time(),
+            ),
+        )
+
+
+def _run(row: Sequence[object]) -> LadderRun:
+    name, saved, game, games, faults, notes, error, at = row
+    return LadderRun(
+        str(name),
+        float(saved),  # type: ignore[arg-type]
+        str(game),
+        int(games),  # type: ignore[call-overload]
+        msgspec.json.decode(str(faults), type=dict[str, int]),
+        msgspec.json.decode(str(notes), type=list[str]),
+        str(error),
+        float(at),  # type: ignore[arg-type]
+    )

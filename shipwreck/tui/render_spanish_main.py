@@ -636,11 +636,16 @@ def fleets_in_brief(
     return items
 
 
-def seats(view: SpanishMainView, players: Sequence[str]) -> RenderableType:
-    """Each seat: who plays it (``players``, from the table), gold at home, ships afloat."""
+def seats(
+    view: SpanishMainView, players: Sequence[str], rated: Sequence[str] = ()
+) -> RenderableType:
+    """Each seat: who plays it (``players``, from the table), gold at home, ships afloat; and
+    a rating column when someone at the table has one (``rated``: each seat's, or ``""``)."""
     t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
     t.add_column("seat", no_wrap=True)
     t.add_column("player", no_wrap=True, overflow="ellipsis", ratio=1)
+    if any(rated):
+        t.add_column("rated", no_wrap=True, justify="right")  # ("rating" would cut a bot's name)
     t.add_column("gold", no_wrap=True, justify="right")
     t.add_column("afloat", no_wrap=True, justify="right")
     for i, name in enumerate(view.seats):
@@ -652,6 +657,7 @@ def seats(view: SpanishMainView, players: Sequence[str]) -> RenderableType:
         t.add_row(
             Text(name, style=f"bold {owner_colour(i)}"),
             who,
+            *([rated[i] if i < len(rated) else ""] if any(rated) else []),
             Text(str(view.gold[i]), style="bold yellow"),
             f"{len(afloat)} ships, {sum(s.points for s in afloat)} pts",
         )

@@ -34,6 +34,7 @@ from shipwreck.tui import registry
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
+from shipwreck.tui.ladder_screen import rating_tag, show_ladder
 from shipwreck.tui.learn import (
     LEGEND_KEY,
     RULES_KEY,
@@ -324,6 +325,10 @@ class LobbyScreen(AppScreen):
     def action_rules(self) -> None:
         self.show_rules()
 
+    def show_ladder(self, game: str | None = None) -> None:
+        """``ladder [GAME]``: a game's ratings (:mod:`shipwreck.tui.ladder_screen`)."""
+        show_ladder(self, game)
+
     def show_legend(self) -> None:
         """``legend`` (or F3): what the marks on a Lifeboat board mean."""
         self.shipwreck.push_screen(LegendScreen(default_game().name))
@@ -524,9 +529,9 @@ class TableScreen(SeatScreen):
         self.call_after_refresh(self.refresh_seats)
 
     def _seat_line(self, brief: int) -> Text:
-        """The seats line; ``brief`` 1: a bot by its name alone (dim); 2: its name cut to
-        what the row has room for (``loy…``, at least two letters), seats one space apart;
-        3: a bot as ``bot``."""
+        """The seats line; ``brief`` 0: each rated player's and bot's rating too; 1: a bot by
+        its name alone (dim); 2: its name cut to what the row has room for (``loy…``, at
+        least two letters), seats one space apart; 3: a bot as ``bot``."""
         t = self.table
         bots = [i for i, s in enumerate(t.seats) if s.kind == "bot"]
         cut = self._bot_name_room(bots) if brief == 2 else 0
@@ -547,6 +552,8 @@ class TableScreen(SeatScreen):
                 style = "dim" if brief in (1, 2) else style
             else:
                 who = f"free seat (bot {s.bot})" if t.started and not self.compact else "free seat"
+            if brief == 0:  # (the shorter forms leave the ratings out)
+                who += rating_tag(self.shipwreck.lobby, t, i)
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
             line.append(who, style=style)
             line.append(" " if brief >= 2 else "  " if self.compact else "   ")

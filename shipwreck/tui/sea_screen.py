@@ -46,6 +46,7 @@ from shipwreck.tui import registry
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.ladder_screen import short_rating
 from shipwreck.tui.learn import LEGEND_KEY
 from shipwreck.tui.typed import too_many_names
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
@@ -208,7 +209,10 @@ class SpanishMainScreen(SeatScreen):
         self.show_title(top, R.title(view, self.table.name, signed_in, started), view)
         players = self.players()
         ships = (view.seat, view.ships, view.sunk)
-        self.show("seats", (players, ships, view.gold), lambda: R.seats(view, players))
+        lobby, table = self.shipwreck.lobby, self.table
+        rated = [short_rating(lobby, table, i) for i in range(len(table.seats))]
+        key = (players, ships, view.gold, rated)
+        self.show("seats", key, lambda: R.seats(view, players, rated))
         wide = self.has_class("-wide")
         rows = self.COMPACT_SHIPS if self.compact else None
         self.show("fleet", (ships, wide, rows), lambda: R.fleet(view, wide, rows))

@@ -39,6 +39,7 @@ NOT_HERE = {
     "show_legend": "the legend is not in this version yet",
     "start_table": "this table starts by itself: there is nothing to start",
     "new_tutorial": "the tutorial is not in this version yet",
+    "show_ladder": "the ladder is shown in the lobby",
 }
 """What a word answers when its screen has no method for it."""
 
@@ -235,6 +236,8 @@ def run_lobby_line(screen: LobbyScreen, line: str) -> None:
             screen.action_help()
         case W.Rules(game):
             _call(screen, "show_rules", game)
+        case W.Ladder(game):
+            _call(screen, "show_ladder", game)
         case W.Quit():
             app.exit()
 

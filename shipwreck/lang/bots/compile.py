@@ -8,6 +8,7 @@ The evaluator is here too: each ``_expr`` case returns the closure that computes
 
 from __future__ import annotations
 
+import difflib
 import operator
 import re
 from collections.abc import Callable
@@ -112,8 +113,13 @@ def _syntax_message(e: UnexpectedInput, text: str, path: str, game: str) -> str:
     expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or [])
     words = [_describe(x, game) for x in expected]
     hint = _hint(text, line)
-    want = ", ".join(dict.fromkeys(w for w in words if w))[:160]
-    msg = f"{path}:{line}:{col}: unexpected {got}" + (f"; expected {want}" if want else "")
+    listed = list(dict.fromkeys(w for w in words if w))
+    want = ", ".join(listed)  # every one: a script's author reads the whole list once
+    msg = f"{path}:{line}:{col}: unexpected {got}"
+    close = difflib.get_close_matches(got.strip("'"), [w.strip("'") for w in listed], n=1)
+    if close and got.startswith("'"):
+        msg += f"; did you mean '{close[0]}'?"
+    msg += (" expected" if msg.endswith("?") else "; expected") + f" {want}" if want else ""
     return msg + (f" ({hint})" if hint else "")
 
 

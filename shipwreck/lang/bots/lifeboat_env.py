@@ -45,6 +45,27 @@ DECISIONS: dict[str, str] = {
     "offer": "someone offers you a trade: accept or decline",
 }
 
+ANSWERS: dict[str, frozenset[str]] = {
+    "supply": frozenset({"take"}),
+    "turn": frozenset({"row", "swap", "rob", "use", "fire", "rest"}),
+    "keep": frozenset({"keep", "keep_where"}),
+    "respond": frozenset({"agree", "resist"}),
+    "fight": frozenset({"join", "reveal", "done"}),
+    "navigate": frozenset({"choose"}),
+    "overboard": frozenset({"throw", "bait", "pass"}),
+    "thirst": frozenset({"drink", "wound", "give", "pass"}),
+    "offer": frozenset({"accept", "decline"}),
+}
+"""The commands (grammar rules) that answer each decision: anything else a rule plays there is
+refused at play time, so ``bot check`` says so first (checked against the engine's own choices
+in the tests)."""
+
+SIDE_ACTIONS = frozenset({"offer", "accept", "decline", "give", "drop", "say"})
+"""Free actions: taken beside a decision, never as its answer (``give`` answers thirst)."""
+
+LITERALS: dict[str, range] = {"CARD": range(19, 43)}
+"""The values a literal may have, by its grammar terminal: navigation cards are 19-42 (LB-6)."""
+
 
 class Card:
     """A navigation card as a script sees it (LB-6), relative to the deciding seat."""

@@ -2,11 +2,15 @@
 
 Errors (the script cannot be trusted to play): syntax, unknown names, attributes and functions,
 handlers for decisions the game does not have, rules that can never fire because an earlier rule
-always does. Warnings: handlers with no ``else`` (they may fall back to the safe default).
+always does, a command that cannot answer its handler's decision (``take`` in ``on turn:``, a
+side action such as ``drop``), a literal out of its range (``choose 99``), and a condition or
+command that can never be worked out within a decision's step budget. Warnings: handlers with no
+``else`` (they may fall back to the safe default).
 """
 
 from __future__ import annotations
 
+import contextlib
 from types import ModuleType
 
 import msgspec
@@ -19,6 +23,7 @@ from shipwreck.lang.bots.compile import (
     load_source,
     parse_tree,
 )
+from shipwreck.lang.bots.runner import DEFAULT_BUDGET
 from shipwreck.lang.bots.script import BotError
 from shipwreck.lang.bots.search import check_spec
 
@@ -51,6 +56,10 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     except RecursionError:
         return [Finding(path, 1, 1, "error", f"expressions nest deeper than {MAX_DEPTH} levels")]
     _reachability(tree, path, findings, env, _game(tree))
+    _answers(tree, path, findings, env)
+    _literals(tree, path, findings, env)
+    with contextlib.suppress(RecursionError):  # (the nesting is reported above)
+        _budgets(tree, path, findings)
     _searches(tree, path, findings, _game(tree))
     if not any(f.level == "error" for f in findings):
         try:
@@ -205,3 +214,112 @@ def _always_true(guard: Tree[Token] | Token) -> bool:
     if isinstance(guard, Tree) and guard.data == "number":
         return int(str(guard.children[0])) != 0
     return False
+
+
+def _rules(tree: Tree[Token]) -> list[tuple[str, Tree[Token]]]:
+    """Every rule with its handler's decision."""
+    out = []
+    for handler in tree.find_data("handler"):
+        kind = str(handler.children[0])
+        out += [(kind, r) for r in handler.children[1:] if isinstance(r, Tree)]
+    return out
+
+
+def _command(rule: Tree[Token]) -> Tree[Token] | None:
+    """A rule's action if it is one of the game's commands (not ``random`` or ``search``)."""
+    action = rule.children[-1]
+    if not isinstance(action, Tree) or action.data in ("random_choice", "search"):
+        return None
+    return action
+
+
+def _tag(node: Tree[Token]) -> str:
+    """A command's rule name (its struct's tag), without the imported grammar's prefix."""
+    return str(node.data).rsplit("__", 1)[-1]
+
+
+def _answers(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) -> None:
+    """A command that cannot answer its handler's decision is refused at play time (and the
+    safe default played): say so now, with what that decision takes."""
+    answers: dict[str, frozenset[str]] = getattr(env, "ANSWERS", {})
+    side: frozenset[str] = getattr(env, "SIDE_ACTIONS", frozenset())
+    for kind, rule in _rules(tree):
+        cmd = _command(rule)
+        if cmd is None or kind not in answers or _tag(cmd) in answers[kind]:
+            continue
+        tag = _tag(cmd)
+        line, col = _pos(cmd)
+        takes = ", ".join(sorted(t.replace("_", " ") for t in answers[kind]))
+        word = tag.replace("_", " ")
+        if tag in side:
+            why = f"'{word}' is a side action: it does not answer 'on {kind}:'"
+        else:
+            why = f"'{word}' cannot answer 'on {kind}:'"
+        out.append(Finding(path, line, col, "error", f"{why}; it takes {takes}"))
+
+
+def _literals(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) -> None:
+    """A literal outside what the game has (``choose 99``: the cards are 19-42)."""
+    ranges: dict[str, range] = getattr(env, "LITERALS", {})
+    if not ranges:
+        return
+    for tok in tree.scan_values(lambda v: isinstance(v, Token)):
+        allowed = ranges.get(tok.type.rsplit("__", 1)[-1])
+        if allowed is None or not str(tok).isdigit() or int(str(tok)[:12]) in allowed:
+            continue
+        line, col = _pos(tok)
+        out.append(
+            Finding(
+                path,
+                line,
+                col,
+                "error",
+                f"there is no {tok.type.lower()} {str(tok)[:12]}:"
+                f" they are {allowed.start} to {allowed.stop - 1}",
+            )
+        )
+
+
+def _budgets(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+    """A condition or a command whose working-out takes more steps than a decision may (a
+    flat chain of 6,000 ``+``): it fails at every decision, so it is an error now."""
+    for _, rule in _rules(tree):
+        parts = rule.children if rule.data == "guarded" else rule.children[-1:]
+        for part in parts:
+            least = _least_steps(part)
+            if least > DEFAULT_BUDGET:
+                line, col = _pos(part)
+                what = "condition" if part is not rule.children[-1] else "command"
+                out.append(
+                    Finding(
+                        path,
+                        line,
+                        col,
+                        "error",
+                        f"this {what} takes at least {least} steps to work out, and a decision"
+                        f" may take {DEFAULT_BUDGET}: split it, or make it shorter",
+                    )
+                )
+
+
+_TICKS = frozenset({"comparison", "attr", "call"})
+"""The expressions that count one step each when worked out (compile.py's ``ctx.tick()``)."""
+
+
+def _least_steps(node: Tree[Token] | Token | None) -> int:
+    """The fewest steps working out ``node`` can take: ``and``/``or`` may stop after their
+    first part, a pick's key and filter may run for no item, ``keep where``/``load where`` for
+    no card or coin; every link of a ``+``/``*`` chain, comparison, attribute and call counts."""
+    if not isinstance(node, Tree):
+        return 0
+    data = str(node.data)
+    kids = node.children
+    if data in ("and_expr", "or_expr"):
+        return _least_steps(kids[0])
+    if data in ("sum", "product"):
+        return len(kids) // 2 + sum(_least_steps(k) for k in kids)
+    if data in _PICKS:
+        return 1 + _least_steps(kids[1])
+    if data in ("keep_where", "load_where"):
+        return 0
+    return (1 if data in _TICKS else 0) + sum(_least_steps(k) for k in kids)

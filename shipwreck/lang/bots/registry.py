@@ -17,7 +17,14 @@ from shipwreck.lang.bots.script import BotError, BotScript
 from shipwreck.names import BOT_NAME, valid_bot_name
 from shipwreck.resources import bots_dir
 
-__all__ = ["BOT_NAME", "is_bot_name", "is_shipped", "shipped_bot", "shipped_names"]
+__all__ = [
+    "BOT_NAME",
+    "is_bot_name",
+    "is_shipped",
+    "shipped_bot",
+    "shipped_names",
+    "shipped_source",
+]
 
 is_bot_name = valid_bot_name
 """Every bot name, a shipped bot's and a player's saved bot's, is :data:`BOT_NAME`."""
@@ -36,6 +43,12 @@ def shipped_names(game: str | None = None) -> list[str]:
     """The shipped bots' names (of one game, if given), sorted."""
     names = sorted(_shipped_sources())
     return names if game is None else [n for n in names if shipped_bot(n).game == game]
+
+
+def shipped_source(name: str) -> str:
+    """A shipped bot's source (KeyError if there is none): for playing it in another process,
+    which compiles it there (:mod:`shipwreck.arena.match`)."""
+    return _shipped_sources()[name]
 
 
 def is_shipped(name: str) -> bool:

@@ -41,6 +41,32 @@ DECISIONS: dict[str, str] = {
     "plunder": "you won a boarding party: `board kill`, `board steal` or `pass`",
 }
 
+ANSWERS: dict[str, frozenset[str]] = {
+    "turn": frozenset(
+        {
+            "move",
+            "move_to",
+            "move_toward",
+            "move_dock",
+            "come_about",
+            "shoot",
+            "explore",
+            "repair",
+            "end_turn",
+        }
+    ),
+    "after_move": frozenset({"ram", "tow", "pass"}),
+    "eliminate": frozenset({"eliminate"}),
+    "load": frozenset({"load", "load_where"}),
+    "board": frozenset({"board", "pass"}),
+    "plunder": frozenset({"board", "pass"}),
+}
+"""The commands (grammar rules) that answer each decision (see ``lifeboat_env.ANSWERS``)."""
+
+SIDE_ACTIONS = frozenset({"break_tow"})
+"""Free actions (``break tow SHIP``, in one's turn, beside its actions)."""
+LITERALS: dict[str, range] = {}
+
 
 class Ship:
     """A ship as a script sees it, relative to the deciding seat."""
