@@ -10,7 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -22,6 +22,9 @@ from shipwreck.runtime.table import ChatLine, Schedule, SeatSpec, Table
 from shipwreck.runtime.tutorial import TutorialError, TutorialTable, load_script
 from shipwreck.store import Store
 from shipwreck.store.db import ChatRow
+
+if TYPE_CHECKING:
+    from shipwreck.runtime.remote_table import RemoteTables
 
 log = logging.getLogger("shipwreck.lobby")
 
@@ -105,6 +108,8 @@ class Lobby:
         """Told of each lobby chat line said here (the link sends it to the other workers)."""
         self.on_created: Callable[[Table], None] | None = None
         """Told of each table made here, at once (a worker claims it: runtime/ownership.py)."""
+        self.remote_tables: RemoteTables | None = None
+        """How a screen here follows a table another worker owns (runtime/remote_table.py)."""
 
     def create_table(
         self,

@@ -13,7 +13,8 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
 
-from shipwreck.runtime import Lobby, Table
+from shipwreck.runtime import Lobby
+from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
@@ -136,7 +137,7 @@ class ShipwreckApp(App[None]):
         (a covered lobby kept its widgets and caches, and stopped following changes anyway)."""
         self.switch_screen(LobbyScreen(notice))
 
-    def open_table(self, table: Table, spectate: bool = False, paced: bool = True) -> None:
+    def open_table(self, table: SeatLink, spectate: bool = False, paced: bool = True) -> None:
         """Sit at (or watch) ``table``: the seat is taken now, and its screen is built when
         the screens' shared budget allows (``paced``; see :class:`~shipwreck.tui.pacer.TurnBudget`:
         building a table screen is the costliest piece of screen work there is, and a crowd
@@ -155,7 +156,7 @@ class ShipwreckApp(App[None]):
         else:
             self._show_opening()
 
-    _opening: tuple[Table, int | None, str] | None = None
+    _opening: tuple[SeatLink, int | None, str] | None = None
     """The table a lobby command asked for, until its screen is built (the last one asked)."""
 
     def _post_opening(self) -> None:
@@ -212,6 +213,6 @@ TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it 
 """The first session's notice when a second one takes its seat (one line at 80 columns)."""
 
 
-def _watching(screen: object, table: Table) -> bool:
+def _watching(screen: object, table: SeatLink) -> bool:
     """Is ``screen`` a spectator's view of ``table`` (which a seat's view of it replaces)?"""
     return isinstance(screen, SeatScreen) and screen.table is table and screen.seat is None
