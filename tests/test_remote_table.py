@@ -136,7 +136,7 @@ async def test_a_player_on_another_worker_joins_chats_and_plays_through_the_tabl
                 line = format_command(table.rules.choices(table.state, 1)[0])
                 count = len(table.commands)
                 await pilot.press(*line, "enter")
-                await until(pilot, lambda: len(table.commands) > count, f"bob's {line!r} on A")
+                await until(pilot, lambda n=count: len(table.commands) > n, f"bob's {line!r} on A")
                 assert table.commands[count] == (1, line)
                 played += 1
             assert played == 3, "bob never got his turn"

@@ -135,8 +135,10 @@ async def test_two_workers_share_one_port_and_one_lobby(workers: Workers) -> Non
     kay_pid = _server_pid_of(watcher, list(pids.values()))
     kays = next(w for w, pid in pids.items() if pid == kay_pid)
     away = next(t for t, w in owners.items() if w != kays)
-    await watcher.line(f"join {away}")  # not yet playable from here: said so, in one line
-    await watcher.term.wait_for(f"table {away} runs in another process of this server")
+    await watcher.line(f"join {away}")  # refused by its owner, in a local join's words
+    await watcher.term.wait_for(f"table {away} has no free seat; 'watch {away}' instead")
+    await watcher.line(f"watch {away}")  # followed from here: the spectators' updates
+    await watcher.term.wait_for(f"table {away} · lifeboat")
     for c in [*clients, watcher]:
         c.close()
 
@@ -258,6 +260,10 @@ async def test_six_players_on_two_workers_play_one_table_to_the_end(workers: Wor
         await c.line(f"join {table_id}")
         await c.term.wait_for(AT_TABLE)
     await ann.term.wait_for("every seat is taken")
+    back = remote[0]  # drops, and signing in again on the other worker lands in the seat
+    players[back].close()
+    players[back], _ = await _on_worker(workers, back, {where[back]: 1, owner: 0})
+    await players[back].term.wait_for(AT_TABLE)
     await ann.line("start")
 
     store = Store(workers.db)

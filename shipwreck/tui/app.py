@@ -13,6 +13,7 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
 
+from shipwreck.lang import words as W
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.runtime.tutorial import TutorialTable
@@ -21,7 +22,8 @@ from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.registry import table_screen
-from shipwreck.tui.screens import LobbyScreen, TooSmallScreen
+from shipwreck.tui.remote import enter_remote, remote_seat
+from shipwreck.tui.screens import LobbyScreen, TooSmallScreen, free_seats_hint, seat_to_join
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -88,7 +90,8 @@ class ShipwreckApp(App[None]):
         if first is not None:
             self.open_table(first, paced=False)
         else:
-            self.push_screen(LobbyScreen())
+            self.push_screen(lobby := LobbyScreen())
+            back_to_remote_seat(lobby)  # (a seat at a table another worker owns, if any)
         self._check_size()
 
     def action_ask_leave(self) -> None:
@@ -211,6 +214,16 @@ QUIT_WAITING = "quit Shipwreck? this table waits to start; your seat is kept (Ct
 
 TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it back"
 """The first session's notice when a second one takes its seat (one line at 80 columns)."""
+
+
+def back_to_remote_seat(lobby_screen: LobbyScreen) -> None:
+    """A player signing in with no seat on this worker, but one at a table another worker
+    owns (their connection landed here, or their worker died): to that seat."""
+    app = lobby_screen.shipwreck
+    remote = app.lobby.remote_tables
+    table_id = remote_seat(app.lobby, app.user) if remote is not None else None
+    if remote is not None and table_id is not None:
+        enter_remote(lobby_screen, remote, W.Open(table_id), seat_to_join, free_seats_hint)
 
 
 def _watching(screen: object, table: SeatLink) -> bool:

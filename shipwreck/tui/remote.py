@@ -19,6 +19,7 @@ from shipwreck.runtime.remote_table import RemoteTable, RemoteTables
 from shipwreck.runtime.seat_link import SeatLink
 
 if TYPE_CHECKING:
+    from shipwreck.runtime import Lobby
     from shipwreck.tui.screens import LobbyScreen
 
 SeatFor = Callable[[SeatLink, int | str | None], int | str]
@@ -29,6 +30,19 @@ FreeSeats = Callable[[SeatLink], str]
 log = logging.getLogger("shipwreck.tui.remote")
 
 _entering: set[asyncio.Task[None]] = set()
+
+
+def remote_seat(lobby: Lobby, player: str) -> int | None:
+    """The last unfinished table another worker owns where ``player`` sits, as the lobby
+    lists it (a player coming back lands there, as at a table of this worker)."""
+    mine = [
+        int(row[0])
+        for row in lobby.listing()
+        if int(row[0]) not in lobby.tables
+        and row[4] != "over"
+        and player in (name.removesuffix(" (away)") for name in row[5].split(", "))
+    ]
+    return mine[-1] if mine else None
 
 
 def enter_remote(

@@ -248,7 +248,7 @@ class LobbyScreen(AppScreen):
     def _my_turns(self) -> frozenset[str]:
         """The ids of the tables where the game waits for me (each table's row then says so,
         on my screen only)."""
-        return frozenset(str(t.id) for t in self.shipwreck.lobby.waits_for(self.shipwreck.user))
+        return frozenset(map(str, self.shipwreck.lobby.turn_ids(self.shipwreck.user)))
 
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
