@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual.css.query import NoMatches
 from textual.pilot import Pilot
 
 from shipwreck.bus import Bus, Subscription
@@ -24,7 +25,7 @@ from shipwreck.runtime.ownership import Leaseholder
 from shipwreck.runtime.remote_table import RemoteTable, RemoteTables
 from shipwreck.store.db import Store
 from shipwreck.tui.app import ShipwreckApp
-from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.base import AppScreen, SeatScreen
 from shipwreck.tui.screens import LobbyScreen
 
 
@@ -49,6 +50,14 @@ async def until(pilot: Pilot[None], check: Callable[[], bool], what: str) -> Non
             return
         await pilot.pause(0.02)
     raise AssertionError(f"never happened: {what}")
+
+
+def _error_line(app: ShipwreckApp) -> str:
+    """The error line of the app's screen ("" while it is being built)."""
+    try:
+        return app.screen.panel_text("error") if isinstance(app.screen, AppScreen) else ""
+    except NoMatches:
+        return ""
 
 
 def _worker(path: Path) -> Lobby:
@@ -150,3 +159,49 @@ async def test_a_player_on_another_worker_joins_chats_and_plays_through_the_tabl
         await link_a.stop()
         await holder.stop()
         await asyncio.sleep(0)
+
+
+async def test_signing_in_on_another_worker_lands_in_the_seat_and_a_second_session_takes_it(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """bob's seat is at a table A owns; signing in on B lands him there (his screen tells A
+    it showed him the game, so A's clock may run); a second session of his on B takes the
+    seat (the first goes back to the lobby, saying so) and A still counts him here until the
+    last of them goes."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("bot", "random"), SeatSpec("bot")]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=12)
+    assert table.sit(1, "bob") is None
+    table.set_connected("bob", False)  # (his session is not here yet)
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    links = [LobbyLink(bus_a, lobby_a, "a", heartbeat=0.1), LobbyLink(bus_b, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    lobby_b.remote_tables = RemoteTables(bus_b)
+    for _ in range(100):
+        if lobby_b.elsewhere(table.id):
+            break
+        await asyncio.sleep(0.02)
+    first, second = ShipwreckApp(lobby_b, "bob"), ShipwreckApp(lobby_b, "bob")
+    try:
+        async with first.run_test(size=(120, 40)) as one:
+            await until(one, lambda: isinstance(first.screen, SeatScreen), "bob back in his seat")
+            assert isinstance(first.screen, SeatScreen) and first.screen.seat == 1
+            assert isinstance(first.screen.table, RemoteTable)
+            await until(one, lambda: table.seats[1].connected, "A hears bob is here")
+            await until(one, lambda: 1 in table.seen, "A hears bob's screen showed the game")
+            async with second.run_test(size=(120, 40)) as two:
+                await until(two, lambda: isinstance(second.screen, SeatScreen), "the second")
+                await until(one, lambda: isinstance(first.screen, LobbyScreen), "first: lobby")
+                said = "your other session has your seat"
+                await until(one, lambda: said in _error_line(first), "the first says why")
+                await asyncio.sleep(0.3)
+                assert table.seats[1].connected, "the first session's goodbye sent bob away"
+            await until(one, lambda: not table.seats[1].connected, "A hears bob has gone")
+    finally:
+        for link in links:
+            await link.stop()
+        await holder.stop()

@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from shipwreck.bus import Bus
@@ -25,25 +26,49 @@ from shipwreck.runtime.updates import SeatUpdate, TableMirror, TableRequest
 log = logging.getLogger("shipwreck.remote_table")
 
 NO_ANSWER = "table {id} did not answer; try again in a moment"
+UNUSED_SECONDS = 30.0
+"""A link no screen has followed this long after it opened is closed."""
+
+Key = tuple[int, Seat | None, str]
 
 
 class RemoteTable:
     """One seat (``None``: a spectator) of a table owned by another worker."""
 
-    def __init__(self, mirror: TableMirror, player: str) -> None:
+    def __init__(self, mirror: TableMirror, player: str, followers: Counter[Key]) -> None:
         self.mirror, self.player = mirror, player
         self.seat = mirror.seat_followed
         self.id = mirror.id
+        self.followers = followers
+        """How many links of this worker follow each (table, seat, player): the last to
+        close tells the owner the player has gone."""
+        followers[self._key] += 1
         self.watchers: dict[str, int] = {}
         """Spectators are known to the owner only (a whisper to one is sent from there)."""
         self._listeners: dict[Callable[[Any], None], Callable[[TableMirror], None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown = False
         self.closed = False
+        self._unused = asyncio.get_running_loop().call_later(UNUSED_SECONDS, self._close_unused)
+
+    @property
+    def _key(self) -> Key:
+        return (self.id, self.seat, self.player)
+
+    def _close_unused(self) -> None:
+        """Nobody followed this link (the screen it was opened for was never built: another
+        table was asked for first, or the session ended): let the bus go."""
+        if not self._listeners:
+            self._spawn(self.close())
 
     @classmethod
     async def open(
-        cls, bus: Bus, table_id: int, player: str, seat: Seat | None
+        cls,
+        bus: Bus,
+        table_id: int,
+        player: str,
+        seat: Seat | None,
+        followers: Counter[Key] | None = None,
     ) -> RemoteTable | str:
         """Follow ``seat`` (``None``: as a spectator) of table ``table_id``; the table, or why
         not (one line)."""
@@ -52,13 +77,18 @@ class RemoteTable:
         if mirror.update is None:
             await mirror.stop()
             return NO_ANSWER.format(id=table_id)
-        return cls(mirror, player)
+        return cls(mirror, player, followers if followers is not None else Counter())
 
     async def close(self) -> None:
         """Stop following the table (the owner hears that the player has gone)."""
         if not self.closed:
             self.closed = True
-            await self.mirror.stop()
+            self._unused.cancel()
+            self.followers[self._key] -= 1
+            last = self.followers[self._key] <= 0
+            if last:
+                del self.followers[self._key]
+            await self.mirror.stop(away=last)
 
     # ------------------------------------------------------------------ reading
 
@@ -155,7 +185,10 @@ class RemoteTable:
 
     def _later(self, kind: Any, **fields: Any) -> None:
         """Send a request whose answer nobody waits for (it changes what the updates say)."""
-        task = asyncio.get_running_loop().create_task(self._request(kind, **fields))
+        self._spawn(self._request(kind, **fields))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -225,9 +258,7 @@ class RemoteTable:
             if gone is not None and gone in self.mirror.listeners:
                 self.mirror.listeners.remove(gone)
             if not self._listeners and not self.closed:
-                task = asyncio.get_running_loop().create_task(self.close())
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._spawn(self.close())
 
         return unsubscribe
 
@@ -238,6 +269,7 @@ class RemoteTables:
 
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
+        self.followers: Counter[Key] = Counter()
 
     async def open(self, table_id: int, player: str, seat: Seat | None) -> RemoteTable | str:
-        return await RemoteTable.open(self.bus, table_id, player, seat)
+        return await RemoteTable.open(self.bus, table_id, player, seat, self.followers)

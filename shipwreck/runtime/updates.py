@@ -152,7 +152,9 @@ def seat_update(
         seconds_left=table.deadline(seat),
         seat_names=tuple(table.seat_name(i) for i in range(len(table.seats))),
         clocks=tuple((s, left) for s in dict.fromkeys(clocks) if (left := table.deadline(s))),
-        default_text=table.default_text(seat) if seat is not None else None,
+        default_text=table.default_text(seat)
+        if seat is not None and table.deadline(seat) is not None
+        else None,
         autopilot_after=table.autopilot_after,
         host_here=table.host_here(),
         start_refusal=table.start_refusal(player),
@@ -339,10 +341,13 @@ class TableMirror:
         )
         await self.catch_up()
 
-    async def stop(self) -> None:
+    async def stop(self, away: bool = True) -> None:
+        """Stop following; ``away``: tell the owner the player has gone (not when another
+        session of theirs on this worker still follows the seat)."""
         if self._sub is not None:
             await self._sub.stop()
-        await self._presence("away")
+        if away:
+            await self._presence("away")
 
     async def _presence(self, kind: Literal["here", "away"]) -> None:
         if self.player is None or self.seat_followed is None:

@@ -15,6 +15,7 @@ from textual.message import Message
 
 from shipwreck.lang import words as W
 from shipwreck.runtime import Lobby
+from shipwreck.runtime.remote_table import RemoteTable
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
@@ -126,11 +127,13 @@ class ShipwreckApp(App[None]):
             self.exit()
 
     def _lobby_if(self, yes: bool | None) -> None:
-        if not yes:
-            return
+        if yes:
+            self._from_table_to_lobby()
+
+    def _from_table_to_lobby(self, notice: str = "") -> None:
         while len(self.screen_stack) > 1 and not isinstance(self.screen, SeatScreen):
             self.pop_screen()  # a help or end screen over the table
-        self.show_lobby()
+        self.show_lobby(notice)
 
     def show_lobby(self, notice: str = "") -> None:
         """Back to the lobby from a table: a new lobby screen takes the table's place, with
@@ -181,8 +184,12 @@ class ShipwreckApp(App[None]):
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)
         for screen in self.screen_stack:
-            if isinstance(screen, SeatScreen) and screen.table.id == message.table_id:
-                screen.become_spectator(TAKEN_OVER)
+            if not isinstance(screen, SeatScreen) or screen.table.id != message.table_id:
+                continue
+            if isinstance(screen.table, RemoteTable):  # (it follows the seat's updates only)
+                self._from_table_to_lobby(TAKEN_OVER_ELSEWHERE.format(id=message.table_id))
+                return
+            screen.become_spectator(TAKEN_OVER)
 
     def on_unmount(self) -> None:
         """The session is over (quit or dropped): the seats it played go on autopilot."""
@@ -214,6 +221,8 @@ QUIT_WAITING = "quit Shipwreck? this table waits to start; your seat is kept (Ct
 
 TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it back"
 """The first session's notice when a second one takes its seat (one line at 80 columns)."""
+TAKEN_OVER_ELSEWHERE = "your other session has your seat at table {id} · 'open {id}' takes it back"
+"""The same, at a table another worker owns (the session goes back to the lobby)."""
 
 
 def back_to_remote_seat(lobby_screen: LobbyScreen) -> None:
