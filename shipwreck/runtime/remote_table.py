@@ -172,7 +172,11 @@ class RemoteTable:
         """As the owner said for this seat's player (whoever else asks is not seated here)."""
         if player is not None and self.seat is not None and player == self.player:
             return self._update.start_refusal
-        return "the table has already started" if self.started else "only its players start it"
+        return (
+            "the table has already started"
+            if self.started
+            else "only a player at this table can start it"
+        )
 
     def preview(self, seat: Seat, cmd: Any) -> Any:
         """No preview from here (it needs the game's state, which only the owner has)."""
