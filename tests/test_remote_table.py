@@ -16,7 +16,7 @@ from typing import Any
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 
-from shipwreck.bus import Bus, Subscription
+from shipwreck.bus import Bus, MemoryBus, Subscription
 from shipwreck.bus.core import Handler
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
@@ -45,7 +45,7 @@ class Recording:
 
 
 async def until(pilot: Pilot[None], check: Callable[[], bool], what: str) -> None:
-    for _ in range(300):
+    for _ in range(750):  # 15 s: a loaded machine
         if check():
             return
         await pilot.pause(0.02)
@@ -205,3 +205,57 @@ async def test_signing_in_on_another_worker_lands_in_the_seat_and_a_second_sessi
         for link in links:
             await link.stop()
         await holder.stop()
+
+
+async def test_a_screen_on_a_table_its_worker_lost_follows_the_table_to_its_new_owner(
+    tmp_path: Path,
+) -> None:
+    """Worker A, cut off past its lease (its clock moved on), loses ann's table to B, which
+    rebuilds it from the store. Ann's session stays on A: her screen leaves A's dead copy for
+    B's table (through the bus), and her next line is played there."""
+    now = [0.0]
+    bus = MemoryBus(lease_seconds=1.0, clock=lambda: now[0])
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    seats = [SeatSpec("human"), *(SeatSpec("bot", "random") for _ in range(3))]
+    table_a = lobby_a.create_table("lifeboat", seats, creator="ann", seed=14)
+    a, b = Leaseholder(bus, lobby_a, "a"), Leaseholder(bus, lobby_b, "b")
+    assert await a.claim_new(table_a.id)
+    links = [LobbyLink(bus, lobby_a, "a", heartbeat=0.1), LobbyLink(bus, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    lobby_a.remote_tables = lobby_b.remote_tables = RemoteTables(bus)
+    app = ShipwreckApp(lobby_a, "ann")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SeatScreen), "ann at her table")
+            assert isinstance(app.screen, SeatScreen) and app.screen.table is table_a
+            now[0] += 2.0  # A is cut off past its lease: B takes the table, A lets go
+            assert await b.adopt() == [] and await b.adopt() == [table_a.id]
+            assert await a.renew() == [table_a.id]
+            table_b = lobby_b.get(table_a.id)
+            assert table_b is not None and lobby_a.get(table_a.id) is None
+
+            def following() -> bool:
+                screen = app.screen
+                return isinstance(screen, SeatScreen) and isinstance(screen.table, RemoteTable)
+
+            await until(pilot, following, "ann's screen follows B's table")
+            screen = app.screen
+            assert isinstance(screen, SeatScreen) and screen.seat == 0
+            tables = [s for s in app.screen_stack if isinstance(s, SeatScreen)]
+            assert tables == [screen], "the dead copy's screen stayed under the new one"
+            waiting = {p.seat for p in table_b.rules.prompts(table_b.state) if p.blocking}
+            assert waiting == {0}, "the bots should have answered"
+            line = format_command(table_b.rules.choices(table_b.state, 0)[0])
+            count = len(table_b.commands)
+            await pilot.press(*line, "enter")
+            await until(pilot, lambda: len(table_b.commands) > count, "ann's line played on B")
+            assert table_b.commands[count] == (0, line)
+            assert len(table_a.commands) == count, "A's dead copy took the line"
+    finally:
+        for link in links:
+            await link.stop()
+        await a.stop()
+        await b.stop()
+        await bus.close()

@@ -23,7 +23,7 @@ from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.registry import table_screen
-from shipwreck.tui.remote import enter_remote, remote_seat
+from shipwreck.tui.remote import enter_remote, follow_moves, remote_seat
 from shipwreck.tui.screens import LobbyScreen, TooSmallScreen, free_seats_hint, seat_to_join
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -93,7 +93,10 @@ class ShipwreckApp(App[None]):
         else:
             self.push_screen(lobby := LobbyScreen())
             back_to_remote_seat(lobby)  # (a seat at a table another worker owns, if any)
+        self._unfollow = follow_moves(self)  # (tables moving between workers)
         self._check_size()
+
+    _unfollow: Callable[[], None] = staticmethod(lambda: None)
 
     def action_ask_leave(self) -> None:
         """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table
@@ -193,6 +196,7 @@ class ShipwreckApp(App[None]):
 
     def on_unmount(self) -> None:
         """The session is over (quit or dropped): the seats it played go on autopilot."""
+        self._unfollow()
         for table_id, player in self.lobby.release(self):
             table = self.lobby.get(table_id)
             if table is not None and not table.over:
@@ -236,5 +240,9 @@ def back_to_remote_seat(lobby_screen: LobbyScreen) -> None:
 
 
 def _watching(screen: object, table: SeatLink) -> bool:
-    """Is ``screen`` a spectator's view of ``table`` (which a seat's view of it replaces)?"""
-    return isinstance(screen, SeatScreen) and screen.table is table and screen.seat is None
+    """Is ``screen`` a spectator's view of ``table`` (which a seat's view of it replaces), or
+    a view of a copy of it that moved to another worker (which its new view replaces)?"""
+    if not isinstance(screen, SeatScreen):
+        return False
+    moved = screen.table is not table and screen.table.id == table.id
+    return moved or (screen.table is table and screen.seat is None)
