@@ -1126,6 +1126,14 @@ async def run(args: argparse.Namespace) -> None:
         await measure(args, server)
     except BaseException:
         print("the server's log ends:\n" + "".join(server.lines[-40:]))
+        if os.environ.get("BENCH_OWNERS"):
+            print(
+                "".join(
+                    line
+                    for line in server.lines
+                    if re.search(r"ownership|cluster|ERROR|WARNING|Error", line)
+                )
+            )
         raise
     finally:
         if server.proc.returncode is None:  # the run failed: do not leave the server behind
