@@ -249,8 +249,17 @@ async def test_a_screen_on_a_table_its_worker_lost_follows_the_table_to_its_new_
             assert waiting == {0}, "the bots should have answered"
             line = format_command(table_b.rules.choices(table_b.state, 0)[0])
             count = len(table_b.commands)
+            await until(
+                pilot,
+                lambda: (focus := app.focused) is not None and focus.screen is screen,
+                "the new screen takes the keys",
+            )
             await pilot.press(*line, "enter")
-            await until(pilot, lambda: len(table_b.commands) > count, "ann's line played on B")
+            await until(
+                pilot,
+                lambda: len(table_b.commands) > count,
+                f"ann's {line!r} played on B (her screen says {_error_line(app)!r})",
+            )
             assert table_b.commands[count] == (0, line)
             assert len(table_a.commands) == count, "A's dead copy took the line"
     finally:
