@@ -118,6 +118,16 @@ keep = 0
 offer = 0
 """
 
+# ``--workers N``: a lease of 10 s. The default, 1 s, is for a fast failover; on this loaded
+# 2-core machine (load average 6) a worker busy signing players in missed renewals, and a new
+# table's claim (a task after the table is made) lost to the other worker's adoption scan, so
+# tables moved back and forth during seating. The bench measures play, not failover.
+CLUSTER_CONFIG = """
+[cluster]
+lease_seconds = 10.0
+heartbeat_seconds = 0.5
+"""
+
 # Runs ``shipwreck serve`` with timestamps patched in (see the module docstring).
 SERVER_BOOTSTRAP = r"""
 import asyncio, atexit, gc, json, re, sys, time
@@ -419,6 +429,185 @@ async def _drain(stream: asyncio.StreamReader, lines: list[str]) -> None:
         lines.append(raw.decode(errors="replace"))
 
 
+# Several workers (``--workers N``) -------------------------------------------------------------
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+class Procs:
+    """The workers' processes, signalled and awaited as one (what ``measure`` does to its
+    server's process)."""
+
+    def __init__(self, servers: list[Server]) -> None:
+        self.servers = servers
+        self.pid = ",".join(str(s.proc.pid) for s in servers)
+
+    @property
+    def returncode(self) -> int | None:
+        codes = [s.proc.returncode for s in self.servers]
+        return None if None in codes else max(codes, key=abs)
+
+    def send_signal(self, sig: int) -> None:
+        for s in self.servers:
+            if s.proc.returncode is None:
+                s.proc.send_signal(sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    async def wait(self) -> int:
+        codes = [await s.proc.wait() for s in self.servers]
+        return max(codes, key=abs)
+
+
+class MergedTimes:
+    """Every worker's figures as one (their session labels made unique: ``w1:session 3``)."""
+
+    def __init__(self, servers: list[tuple[str, Server]]) -> None:
+        self.servers = servers
+
+    def exists(self) -> bool:
+        return all(s.times_file.exists() for _, s in self.servers)
+
+    def read_text(self) -> str:
+        merged: dict[str, Any] = {}
+        for name, s in self.servers:
+            times = json.loads(s.times_file.read_text())
+            times["enter"] = {f"{name}:{k}": v for k, v in times["enter"].items()}
+            for key in ("flush", "unseen"):
+                times[key] = {
+                    token: {f"{name}:{k}": v for k, v in by.items()}
+                    for token, by in times[key].items()
+                }
+            for key, value in times.items():
+                if isinstance(value, list):
+                    merged.setdefault(key, []).extend(value)
+                elif key in ("flush", "unseen"):
+                    for token, by in value.items():
+                        merged.setdefault(key, {}).setdefault(token, {}).update(by)
+                else:
+                    merged.setdefault(key, {}).update(value)
+        return json.dumps(merged)
+
+
+class Cluster:
+    """``--workers N``: N instrumented ``serve`` processes on one port, joined by a NATS
+    server, measured as one server (RSS and CPU summed, the bus's CPU included)."""
+
+    def __init__(self, servers: list[Server], nats: Any, port: int) -> None:
+        self.servers, self.nats, self.port = servers, nats, port
+        self.names = [f"w{i + 1}" for i in range(len(servers))]
+        self.proc = Procs(servers)
+        self.times_file = MergedTimes(list(zip(self.names, servers, strict=True)))
+
+    @property
+    def lines(self) -> list[str]:
+        return [
+            f"{name}| {line}" for name, s in zip(self.names, self.servers, strict=True)
+            for line in s.lines
+        ]  # fmt: skip
+
+    def rss_mib(self) -> float:
+        return sum(s.rss_mib() for s in self.servers)
+
+    def cpu_seconds(self) -> float:
+        return sum(s.cpu_seconds() for s in self.servers) + self.bus_cpu_seconds()
+
+    def bus_cpu_seconds(self) -> float:
+        return proc_cpu_seconds(self.nats.process.pid)
+
+    def worker_of(self, player: Player) -> str:
+        """Which worker holds ``player``'s connection (its socket, from /proc)."""
+        local_port = player.conn.get_extra_info("sockname")[1]
+        inodes: set[str] = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if int(fields[2].split(":")[1], 16) == local_port:
+                    inodes.add(fields[9])
+        for name, s in zip(self.names, self.servers, strict=True):
+            for fd in Path(f"/proc/{s.proc.pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    target = os.readlink(fd)
+                    if target.startswith("socket:[") and target[8:-1] in inodes:
+                        return name
+        return "?"
+
+    def owners(self) -> dict[int, str]:
+        """Table id → the worker that owns it, from the workers' logs."""
+        out: dict[int, str] = {}
+        for line in self.lines:
+            if m := re.search(r"(w\d+): (?:owns new|took over) table (\d+)", line):
+                out[int(m.group(2))] = m.group(1)
+        return out
+
+
+async def start_workers(workdir: Path, n: int) -> Cluster:
+    from shipwreck.bus.nats_server import NatsServer, free_port
+
+    nats = NatsServer(workdir / "nats").start()
+    port = free_port()
+    config = workdir / "server.toml"
+    config.write_text(SERVER_CONFIG + CLUSTER_CONFIG)
+    servers: list[Server] = []
+    for i in range(n):
+        times_file = workdir / f"server_times_w{i + 1}.json"
+        argv = [sys.executable, "-c", SERVER_BOOTSTRAP % {"token": TOKEN}, str(times_file), ""]
+        argv += ["--config", str(config), "--listen", "127.0.0.1", "--port", str(port)]
+        argv += ["--db", str(workdir / "bench.db"), "--host-key", str(workdir / "host_key")]
+        argv += ["--bus", nats.url, "--worker", f"w{i + 1}"]
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        proc = await asyncio.create_subprocess_exec(
+            *argv, cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert proc.stderr is not None
+        lines: list[str] = []
+        async with asyncio.timeout(60):
+            while not any("listening on" in line for line in lines):
+                raw = await proc.stderr.readline()
+                if not raw:
+                    raise RuntimeError("a worker exited:\n" + "".join(lines))
+                lines.append(raw.decode(errors="replace"))
+        server = Server(proc, port, times_file, lines)
+        server.drain = asyncio.create_task(_drain(proc.stderr, lines))
+        servers.append(server)
+    return Cluster(servers, nats, port)
+
+
+def cross_worker_report(
+    cluster: Cluster, says: list[Say], where: dict[str, str], seated_at: dict[str, int]
+) -> list[str]:
+    """The share of the say traffic that crossed workers, and what crossing cost: a say seen
+    by a player is "same worker" when the speaker and that player are both on the table's
+    owner, else it crossed the bus (the line to the owner, or the update from it, or both)."""
+    owners = cluster.owners()
+    same: list[float] = []
+    cross: list[float] = []
+    for s in says:
+        owner = owners.get(s.table_id)
+        for name, seen in s.seen.items():
+            if seen is None:
+                continue
+            local = where.get(s.actor) == owner and where.get(name) == owner
+            (same if local else cross).append(seen - s.sent)
+    remote = sum(1 for name, t in seated_at.items() if where.get(name) != owners.get(t))
+    total = len(same) + len(cross)
+    share = len(cross) / total * 100 if total else 0.0
+    per = collections.Counter(where.values())
+    return [
+        f"workers: {dict(sorted(per.items()))} sessions; {remote} of {len(seated_at)} sessions "
+        f"play a table another worker owns; {share:.0f}% of say deliveries crossed workers",
+        f"latency, say → screen, speaker and reader on the table's owner: {ms(same)}",
+        f"latency, say → screen, crossing the bus (either on another worker): {ms(cross)}",
+        f"the bus (nats-server) used {cluster.bus_cpu_seconds():.1f} s CPU in all",
+    ]
+
+
 async def stop_server(server: Server) -> int:
     """Ctrl+C, as an operator would; if the server has not stopped within two minutes, its
     threads' stacks (SIGQUIT, faulthandler) go to its log, and it is killed."""
@@ -711,6 +900,7 @@ async def seat(group: list[Player]) -> int:
     assert m is not None
     table_id = int(m.group(1))
     for p in group[1:]:
+        await p.term.until(host.name, 120)  # the table's row (from another worker: a beat)
         await p.line(f"join {table_id}", timeout=120)
         await p.term.until(TABLE_TITLE, 120)
     await host.line("start", timeout=120)  # a table with free seats waits for its players
@@ -960,14 +1150,31 @@ def session_labels(lines: list[str]) -> dict[str, str]:
 async def run(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="shipwreck-ssh-load-"))
     profile = workdir / "server.prof" if args.profile else None
-    server = await start_server(workdir, profile, args.ladder_games)
+    server: Any = (
+        await start_workers(workdir, args.workers)
+        if args.workers
+        else await start_server(workdir, profile, args.ladder_games)
+    )
     print(f"server pid {server.proc.pid} on 127.0.0.1:{server.port} ({workdir})")
     try:
         await measure(args, server)
+    except BaseException:
+        print("the server's log ends:\n" + "".join(server.lines[-40:]))
+        if os.environ.get("BENCH_OWNERS"):
+            print(
+                "".join(
+                    line
+                    for line in server.lines
+                    if re.search(r"ownership|cluster|ERROR|WARNING|Error", line)
+                )
+            )
+        raise
     finally:
         if server.proc.returncode is None:  # the run failed: do not leave the server behind
             server.proc.kill()
             await server.proc.wait()
+        if isinstance(server, Cluster):
+            server.nats.stop()
     if args.ladder_games > 0:
         print(f"background ladder games played and rated: {ladder_games_played(workdir)}")
     if profile is not None:
@@ -976,7 +1183,7 @@ async def run(args: argparse.Namespace) -> None:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-async def measure(args: argparse.Namespace, server: Server) -> None:
+async def measure(args: argparse.Namespace, server: Any) -> None:
     n = args.sessions
     rng = random.Random(args.seed)
     await asyncio.sleep(1.0)  # let the idle server settle before measuring it
@@ -999,6 +1206,7 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     phases["seating"] = (t, time.monotonic())
     t_seat = time.monotonic() - t
     cpu2 = server.cpu_seconds()
+    where = {p.name: server.worker_of(p) for p in players} if args.workers else {}
     idle = await settle(server, players)
     phases["settling"] = (phases["seating"][1], time.monotonic())
     cpu_drain = server.cpu_seconds() - cpu2
@@ -1163,6 +1371,9 @@ async def measure(args: argparse.Namespace, server: Server) -> None:
     )
     print(f"latency, say → each other player's screen: {ms(each)}")
     print(f"latency, say → the last player at the table: {ms(last)}")
+    if args.workers:
+        seated_at = {p.name: t for t, g in zip(table_ids, groups, strict=True) for p in g}
+        print(*cross_worker_report(server, says, where, seated_at), sep="\n")
     print(*split_latency(says, times, labels), sep="\n")
     print(*loop_report(times, phases, args.stalls), sep="\n")
     leaving = [d for at, d in times["gc"] if one_left <= at <= one_done]
@@ -1221,6 +1432,13 @@ def main() -> None:
         help="type lines key by key at K keys a second, as people do (default: one write)",
     )
     ap.add_argument("--concurrency", type=int, default=8, help="sign-ins at a time")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N worker processes on one port joined by a NATS server (default: one process)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", type=int, default=0, metavar="K", help="cProfile the server")
     ap.add_argument(
@@ -1247,6 +1465,8 @@ def main() -> None:
     Terminal.check_screens = args.check_screens
     if args.sessions < 2:
         ap.error("--sessions must be at least 2")
+    if args.workers and args.profile:
+        ap.error("--profile profiles one process: not with --workers")
     asyncio.run(run(args))
 
 

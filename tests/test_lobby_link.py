@@ -90,3 +90,49 @@ async def test_a_silent_workers_tables_leave_the_list(
     await link_a.stop()  # worker A dies: no more beats
     assert await _until(lambda: lobby_b.listing() == [], seconds=BEAT * 6)
     await link_b.stop()
+
+
+async def test_a_players_turn_at_a_table_on_one_worker_is_marked_in_their_lobby_on_the_other(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """The lobby's "your turn" (issue 21): ann's and bob's lobby screens are on worker B, their
+    table on A. B hears, on each player's own subject, which of A's tables wait for them, and
+    tells their screens when that changes; a player with no screen on B is not followed."""
+    from shipwreck.lang import format_command
+
+    (lobby_a, link_a), (lobby_b, link_b) = await _two_workers(buses, tmp_path)
+    seats = [SeatSpec("human"), SeatSpec("empty"), *(SeatSpec("bot", "random") for _ in range(2))]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=21)
+    assert table.sit(1, "bob") is None
+    told: dict[str, int] = {"ann": 0, "bob": 0}
+    unsubscribe = {
+        name: lobby_b.subscribe_turns(name, lambda _l, n=name: told.__setitem__(n, told[n] + 1))
+        for name in told
+    }
+    assert lobby_b.turn_ids("ann") | lobby_b.turn_ids("bob") == frozenset()  # (not yet heard)
+    for _ in range(40):
+        (waited,) = table.waiting_for_players()
+        other = "bob" if waited == "ann" else "ann"
+        assert await _until(lambda w=waited: lobby_b.turn_ids(w) == {table.id}), waited
+        assert await _until(lambda o=other: lobby_b.turn_ids(o) == frozenset()), other
+        assert told[waited] > 0, f"{waited}'s lobby screen was not told of the turn"
+        seat = table.seat_of_player(waited)
+        assert seat is not None
+        before = dict(told)
+        line = format_command(table.rules.choices(table.state, seat)[0])
+        assert table.submit_text(seat, line).ok
+        if waited not in table.waiting_for_players():  # the turn went: B's mark goes too
+            assert await _until(lambda w=waited: lobby_b.turn_ids(w) == frozenset())
+            assert told[waited] > before[waited]
+            break
+    else:
+        raise AssertionError("the turn never passed from one player to the other")
+    assert lobby_a.turn_ids("ann") == frozenset(t.id for t in lobby_a.waits_for("ann"))
+    for stop in unsubscribe.values():
+        stop()
+    await asyncio.sleep(BEAT)
+    assert lobby_b.turn_ids("ann") == lobby_b.turn_ids("bob") == frozenset(), (
+        "a player with no screen on B is still followed there"
+    )
+    await link_a.stop()
+    await link_b.stop()

@@ -83,16 +83,19 @@ async def test_two_players_play_a_whole_game_over_ssh(service: Service) -> None:
     bob.close()
 
 
-def assert_nothing_hidden_leaked(table: object, clients: dict[Client, int | None]) -> None:
+def assert_nothing_hidden_leaked(
+    table: object, clients: dict[Client, int | None], received: dict[Client, str] | None = None
+) -> None:
     """No private event meant for another seat, and no other seat's friend/enemy, was ever
-    sent to a client before the end (checked on every byte received, escapes removed)."""
+    sent to a client before the end (checked on every byte received, escapes removed;
+    ``received``: each client's bytes as read earlier, when ``table`` is as it was then)."""
     from shipwreck.runtime import Table
 
     assert isinstance(table, Table)
     if table.over:
         return
     for client, seat in clients.items():
-        seen = client.term.plain_bytes()
+        seen = client.term.plain_bytes() if received is None else received[client]
         for e in table.events:
             if e.to is not None and seat not in e.to and len(e.text) > 12:
                 # a whole log line: followed by padding, a box edge or the end of a line

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import msgspec
 import pytest
@@ -197,3 +198,58 @@ async def test_a_line_from_another_worker_is_checked_like_a_typed_one(
     watcher = TableMirror(worker_bus, table.id, None, LifeboatView)
     assert not (await watcher.submit_text("row")).ok
     await owner.stop()
+
+
+async def test_a_seats_subject_carries_its_players_chat_and_clock_only(
+    buses: tuple[Bus, Bus],
+) -> None:
+    """Seat 2's subject carries the table's chat and the whispers to or from its player,
+    never a whisper between two others; its own countdown and the move the table would play
+    for it, never what the table played for another seat when their time ran out."""
+    owner_bus, worker_bus = buses
+    now = [0.0]
+    kinds = ("turn", "respond", "fight", "navigate", "thirst", "supply", "overboard", "keep")
+    timers = dict.fromkeys(kinds, 30)
+    seats = [SeatSpec("human", player=f"p{i}") for i in range(SEATS)]
+    table = Table("lifeboat", seats, 31, timers=timers, clock=lambda: now[0])
+    publisher = TableOwner(table, owner_bus)
+    seat = 2
+    updates: list[SeatUpdate] = []
+
+    async def collect(subject: str, data: bytes) -> None:
+        updates.append(msgspec.json.decode(data, type=SeatUpdate))
+
+    await worker_bus.subscribe(seat_subject(table.id, seat), collect)
+    await publisher.start()
+    for s in range(SEATS):
+        table.prompt_shown(s)
+    assert table.say("p0", "w03 secret", 0, to=3) is None
+    assert table.say("p1", "hello all", 1) is None
+    assert table.say("p0", "w02 for you", 0, to=2) is None
+    timed_out = 0
+    for _ in range(12):  # nobody answers: the table plays every waited seat's default
+        waiting = [s for s in range(SEATS) if table.deadline(s) is not None]
+        now[0] += 31
+        timed_out += table.tick()
+        if any(table.seats[s].played_for for s in waiting if s != seat):
+            break
+    others = [s for s in range(SEATS) if s != seat and table.seats[s].played_for]
+    assert others, f"no other seat's time ran out ({timed_out} time-outs): nothing checked"
+    await asyncio.sleep(0.3)
+    assert updates
+    chat = [c.text for u in updates for c in u.chat]
+    assert "hello all" in chat and "w02 for you" in chat
+    assert "w03 secret" not in chat
+    for u in updates:
+        for i, info in enumerate(u.seats):
+            if i != seat:
+                assert info.played_for == "", (i, info.played_for)
+        assert {s for s, _ in u.clocks} <= {seat, *(p.seat for p in u_view_prompts(u))}
+    assert any(u.default_text for u in updates), "its own default was never sent"
+    await publisher.stop()
+
+
+def u_view_prompts(update: SeatUpdate) -> list[Any]:
+    """The blocking prompts the update's own view shows."""
+    view = msgspec.json.decode(update.view, type=LifeboatView)
+    return [p for p in view.prompts if p.blocking]

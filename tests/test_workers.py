@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import signal
 import socket
@@ -18,7 +19,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
+import msgspec
 import pytest
+from test_server_e2e import assert_nothing_hidden_leaked
+
+from shipwreck.runtime import SeatSpec, Table
+from shipwreck.store.db import Store
 
 from sshclient import Client, choices_shown, open_terminal
 
@@ -33,8 +39,8 @@ def _free_port() -> int:
 
 
 class Workers:
-    def __init__(self, proc: asyncio.subprocess.Process, port: int) -> None:
-        self.proc, self.port = proc, port
+    def __init__(self, proc: asyncio.subprocess.Process, port: int, db: Path) -> None:
+        self.proc, self.port, self.db = proc, port, db
         self.log: list[str] = []
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -81,7 +87,7 @@ async def workers(tmp_path: Path) -> AsyncIterator[Workers]:
         "--host-key", str(tmp_path / "host_key"),
         stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
     )  # fmt: skip
-    w = Workers(proc, port)
+    w = Workers(proc, port, tmp_path / "db.sqlite")
     try:
         await w.wait_log(r"listening on", count=2)
         yield w
@@ -129,8 +135,10 @@ async def test_two_workers_share_one_port_and_one_lobby(workers: Workers) -> Non
     kay_pid = _server_pid_of(watcher, list(pids.values()))
     kays = next(w for w, pid in pids.items() if pid == kay_pid)
     away = next(t for t, w in owners.items() if w != kays)
-    await watcher.line(f"join {away}")  # not yet playable from here: said so, in one line
-    await watcher.term.wait_for(f"table {away} runs in another process of this server")
+    await watcher.line(f"join {away}")  # refused by its owner, in a local join's words
+    await watcher.term.wait_for(f"table {away} has no free seat; 'watch {away}' instead")
+    await watcher.line(f"watch {away}")  # followed from here: the spectators' updates
+    await watcher.term.wait_for(f"table {away} · lifeboat")
     for c in [*clients, watcher]:
         c.close()
 
@@ -205,3 +213,93 @@ async def test_a_killed_workers_table_is_playable_again_within_3_s(workers: Work
     await workers.wait_log(rf"{heir}: took over table {table_id}\b")
     print(f"table {table_id} playable again {took:.2f} s after {owner} was killed")
     back.close()
+
+
+async def _on_worker(w: Workers, name: str, wanted: dict[str, int]) -> tuple[Client, str]:
+    """``name`` signed in on a worker that still wants players (``wanted``: how many more
+    each needs): the kernel picks a worker per connection, so a connection that lands on a
+    full one is closed and made again (from another port)."""
+    pids = w.pids()
+    for _ in range(40):
+        c = await open_terminal(w.port, name, KEYS[name[0]])
+        await c.term.wait_for(f"signed in as {name}")
+        pid = _server_pid_of(c, list(pids.values()))
+        worker = next(k for k, v in pids.items() if v == pid)
+        if wanted[worker] > 0:
+            wanted[worker] -= 1
+            return c, worker
+        c.close()
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{name} never landed on a worker with room: {wanted}")
+
+
+async def test_six_players_on_two_workers_play_one_table_to_the_end(workers: Workers) -> None:
+    """Three players on each worker sit at one table (made on one worker: the others join it
+    through the owner) and play it to the end, each typing what their own screen offers; no
+    byte any of them received carries another seat's hidden items."""
+    names = ["ann", "bob", "cat", "dan", "eve", "fay"]
+    wanted = {"w1": 3, "w2": 3}
+    players: dict[str, Client] = {}
+    where: dict[str, str] = {}
+    for name in names:
+        players[name], where[name] = await _on_worker(workers, name, wanted)
+    ann = players["ann"]
+    await ann.line("new 6 free free free free free")
+    await ann.term.wait_for(AT_TABLE)
+    m = re.search(r"table (\d+) · lifeboat · you are", ann.term.text())
+    assert m, ann.term.text()
+    table_id = int(m.group(1))
+    await workers.wait_log(rf"owns new table {table_id}\b")
+    owner = workers.owners()[table_id]
+    assert owner == where["ann"]
+    remote = [n for n in names if where[n] != owner]
+    assert len(remote) == 3, where
+    for name in names[1:]:
+        c = players[name]
+        await c.term.wait_for("ann")  # the table's row, whichever worker lists it
+        await c.line(f"join {table_id}")
+        await c.term.wait_for(AT_TABLE)
+    await ann.term.wait_for("every seat is taken")
+    back = remote[0]  # drops, and signing in again on the other worker lands in the seat
+    players[back].close()
+    players[back], _ = await _on_worker(workers, back, {where[back]: 1, owner: 0})
+    await players[back].term.wait_for(AT_TABLE)
+    await ann.line("start")
+
+    store = Store(workers.db)
+
+    def table_now() -> Table:
+        """The table as the store has it: every command any screen has shown is in it."""
+        (game, seed, seats_json) = next((g, s, j) for t, g, s, j in store.tables() if t == table_id)
+        specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
+        return Table(game, specs, seed, table_id=table_id, replay=store.commands(table_id))
+
+    seated = {name: table_now().seat_of_player(name) for name in names}
+    seats = {name: s for name, s in seated.items() if s is not None}
+    assert sorted(seats.values()) == list(range(6)), seated
+    pick = random.Random(6)
+    by_seat: dict[int, int] = {}
+    for _ in range(3000):
+        snapshot = {c: c.term.plain_bytes() for c in players.values()}  # (read before the store)
+        table = table_now()
+        if table.over:
+            break
+        assert_nothing_hidden_leaked(table, {players[n]: seats[n] for n in names}, snapshot)
+        acted = False
+        for name in names:
+            options = choices_shown(players[name].term.text())
+            if options:
+                players[name].type(pick.choice(options) + "\r")
+                acted = True
+        await asyncio.sleep(0.15 if acted else 0.05)  # a person: under 10 commands a second
+    table = table_now()
+    assert table.over, "the game did not reach its end"
+    for seat, _text in table.commands:
+        by_seat[seat] = by_seat.get(seat, 0) + 1
+    for name in remote:  # lines typed on the other worker, saved by the owner
+        assert by_seat.get(seats[name], 0) > 0, f"{name} (on {where[name]}) never played"
+    print(f"{len(table.commands)} commands; by seat {dict(sorted(by_seat.items()))}; {where}")
+    for c in players.values():
+        await c.term.wait_for("land! final scores")
+        c.close()
+    store.close()

@@ -17,6 +17,7 @@ from shipwreck.games import title
 from shipwreck.store.ratings import Entrant, RatingStore
 
 if TYPE_CHECKING:
+    from shipwreck.runtime.seat_link import SeatLink
     from shipwreck.runtime.table import SeatInfo, Table
 
 
@@ -59,7 +60,7 @@ def rate_finished(ratings: RatingStore, table: Table) -> dict[Entrant, Rating]:
     )
 
 
-def seat_rating(ratings: RatingStore | None, table: Table, seat: int) -> Rating | None:
+def seat_rating(ratings: RatingStore | None, table: SeatLink, seat: int) -> Rating | None:
     """The rating of whoever plays ``seat`` in ``table``'s game, if they have one (read through
     :meth:`RatingStore.recent`: cheap enough for every repaint)."""
     who = entrant(table.seats[seat]) if ratings is not None else None

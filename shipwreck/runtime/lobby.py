@@ -10,7 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -22,6 +22,9 @@ from shipwreck.runtime.table import ChatLine, Schedule, SeatSpec, Table
 from shipwreck.runtime.tutorial import TutorialError, TutorialTable, load_script
 from shipwreck.store import Store
 from shipwreck.store.db import ChatRow
+
+if TYPE_CHECKING:
+    from shipwreck.runtime.remote_table import RemoteTables
 
 log = logging.getLogger("shipwreck.lobby")
 
@@ -105,6 +108,15 @@ class Lobby:
         """Told of each lobby chat line said here (the link sends it to the other workers)."""
         self.on_created: Callable[[Table], None] | None = None
         """Told of each table made here, at once (a worker claims it: runtime/ownership.py)."""
+        self.remote_tables: RemoteTables | None = None
+        """How a screen here follows a table another worker owns (runtime/remote_table.py)."""
+        self.on_turns: Callable[[str], None] | None = None
+        """Told of each player whose turn came or went at a table here (the link tells the
+        worker where they are)."""
+        self.on_turn_watch: Callable[[str, bool], None] | None = None
+        """Told when a player's screens begin (``True``) or stop following their turns here."""
+        self.remote_turns: Callable[[str], frozenset[int]] | None = None
+        """The other workers' tables where the game waits for a player."""
 
     def create_table(
         self,
@@ -478,11 +490,9 @@ class Lobby:
             else:  # (a finished table keeps no entry: finished tables leave memory)
                 self._waits.pop(table.id, None)
             for player in waits ^ before:
-                for listener in list(self._turn_listeners.get(player, ())):
-                    try:
-                        listener(self)
-                    except Exception:  # a broken screen must not stop the table's change
-                        log.exception("a lobby screen could not be told of a turn")
+                if self.on_turns is not None:
+                    self.on_turns(player)
+                self.turns_heard(player)
 
     def _drop_done_tutorial(self, table: Table) -> bool:
         """A tutorial is one player's and is never saved: once its game is over or its player
@@ -506,14 +516,33 @@ class Lobby:
         """Call ``listener`` whenever a game's wait for ``player`` begins or ends."""
         listeners = self._turn_listeners.setdefault(player, [])
         listeners.append(listener)
+        if len(listeners) == 1 and self.on_turn_watch is not None:
+            self.on_turn_watch(player, True)
 
         def unsubscribe() -> None:
-            if listener in listeners:
-                listeners.remove(listener)
-            if not listeners:
-                self._turn_listeners.pop(player, None)
+            if listener not in listeners:  # (called again: a later list is not this one's)
+                return
+            listeners.remove(listener)
+            if not listeners and self._turn_listeners.get(player) is listeners:
+                del self._turn_listeners[player]
+                if self.on_turn_watch is not None:
+                    self.on_turn_watch(player, False)
 
         return unsubscribe
+
+    def turn_ids(self, player: str) -> frozenset[int]:
+        """The ids of the tables, here or on another worker, that wait for ``player``."""
+        here = frozenset(t.id for t in self.waits_for(player))
+        return here | self.remote_turns(player) if self.remote_turns is not None else here
+
+    def turns_heard(self, player: str) -> None:
+        """A game's wait for ``player`` began or ended (here, or another worker says so): tell
+        their screens."""
+        for listener in list(self._turn_listeners.get(player, ())):
+            try:
+                listener(self)
+            except Exception:  # a broken screen must not stop the table's change
+                log.exception("a lobby screen could not be told of a turn")
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self.listeners.append(listener)

@@ -55,10 +55,16 @@ class Leaseholder:
         assert store is not None, "the lobby needs its store"
         taken: list[int] = []
         orphans: set[int] = set()
-        for table_id, game, seed, seats_json in store.tables(unfinished_only=True):
-            if table_id in self.owned or table_id in self.lobby.broken:
-                continue
-            if await self.bus.leases.owner(lease_key(table_id)) is not None:
+        candidates = [
+            row
+            for row in store.tables(unfinished_only=True)
+            if row[0] not in self.owned and row[0] not in self.lobby.broken
+        ]
+        owners = await asyncio.gather(  # (at once: one by one, a busy loop took seconds)
+            *(self.bus.leases.owner(lease_key(row[0])) for row in candidates)
+        )
+        for (table_id, game, seed, seats_json), held in zip(candidates, owners, strict=True):
+            if held is not None or table_id in self.owned:
                 continue
             orphans.add(table_id)
             if not at_once and table_id not in self._orphans:
@@ -92,27 +98,38 @@ class Leaseholder:
         return revision
 
     async def renew(self) -> list[int]:
-        """Renew every lease; drop the tables whose lease was lost. Returns the lost ids."""
+        """Renew every lease (all at once: one by one, on a busy event loop, the last were
+        renewed after their lease had run out); drop the tables whose lease was lost. Returns
+        the lost ids."""
+        renewed = await asyncio.gather(
+            *(self._renew_one(table_id, revision) for table_id, (revision, _) in self.owned.items())
+        )
         lost: list[int] = []
-        for table_id, (revision, owner) in list(self.owned.items()):
-            table = self.lobby.get(table_id)
-            if table is not None and table.over:  # finished: nothing left to own
-                await self._give_up(table_id, revision, owner)
+        for table_id, new in renewed:
+            if table_id not in self.owned:
                 continue
-            try:
-                new = await self.bus.leases.renew(lease_key(table_id), self.worker, revision)
-            except Exception:  # the bus is gone: we cannot prove we still own it
-                log.exception("%s: renewing table %d failed", self.worker, table_id)
-                new = None
-            if new is None:
+            owner = self.owned[table_id][1]
+            if new == "over":
+                await self._give_up(table_id, self.owned[table_id][0], owner)
+            elif new is None:
                 lost.append(table_id)
                 del self.owned[table_id]
                 await owner.stop()
                 self.lobby.drop_table(table_id)
                 log.warning("%s: lost table %d to another worker", self.worker, table_id)
-            else:
+            elif isinstance(new, int):
                 self.owned[table_id] = (new, owner)
         return lost
+
+    async def _renew_one(self, table_id: int, revision: int) -> tuple[int, int | str | None]:
+        table = self.lobby.get(table_id)
+        if table is not None and table.over:  # finished: nothing left to own
+            return table_id, "over"
+        try:
+            return table_id, await self.bus.leases.renew(lease_key(table_id), self.worker, revision)
+        except Exception:  # the bus is gone: we cannot prove we still own it
+            log.exception("%s: renewing table %d failed", self.worker, table_id)
+            return table_id, None
 
     async def _give_up(self, table_id: int, revision: int, owner: TableOwner) -> None:
         del self.owned[table_id]
@@ -120,10 +137,24 @@ class Leaseholder:
         await self.bus.leases.release(lease_key(table_id), self.worker, revision)
 
     async def run(self) -> None:
-        """Renew, then adopt orphans, every third of a lease's lifetime, until cancelled."""
+        """Renew every third of a lease's lifetime, until cancelled; adopt orphans meanwhile
+        (apart, so that a long scan never delays a renewal)."""
+        adopting = asyncio.get_running_loop().create_task(self._adopt_forever())
+        try:
+            while True:
+                await self.renew()
+                await asyncio.sleep(self.bus.lease_seconds / 3)
+        finally:
+            adopting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await adopting
+
+    async def _adopt_forever(self) -> None:
         while True:
-            await self.renew()
-            await self.adopt()
+            try:
+                await self.adopt()
+            except Exception:  # (the bus or the store failed: the next scan tries again)
+                log.exception("%s: looking for orphaned tables failed", self.worker)
             await asyncio.sleep(self.bus.lease_seconds / 3)
 
     def start(self) -> None:

@@ -17,14 +17,19 @@ A player's commands travel the other way: the mirror sends a :class:`TableReques
 seat, submits it to the table (which saves it before anyone sees it) and answers with the
 outcome, filtered for that seat like everything else it sends.
 
-Not here yet: chat (per player, not per seat), sitting down and leaving, the lobby.
+The table's words travel the same way (``say``, ``start``, sitting down, leaving); table chat
+comes back in the updates, each seat's player's own (:meth:`ChatLine.readable_by`). The screens
+read a mirror through :class:`~shipwreck.runtime.remote_table.RemoteTable`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import time
+import typing
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -32,11 +37,15 @@ import msgspec
 
 from shipwreck.bus import Bus, NoResponder, Subscription
 from shipwreck.engine.core import Event, Seat
-from shipwreck.runtime.table import SeatInfo, Submitted, Table
+from shipwreck.games import get_ruleset
+from shipwreck.runtime.seat_link import waited_seats
+from shipwreck.runtime.table import CHAT_KEPT, ChatLine, SeatInfo, Submitted, Table
 
 log = logging.getLogger("shipwreck.updates")
 
 SPECTATOR = "public"
+MOVING = "the table is moving to another server; try again"
+"""A request no owner answered (between a dead owner and the next)."""
 
 
 class SeatUpdate(msgspec.Struct, frozen=True):
@@ -63,16 +72,42 @@ class SeatUpdate(msgspec.Struct, frozen=True):
     host: str | None
     seconds_left: float | None
     """This seat's decision timer when the update was made (a clock is not shared)."""
+    seat_names: tuple[str, ...] = ()
+    """Each seat's id as players type it (``lauren``; public)."""
+    clocks: tuple[tuple[Seat, float], ...] = ()
+    """Seconds left of this seat's timer and of each seat its view says the table waits for
+    (what its own screen would count down), when the update was made."""
+    default_text: str | None = None
+    """What the table would play for this seat if its deadline passed now."""
+    autopilot_after: int = 2
+    host_here: bool = False
+    start_refusal: str | None = None
+    """Why this seat's player may not ``start`` the table now (None: they may)."""
+    chat: tuple[ChatLine, ...] = ()
+    """The chat lines this seat's player may read (a spectator: the table's), from the first
+    one not yet sent."""
+
+
+RequestKind = Literal["line", "here", "away", "say", "start", "sit", "leave", "takeback", "shown"]
 
 
 class TableRequest(msgspec.Struct, frozen=True):
-    """From a player's worker to the table's owner: a typed line, or that the player's
-    session came (``here``) or went (``away``)."""
+    """From a player's worker to the table's owner: a typed line, that the player's session
+    came (``here``) or went (``away``), or one of the table's words (``say``, ``start``,
+    ``sit``, ``leave``, ``takeback``, ``shown``: the prompt has been shown, the clock may run).
+    ``seat`` is the player's seat (``None``: a spectator, who may only ``say``); for ``sit``,
+    the seat asked for."""
 
     player: str
-    seat: Seat
+    seat: Seat | None
     text: str = ""
-    kind: Literal["line", "here", "away"] = "line"
+    kind: RequestKind = "line"
+    to: Seat | None = None
+    """``say``: a whisper to this seat."""
+    to_watcher: str | None = None
+    """``say``: a whisper to this spectator."""
+    with_bots: bool = False
+    """``start``: the free seats' bots become theirs."""
 
 
 def seat_subject(table_id: int, seat: Seat | None) -> str:
@@ -88,10 +123,16 @@ def commands_subject(table_id: int) -> str:
 
 
 def seat_update(
-    table: Table, seat: Seat | None, seq: int, first: int = 0, epoch: int = 0
+    table: Table, seat: Seat | None, seq: int, first: int = 0, epoch: int = 0, chat_from: int = 0
 ) -> SeatUpdate:
-    """The update for ``seat`` with its log from line ``first`` on. Everything in it comes
-    from the table's filtered readers (``view``, ``log``), never from the state itself."""
+    """The update for ``seat`` with its log from line ``first`` on and its chat from line
+    number ``chat_from`` on. Everything in it comes from the table's filtered readers (``view``,
+    ``log``, ``chat_for``), never from the state itself; of the other seats it carries what
+    every screen shows (who sits there), not what the table played for them."""
+    view = table.view(seat)
+    player = table.seats[seat].player if seat is not None else None
+    clocks = [seat, *waited_seats(view)] if seat is not None else list(waited_seats(view))
+    # (a deadline of 0 s left is due now: it is played before anyone could read it)
     return SeatUpdate(
         table=table.id,
         game=table.game,
@@ -99,17 +140,42 @@ def seat_update(
         epoch=epoch,
         seq=seq,
         seat=seat,
-        view=msgspec.Raw(msgspec.json.encode(table.view(seat))),
+        view=msgspec.Raw(msgspec.json.encode(view)),
         first=first,
         events=tuple(table.log(seat)[first:]),
-        seats=tuple(table.seats),
+        seats=tuple(_as_seen_by(table.seats, seat)),
         started=table.started,
         over=table.over,
         paused=table.paused,
         timed=table.timed,
         host=table.host,
         seconds_left=table.deadline(seat),
+        seat_names=tuple(table.seat_name(i) for i in range(len(table.seats))),
+        clocks=tuple((s, left) for s in dict.fromkeys(clocks) if (left := table.deadline(s))),
+        default_text=table.default_text(seat)
+        if seat is not None and table.deadline(seat) is not None
+        else None,
+        autopilot_after=table.autopilot_after,
+        host_here=table.host_here(),
+        start_refusal=table.start_refusal(player),
+        chat=tuple(c for c in table.chat_for(player) if c.n >= chat_from),
     )
+
+
+def _as_seen_by(seats: list[SeatInfo], seat: Seat | None) -> list[SeatInfo]:
+    """The seats as ``seat`` may read them: the move the table played for another seat at its
+    deadline is that seat's own business (a safe default may name what it holds)."""
+    return [
+        info if i == seat or not info.played_for else msgspec.structs.replace(info, played_for="")
+        for i, info in enumerate(seats)
+    ]
+
+
+@functools.cache
+def view_type(game: str) -> type:
+    """The struct ``game``'s ``view`` returns (a mirror given none decodes views with it)."""
+    found: type = typing.get_type_hints(type(get_ruleset(game)).view)["return"]
+    return found
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -131,6 +197,8 @@ class TableOwner:
         self.seq = 0
         self._sent: dict[Seat | None, int] = {}
         """Per seat, how many of its log lines have been published."""
+        self._chat_sent: dict[Seat | None, int] = {}
+        """Per seat, the number of the first chat line not yet published."""
         self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._served: list[Subscription] = []
@@ -163,9 +231,11 @@ class TableOwner:
         self.seq += 1
         batch: list[tuple[str, bytes]] = []
         for seat in self._seats():
-            first = self._sent.get(seat, 0)
-            update = seat_update(table, seat, self.seq, first, self.epoch)
+            first, chat_from = self._sent.get(seat, 0), self._chat_sent.get(seat, 0)
+            update = seat_update(table, seat, self.seq, first, self.epoch, chat_from)
             self._sent[seat] = first + len(update.events)
+            if update.chat:
+                self._chat_sent[seat] = update.chat[-1].n + 1
             batch.append((seat_subject(table.id, seat), _ENCODER.encode(update)))
         self._queue.put_nowait(batch)
 
@@ -194,14 +264,39 @@ class TableOwner:
             req = _REQUEST.decode(data)
         except msgspec.DecodeError:
             return _ENCODER.encode(Submitted(False, "the server could not read that; try again"))
-        if self.table.seat_of_player(req.player) != req.seat:
-            return _ENCODER.encode(Submitted(False, "you have no seat at this table now"))
-        if req.kind != "line":
-            self.table.set_connected(req.player, req.kind == "here")
-            return _ENCODER.encode(Submitted(True))
-        done = self.table.submit_text(req.seat, req.text)
-        mine = tuple(e for e in done.events if e.visible_to(req.seat))
-        return _ENCODER.encode(Submitted(done.ok, done.message, mine))
+        return _ENCODER.encode(self._answer(req))
+
+    def _answer(self, req: TableRequest) -> Submitted:
+        t = self.table
+        if req.kind == "sit":
+            if req.seat is None:
+                return Submitted(False, "which seat?")
+            problem = t.sit(req.seat, req.player)
+            return Submitted(problem is None, problem or "")
+        if t.seat_of_player(req.player) != req.seat:
+            return Submitted(False, "you have no seat at this table now")
+        if req.kind == "say":
+            said = t.say(req.player, req.text, req.seat, req.to, to_watcher=req.to_watcher)
+            return Submitted(said is None, said or "")
+        if req.seat is None:
+            return Submitted(False, "you are watching this table: you have no seat to play")
+        match req.kind:
+            case "line":
+                done = t.submit_text(req.seat, req.text)
+                mine = tuple(e for e in done.events if e.visible_to(req.seat))
+                return Submitted(done.ok, done.message, mine)
+            case "start":
+                problem = t.start(req.player, req.with_bots)
+                return Submitted(problem is None, problem or "")
+            case "leave":
+                t.leave(req.player)
+            case "takeback":
+                return Submitted(t.take_back(req.player))
+            case "shown":
+                t.prompt_shown(req.seat)
+            case "here" | "away":
+                t.set_connected(req.player, req.kind == "here")
+        return Submitted(True)
 
 
 def _order(update: SeatUpdate) -> tuple[int, int]:
@@ -223,13 +318,17 @@ class TableMirror:
         bus: Bus,
         table_id: int,
         seat: Seat | None,
-        view_type: type,
+        view_type: type | None = None,
         player: str | None = None,
     ) -> None:
         self.bus, self.id, self.seat_followed = bus, table_id, seat
         self.view_type, self.player = view_type, player
         self.update: SeatUpdate | None = None
         self.events: list[Event] = []
+        self.chat: list[ChatLine] = []
+        """The chat lines the followed seat's player may read (a spectator: the table's)."""
+        self.received_at = 0.0
+        """When the latest update arrived (its clocks count down from then)."""
         self._view: Any = None
         self._sub: Subscription | None = None
         self.listeners: list[Callable[[TableMirror], None]] = []
@@ -242,10 +341,13 @@ class TableMirror:
         )
         await self.catch_up()
 
-    async def stop(self) -> None:
+    async def stop(self, away: bool = True) -> None:
+        """Stop following; ``away``: tell the owner the player has gone (not when another
+        session of theirs on this worker still follows the seat)."""
         if self._sub is not None:
             await self._sub.stop()
-        await self._presence("away")
+        if away:
+            await self._presence("away")
 
     async def _presence(self, kind: Literal["here", "away"]) -> None:
         if self.player is None or self.seat_followed is None:
@@ -284,8 +386,15 @@ class TableMirror:
         if self.update is not None and _order(update) < _order(self.update):
             return
         self.events = list(update.events) if whole else [*self.events, *update.events]
+        if whole:
+            self.chat = list(update.chat)
+        elif update.chat:
+            last = self.chat[-1].n if self.chat else -1
+            self.chat.extend(c for c in update.chat if c.n > last)
+        del self.chat[:-CHAT_KEPT]
         self.update = update
-        self._view = msgspec.json.decode(update.view, type=self.view_type)
+        self.received_at = time.monotonic()
+        self._view = msgspec.json.decode(update.view, type=self.view_type or view_type(update.game))
         for listener in list(self.listeners):
             listener(self)
 
@@ -294,11 +403,15 @@ class TableMirror:
         seat, player = self.seat_followed, self.player
         if seat is None or player is None:
             return Submitted(False, "you are watching this table: you have no seat to play")
-        req = _ENCODER.encode(TableRequest(player, seat, text))
+        return await self.ask(TableRequest(player, seat, text))
+
+    async def ask(self, req: TableRequest) -> Submitted:
+        """Send ``req`` to the table's owner; its answer (a refusal if no owner answers)."""
         try:
-            return _ANSWER.decode(await self.bus.request(commands_subject(self.id), req))
+            data = await self.bus.request(commands_subject(self.id), _ENCODER.encode(req))
         except NoResponder:
-            return Submitted(False, "the table is moving to another server; try again")
+            return Submitted(False, MOVING)
+        return _ANSWER.decode(data)
 
     # ------------------------------------------------------------------ reading, as Table
 

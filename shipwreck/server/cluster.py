@@ -18,6 +18,7 @@ from shipwreck.config import ClusterSection
 from shipwreck.runtime import Lobby, Table
 from shipwreck.runtime.lobby_link import LobbyLink
 from shipwreck.runtime.ownership import Leaseholder
+from shipwreck.runtime.remote_table import RemoteTables
 
 log = logging.getLogger("shipwreck.cluster")
 
@@ -44,6 +45,7 @@ class ClusterMember:
         self.link = LobbyLink(self.bus, self.lobby, self.worker, heartbeat=s.heartbeat_seconds)
         await self.link.start()
         self.lobby.on_created = self._created
+        self.lobby.remote_tables = RemoteTables(self.bus)
         self.holder.start()
         log.info("worker %s joined %s; took %d tables", self.worker, s.bus, len(adopted))
 
@@ -62,6 +64,7 @@ class ClusterMember:
     async def stop(self) -> None:
         """Leave cleanly: hand every lease back, so other workers take the tables at once."""
         self.lobby.on_created = None
+        self.lobby.remote_tables = None
         if self.holder is not None:
             await self.holder.stop(release=True)
         if self.link is not None:

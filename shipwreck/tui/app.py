@@ -13,14 +13,18 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
 
-from shipwreck.runtime import Lobby, Table
+from shipwreck.lang import words as W
+from shipwreck.runtime import Lobby
+from shipwreck.runtime.remote_table import RemoteTable
+from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.registry import table_screen
-from shipwreck.tui.screens import LobbyScreen, TooSmallScreen
+from shipwreck.tui.remote import enter_remote, follow_moves, remote_seat
+from shipwreck.tui.screens import LobbyScreen, TooSmallScreen, free_seats_hint, seat_to_join
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -87,8 +91,12 @@ class ShipwreckApp(App[None]):
         if first is not None:
             self.open_table(first, paced=False)
         else:
-            self.push_screen(LobbyScreen())
+            self.push_screen(lobby := LobbyScreen())
+            back_to_remote_seat(lobby)  # (a seat at a table another worker owns, if any)
+        self._unfollow = follow_moves(self)  # (tables moving between workers)
         self._check_size()
+
+    _unfollow: Callable[[], None] = staticmethod(lambda: None)
 
     def action_ask_leave(self) -> None:
         """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table
@@ -122,11 +130,13 @@ class ShipwreckApp(App[None]):
             self.exit()
 
     def _lobby_if(self, yes: bool | None) -> None:
-        if not yes:
-            return
+        if yes:
+            self._from_table_to_lobby()
+
+    def _from_table_to_lobby(self, notice: str = "") -> None:
         while len(self.screen_stack) > 1 and not isinstance(self.screen, SeatScreen):
             self.pop_screen()  # a help or end screen over the table
-        self.show_lobby()
+        self.show_lobby(notice)
 
     def show_lobby(self, notice: str = "") -> None:
         """Back to the lobby from a table: a new lobby screen takes the table's place, with
@@ -136,7 +146,7 @@ class ShipwreckApp(App[None]):
         (a covered lobby kept its widgets and caches, and stopped following changes anyway)."""
         self.switch_screen(LobbyScreen(notice))
 
-    def open_table(self, table: Table, spectate: bool = False, paced: bool = True) -> None:
+    def open_table(self, table: SeatLink, spectate: bool = False, paced: bool = True) -> None:
         """Sit at (or watch) ``table``: the seat is taken now, and its screen is built when
         the screens' shared budget allows (``paced``; see :class:`~shipwreck.tui.pacer.TurnBudget`:
         building a table screen is the costliest piece of screen work there is, and a crowd
@@ -155,7 +165,7 @@ class ShipwreckApp(App[None]):
         else:
             self._show_opening()
 
-    _opening: tuple[Table, int | None, str] | None = None
+    _opening: tuple[SeatLink, int | None, str] | None = None
     """The table a lobby command asked for, until its screen is built (the last one asked)."""
 
     def _post_opening(self) -> None:
@@ -177,11 +187,16 @@ class ShipwreckApp(App[None]):
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)
         for screen in self.screen_stack:
-            if isinstance(screen, SeatScreen) and screen.table.id == message.table_id:
-                screen.become_spectator(TAKEN_OVER)
+            if not isinstance(screen, SeatScreen) or screen.table.id != message.table_id:
+                continue
+            if isinstance(screen.table, RemoteTable):  # (it follows the seat's updates only)
+                self._from_table_to_lobby(TAKEN_OVER_ELSEWHERE.format(id=message.table_id))
+                return
+            screen.become_spectator(TAKEN_OVER)
 
     def on_unmount(self) -> None:
         """The session is over (quit or dropped): the seats it played go on autopilot."""
+        self._unfollow()
         for table_id, player in self.lobby.release(self):
             table = self.lobby.get(table_id)
             if table is not None and not table.over:
@@ -210,8 +225,24 @@ QUIT_WAITING = "quit Shipwreck? this table waits to start; your seat is kept (Ct
 
 TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it back"
 """The first session's notice when a second one takes its seat (one line at 80 columns)."""
+TAKEN_OVER_ELSEWHERE = "your other session has your seat at table {id} · 'open {id}' takes it back"
+"""The same, at a table another worker owns (the session goes back to the lobby)."""
 
 
-def _watching(screen: object, table: Table) -> bool:
-    """Is ``screen`` a spectator's view of ``table`` (which a seat's view of it replaces)?"""
-    return isinstance(screen, SeatScreen) and screen.table is table and screen.seat is None
+def back_to_remote_seat(lobby_screen: LobbyScreen) -> None:
+    """A player signing in with no seat on this worker, but one at a table another worker
+    owns (their connection landed here, or their worker died): to that seat."""
+    app = lobby_screen.shipwreck
+    remote = app.lobby.remote_tables
+    table_id = remote_seat(app.lobby, app.user) if remote is not None else None
+    if remote is not None and table_id is not None:
+        enter_remote(lobby_screen, remote, W.Open(table_id), seat_to_join, free_seats_hint)
+
+
+def _watching(screen: object, table: SeatLink) -> bool:
+    """Is ``screen`` a spectator's view of ``table`` (which a seat's view of it replaces), or
+    a view of a copy of it that moved to another worker (which its new view replaces)?"""
+    if not isinstance(screen, SeatScreen):
+        return False
+    moved = screen.table is not table and screen.table.id == table.id
+    return moved or (screen.table is table and screen.seat is None)

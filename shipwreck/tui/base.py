@@ -33,7 +33,8 @@ from shipwreck.engine.core import Event
 from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.lang.rules_text import LEGEND
-from shipwreck.runtime import ChatLine, Table
+from shipwreck.runtime import ChatLine
+from shipwreck.runtime.seat_link import SeatLink, when_answered
 from shipwreck.tui._textual.draw_now import draw_now, is_closing
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
@@ -142,7 +143,7 @@ class SeatScreen(AppScreen):
         Binding(RULES_KEY, "rules", "rules"),
     ]
 
-    def __init__(self, table: Table, seat: int | None) -> None:
+    def __init__(self, table: SeatLink, seat: int | None) -> None:
         super().__init__()
         self.table = table
         self.seat = seat
@@ -299,8 +300,11 @@ class SeatScreen(AppScreen):
 
     def start_table(self, with_bots: bool) -> None:
         """``start`` / ``start with bots``: begin a table that waits for its players."""
-        problem = self.table.start(self.shipwreck.user, with_bots)
-        if problem:
+        when_answered(self.table.start(self.shipwreck.user, with_bots), self.show_problem)
+
+    def show_problem(self, problem: str | None) -> None:
+        """A refusal from the table (a local one's at once, a remote one's when it comes)."""
+        if problem and self.is_attached:
             self.error(problem)
 
     def show(self, wid: str, key: object, render: Callable[[], RenderableType]) -> None:
@@ -362,7 +366,8 @@ class SeatScreen(AppScreen):
         """What changes when a typed line does something at the table: its commands (mine,
         and the bots' after it) and its chat."""
         t = self.table
-        return len(t.commands), t.chat[-1] if t.chat else None
+        chat = t.chat_for(self.shipwreck.user)
+        return len(t.log(self.seat)), chat[-1] if chat else None
 
     def follow_logs(self) -> None:
         """Show the newest lines of the log (and chat), and follow new ones again: a player

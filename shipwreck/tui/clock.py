@@ -8,11 +8,11 @@ and the bar shortens its other parts first (:mod:`shipwreck.tui.title`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 
-from shipwreck.runtime import Table
+from shipwreck.runtime.seat_link import SeatLink
+from shipwreck.runtime.seat_link import waited_seats as waited_seats  # (moved: the owner uses it)
 from shipwreck.tui.title import Part, part
 
 WARN_SECONDS = 10
@@ -25,7 +25,7 @@ shortened last, then what the table played for me; others' countdown before them
 what I am (7) and the table's name (2)."""
 
 
-def clock_parts(table: Table, seat: int | None, waited: Sequence[int] = ()) -> list[Part]:
+def clock_parts(table: SeatLink, seat: int | None, waited: Sequence[int] = ()) -> list[Part]:
     """The clock's parts of the title bar: mine (the countdown, the warning before the table
     plays for me, what it played, the autopilot), then the countdown of each seat in
     ``waited`` that has one. ``waited``: the seats the view shown says the table waits for
@@ -39,7 +39,7 @@ def clock_parts(table: Table, seat: int | None, waited: Sequence[int] = ()) -> l
     return parts
 
 
-def _my_clock(table: Table, seat: int) -> list[Part]:
+def _my_clock(table: SeatLink, seat: int) -> list[Part]:
     info = table.seats[seat]
     if info.kind != "human":
         return []
@@ -68,7 +68,7 @@ def _my_clock(table: Table, seat: int) -> list[Part]:
     return parts
 
 
-def _their_clock(table: Table, others: list[tuple[int, float]]) -> Part:
+def _their_clock(table: SeatLink, others: list[tuple[int, float]]) -> Part:
     """``waiting for frenchy (bob) · 0:42``, shortened to ``frenchy 0:42``; several seats:
     ``waiting for frenchy 0:42, kid 0:40``."""
     style = "bold yellow" if min(left for _, left in others) <= WARN_SECONDS else "bold"
@@ -90,13 +90,7 @@ def mmss(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def waited_seats(view: Any) -> tuple[int, ...]:
-    """The seats a game's ``view`` says the table waits for (its blocking prompts; a view
-    leaves out the prompts that would tell what someone holds)."""
-    return tuple(sorted({p.seat for p in view.prompts if p.blocking}))
-
-
-def welcome_back(table: Table, seat: int) -> str:
+def welcome_back(table: SeatLink, seat: int) -> str:
     """What a player coming back to their seat is told (before the table knows they are back):
     that it waited, or that a bot played for them; "" if they were not away."""
     info = table.seats[seat]
@@ -109,7 +103,7 @@ def welcome_back(table: Table, seat: int) -> str:
     return "welcome back: your clock ran while you were away" if table.timed else ""
 
 
-def waiting_panel(table: Table, user: str) -> Text:
+def waiting_panel(table: SeatLink, user: str) -> Text:
     """The prompt panel of a table that has not started: who has joined, which seats are
     free, and who starts it (``start`` for its host). Two rows, each cut rather than wrapped
     (an 80×24 table has two rows for its prompt)."""

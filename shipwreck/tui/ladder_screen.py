@@ -21,8 +21,9 @@ from textual.widgets import Static
 
 from shipwreck.games import title
 from shipwreck.games.registry import all_games, default_game, find
-from shipwreck.runtime import Lobby, Table
+from shipwreck.runtime import Lobby
 from shipwreck.runtime.ladder import Place, ladder, seat_rating
+from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui.base import ClosingModal
 
 if TYPE_CHECKING:
@@ -34,14 +35,14 @@ TOP = 100
 USAGE = "ladder for which game? 'ladder lifeboat' or 'ladder sm'"
 
 
-def short_rating(lobby: Lobby, table: Table, seat: int) -> str:
+def short_rating(lobby: Lobby, table: SeatLink, seat: int) -> str:
     """The display rating of whoever plays ``seat`` in ``table``'s game, rounded (``"12"``),
     or ``""`` if they have none (the ladder screen has the details)."""
     rating = seat_rating(lobby.store.ratings if lobby.store is not None else None, table, seat)
     return "" if rating is None else str(round(rating.ordinal))
 
 
-def rating_tag(lobby: Lobby, table: Table, seat: int) -> str:
+def rating_tag(lobby: Lobby, table: SeatLink, seat: int) -> str:
     """What a seats line adds to a seat whose player or bot has a rating: `` (rated 12)``."""
     short = short_rating(lobby, table, seat)
     return f" (rated {short})" if short else ""

@@ -18,7 +18,8 @@ from shipwreck.games import registry as games
 
 if TYPE_CHECKING:
     from shipwreck.lang.words import New
-    from shipwreck.runtime import SeatSpec, Table
+    from shipwreck.runtime import SeatSpec
+    from shipwreck.runtime.seat_link import SeatLink
 
 _load = games.BuiltIns(
     "shipwreck.tui.screens", "shipwreck.tui.sea_screen", "shipwreck.tui.tutorial"
@@ -34,10 +35,10 @@ class TuiGame(msgspec.Struct):
 
     name: str
     """The game's id (as in :mod:`shipwreck.games.registry`)."""
-    screen: Callable[[Table, int | None], Any]
+    screen: Callable[[SeatLink, int | None], Any]
     """Its table screen (a ``base.SeatScreen``): ``screen(table, seat)``; seat None watches."""
     lobby_seats: SeatsFor
-    tutorial_screen: Callable[[Table, int | None], Any] | None = None
+    tutorial_screen: Callable[[SeatLink, int | None], Any] | None = None
     """Its tutorial's table screen (the table screen with the coach), if it has a tutorial."""
 
 
@@ -51,7 +52,7 @@ def register(game: TuiGame) -> TuiGame:
     return game
 
 
-def set_tutorial_screen(name: str, screen: Callable[[Table, int | None], Any]) -> None:
+def set_tutorial_screen(name: str, screen: Callable[[SeatLink, int | None], Any]) -> None:
     """Give the game called ``name`` its tutorial screen (the coach's module does)."""
     _GAMES[name].tutorial_screen = screen
 
@@ -76,7 +77,7 @@ def get(name: str) -> TuiGame:
     return found
 
 
-def table_screen(table: Table, seat: int | None, tutorial: bool = False) -> Any:
+def table_screen(table: SeatLink, seat: int | None, tutorial: bool = False) -> Any:
     """The screen of ``table`` for ``seat``: its game's (with the coach, for a tutorial)."""
     game = get(table.game)
     if tutorial and game.tutorial_screen is not None:

@@ -28,8 +28,9 @@ from shipwreck.lang.complete import command_list, complete
 from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.help import player_commands
 from shipwreck.lang.rules_text import LEGEND
-from shipwreck.runtime import Lobby, SeatSpec, Table, TableCreateError
+from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
+from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui import registry
 from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
@@ -45,6 +46,7 @@ from shipwreck.tui.learn import (
     rules_game,
 )
 from shipwreck.tui.pacer import RepaintPacer
+from shipwreck.tui.remote import enter_remote
 from shipwreck.tui.title import part, table_title
 from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts, too_many_names
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
@@ -249,7 +251,7 @@ class LobbyScreen(AppScreen):
     def _my_turns(self) -> frozenset[str]:
         """The ids of the tables where the game waits for me (each table's row then says so,
         on my screen only)."""
-        return frozenset(str(t.id) for t in self.shipwreck.lobby.waits_for(self.shipwreck.user))
+        return frozenset(map(str, self.shipwreck.lobby.turn_ids(self.shipwreck.user)))
 
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
@@ -359,6 +361,9 @@ class LobbyScreen(AppScreen):
         how = {W.JoinTable: "join", W.Watch: "watch", W.Open: "open"}[type(word)]
         number = word.table
         table = app.lobby.get(number)
+        if table is None and app.lobby.elsewhere(number) and app.lobby.remote_tables:
+            enter_remote(self, app.lobby.remote_tables, word, seat_to_join, free_seats_hint)
+            return
         if table is None and app.lobby.elsewhere(number):
             self.error(
                 f"table {number} runs in another process of this server, which your connection"
@@ -410,7 +415,7 @@ def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
     return options
 
 
-def seat_to_join(table: Table, seat: int | str | None) -> int | str:
+def seat_to_join(table: SeatLink, seat: int | str | None) -> int | str:
     """The seat ``join N [SEAT]`` asks for (a number from 1, a seat's id, or the first free
     one), or why there is none."""
     if isinstance(seat, int):
@@ -426,7 +431,7 @@ def seat_to_join(table: Table, seat: int | str | None) -> int | str:
     return f"table {table.id} has no seat {seat[:32]!r}" + free_seats_hint(table)
 
 
-def free_seats_hint(table: Table) -> str:
+def free_seats_hint(table: SeatLink) -> str:
     """The end of a refused ``join``: the free seats by id, as ``join`` takes them."""
     free = [table.seat_name(i) for i in table.free_seats()]
     if not free:

@@ -41,7 +41,8 @@ from shipwreck.lang.complete import complete as complete_line
 from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.lang.text import whole_number
 from shipwreck.lang.words import New
-from shipwreck.runtime import SeatSpec, Table
+from shipwreck.runtime import SeatSpec
+from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui import registry
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
@@ -116,7 +117,7 @@ class SpanishMainScreen(SeatScreen):
 
     chat_style = "cyan"  # the table chat shares the log, in its own colour
 
-    def __init__(self, table: Table, seat: int | None) -> None:
+    def __init__(self, table: SeatLink, seat: int | None) -> None:
         super().__init__(table, seat)
         self._ghost: Any | None = None
         """The move command being previewed, if any."""

@@ -25,10 +25,12 @@ from shipwreck.lang.commands import lower_ascii
 from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
 from shipwreck.lang.text import whole_number
 from shipwreck.names import skeleton
+from shipwreck.runtime.seat_link import when_answered
 from shipwreck.tui.confirm import Confirm
 
 if TYPE_CHECKING:
-    from shipwreck.runtime import Table
+    from shipwreck.runtime import Submitted
+    from shipwreck.runtime.seat_link import SeatLink
     from shipwreck.tui.base import SeatScreen
     from shipwreck.tui.screens import LobbyScreen
 
@@ -254,7 +256,7 @@ def _call(screen: Any, method: str, *args: Any) -> None:
 # --------------------------------------------------------------------------- a table
 
 
-def tell_names(table: Table) -> Names:
+def tell_names(table: SeatLink) -> Names:
     """Whom ``tell`` may name at ``table``: each seat's id, each seated player's name and
     each spectator's."""
     names: dict[str, None] = {}
@@ -266,7 +268,7 @@ def tell_names(table: Table) -> Names:
     return {"NAME": tuple(names)}
 
 
-def find_seat(table: Table, who: str) -> int | None:
+def find_seat(table: SeatLink, who: str) -> int | None:
     """The seat ``who`` names: a seat's id, or the name of the player sitting there."""
     for i in range(len(table.seats)):
         if table.seat_name(i) == who:
@@ -277,12 +279,12 @@ def find_seat(table: Table, who: str) -> int | None:
     return None
 
 
-def find_watcher(table: Table, who: str) -> str | None:
+def find_watcher(table: SeatLink, who: str) -> str | None:
     """The spectator of ``table`` that ``who`` names (their player name), if any."""
     return next((w for w in table.watchers if skeleton(w) == skeleton(who)), None)
 
 
-def person(table: Table, player: str | None, seat: int | None) -> str:
+def person(table: SeatLink, player: str | None, seat: int | None) -> str:
     """How chat names someone: ``ann (lauren)``; a bot's seat by its id; a spectator
     ``carol (watching)``."""
     if seat is None:
@@ -292,7 +294,7 @@ def person(table: Table, player: str | None, seat: int | None) -> str:
 
 
 def chat_line_text(
-    table: Table,
+    table: SeatLink,
     sender: str,
     from_seat: int | None,
     to: int | None,
@@ -387,12 +389,19 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
                 " table, 'lobby' goes back"
             )
             return
-        result = t.submit_text(screen.seat, line)
-        if not result.ok:
-            show_syntax_error(screen, line, on_offer_now(t.view(screen.seat), line, result.message))
+        seat = screen.seat
+        when_answered(t.submit_text(seat, line), lambda done: refused(screen, seat, line, done))
     else:
         choices = sorted({*words_that_apply(screen, commands, table_words)} - {"timeout"})
         show_syntax_error(screen, line, "column 1: " + W.unknown_first_word(first, choices))
+
+
+def refused(screen: SeatScreen, seat: int, line: str, done: Submitted) -> None:
+    """Show why the table refused ``line`` (at once from a local table, when the owner's
+    answer comes from a remote one), on the screen that sent it if it is still open."""
+    if not done.ok and screen.is_attached:
+        message = on_offer_now(screen.table.view(seat), line, done.message)
+        show_syntax_error(screen, line, message)
 
 
 def words_that_apply(screen: SeatScreen, commands: list[str], table_words: list[str]) -> list[str]:
@@ -448,9 +457,7 @@ def do_table_word(screen: SeatScreen, line: str, word: Any) -> None:
         case W.Quit():
             app.exit()
         case W.Say(text) | W.Chat(text):
-            problem = t.say(app.user, text, screen.seat, None)
-            if problem:
-                screen.error(problem)
+            when_answered(t.say(app.user, text, screen.seat, None), screen.show_problem)
         case W.Tell(who, text):
             tell(screen, who, text)
         case W.Start(with_bots):
@@ -505,12 +512,10 @@ def tell(screen: SeatScreen, who: str, text: str) -> None:
     if watcher == app.user:
         screen.error("that is you: tell someone else")
         return
-    problem = t.say(app.user, text, screen.seat, to, to_watcher=watcher)
-    if problem:
-        screen.error(problem)
+    when_answered(t.say(app.user, text, screen.seat, to, to_watcher=watcher), screen.show_problem)
 
 
-def _people_here(t: Table, me: str) -> str:
+def _people_here(t: SeatLink, me: str) -> str:
     """``; at this table: ann (lauren), carol (watching)``: whom ``me`` may tell (or "")."""
     players = [
         person(t, s.player, i) for i, s in enumerate(t.seats) if s.kind == "human" and s.player

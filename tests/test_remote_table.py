@@ -1,0 +1,270 @@
+"""The table screen of a table another worker owns (issue 21): a player whose session is on
+worker B joins, chats and plays a table worker A owns, through the same screen as a local one.
+
+Two workers in one process share a SQLite store and a bus (in memory, and a real NATS
+server); the app is Textual's Pilot on worker B's lobby. The screen reads a ``RemoteTable``
+(the seat's own updates), and what B subscribes to is recorded: only its player's seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.css.query import NoMatches
+from textual.pilot import Pilot
+
+from shipwreck.bus import Bus, MemoryBus, Subscription
+from shipwreck.bus.core import Handler
+from shipwreck.lang import format_command
+from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.runtime.lobby_link import LobbyLink
+from shipwreck.runtime.ownership import Leaseholder
+from shipwreck.runtime.remote_table import RemoteTable, RemoteTables
+from shipwreck.store.db import Store
+from shipwreck.tui.app import ShipwreckApp
+from shipwreck.tui.base import AppScreen, SeatScreen
+from shipwreck.tui.screens import LobbyScreen
+
+
+class Recording:
+    """Worker B's connection to the bus, noting every pattern it subscribes to."""
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self.patterns: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bus, name)
+
+    async def subscribe(self, pattern: str, handler: Handler) -> Subscription:
+        self.patterns.append(pattern)
+        return await self.bus.subscribe(pattern, handler)
+
+
+async def until(pilot: Pilot[None], check: Callable[[], bool], what: str) -> None:
+    for _ in range(750):  # 15 s: a loaded machine
+        if check():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+def _error_line(app: ShipwreckApp) -> str:
+    """The error line of the app's screen ("" while it is being built)."""
+    try:
+        return app.screen.panel_text("error") if isinstance(app.screen, AppScreen) else ""
+    except NoMatches:
+        return ""
+
+
+def _worker(path: Path) -> Lobby:
+    lobby = Lobby(seed=1)
+    lobby.attach_store(Store(path), restore=False)
+    return lobby
+
+
+async def test_a_player_on_another_worker_joins_chats_and_plays_through_the_table_screen(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    bus_a, plain_b = buses
+    bus_b = Recording(plain_b)
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("empty"), SeatSpec("bot", "random")]
+    table: Table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=11, gather=True)
+    assert table.sit(2, "cat") is None  # a third player, on worker A
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    link_a = LobbyLink(bus_a, lobby_a, "a", heartbeat=0.1)
+    link_b = LobbyLink(bus_b, lobby_b, "b", heartbeat=0.1)  # type: ignore[arg-type]
+    await link_a.start()
+    await link_b.start()
+    lobby_b.remote_tables = RemoteTables(bus_b)  # type: ignore[arg-type]
+    app = ShipwreckApp(lobby_b, "bob")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: lobby_b.elsewhere(table.id), "B lists A's table")
+            assert isinstance(app.screen, LobbyScreen)
+            before = list(bus_b.patterns)
+            await pilot.press(*f"join {table.id}", "enter")
+            await until(pilot, lambda: isinstance(app.screen, SeatScreen), "bob's table screen")
+            screen = app.screen
+            assert isinstance(screen, SeatScreen)
+            remote = screen.table
+            assert isinstance(remote, RemoteTable), "the screen should follow A's table"
+            assert table.seat_of_player("bob") == 1, "bob sat in the first free seat, on A"
+            assert screen.seat == 1
+
+            # B subscribed to the spectators' subject (to read the seats) and to bob's seat
+            # only: never to another seat's.
+            table_subjects = [p for p in bus_b.patterns[len(before) :] if p.startswith("table.")]
+            assert table_subjects == [f"table.{table.id}.public", f"table.{table.id}.seat.1"]
+
+            # ann starts the table on A; bob's screen shows his prompt.
+            assert table.start("ann") is None
+            await until(pilot, lambda: remote.started, "bob's screen hears the start")
+
+            # Table chat both ways; a whisper between ann and cat never reaches bob.
+            await pilot.press(*"say hello from b", "enter")
+            await until(
+                pilot, lambda: any(c.text == "hello from b" for c in table.chat), "bob's say on A"
+            )
+            assert table.chat[-1].sender == "bob" and table.chat[-1].from_seat == 1
+            assert table.say("ann", "hi bob", 0) is None
+            assert table.say("ann", "cat only", 0, to=2) is None
+            assert table.say("ann", "to everyone", 0) is None
+            await until(
+                pilot, lambda: "to everyone" in [c.text for c in remote.mirror.chat], "ann's say"
+            )
+            texts = [c.text for c in remote.mirror.chat]
+            assert texts == ["hello from b", "hi bob", "to everyone"], texts
+            await until(
+                pilot,
+                lambda: any("to everyone" in t.plain for t in screen.chat_log().texts),
+                "ann's say on bob's screen",
+            )
+            shown = "\n".join(t.plain for t in screen.chat_log().texts)
+            assert "ann (" in shown and "hi bob" in shown
+            assert "cat only" not in shown
+
+            # bob plays: each of his lines goes to A, which saves and applies it.
+            played = 0
+            for _ in range(400):
+                if table.over or played >= 3:
+                    break
+                waiting = {p.seat for p in table.rules.prompts(table.state) if p.blocking}
+                if 1 not in waiting:
+                    for seat in waiting - {1}:  # ann and cat answer on A
+                        options = table.rules.choices(table.state, seat)
+                        assert table.submit(seat, options[0]).ok
+                    await pilot.pause(0.02)
+                    continue
+                line = format_command(table.rules.choices(table.state, 1)[0])
+                count = len(table.commands)
+                await pilot.press(*line, "enter")
+                await until(pilot, lambda n=count: len(table.commands) > n, f"bob's {line!r} on A")
+                assert table.commands[count] == (1, line)
+                played += 1
+            assert played == 3, "bob never got his turn"
+            await until(pilot, lambda: remote.log(1) == table.log(1), "bob's log is A's")
+
+            # A line the game refuses: its reason, from A, on bob's error line.
+            await pilot.press(*"rob nobody", "enter")
+            await until(pilot, lambda: "nobody" in screen.panel_text("error"), "A's refusal")
+    finally:
+        await link_b.stop()
+        await link_a.stop()
+        await holder.stop()
+        await asyncio.sleep(0)
+
+
+async def test_signing_in_on_another_worker_lands_in_the_seat_and_a_second_session_takes_it(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """bob's seat is at a table A owns; signing in on B lands him there (his screen tells A
+    it showed him the game, so A's clock may run); a second session of his on B takes the
+    seat (the first goes back to the lobby, saying so) and A still counts him here until the
+    last of them goes."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("bot", "random"), SeatSpec("bot")]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=12)
+    assert table.sit(1, "bob") is None
+    table.set_connected("bob", False)  # (his session is not here yet)
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    links = [LobbyLink(bus_a, lobby_a, "a", heartbeat=0.1), LobbyLink(bus_b, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    lobby_b.remote_tables = RemoteTables(bus_b)
+    for _ in range(100):
+        if lobby_b.elsewhere(table.id):
+            break
+        await asyncio.sleep(0.02)
+    first, second = ShipwreckApp(lobby_b, "bob"), ShipwreckApp(lobby_b, "bob")
+    try:
+        async with first.run_test(size=(120, 40)) as one:
+            await until(one, lambda: isinstance(first.screen, SeatScreen), "bob back in his seat")
+            assert isinstance(first.screen, SeatScreen) and first.screen.seat == 1
+            assert isinstance(first.screen.table, RemoteTable)
+            await until(one, lambda: table.seats[1].connected, "A hears bob is here")
+            await until(one, lambda: 1 in table.seen, "A hears bob's screen showed the game")
+            async with second.run_test(size=(120, 40)) as two:
+                await until(two, lambda: isinstance(second.screen, SeatScreen), "the second")
+                await until(one, lambda: isinstance(first.screen, LobbyScreen), "first: lobby")
+                said = "your other session has your seat"
+                await until(one, lambda: said in _error_line(first), "the first says why")
+                await asyncio.sleep(0.3)
+                assert table.seats[1].connected, "the first session's goodbye sent bob away"
+            await until(one, lambda: not table.seats[1].connected, "A hears bob has gone")
+    finally:
+        for link in links:
+            await link.stop()
+        await holder.stop()
+
+
+async def test_a_screen_on_a_table_its_worker_lost_follows_the_table_to_its_new_owner(
+    tmp_path: Path,
+) -> None:
+    """Worker A, cut off past its lease (its clock moved on), loses ann's table to B, which
+    rebuilds it from the store. Ann's session stays on A: her screen leaves A's dead copy for
+    B's table (through the bus), and her next line is played there."""
+    now = [0.0]
+    bus = MemoryBus(lease_seconds=1.0, clock=lambda: now[0])
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    seats = [SeatSpec("human"), *(SeatSpec("bot", "random") for _ in range(3))]
+    table_a = lobby_a.create_table("lifeboat", seats, creator="ann", seed=14)
+    a, b = Leaseholder(bus, lobby_a, "a"), Leaseholder(bus, lobby_b, "b")
+    assert await a.claim_new(table_a.id)
+    links = [LobbyLink(bus, lobby_a, "a", heartbeat=0.1), LobbyLink(bus, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    lobby_a.remote_tables = lobby_b.remote_tables = RemoteTables(bus)
+    app = ShipwreckApp(lobby_a, "ann")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SeatScreen), "ann at her table")
+            assert isinstance(app.screen, SeatScreen) and app.screen.table is table_a
+            now[0] += 2.0  # A is cut off past its lease: B takes the table, A lets go
+            assert await b.adopt() == [] and await b.adopt() == [table_a.id]
+            assert await a.renew() == [table_a.id]
+            table_b = lobby_b.get(table_a.id)
+            assert table_b is not None and lobby_a.get(table_a.id) is None
+
+            def following() -> bool:
+                screen = app.screen
+                return isinstance(screen, SeatScreen) and isinstance(screen.table, RemoteTable)
+
+            await until(pilot, following, "ann's screen follows B's table")
+            screen = app.screen
+            assert isinstance(screen, SeatScreen) and screen.seat == 0
+            tables = [s for s in app.screen_stack if isinstance(s, SeatScreen)]
+            assert tables == [screen], "the dead copy's screen stayed under the new one"
+            waiting = {p.seat for p in table_b.rules.prompts(table_b.state) if p.blocking}
+            assert waiting == {0}, "the bots should have answered"
+            line = format_command(table_b.rules.choices(table_b.state, 0)[0])
+            count = len(table_b.commands)
+            await until(
+                pilot,
+                lambda: (focus := app.focused) is not None and focus.screen is screen,
+                "the new screen takes the keys",
+            )
+            await pilot.press(*line, "enter")
+            await until(
+                pilot,
+                lambda: len(table_b.commands) > count,
+                f"ann's {line!r} played on B (her screen says {_error_line(app)!r})",
+            )
+            assert table_b.commands[count] == (0, line)
+            assert len(table_a.commands) == count, "A's dead copy took the line"
+    finally:
+        for link in links:
+            await link.stop()
+        await a.stop()
+        await b.stop()
+        await bus.close()
