@@ -214,3 +214,20 @@ async def test_legend_at_a_spanish_main_table_opens_the_fleet_screen_and_says_wh
         await type_line(pilot, "legend")
         assert isinstance(app.screen, SeaFleetScreen)
         assert screen.panel_text("error").startswith("Spanish Main has no legend: F3 (or 'ships')")
+
+
+def test_a_refusal_never_names_a_prompt_by_its_program_word() -> None:
+    """Play-test: "your decision now: after_move: tow SHIP X…" showed a prompt's kind as the
+    program spells it. The seat that must decide hears what to type; the others, the kind in
+    words."""
+    from shipwreck.engine.core import Prompt, waiting_text
+
+    do_now = {"after_move": "tow SHIP X, ram SHIP X, or pass"}
+    prompts = [Prompt(0, "after_move")]
+    mine = waiting_text(0, prompts, ["red", "blue"], do_now)
+    assert mine == "you have a decision to take first: tow SHIP X, ram SHIP X, or pass"
+    assert waiting_text(0, prompts, ["red", "blue"], {}) == "decide first (after move)"
+    assert waiting_text(1, prompts, ["red", "blue"], do_now) == "waiting for red (after move)"
+    hidden = waiting_text(1, prompts, ["red", "blue"], do_now, hidden=("after_move",))
+    assert hidden == "waiting for the after move step to finish"
+    assert "_" not in mine + hidden

@@ -43,14 +43,16 @@ def waiting_text(
     if not ps:
         return "nothing is waiting"
     kind = ps[0].kind
+    words = kind.replace("_", " ")  # (a prompt's kind is a program's word: after_move)
     if any(p.seat == me for p in ps):
-        lead = "it is your turn" if kind == "turn" else f"your decision now: {kind}"
         hint = do_now.get(kind)
-        return f"{lead}: {hint}" if hint else lead
+        if kind == "turn":
+            return f"it is your turn: {hint}" if hint else "it is your turn"
+        return f"you have a decision to take first: {hint}" if hint else f"decide first ({words})"
     if kind in hidden:
-        return f"waiting for the {kind} step to finish"
+        return f"waiting for the {words} step to finish"
     who = ", ".join(sorted({names[p.seat] for p in ps}))
-    return f"waiting for {who} ({kind})"
+    return f"waiting for {who} ({words})"
 
 
 class Event(msgspec.Struct, frozen=True, gc=False):
