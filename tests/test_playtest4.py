@@ -562,3 +562,31 @@ def test_the_enemy_is_you_line_is_never_cut_mid_sentence() -> None:
         whole = "own survival scores nothing" in text or "enemy = you: +str of dead" in text
         assert whole, text
         assert "score now" in text, text
+
+
+# ------------------------------------------------------------------ fifth play-test
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_quit_typed_at_my_table_asks_first(game: str) -> None:
+    """Play-test 5: 'quit' typed at a table ended the session at once while the table's clock
+    ran. Now it asks, as Ctrl+C and Esc do: n stays at the table, y quits (the seat is kept)."""
+    from shipwreck.tui.typed import QUIT_SEATED
+
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, game)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await pilot.press(*"quit", "enter")
+        await wait_screen(pilot, Confirm)
+        assert str(app.screen.query_one("#question").render()) == f"{QUIT_SEATED} y/n"
+        await pilot.press("n")
+        await wait_screen(pilot, SeatScreen)
+        assert app.is_running
+        await pilot.press(*"quit", "enter")
+        await wait_screen(pilot, Confirm)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
+    assert table.seat_of_player("ann") == 0

@@ -455,7 +455,7 @@ def do_table_word(screen: SeatScreen, line: str, word: Any) -> None:
         case W.Leave():
             ask_leave(screen)
         case W.Quit():
-            app.exit()
+            ask_quit(screen)
         case W.Say(text) | W.Chat(text):
             when_answered(t.say(app.user, text, screen.seat, None), screen.show_problem)
         case W.Tell(who, text):
@@ -490,6 +490,26 @@ def ask_leave(screen: SeatScreen) -> None:
         app.show_lobby(f"you left table {t.id}; 'join {t.id}' sits again if the seat is free")
 
     app.push_screen(Confirm(f"give up your seat at table {t.id}?"), answer)
+
+
+QUIT_SEATED = "quit Shipwreck? your seat is kept, and the table's clock runs on ·"
+"""Typed ``quit`` at a table where the player sits in a game not over."""
+
+
+def ask_quit(screen: SeatScreen) -> None:
+    """``quit`` typed at a table asks first where the player sits in a game not over, as
+    Ctrl+C and Esc do (a play-tester lost their turn's time to a ``quit`` meant for the table);
+    a spectator, or a player whose game is over, quits at once."""
+    app = screen.shipwreck
+    if screen.seat is None or screen.table.over:
+        app.exit()
+        return
+
+    def answer(yes: bool | None) -> None:
+        if yes:
+            app.exit()
+
+    app.push_screen(Confirm(QUIT_SEATED), answer)
 
 
 def tell(screen: SeatScreen, who: str, text: str) -> None:
