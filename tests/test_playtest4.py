@@ -590,3 +590,33 @@ async def test_quit_typed_at_my_table_asks_first(game: str) -> None:
         await pilot.pause()
         assert not app.is_running
     assert table.seat_of_player("ann") == 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(("game", "key"), [(g, k) for g in GAMES for k in ("f1", "f2", "f3", "f4")])
+async def test_a_command_typed_over_a_reading_screen_is_not_lost(
+    game: str, key: str, size: tuple[int, int]
+) -> None:
+    """Play-test 5: with F1-F4 open (help, rules, legend or fleet, cards), 'say two' and Enter
+    vanished. Typing closes the page and the line runs at the table; the page's own keys
+    (Escape, the arrows) still work, and the rules' g still shows the other game."""
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, game)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        await pilot.press(key)
+        await pilot.pause()
+        if isinstance(app.screen, SeatScreen):
+            return  # (no such page for this game: F4 is Lifeboat's cards)
+        page = app.screen
+        await pilot.press("down", "pagedown", "up")
+        assert app.screen is page, "scrolling keeps the page open"
+        await pilot.press(*"say two", "enter")
+        await wait_screen(pilot, SeatScreen)
+        await eventually(lambda: any(c.text == "two" for c in table.chat), what="the say")
+        await pilot.press(key)
+        await pilot.pause()
+        await pilot.press("escape")
+        await wait_screen(pilot, SeatScreen)
+        assert command_line(app).value == ""

@@ -225,7 +225,7 @@ def test_a_refusal_never_names_a_prompt_by_its_program_word() -> None:
     do_now = {"after_move": "tow SHIP X, ram SHIP X, or pass"}
     prompts = [Prompt(0, "after_move")]
     mine = waiting_text(0, prompts, ["red", "blue"], do_now)
-    assert mine == "you have a decision to take first: tow SHIP X, ram SHIP X, or pass"
+    assert mine == "decide first: tow SHIP X, ram SHIP X, or pass"
     assert waiting_text(0, prompts, ["red", "blue"], {}) == "decide first (after move)"
     assert waiting_text(1, prompts, ["red", "blue"], do_now) == "waiting for red (after move)"
     hidden = waiting_text(1, prompts, ["red", "blue"], do_now, hidden=("after_move",))

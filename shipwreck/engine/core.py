@@ -48,7 +48,7 @@ def waiting_text(
         hint = do_now.get(kind)
         if kind == "turn":
             return f"it is your turn: {hint}" if hint else "it is your turn"
-        return f"you have a decision to take first: {hint}" if hint else f"decide first ({words})"
+        return f"decide first: {hint}" if hint else f"decide first ({words})"
     if kind in hidden:
         return f"waiting for the {words} step to finish"
     who = ", ".join(sorted({names[p.seat] for p in ps}))

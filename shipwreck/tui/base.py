@@ -467,7 +467,21 @@ class ClosingModal(ModalScreen[None]):
         self.dismiss()
 
 
-class EndOfGame(HandsKeysOn[None], ClosingModal):
+class TypingCloses(HandsKeysOn[None], ClosingModal):
+    """A modal that Enter, Escape or a printable key closes, the key then going on to the
+    command line below (:class:`HandsKeysOn`); the arrows and PgUp PgDn stay its own."""
+
+    def closes_on(self, event: Key) -> bool:
+        """Enter, Escape and printable keys close (the arrows and PgUp PgDn scroll)."""
+        return event.key in ("escape", "enter") or (
+            event.is_printable and event.character is not None
+        )
+
+    def action_close(self) -> None:
+        self.close_by_key()
+
+
+class EndOfGame(TypingCloses):
     """A game's end: its final table, over a board where everything is revealed. Enter,
     Escape or a printable key closes it, and a printable key goes on the command line below,
     so what the player types next (``lobby``, as the coach says) is not lost on the popup
@@ -489,15 +503,6 @@ class EndOfGame(HandsKeysOn[None], ClosingModal):
         raise NotImplementedError
 
     HINT = "Enter, Escape or typing closes · ↑ ↓ PgUp PgDn scroll"
-
-    def closes_on(self, event: Key) -> bool:
-        """Enter, Escape and printable keys close (the arrows and PgUp PgDn scroll)."""
-        return event.key in ("escape", "enter") or (
-            event.is_printable and event.character is not None
-        )
-
-    def action_close(self) -> None:
-        self.close_by_key()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id=self.BOX_ID, can_focus=False):  # (the hint first: seen
@@ -559,8 +564,10 @@ TABLE_TITLE = "Table commands (any game)"
 """Every help screen's title for the table's own words (the lobby's help lists them too)."""
 
 
-class CommandHelp(ClosingModal):
-    """Every command of a game (from its language's help table) and the table's own words."""
+class CommandHelp(TypingCloses):
+    """Every command of a game (from its language's help table) and the table's own words.
+    Typing closes it and goes on the command line (play-test: a command typed over F1 was
+    lost)."""
 
     GAME_TITLE = ""
     BOX_ID = "help"

@@ -11,12 +11,13 @@ from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.events import Key
 from textual.widgets import Static
 
 from shipwreck.games import title
 from shipwreck.games.registry import all_games, default_game
 from shipwreck.lang.rules_text import LEGEND, game_named, rules_markdown
+from shipwreck.tui.handoff import HandsKeysOn
 
 RULES_KEY = "f2"
 LEGEND_KEY = "f3"
@@ -33,8 +34,11 @@ def rules_game(word: str | None, default: str) -> str | None:
 RULES_USAGE = "rules for which game? 'rules lifeboat' or 'rules sm'"
 
 
-class ReadingScreen(ModalScreen[None]):
-    """A long text to read: Escape (or q) closes; ↑ ↓ PgUp PgDn Home End scroll."""
+class ReadingScreen(HandsKeysOn[None]):
+    """A long text to read: Escape closes; ↑ ↓ PgUp PgDn Home End scroll. Typing closes it
+    too, and what is typed goes on the command line below (:class:`HandsKeysOn`): a player who
+    reads the rules and then types a command must not lose it on this page (play-test: four
+    commands typed over F1-F4 vanished)."""
 
     DEFAULT_CSS = """
     ReadingScreen {
@@ -56,8 +60,18 @@ class ReadingScreen(ModalScreen[None]):
         height: 1fr;
     }
     """
-    BINDINGS = [Binding("escape,q", "close", "close")]
+    BINDINGS = [
+        Binding("escape", "close", "close"),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+        Binding("home", "scroll(-100000)", show=False),
+        Binding("end", "scroll(100000)", show=False),
+    ]
     HINT = "Escape closes · ↑ ↓ PgUp PgDn scroll"
+    OWN_KEYS: frozenset[str] = frozenset()
+    """Printable keys this page keeps for itself (the rules' ``g``): every other closes it."""
 
     def __init__(self, title: str, markdown: str) -> None:
         super().__init__()
@@ -70,11 +84,17 @@ class ReadingScreen(ModalScreen[None]):
             with VerticalScroll(id="reading-body"):
                 yield Static(Markdown(self.markdown, code_theme="ansi_dark"), id="reading-text")
 
-    def on_mount(self) -> None:
-        self.query_one("#reading-body", VerticalScroll).focus()
+    def closes_on(self, event: Key) -> bool:
+        return event.key == "escape" or (
+            event.is_printable and event.character is not None and event.key not in self.OWN_KEYS
+        )
+
+    def action_scroll(self, rows: int) -> None:
+        body = self.query_one("#reading-body", VerticalScroll)
+        body.scroll_relative(y=rows, animate=False, immediate=True)
 
     def action_close(self) -> None:
-        self.dismiss()
+        self.close_by_key()
 
 
 class RulesScreen(ReadingScreen):
@@ -82,6 +102,7 @@ class RulesScreen(ReadingScreen):
     shows the other game's."""
 
     BINDINGS = [Binding("g", "other_game", "other game")]
+    OWN_KEYS = frozenset({"g"})
 
     def __init__(self, game: str) -> None:
         super().__init__(f"{title(game)} rules", rules_markdown(game))

@@ -45,7 +45,7 @@ from shipwreck.runtime import SeatSpec
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui import registry
 from shipwreck.tui import render_spanish_main as R
-from shipwreck.tui.base import ClosingModal, CommandHelp, EndOfGame, SeatScreen
+from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen, TypingCloses
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.ladder_screen import short_rating
 from shipwreck.tui.learn import LEGEND_KEY
@@ -370,8 +370,9 @@ class SeaEndScreen(EndOfGame):
         return ToWidth(lambda width: final(self.view, width))
 
 
-class SeaFleetScreen(ClosingModal):
-    """How to win, what the fleet panel's notation means, and each ship's card (F3)."""
+class SeaFleetScreen(TypingCloses):
+    """How to win, what the fleet panel's notation means, and each ship's card (F3). Typing
+    closes it and goes on the command line."""
 
     CSS_PATH = "sea_screen.tcss"
     BINDINGS = [
