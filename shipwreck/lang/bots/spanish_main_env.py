@@ -63,8 +63,12 @@ ANSWERS: dict[str, frozenset[str]] = {
 }
 """The commands (grammar rules) that answer each decision (see ``lifeboat_env.ANSWERS``)."""
 
-SIDE_ACTIONS = frozenset({"break_tow"})
-"""Free actions (``break tow SHIP``, in one's turn, beside its actions)."""
+SIDE_ACTIONS = frozenset(
+    {"break_tow", "drop_off", "pick_up", "transfer", "trade", "look", "sacrifice"}
+)
+"""Free actions, in one's turn, beside its actions: ``break tow SHIP``, crew at a dock
+(``drop off``, ``pick up``, ``transfer``: SM-61) and the cards' own (``trade``, ``look``,
+``sacrifice``: SM-60)."""
 LITERALS: dict[str, range] = {}
 
 
