@@ -185,6 +185,11 @@ class LobbyScreen(AppScreen):
             Spot("help", Region(0, 1 + tables, width, help_rows), pad=1, style="muted"),
         ]
 
+    _unsub: Callable[[], None] = staticmethod(lambda: None)
+    _unsub_turns: Callable[[], None] = staticmethod(lambda: None)
+    """(Nothing to stop until ``on_mount`` subscribes: a session whose input ends while the
+    lobby is composed unmounts a screen that never subscribed.)"""
+
     def on_mount(self) -> None:
         if not self.query("#board"):  # the session ended while the screen was being composed
             return
