@@ -281,3 +281,77 @@ def choices_shown(text: str) -> list[str]:
         return []
     items = [c.strip() for c in m.group(1).split(" · ")]
     return [c for c in items if c and not re.fullmatch(r"\+\d+ more: \w+", c)]
+
+
+BOB = asyncssh.generate_private_key("ssh-ed25519")
+
+
+SSH = shutil.which("ssh")
+
+
+needs_ssh = pytest.mark.skipif(SSH is None, reason="OpenSSH's ssh is not installed")
+
+
+def key_file(tmp_path: Path, key: asyncssh.SSHKey, name: str) -> Path:
+    path = tmp_path / name
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.write(fd, key.export_private_key("openssh"))
+    os.close(fd)
+    return path
+
+
+async def ssh(
+    port: int, user: str, tmp_path: Path, *options: str, timeout: float = 20.0
+) -> tuple[int, bytes, bytes]:
+    """Run OpenSSH's ``ssh`` (nothing from this machine's set-up; input at EOF): its exit
+    status, standard output and standard error."""
+    assert SSH is not None
+    # fmt: off
+    argv = [
+        SSH, "-p", str(port), "-F", "/dev/null",
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "IdentitiesOnly=yes", "-o", "ConnectTimeout=10", *options, f"{user}@127.0.0.1",
+    ]
+    # fmt: on
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
+    env["TERM"] = "xterm-256color"
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
+    try:
+        async with asyncio.timeout(timeout):
+            out, err = await proc.communicate()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode is not None
+    return proc.returncode, out, err
+
+
+def assert_nothing_hidden_leaked(
+    table: object, clients: dict[Client, int | None], received: dict[Client, str] | None = None
+) -> None:
+    """No private event meant for another seat, and no other seat's friend/enemy, was ever
+    sent to a client before the end (checked on every byte received, escapes removed;
+    ``received``: each client's bytes as read earlier, when ``table`` is as it was then)."""
+    from shipwreck.runtime import Table
+
+    assert isinstance(table, Table)
+    if table.over:
+        return
+    for client, seat in clients.items():
+        seen = client.term.plain_bytes() if received is None else received[client]
+        for e in table.events:
+            if e.to is not None and seat not in e.to and len(e.text) > 12:
+                # a whole log line: followed by padding, a box edge or the end of a line
+                line = re.escape(e.text) + r"(?:\s{2,}|\s*[│┃]|\s*$)"
+                assert not re.search(line, seen, re.M), f"seat {seat} received {e.text!r}"
+        for other, c in table.state.chars.items():
+            if table.state.players.index(other) == seat:
+                continue
+            assert f"{other}: friend {c.friend}, enemy {c.enemy}" not in seen

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from test_tui import SIZE, lobby_with_table, type_line
+from tui_helpers import SIZE, lobby_with_table, type_line
 
 from shipwreck import scenario
 from shipwreck.games.lifeboat import commands as C

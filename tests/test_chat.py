@@ -6,20 +6,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from shipwreck.runtime import Lobby, SeatSpec, Table
+from tui_helpers import texts, two_humans
+
+from shipwreck.runtime import Lobby
 from shipwreck.runtime.table import CHAT_NOT_SAVED
 from shipwreck.store import Store
-
-
-def two_humans(lobby: Lobby) -> Table:
-    seats = [SeatSpec("human"), SeatSpec("empty")] + [SeatSpec("bot", "loyal")] * 4
-    table = lobby.create_table("lifeboat", seats, creator="alice", seed=5)
-    assert table.sit(1, "bob") is None
-    return table
-
-
-def texts(table: Table, viewer: str | None) -> set[str]:
-    return {c.text for c in table.chat_for(viewer)}
 
 
 def test_a_whisper_is_read_by_its_two_players_only_wherever_they_sit() -> None:

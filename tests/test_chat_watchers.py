@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_chat import texts, two_humans
 from textual.pilot import Pilot
+from tui_helpers import texts, two_humans
 
 from shipwreck.runtime import Lobby
 from shipwreck.store import Store

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from table_helpers import FORGIVING_BOTS, LIFEBOAT_KINDS, Clock, two_player_table
 from textual.pilot import Pilot
 
-from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.store import Store
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
@@ -19,17 +20,7 @@ from shipwreck.tui.screens import LobbyScreen, TableScreen
 from shipwreck.tui.sea_screen import SpanishMainScreen
 
 SIZES = [(80, 24), (120, 40)]
-BOTS = ["survivor", "loyal", "predator", "hoarder"]
-LIFEBOAT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "thirst", "overboard")
 SEA_KINDS = ("turn", "after_move", "eliminate", "load", "board", "plunder")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def type_line(pilot: Pilot[Any], line: str) -> None:
@@ -41,18 +32,6 @@ def seat_screen(app: ShipwreckApp) -> SeatScreen:
     screen = app.screen
     assert isinstance(screen, SeatScreen), screen
     return screen
-
-
-def two_player_table(lobby: Lobby, game: str = "lifeboat", seed: int = 11) -> Table:
-    """Ann and bob (who sits at the second seat) against bots."""
-    if game == "lifeboat":
-        bots = [SeatSpec("bot", b) for b in BOTS]
-    else:
-        bots = [SeatSpec("bot", "sm_raider")]
-    seats = [SeatSpec("human"), SeatSpec("empty"), *bots]
-    table = lobby.create_table(game, seats, creator="ann", seed=seed)
-    assert table.sit(1, "bob") is None
-    return table
 
 
 # ---------------------------------------------------------------------- one player: the game waits
@@ -349,7 +328,7 @@ def test_snapshot_the_warning_before_the_table_plays_for_you(
 
 def test_snapshot_ctrl_c_asks_before_leaving_the_table(snap_compare: Any) -> None:
     lobby = Lobby(seed=1)
-    seats = [SeatSpec("human"), *(SeatSpec("bot", b) for b in BOTS)]
+    seats = [SeatSpec("human"), *(SeatSpec("bot", b) for b in FORGIVING_BOTS)]
     table = lobby.create_table("lifeboat", seats, creator="ann", seed=5)
     app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
     assert snap_compare(app, terminal_size=(80, 24), press=["ctrl+c"])

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from test_words_tui import error, screen_text, type_line
+from tui_helpers import error, screen_text, type_line
 
 from shipwreck.arena.ratings import Rating
 from shipwreck.runtime import Lobby, SeatSpec

@@ -9,10 +9,9 @@ from typing import Any
 
 import msgspec
 import pytest
-from rich.console import Console
-from test_sea_screen import ok, sm_view
-from test_tui import lobby_with_table, play_my_seat_to_end, play_to_end
+from sea_helpers import ok, sm_view
 from textual.containers import VerticalScroll
+from tui_helpers import lobby_with_table, plain, play_my_seat_to_end, play_to_end
 
 from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.view import LifeboatView
@@ -22,13 +21,6 @@ from shipwreck.tui.base import EndOfGame
 from shipwreck.tui.render_lifeboat import END_PARTS, final
 from shipwreck.tui.sea_screen import SeaEndScreen
 from shipwreck.tui.standings import ordinal, placing, rank
-
-
-def plain(renderable: object, width: int = 76) -> str:
-    console = Console(width=width, color_system=None)
-    with console.capture() as cap:
-        console.print(renderable)
-    return cap.get()
 
 
 def test_placing_shares_ties() -> None:

@@ -11,8 +11,8 @@ import itertools
 import random
 
 import pytest
+from lb_helpers import clone, random_game
 from rich.console import Console
-from test_properties import clone, random_game
 
 from shipwreck.games.lifeboat import RULES, explain
 from shipwreck.games.lifeboat.cards import CHAR_IDS
@@ -156,7 +156,7 @@ def test_the_you_panel_states_the_ability(char: str, words: str) -> None:
 async def test_the_score_now_line_follows_the_game_live() -> None:
     """After every move of a whole game (deaths included), ann's panel shows the score her
     own view gives."""
-    from test_tui import lobby_with_table, type_line
+    from tui_helpers import lobby_with_table, type_line
 
     from shipwreck.lang import format_command
     from shipwreck.tui import ShipwreckApp

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from test_sea_screen import two_humans
-from test_tui import lobby_with_table, type_line
+from sea_helpers import two_humans
 from textual.containers import VerticalScroll
 from textual.widgets import Static
+from tui_helpers import lobby_with_table, type_line
 
 from shipwreck.lang.rules_text import LEGEND, reader_text, rules_markdown
 from shipwreck.resources import rules_dir

@@ -17,12 +17,11 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import pytest
-from textual._context import active_app
 from textual.pilot import Pilot
+from tui_helpers import shown_rows
 
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.board import Board
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.screens import LobbyScreen, lobby_pacer
 from shipwreck.tui.widgets import EventLog
@@ -73,18 +72,6 @@ async def lobby_sessions(
         await pilots[-1].pause()
         assert all(isinstance(app.screen, LobbyScreen) for app in apps)
         yield apps, pilots
-
-
-def shown_rows(app: ShipwreckApp) -> list[str]:
-    """The rows of the lobby's tables panel as the screen's board draws them now."""
-    token = active_app.set(app)  # (several apps share this test's context)
-    try:
-        board = app.screen.query_one("#board", Board)
-        region = board.spot("tables")
-        assert region is not None
-        return [strip.text for strip in board.render_lines(region)]
-    finally:
-        active_app.reset(token)
 
 
 def shows(app: ShipwreckApp, lobby: Lobby) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
-from test_runtime import BOTS, FakeClock, Turns
+from table_helpers import BOTS, FakeClock, Turns
 
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.runtime.table import NOT_SAVED

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import asyncssh
-from test_stranger80 import rows, seat_screen
+from tui_helpers import rows, seat_screen
 
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
@@ -71,7 +71,7 @@ async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
     """Back in the lobby, a player saw nothing of a game waiting for their decision. Their
     own rows now say 'your turn' (on their screen only), and stop once they have played: a
     move changes no lobby row, so the lobby tells the player whose turn came or went."""
-    from test_lobby_fanout import shown_rows
+    from tui_helpers import shown_rows
 
     from shipwreck.tui.screens import LobbyScreen
 
@@ -102,7 +102,7 @@ async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
 async def test_a_host_in_the_lobby_sees_that_their_waiting_table_waits_for_their_start() -> None:
     """Third play-test: alice made a table with free seats and went back to the lobby; bob
     joined and could not start it, and nothing told alice. Her row now says it waits for her."""
-    from test_lobby_fanout import shown_rows
+    from tui_helpers import shown_rows
 
     from shipwreck.tui.screens import LobbyScreen
 

@@ -9,9 +9,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from test_learn_end import plain
-from test_playtest_screens import drawn
-from test_tui import lobby_with_table, open_a_fight
+from tui_helpers import drawn, lobby_with_table, open_a_fight, plain
 
 from shipwreck.games.lifeboat import RULES
 from shipwreck.games.lifeboat.cards import CHAR, CHAR_IDS, NAV_NUMBERS, describe_nav

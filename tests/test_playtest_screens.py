@@ -9,9 +9,8 @@ from typing import Any
 
 import msgspec
 import pytest
-from test_learn_end import plain
-from test_tui import lobby_with_table, play_my_seat_to_end, type_line
 from textual.pilot import Pilot
+from tui_helpers import drawn, lobby_with_table, plain, play_my_seat_to_end, type_line
 
 from shipwreck.games.lifeboat import RULES, explain
 from shipwreck.games.lifeboat.cards import CHAR
@@ -20,19 +19,10 @@ from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.board import Board
 from shipwreck.tui.render_lifeboat import final, me_panel
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen
 from shipwreck.tui.tutorial import LifeboatTutorialScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
-
-
-def drawn(app: ShipwreckApp, board_id: str, wid: str) -> list[str]:
-    """The rows panel ``wid`` shows on its board now, as drawn."""
-    board = app.screen.query_one(f"#{board_id}", Board)
-    region = board.spot(wid)
-    assert region is not None, f"{wid} is not shown"
-    return [strip.text.strip() for strip in board.render_lines(region)]
 
 
 async def to_a_long_turn(pilot: Pilot[Any], table: Table, seat: int, width: int) -> list[str]:

@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_learn_end import plain
-from test_tui import SIZE, lobby_with_table, type_line
-from test_words_ssh import BOB, key_file, needs_ssh, ssh
+from tui_helpers import SIZE, lobby_with_table, plain, type_line
 
 from shipwreck.lang import format_command
 from shipwreck.lang.rules_text import reader_text, rules_markdown
@@ -24,6 +22,8 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.render_lifeboat import END_PARTS
 from shipwreck.tui.screens import LobbyScreen, TableScreen
 from shipwreck.tui.standings import key
+
+from sshclient import BOB, key_file, needs_ssh, ssh
 
 DEVELOPER_WORDS = re.compile(r"seed|hit_rule|configurable|RNG|cells?\b|redeal_self|PC adaptation")
 """What the play-test read on the rules screen that is there for whoever builds the game."""

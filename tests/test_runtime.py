@@ -8,20 +8,11 @@ from collections.abc import Callable
 
 import msgspec
 import pytest
+from table_helpers import BOTS, FakeClock, Turns
 
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.runtime import table as table_module
 from shipwreck.runtime.table import LoopTurns
-
-BOTS = ("survivor", "loyal", "predator", "hoarder", "random")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def table_with(
@@ -145,44 +136,6 @@ def test_no_timer_means_the_table_waits() -> None:
 
 
 # ---------------------------------------------------------------------- paced bots (audit F4)
-
-
-class Turns:
-    """The event loop as a table's scheduler sees it: callbacks wait until the test runs
-    them, one loop turn at a time (the server's is :class:`LoopTurns`, tested over SSH
-    in tests/hostile/test_f04_bot_bursts.py)."""
-
-    def __init__(self) -> None:
-        self.queue: list[Turn] = []
-
-    def __call__(self, delay: float, callback: Callable[[], None]) -> Turn:
-        turn = Turn(delay, callback)
-        self.queue.append(turn)
-        return turn
-
-    def run_one(self) -> Turn:
-        """Run the next callback still wanted; returns it (its ``delay`` is what was asked)."""
-        while self.queue:
-            turn = self.queue.pop(0)
-            if not turn.cancelled:
-                turn.callback()
-                return turn
-        raise AssertionError("no bot work is scheduled")
-
-    def drain(self) -> int:
-        n = 0
-        while any(not t.cancelled for t in self.queue):
-            self.run_one()
-            n += 1
-        return n
-
-
-class Turn:
-    def __init__(self, delay: float, callback: Callable[[], None]) -> None:
-        self.delay, self.callback, self.cancelled = delay, callback, False
-
-    def cancel(self) -> None:
-        self.cancelled = True
 
 
 SM_BOTS = ("sm_raider", "sm_hauler", "sm_raider")

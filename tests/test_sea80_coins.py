@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_sea_screen import both_explored, screen_rows, sm_view, two_humans
+from sea_helpers import both_explored, screen_rows, sm_view, two_humans
 
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R

@@ -97,7 +97,7 @@ def test_the_fleet_screen_says_the_goal_the_notation_and_every_ability() -> None
 
 def test_the_fleet_screen_shows_only_my_coin_values() -> None:
     """Hidden stays hidden: the coins listed are the ones this seat explored."""
-    from test_sea_screen import both_explored, two_humans
+    from sea_helpers import both_explored, two_humans
 
     _, table = two_humans()
     both_explored(table)
@@ -191,7 +191,7 @@ async def test_a_move_blocked_where_she_stands_is_refused_with_what_to_do() -> N
     """SM-13: a move her bow cannot even begin (docked, bow on her island) is refused: nothing
     is sent, her action is not spent, and the line says what is in the way and what to type
     instead, whole at 80 columns; typed, that works."""
-    from test_sea_screen import PLAN, bow_on_her_island, two_humans
+    from sea_helpers import PLAN, bow_on_her_island, two_humans
 
     lobby, table = two_humans()
     ship = bow_on_her_island(table)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from test_sea_screen import both_explored, bow_on_her_island, two_humans
-from test_tui import lobby_with_table
+from sea_helpers import both_explored, bow_on_her_island, two_humans
 from textual.pilot import Pilot
+from tui_helpers import lobby_with_table
 
 from shipwreck.lang import format_command
 from shipwreck.tui import ShipwreckApp

@@ -10,24 +10,20 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from sea_helpers import PLAN, SEED, both_explored, ok, screen_rows, sm_view, turn_toward, two_humans
 from textual import events
 from textual.pilot import Pilot
 
 from shipwreck.botseat import RandomPlayer
 from shipwreck.games.spanish_main.commands import (
-    Command,
     EndTurn,
     Explore,
-    Load,
     Move,
-    MoveDock,
     MoveToward,
-    Pass,
 )
-from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang import format_command
 from shipwreck.lang.bots import BotPlayer
-from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import AppScreen
@@ -42,85 +38,10 @@ from shipwreck.tui.sea_screen import (
 from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZE = (120, 40)
-SEED = 3
-PLAN = {0: ("plantagenet", "isla-3"), 1: ("el-picador", "isla-2")}
-"""Seed 3 (red moves first, SM-2): a ship of each fleet and a wild island near her home that
-she heads for; each explores where she docks, a different wild island each."""
-
-
-def two_humans(seed: int = SEED) -> tuple[Lobby, Table]:
-    lobby = Lobby(seed=1)
-    seats = [SeatSpec("human"), SeatSpec("empty")]
-    table = lobby.create_table("spanish_main", seats, creator="ann", seed=seed)
-    assert table.sit(1, "bob") is None
-    return lobby, table
-
-
-def sm_view(table: Table, seat: int | None) -> SpanishMainView:
-    view = table.view(seat)
-    assert isinstance(view, SpanishMainView)
-    return view
-
-
-def ok(table: Table, seat: int, cmd: Command) -> None:
-    result = table.submit(seat, cmd)
-    assert result.ok, f"{cmd}: {result.message}"
-
-
-def turn_toward(table: Table, seat: int, ship: str, island: str) -> bool:
-    """One turn of ``seat``: explore and load all she can if ``ship`` may explore where she is
-    docked, else sail toward ``island`` (docking when she can). Returns whether she explored."""
-    view = sm_view(table, seat)
-    explored = False
-    if Explore(ship) in view.choices:
-        ok(table, seat, Explore(ship))
-        loads = [c for c in sm_view(table, seat).choices if isinstance(c, Load)]
-        ok(table, seat, max(loads, key=lambda c: len(c.coins)))
-        explored = True
-    elif not any(s.id == ship and s.docked == island for s in view.ships):
-        dock = MoveDock(ship, island)
-        ok(table, seat, dock if dock in view.choices else MoveToward(ship, island))
-        while sm_view(table, seat).step == "after_move":
-            ok(table, seat, Pass())
-    ok(table, seat, EndTurn())
-    return explored
-
-
-def both_explored(table: Table) -> None:
-    """Play until each seat has explored a different island; it is then blue's turn, so red's
-    session closing (its seat on autopilot) changes nothing before blue's screen is taken."""
-    done = {0: False, 1: False}
-    for _ in range(10):
-        for seat in (0, 1):
-            if done[0] and done[1] and seat == 0:
-                ok(table, 0, EndTurn())
-                return
-            if done[seat]:
-                ok(table, seat, EndTurn())
-            else:
-                done[seat] = turn_toward(table, seat, *PLAN[seat])
-    raise AssertionError("the fleets never explored")
-
-
-def bow_on_her_island(table: Table) -> str:
-    """Red's PLAN ship sails to her island and docks there, bow on (blue passes meanwhile); it
-    is red's turn again. Returns the ship."""
-    ship, island = PLAN[0]
-    for _ in range(5):
-        if any(s.id == ship and s.docked == island for s in sm_view(table, 0).ships):
-            return ship
-        turn_toward(table, 0, ship, island)
-        ok(table, 1, EndTurn())
-    raise AssertionError(f"{ship} never docked at {island}")
 
 
 def map_text(app: ShipwreckApp) -> str:
     return str(app.screen.query_one("#sea", SeaMap).render())
-
-
-def screen_rows(app: ShipwreckApp) -> list[str]:
-    """The text of every row of the screen, as the terminal shows it."""
-    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
 
 
 async def type_line(pilot: Pilot[Any], line: str, enter: bool = True) -> None:

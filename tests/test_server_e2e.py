@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from typing import Any
 
 import asyncssh
@@ -13,7 +12,7 @@ import pytest
 
 from shipwreck.server.service import Service
 
-from sshclient import Client, choices_shown, eventually, open_terminal
+from sshclient import Client, assert_nothing_hidden_leaked, choices_shown, eventually, open_terminal
 
 ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -81,30 +80,6 @@ async def test_two_players_play_a_whole_game_over_ssh(service: Service) -> None:
     await bob.term.wait_for("land! final scores")
     ann.close()
     bob.close()
-
-
-def assert_nothing_hidden_leaked(
-    table: object, clients: dict[Client, int | None], received: dict[Client, str] | None = None
-) -> None:
-    """No private event meant for another seat, and no other seat's friend/enemy, was ever
-    sent to a client before the end (checked on every byte received, escapes removed;
-    ``received``: each client's bytes as read earlier, when ``table`` is as it was then)."""
-    from shipwreck.runtime import Table
-
-    assert isinstance(table, Table)
-    if table.over:
-        return
-    for client, seat in clients.items():
-        seen = client.term.plain_bytes() if received is None else received[client]
-        for e in table.events:
-            if e.to is not None and seat not in e.to and len(e.text) > 12:
-                # a whole log line: followed by padding, a box edge or the end of a line
-                line = re.escape(e.text) + r"(?:\s{2,}|\s*[│┃]|\s*$)"
-                assert not re.search(line, seen, re.M), f"seat {seat} received {e.text!r}"
-        for other, c in table.state.chars.items():
-            if table.state.players.index(other) == seat:
-                continue
-            assert f"{other}: friend {c.friend}, enemy {c.enemy}" not in seen
 
 
 async def run(service: Service, user: str, key: asyncssh.SSHKey, command: str, data: str) -> Any:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_tui import lobby_with_table, play_my_seat_to_end
 from textual import events
 from textual.pilot import Pilot
+from tui_helpers import lobby_with_table, play_my_seat_to_end
 
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
@@ -77,7 +77,7 @@ async def test_escape_then_keys_in_one_burst_close_the_end_screen_once() -> None
 async def test_a_spectator_types_lobby_in_one_burst_on_a_just_ended_game() -> None:
     lobby, table = lobby_with_table()
     seat = 0
-    from test_tui import play_to_end
+    from tui_helpers import play_to_end
 
     player = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with player.run_test(size=SIZE) as pilot:
@@ -91,7 +91,7 @@ async def test_a_spectator_types_lobby_in_one_burst_on_a_just_ended_game() -> No
 
 
 async def test_keys_in_one_burst_close_the_spanish_main_end_screen_once() -> None:
-    from test_sea_screen import ok, sm_view
+    from sea_helpers import ok, sm_view
 
     from shipwreck.tui.sea_screen import SeaEndScreen, SpanishMainScreen
 
@@ -111,7 +111,7 @@ async def test_keys_in_one_burst_close_the_spanish_main_end_screen_once() -> Non
 
 
 async def test_the_tutorials_last_word_typed_in_one_burst_goes_to_the_lobby() -> None:
-    from test_tutorial import follow_the_coach, open_tutorial
+    from tui_helpers import follow_the_coach, open_tutorial
 
     app = ShipwreckApp(Lobby(seed=1), "ann")
     async with app.run_test(size=SIZE) as pilot:
@@ -129,7 +129,7 @@ async def test_the_tutorials_last_word_typed_in_one_burst_goes_to_the_lobby() ->
 def test_free_actions_never_give_a_fresh_deadline() -> None:
     """Saying something or making an offer answers no prompt (LB-13: trades are free
     actions): the seat's countdown runs on instead of starting again."""
-    from test_forgiving import LIFEBOAT_KINDS, Clock, two_player_table
+    from table_helpers import LIFEBOAT_KINDS, Clock, two_player_table
 
     from shipwreck.games.lifeboat import rules as lb_rules
     from shipwreck.lang import format_command

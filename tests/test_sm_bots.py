@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_spanish_main import known_to, scramble
+from sm_helpers import known_to, scramble
 
 from shipwreck.botseat import bot_move
 from shipwreck.cli import main

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_spanish_main import BLUE, RED, do, game, kinds, refused
+from sm_helpers import BLUE, RED, do, game, kinds, refused
 
 from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
@@ -387,7 +387,7 @@ def test_sm60_extra_action_on_a_5_or_6(card: str) -> None:
 
 def test_sm60_longshanks_never_loads_the_last_coin() -> None:
     """SM-60, Longshanks: she may never load the last treasure from an island."""
-    from test_spanish_main import end_turns
+    from sm_helpers import end_turns
 
     state = game(ShipPosition("longshanks", RED, 35, 39.9, 0))
     do(state, RED, C.Move("longshanks", (("S", 0.0, None),)))
@@ -631,7 +631,7 @@ def test_sm60_belle_of_exeter_keeps_her_cannons() -> None:
 def test_sm60_pinned_she_eliminates_one_crew_of_the_enemy(card: str, aboard: list[str]) -> None:
     """SM-60, El Ballista (and Captain Jack Hawkins aboard): on the turn she is pinned, one crew
     of the enemy ship is eliminated (choice: as her player's turn begins)."""
-    from test_spanish_main import end_turns
+    from sm_helpers import end_turns
 
     state = game(
         ShipPosition(card, RED, 37, 29.2, 0, aboard=aboard),  # (her bow against venture's side)
@@ -748,7 +748,7 @@ def test_sm60_docks_at_an_enemy_home_and_loads_one_coin(card: str, aboard: list[
     """SM-60, Shadow / Freedom (and El Fantasma aboard): she may dock at an enemy home island and
     load one treasure (a die picks it; it leaves that player's gold). Choice: "she must leave on
     your next turn" is not enforced. A plain hull stops short (SM-14)."""
-    from test_spanish_main import end_turns
+    from sm_helpers import end_turns
 
     for on in (True, False):
         state = game(

@@ -19,7 +19,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sm_geometry import H, W, scenes
+from sm_helpers import H, W, scenes
 
 from shipwreck.games.spanish_main import RULES, memo, rules
 from shipwreck.games.spanish_main import commands as C

@@ -13,10 +13,9 @@ import math
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from sm_helpers import H, W, scenes
 
 from shipwreck.games.spanish_main import geometry as geo
-
-W, H = 70.0, 56.0
 
 
 def test_compass_convention() -> None:
@@ -139,36 +138,6 @@ def test_edge_stops_a_move() -> None:
 
 
 # --------------------------------------------------------------------------- properties
-
-
-@st.composite
-def scenes(draw: st.DrawFn) -> tuple[list[geo.Obstacle], tuple[float, float, float, float]]:
-    """A few islands and hulls that do not overlap, and a free ship (x, y, heading, length)."""
-    obs: list[geo.Obstacle] = [geo.edge(W, H)]
-    segs: list[geo.Segment] = []
-    for _ in range(draw(st.integers(0, 5))):
-        r = draw(st.floats(1.0, 6.0))
-        x, y = draw(st.floats(r, W - r)), draw(st.floats(r, H - r))
-        obs.append(geo.island(f"i{len(obs)}", x, y, r, draw(st.sampled_from([0.01, 0.1]))))
-    for _ in range(draw(st.integers(0, 4))):
-        x, y = draw(st.floats(0, W)), draw(st.floats(0, H))
-        h, ln = draw(st.floats(0, 360)), draw(st.sampled_from([3.5, 5.5, 7.5]))
-        seg = geo.axis(x, y, h, ln)
-        if all(o.gap(seg) >= 0 for o in obs):
-            obs.append(geo.hull(f"s{len(obs)}", x, y, h, ln))
-            segs.append(seg)
-    near = draw(st.booleans()) and len(obs) > 1  # start close to something, to hit it
-    for _ in range(50):
-        if near:
-            base = obs[draw(st.integers(1, len(obs) - 1))]
-            x, y = base.a + draw(st.floats(-10, 10)), base.b + draw(st.floats(-10, 10))
-        else:
-            x, y = draw(st.floats(0, W)), draw(st.floats(0, H))
-        h, ln = draw(st.floats(0, 360)), draw(st.sampled_from([3.5, 4.5, 6.5, 7.5, 13.0]))
-        seg = geo.axis(x, y, h, ln)
-        if all(o.gap(seg) >= 0 for o in obs):
-            return obs, (x, y, h, ln)
-    return [geo.edge(W, H)], (35.0, 28.0, 0.0, 4.5)
 
 
 legs_st = st.lists(

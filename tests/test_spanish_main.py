@@ -21,6 +21,20 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sm_helpers import (
+    BLUE,
+    ISLANDS,
+    RED,
+    clone,
+    do,
+    encode,
+    end_turns,
+    game,
+    kinds,
+    known_to,
+    refused,
+    scramble,
+)
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand
 from shipwreck.games import get_ruleset
@@ -31,7 +45,6 @@ from shipwreck.games.spanish_main.setup import (
     SEA,
     SHEET,
     IslandPosition,
-    Position,
     SetupError,
     ShipPosition,
     new_game,
@@ -40,73 +53,10 @@ from shipwreck.games.spanish_main.ships import CARDS, PRESETS, fleet_points, off
 from shipwreck.games.spanish_main.state import Options, SpanishMainState
 from shipwreck.games.spanish_main.view import SpanishMainView
 
-RED, BLUE = 0, 1
-ISLANDS = [
-    IslandPosition(10, 28, 5, id="isla-1", home=RED),
-    IslandPosition(60, 28, 5, id="isla-2", home=BLUE),
-    IslandPosition(35, 45, 5, id="isla-3", coins=[3, 1, 5]),
-    IslandPosition(35, 10, 4, id="isla-4", coins=[2, 6]),
-]
-FAR = [
-    ShipPosition("albion", RED, 10, 52, 90, id="far-red"),
-    ShipPosition("albion", BLUE, 60, 52, 90, id="far-blue"),
-]
-
-
-def encode(obj: Any) -> bytes:
-    return msgspec.json.encode(obj)
-
-
-def clone(state: SpanishMainState) -> SpanishMainState:
-    return msgspec.json.decode(encode(state), type=SpanishMainState)
-
-
-def game(
-    *ships: ShipPosition,
-    dice: tuple[int, ...] = (),
-    turn: int = RED,
-    far: bool = True,
-    islands: list[IslandPosition] | None = None,
-    **options: Any,
-) -> SpanishMainState:
-    pos = Position(
-        seed=7,
-        seats=2,
-        islands=list(ISLANDS if islands is None else islands),
-        ships=[*ships, *(FAR if far else [])],
-        dice=list(dice),
-        turn=turn,
-        options=Options(**options),
-    )
-    state, _ = RULES.from_position(pos)
-    return state
-
-
-def do(state: SpanishMainState, seat: int, cmd: C.Command) -> list[str]:
-    return [e.text for e in RULES.apply(state, seat, cmd)]
-
-
-def refused(state: SpanishMainState, seat: int, cmd: C.Command, match: str) -> str:
-    before = encode(state)
-    with pytest.raises(IllegalCommand, match=match) as e:
-        RULES.apply(state, seat, cmd)
-    assert encode(state) == before
-    assert "\n" not in str(e.value)
-    return str(e.value)
-
-
-def kinds(state: SpanishMainState) -> list[tuple[int, str]]:
-    return [(p.seat, p.kind) for p in RULES.prompts(state)]
-
 
 def gap_to_island(state: SpanishMainState, sid: str, iid: str) -> float:
     s, i = state.ships[sid], state.islands[iid]
     return geo.island(i.id, i.x, i.y, i.r).gap(rules._axis(s))
-
-
-def end_turns(state: SpanishMainState, *seats: int) -> None:
-    for seat in seats:
-        do(state, seat, C.EndTurn())
 
 
 S0: C.Leg = ("S", 0.0, None)
@@ -872,27 +822,6 @@ def test_same_seed_and_commands_replay_byte_for_byte(seed: int, seats: int) -> N
         assert wire == cmd
         RULES.apply(again, seat, wire)
         assert encode(again) == states[k]
-
-
-def scramble(state: SpanishMainState, keep: set[int], rng: random.Random) -> SpanishMainState:
-    """A copy in which every coin value not numbered in ``keep`` is redrawn (the RNG is kept)."""
-    s = clone(state)
-    for k, c in enumerate(s.coins, 1):
-        if k not in keep:
-            c.value = rng.randint(1, 6)
-    return s
-
-
-def known_to(state: SpanishMainState, seat: int | None) -> set[int]:
-    if state.over:
-        return set(range(1, len(state.coins) + 1))
-    return {
-        k
-        for k, c in enumerate(state.coins, 1)
-        if (seat is not None and seat in c.known)
-        or c.place.startswith("home:")
-        or c.place == "lost"
-    }
 
 
 COIN_RE = re.compile(r"coin (\d+) \((\d+)\)")

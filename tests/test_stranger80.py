@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
+from tui_helpers import rows, seat_screen
 
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.help import usage_forms
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui import render_spanish_main as R
-from shipwreck.tui.base import HelpList, SeatScreen, help_grid
+from shipwreck.tui.base import HelpList, help_grid
 from shipwreck.tui.board import Board
 from shipwreck.tui.screens import HelpScreen, LobbyHelpScreen
 from shipwreck.tui.sea_screen import SeaHelpScreen
@@ -54,15 +55,6 @@ def two_players(lobby: Lobby, game: str, seed: int = 11, sea_bots: int = 1) -> T
     table.prompt_shown(0)
     table.prompt_shown(1)
     return table
-
-
-def rows(app: ShipwreckApp) -> list[str]:
-    return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
-
-
-def seat_screen(app: ShipwreckApp) -> SeatScreen:
-    assert isinstance(app.screen, SeatScreen), app.screen
-    return app.screen
 
 
 async def title_row(app: ShipwreckApp, pilot: Pilot[Any]) -> str:

@@ -6,8 +6,8 @@ parties only (play-test problem 10)."""
 from __future__ import annotations
 
 import pytest
-from test_tui import lobby_with_table as lifeboat
-from test_words_tui import screen_text, type_line
+from tui_helpers import lobby_with_table as lifeboat
+from tui_helpers import screen_text, type_line
 
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp

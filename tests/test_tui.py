@@ -13,9 +13,18 @@ from textual.app import ComposeResult
 from textual.geometry import Region, Size
 from textual.pilot import Pilot
 from textual.widgets import Static
+from tui_helpers import (
+    BOTS,
+    SIZE,
+    lobby_with_table,
+    open_a_fight,
+    play_my_seat_to_end,
+    play_to_end,
+    type_line,
+)
 
 from shipwreck.lang import format_command
-from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.render_lifeboat import Boat
@@ -23,62 +32,6 @@ from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallS
 from shipwreck.tui.widgets import CommandLine, EventLog
 
 from sshclient import eventually
-
-SIZE = (120, 40)
-BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
-
-
-def lobby_with_table(humans: tuple[str, ...] = ("ann",), seed: int = 11) -> tuple[Lobby, Table]:
-    lobby = Lobby(seed=1)
-    seats = [SeatSpec("human")] + [SeatSpec("empty") for _ in humans[1:]]
-    seats += [SeatSpec("bot", b) for b in BOTS[: 6 - len(seats)]]
-    table = lobby.create_table("lifeboat", seats, creator=humans[0], seed=seed)
-    for h in humans[1:]:
-        assert table.sit(table.free_seats()[0], h) is None
-    return lobby, table
-
-
-async def type_line(pilot: Pilot[Any], line: str) -> None:
-    await pilot.press(*line, "enter")
-    await pilot.pause()
-
-
-async def play_to_end(pilot: Pilot[Any], table: Table, seat: int, seed: int = 3) -> None:
-    """Type random legal answers for ``seat`` until the game ends."""
-    pick = random.Random(seed)
-    for _ in range(400):
-        if table.over:
-            return
-        view = table.view(seat)
-        assert view.choices, f"{seat} has nothing to do in {view.step}: the table stalled"
-        await type_line(pilot, format_command(pick.choice(list(view.choices))))
-    raise AssertionError("the game did not end")
-
-
-async def play_my_seat_to_end(pilot: Pilot[Any], app: ShipwreckApp, table: Table) -> None:
-    """Play the seat ``app`` shows until the game ends, and let the end screen come up."""
-    seat = getattr(app.screen, "seat", None)
-    assert seat is not None
-    await play_to_end(pilot, table, seat)
-    await pilot.pause()
-
-
-async def open_a_fight(pilot: Pilot[Any], table: Table, seat: int) -> None:
-    """Play until it is ``seat``'s turn, then ask the strongest other character for its seat;
-    the bots there resist what they can win, so keep trying until a fight is open."""
-    pick = random.Random(5)
-    for _ in range(400):
-        view = table.view(seat)
-        if view.fight is not None and any(p.seat == seat for p in view.prompts):
-            return
-        if view.step == "turn" and view.actor == view.me:
-            others = [c for c in view.characters if c.id != view.me and c.state == "ok"]
-            target = max(others, key=lambda c: c.strength)
-            await type_line(pilot, f"swap {target.id}")
-            continue
-        await type_line(pilot, format_command(pick.choice(list(view.choices))))
-    raise AssertionError("no fight opened")
-
 
 # ------------------------------------------------------------------ flows
 

@@ -8,54 +8,19 @@ is not one of the player's open tables.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from tui_helpers import asked, follow_the_coach, open_tutorial, type_line
 
 from shipwreck.cli import build_parser, main
 from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
-from shipwreck.runtime.tutorial import TutorialTable, load_script, start
+from shipwreck.runtime.tutorial import load_script, start
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.tutorial import LifeboatTutorialScreen, SeaTutorialScreen
 
 SIZES = [(80, 24), (120, 40)]
-WANTED = re.compile(r"type: (.+?)(?:  |$)")
-
-
-def asked(screen: Any) -> str | None:
-    """The command the coach's panel asks for, as the screen shows it."""
-    found = WANTED.search(screen.panel_text("coach"))
-    return found.group(1) if found else None
-
-
-async def type_line(pilot: Pilot[Any], line: str) -> None:
-    await pilot.press(*line, "enter")
-    await pilot.pause()
-
-
-async def open_tutorial(pilot: Pilot[Any], word: str) -> TutorialTable:
-    await type_line(pilot, f"new {word}".strip())
-    table = pilot.app.screen.table  # type: ignore[attr-defined]
-    assert isinstance(table, TutorialTable)
-    return table
-
-
-async def follow_the_coach(pilot: Pilot[Any], table: TutorialTable) -> list[str]:
-    """Type what the coach asks until the game is over; the commands typed."""
-    screen: Any = pilot.app.screen  # (the end screen comes on top of it at the end)
-    typed: list[str] = []
-    while not table.over:
-        assert len(typed) < 40, f"the tutorial did not end: {typed}"
-        command = asked(screen)
-        assert command, f"the coach asks for nothing: {screen.panel_text('coach')!r}"
-        before = len(table.commands)
-        await type_line(pilot, command)
-        assert len(table.commands) > before, f"{command!r} was refused"
-        assert screen.panel_text("error") == ""
-        typed.append(command)
-    return typed
 
 
 @pytest.mark.parametrize("size", SIZES)

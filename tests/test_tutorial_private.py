@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_lobby_fanout import shown_rows
 from textual.pilot import Pilot
+from tui_helpers import shown_rows
 
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp

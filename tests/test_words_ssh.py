@@ -6,8 +6,6 @@ make one; and a session whose input ends (``ssh -tt ... </dev/null``) ends, the 
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 from pathlib import Path
 
 import asyncssh
@@ -15,56 +13,11 @@ import pytest
 
 from shipwreck.server.service import Service
 
-from sshclient import open_terminal
+from sshclient import BOB, key_file, needs_ssh, open_terminal, ssh
 
 ANN = asyncssh.generate_private_key("ssh-ed25519")
-BOB = asyncssh.generate_private_key("ssh-ed25519")
-SSH = shutil.which("ssh")
 ALT_SCREEN = b"\x1b[?1049h"
 """What a Textual app sends first: the terminal's alternate screen."""
-
-needs_ssh = pytest.mark.skipif(SSH is None, reason="OpenSSH's ssh is not installed")
-
-
-def key_file(tmp_path: Path, key: asyncssh.SSHKey, name: str) -> Path:
-    path = tmp_path / name
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    os.write(fd, key.export_private_key("openssh"))
-    os.close(fd)
-    return path
-
-
-async def ssh(
-    port: int, user: str, tmp_path: Path, *options: str, timeout: float = 20.0
-) -> tuple[int, bytes, bytes]:
-    """Run OpenSSH's ``ssh`` (nothing from this machine's set-up; input at EOF): its exit
-    status, standard output and standard error."""
-    assert SSH is not None
-    # fmt: off
-    argv = [
-        SSH, "-p", str(port), "-F", "/dev/null",
-        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-        "-o", "IdentitiesOnly=yes", "-o", "ConnectTimeout=10", *options, f"{user}@127.0.0.1",
-    ]
-    # fmt: on
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
-    env["TERM"] = "xterm-256color"
-    proc = await asyncio.create_subprocess_exec(
-        *argv,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=env,
-    )
-    try:
-        async with asyncio.timeout(timeout):
-            out, err = await proc.communicate()
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-    assert proc.returncode is not None
-    return proc.returncode, out, err
 
 
 async def register_ann(service: Service) -> None:

@@ -4,16 +4,14 @@ name, spectators' chat, and offers in the prompt panel."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from test_tui import lobby_with_table as lifeboat
-from textual.pilot import Pilot
+from tui_helpers import error, screen_text, type_line
+from tui_helpers import lobby_with_table as lifeboat
 
 from shipwreck.games.lifeboat import commands as LC
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.base import AppScreen, CommandHelp, SeatScreen
+from shipwreck.tui.base import CommandHelp, SeatScreen
 from shipwreck.tui.learn import LegendScreen
 from shipwreck.tui.screens import LobbyHelpScreen, LobbyScreen, TableScreen
 from shipwreck.tui.sea_screen import SpanishMainScreen
@@ -21,24 +19,6 @@ from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZES = [(80, 24), (120, 40)]
 BOTS = ["survivor", "loyal", "predator", "hoarder", "random"]
-
-
-async def type_line(pilot: Pilot[Any], line: str, enter: bool = True) -> None:
-    await pilot.press(*line, *(["enter"] if enter else []))
-    await pilot.pause()
-
-
-def error(app: ShipwreckApp) -> str:
-    screen = app.screen
-    assert isinstance(screen, AppScreen)
-    return screen.panel_text("error")
-
-
-def screen_text(app: ShipwreckApp) -> str:
-    """What the terminal shows now, row by row."""
-    return "\n".join(
-        "".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()
-    )
 
 
 # ------------------------------------------------------------------ the lobby

@@ -21,12 +21,11 @@ from pathlib import Path
 import asyncssh
 import msgspec
 import pytest
-from test_server_e2e import assert_nothing_hidden_leaked
 
 from shipwreck.runtime import SeatSpec, Table
 from shipwreck.store.db import Store
 
-from sshclient import Client, choices_shown, open_terminal
+from sshclient import Client, assert_nothing_hidden_leaked, choices_shown, open_terminal
 
 AT_TABLE = "· lifeboat · you are"
 KEYS = {name: asyncssh.generate_private_key("ssh-ed25519") for name in "abcdefghijkl"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from test_f08_whispers import check_streams, enter, seat_alice_and_bob, sign_in
+from whisper_setup import check_streams, enter, seat_alice_and_bob, sign_in
 
 from shipwreck.server.service import Service
 
