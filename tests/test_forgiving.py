@@ -17,7 +17,7 @@ from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import WARN_SECONDS
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.screens import LobbyScreen, TableScreen
-from shipwreck.tui.sea_screen import SpanishMainScreen
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 SIZES = [(80, 24), (120, 40)]
 SEA_KINDS = ("turn", "after_move", "eliminate", "load", "board", "plunder")

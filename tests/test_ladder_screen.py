@@ -19,7 +19,7 @@ from shipwreck.store.ratings import RatingRow
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.ladder_screen import LadderScreen, ladder_table
 from shipwreck.tui.screens import LobbyScreen, TableScreen
-from shipwreck.tui.sea_screen import SpanishMainScreen
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 SIZES = [(80, 24), (120, 40)]
 

@@ -11,7 +11,7 @@ from shipwreck import scenario
 from shipwreck.engine.core import SYSTEM
 from shipwreck.games.lifeboat import RULES
 from shipwreck.games.lifeboat import commands as C
-from shipwreck.tui.render_lifeboat import prompt
+from shipwreck.tui.lifeboat.render import prompt
 
 POSITION = {
     "seed": 7,

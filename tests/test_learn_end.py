@@ -18,8 +18,8 @@ from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import EndOfGame
-from shipwreck.tui.render_lifeboat import END_PARTS, final
-from shipwreck.tui.sea_screen import SeaEndScreen
+from shipwreck.tui.lifeboat.render import END_PARTS, final
+from shipwreck.tui.spanish_main.screen import SeaEndScreen
 from shipwreck.tui.standings import ordinal, placing, rank
 
 

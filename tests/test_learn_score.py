@@ -19,7 +19,7 @@ from shipwreck.games.lifeboat.cards import CHAR_IDS
 from shipwreck.games.lifeboat.score_now import score_now
 from shipwreck.games.lifeboat.scoring import breakdown, score_all
 from shipwreck.games.lifeboat.setup import CharacterPosition, Position
-from shipwreck.tui.render_lifeboat import me_panel
+from shipwreck.tui.lifeboat.render import me_panel
 
 
 def text_of(renderable: object, width: int) -> str:

@@ -8,7 +8,7 @@ from shipwreck.games.lifeboat import RULES
 from shipwreck.games.lifeboat import commands as C
 from shipwreck.games.lifeboat.cards import CHAR_IDS
 from shipwreck.games.lifeboat.setup import CharacterPosition, Position
-from shipwreck.tui.render_lifeboat import Cards
+from shipwreck.tui.lifeboat.render import Cards
 
 
 def test_a_supply_pick_is_one_line_for_everyone() -> None:

@@ -86,8 +86,8 @@ from shipwreck.games.spanish_main.state import SpanishMainState  # noqa: E402
 from shipwreck.games.spanish_main.view import SpanishMainView  # noqa: E402
 from shipwreck.lang import parse_command  # noqa: E402
 from shipwreck.lang.spanish_main import suggested_moves  # noqa: E402
-from shipwreck.tui import render_spanish_main as R  # noqa: E402
 from shipwreck.tui.packed import Packed  # noqa: E402
+from shipwreck.tui.spanish_main import render as R  # noqa: E402
 
 RED, BLUE = 0, 1
 ISLANDS = [

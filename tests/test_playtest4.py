@@ -20,11 +20,11 @@ from shipwreck.names import player_name_refusal
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.server.driver import session_io_for
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.learn import CardsScreen
 from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.widgets import CommandLine, EventLog
 
 from sshclient import eventually, loopback_config, open_terminal, running
@@ -539,7 +539,7 @@ def test_the_enemy_is_you_line_is_never_cut_mid_sentence() -> None:
     import msgspec
     from rich.console import Console
 
-    from shipwreck.tui import render_lifeboat as RL
+    from shipwreck.tui.lifeboat import render as RL
 
     lobby = Lobby(seed=1)
     for seed in range(1, 300):

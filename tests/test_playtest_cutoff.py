@@ -18,7 +18,7 @@ from shipwreck.games.lifeboat.view import FightView, RequestView
 from shipwreck.runtime import Lobby, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.learn import CardsScreen
-from shipwreck.tui.render_lifeboat import card_chip, fight
+from shipwreck.tui.lifeboat.render import card_chip, fight
 from shipwreck.tui.screens import TableScreen
 
 HAND = ["water", "water", "water", "cash", "compass", "oar", "knife"]

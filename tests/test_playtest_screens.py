@@ -19,7 +19,7 @@ from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.render_lifeboat import final, me_panel
+from shipwreck.tui.lifeboat.render import final, me_panel
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen
 from shipwreck.tui.tutorial import LifeboatTutorialScreen
 from shipwreck.tui.widgets import CommandLine, EventLog

@@ -19,7 +19,7 @@ from shipwreck.resources import rules_dir
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.server.service import Service
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.render_lifeboat import END_PARTS
+from shipwreck.tui.lifeboat.render import END_PARTS
 from shipwreck.tui.screens import LobbyScreen, TableScreen
 from shipwreck.tui.standings import key
 

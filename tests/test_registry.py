@@ -165,7 +165,7 @@ PER_GAME = (
     "shipwreck/lang/spanish_main.py",
     "shipwreck/lang/bots/lifeboat_env.py",
     "shipwreck/lang/bots/spanish_main_env.py",
-    "shipwreck/tui/sea_screen.py",
+    "shipwreck/tui/spanish_main/screen.py",
 )
 """A game's own modules, which may name it (the registries name none)."""
 

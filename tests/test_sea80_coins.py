@@ -10,8 +10,8 @@ import pytest
 from sea_helpers import both_explored, screen_rows, sm_view, two_humans
 
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui import render_spanish_main as R
-from shipwreck.tui.sea_screen import SpanishMainScreen
+from shipwreck.tui.spanish_main import render as R
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 COIN = re.compile(r"#(\d+)=(\d+)")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from shipwreck.games.spanish_main.commands import EndTurn
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.sea_screen import SpanishMainScreen
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 from shipwreck.tui.widgets import EventLog
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.runtime import Lobby, SeatSpec
-from shipwreck.tui import render_spanish_main as R
+from shipwreck.tui.spanish_main import render as R
 
 MAP_SIZES = ((35, 18), (75, 33), (150, 55))
 """The map's cells at 80x24, 120x40 and 200x60 (the side and the foot take the rest)."""
@@ -118,7 +118,7 @@ async def test_four_fleets_on_the_screen_every_ship_is_labelled(
     """The map as the table screen draws it, four fleets in their harbours (at 80x24 seed 1
     left ``pdp`` out before, seed 8 ``pl2``): every island name whole, every ship labelled."""
     from shipwreck.tui import ShipwreckApp
-    from shipwreck.tui.sea_screen import SeaMap
+    from shipwreck.tui.spanish_main.screen import SeaMap
 
     lobby = Lobby(seed=1)
     specs = [SeatSpec("human")] + [SeatSpec("empty")] * 3

@@ -16,8 +16,8 @@ from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.spanish_main import legal_texts, suggested_moves
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui import render_spanish_main as R
-from shipwreck.tui.sea_screen import SeaFleetScreen, SpanishMainScreen
+from shipwreck.tui.spanish_main import render as R
+from shipwreck.tui.spanish_main.screen import SeaFleetScreen, SpanishMainScreen
 
 SIZES = ((80, 24), (120, 40))
 

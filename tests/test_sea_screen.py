@@ -25,10 +25,10 @@ from shipwreck.lang import format_command
 from shipwreck.lang.bots import BotPlayer
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import AppScreen
 from shipwreck.tui.screens import LobbyScreen
-from shipwreck.tui.sea_screen import (
+from shipwreck.tui.spanish_main import render as R
+from shipwreck.tui.spanish_main.screen import (
     PREVIEW_INTERVAL,
     SeaEndScreen,
     SeaHelpScreen,

@@ -93,7 +93,7 @@ async def test_a_spectator_types_lobby_in_one_burst_on_a_just_ended_game() -> No
 async def test_keys_in_one_burst_close_the_spanish_main_end_screen_once() -> None:
     from sea_helpers import ok, sm_view
 
-    from shipwreck.tui.sea_screen import SeaEndScreen, SpanishMainScreen
+    from shipwreck.tui.spanish_main.screen import SeaEndScreen, SpanishMainScreen
 
     lobby = Lobby(seed=1)
     table = lobby.create_table("spanish_main", [SeatSpec("human"), SeatSpec("empty")], "ann", 5)

@@ -144,7 +144,7 @@ async def test_the_screen_shows_the_advice_at_80x24() -> None:
     """Typed at the Spanish Main screen: the error panel says the refusal and the advice,
     whole (it wraps, it is not cut), and nothing is sent to the table."""
     from shipwreck.tui import ShipwreckApp
-    from shipwreck.tui.sea_screen import SpanishMainScreen
+    from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
     lobby, table = table_at_start(2)
     typed, refusal = harbour_refusal(table)

@@ -25,7 +25,7 @@ from shipwreck.games.spanish_main.setup import (
 )
 from shipwreck.games.spanish_main.state import Options, SpanishMainState
 from shipwreck.sim import simulate_bots
-from shipwreck.tui import render_spanish_main as R
+from shipwreck.tui.spanish_main import render as R
 
 RED, BLUE = 0, 1
 

@@ -15,8 +15,8 @@ from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang import parse_command
 from shipwreck.lang.spanish_main import suggested_moves
-from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.packed import Packed
+from shipwreck.tui.spanish_main import render as R
 
 
 def hint_items(view: SpanishMainView) -> list[str]:

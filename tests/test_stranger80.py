@@ -18,11 +18,11 @@ from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.help import usage_forms
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import HelpList, help_grid
 from shipwreck.tui.board import Board
 from shipwreck.tui.screens import HelpScreen, LobbyHelpScreen
-from shipwreck.tui.sea_screen import SeaHelpScreen
+from shipwreck.tui.spanish_main import render as R
+from shipwreck.tui.spanish_main.screen import SeaHelpScreen
 
 SIZES = [(80, 24), (120, 40)]
 LIFEBOAT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "thirst", "overboard")

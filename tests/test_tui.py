@@ -27,7 +27,7 @@ from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.board import Board, Spot
-from shipwreck.tui.render_lifeboat import Boat
+from shipwreck.tui.lifeboat.render import Boat
 from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 

@@ -14,7 +14,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import CommandHelp, SeatScreen
 from shipwreck.tui.learn import LegendScreen
 from shipwreck.tui.screens import LobbyHelpScreen, LobbyScreen, TableScreen
-from shipwreck.tui.sea_screen import SpanishMainScreen
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 
 SIZES = [(80, 24), (120, 40)]

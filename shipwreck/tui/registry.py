@@ -2,8 +2,8 @@
 tutorial screen, and how the lobby's ``new`` lays out its seats.
 
 A game's screen module registers its record once, as it loads (``tui/screens.py`` for
-Lifeboat, ``tui/sea_screen.py``, ``tui/tutorial.py`` for the tutorials); the built-in ones are
-imported on first use, so the app opens a table's screen without naming a game (and without
+Lifeboat, ``tui/spanish_main/screen.py``, ``tui/tutorial.py`` for the tutorials); the built-in
+ones are imported on first use, so the app opens a table's screen without naming a game (and without
 importing the screens that import it).
 """
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from shipwreck.runtime.seat_link import SeatLink
 
 _load = games.BuiltIns(
-    "shipwreck.tui.screens", "shipwreck.tui.sea_screen", "shipwreck.tui.tutorial"
+    "shipwreck.tui.screens", "shipwreck.tui.spanish_main.screen", "shipwreck.tui.tutorial"
 )
 """The modules imported on first use: each registers its game's screens as it loads."""
 

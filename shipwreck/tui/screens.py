@@ -32,7 +32,6 @@ from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui import registry
-from shipwreck.tui import render_lifeboat as R
 from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
 from shipwreck.tui.board import Board, Spot, split
 from shipwreck.tui.ladder_screen import rating_tag, show_ladder
@@ -45,6 +44,7 @@ from shipwreck.tui.learn import (
     RulesScreen,
     rules_game,
 )
+from shipwreck.tui.lifeboat import render as R
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.remote import enter_remote
 from shipwreck.tui.title import part, table_title

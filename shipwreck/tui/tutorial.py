@@ -19,8 +19,8 @@ from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.board import Spot
 from shipwreck.tui.registry import set_tutorial_screen, table_screen
 from shipwreck.tui.screens import TableScreen
-from shipwreck.tui.sea_screen import GAME as SEA_GAME
-from shipwreck.tui.sea_screen import SpanishMainScreen
+from shipwreck.tui.spanish_main.screen import GAME as SEA_GAME
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 COACH_LABEL = " coach "
 TYPE_LABEL = "type: "

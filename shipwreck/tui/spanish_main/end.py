@@ -9,7 +9,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from shipwreck.games.spanish_main.view import SpanishMainView
-from shipwreck.tui.render_spanish_main import owner_colour
+from shipwreck.tui.spanish_main.render import owner_colour
 from shipwreck.tui.standings import Part, bar, bar_width, key, ordinal, placing, rank
 
 GOLD = Part("gold at home", "█", "yellow")

@@ -44,11 +44,11 @@ from shipwreck.lang.words import New
 from shipwreck.runtime import SeatSpec
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui import registry
-from shipwreck.tui import render_spanish_main as R
 from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen, TypingCloses
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.ladder_screen import short_rating
 from shipwreck.tui.learn import LEGEND_KEY
+from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.typed import too_many_names
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
@@ -108,7 +108,7 @@ class SeaMap(Widget):
 class SpanishMainScreen(SeatScreen):
     """One Spanish Main table, as one seat (or a spectator) sees it."""
 
-    CSS_PATH = "sea_screen.tcss"
+    CSS_PATH = "screen.tcss"
     BINDINGS = [
         Binding("f1", "help", "help"),
         Binding(LEGEND_KEY, "fleet", "ships & goal"),
@@ -360,11 +360,11 @@ def commands() -> list[tuple[str, str]]:
 class SeaEndScreen(EndOfGame):
     """Gold, ships afloat and winners; every coin value is revealed on the map behind."""
 
-    CSS_PATH = "sea_screen.tcss"
+    CSS_PATH = "screen.tcss"
     BOX_ID = "sea-end"
 
     def result(self) -> RenderableType:
-        from shipwreck.tui.end_spanish_main import final
+        from shipwreck.tui.spanish_main.end import final
         from shipwreck.tui.standings import ToWidth
 
         return ToWidth(lambda width: final(self.view, width))
@@ -374,7 +374,7 @@ class SeaFleetScreen(TypingCloses):
     """How to win, what the fleet panel's notation means, and each ship's card (F3). Typing
     closes it and goes on the command line."""
 
-    CSS_PATH = "sea_screen.tcss"
+    CSS_PATH = "screen.tcss"
     BINDINGS = [
         Binding("up", "scroll(-1)", show=False),
         Binding("down", "scroll(1)", show=False),
@@ -401,7 +401,7 @@ class SeaFleetScreen(TypingCloses):
 class SeaHelpScreen(CommandHelp):
     """Every Spanish Main command."""
 
-    CSS_PATH = "sea_screen.tcss"
+    CSS_PATH = "screen.tcss"
     GAME_TITLE = "Spanish Main"
     BOX_ID = "sea-help"
     HINT = (

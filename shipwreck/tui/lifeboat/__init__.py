@@ -1,0 +1,1 @@
+"""Lifeboat's renderables (``render``); its table screen is in ``tui/screens.py``."""
