@@ -20,7 +20,7 @@ gets more commands.
 
 A client types a line, waits until it is drawn in its command box, presses Enter and waits until
 the box is empty again before typing anything else — so no two lines share a packet (see the
-type-ahead test in tests/test_server_leaks.py). A line goes in one write, unless
+type-ahead test in tests/server/test_server_leaks.py). A line goes in one write, unless
 ``--keys-per-second K`` types it key by key as a person would (each key then costs the server an
 echo frame: the load of real typing).
 

@@ -31,7 +31,8 @@ def textual_patches() -> str:
     """Every app a test builds runs on the Textual the server runs. The server installs the
     fence's patches when it starts (not at import), and Pilot tests build apps without a
     server: so they are installed here, once, before any test (``shipwreck play`` does the
-    same). ``tests/test_textual_fence.py`` checks a fresh process, where nothing installs them.
+    same). ``tests/project/test_textual_fence.py`` checks a fresh process, where nothing
+    installs them.
     """
     return install_patches()
 
@@ -72,7 +73,7 @@ BUS_LEASE_SECONDS = 1.0
 async def buses(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Bus, Bus]]:
     """Two connections to one bus, as two workers hold them: the in-memory bus (the same
     object twice), and a real NATS server started for the test (its lease bucket must not
-    outlive the test), with a connection each (tests/test_bus.py runs the bus contract)."""
+    outlive the test), with a connection each (tests/runtime/test_bus.py runs the bus contract)."""
     if request.param == "memory":
         bus = MemoryBus(lease_seconds=BUS_LEASE_SECONDS)
         yield bus, bus

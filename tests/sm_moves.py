@@ -1,6 +1,6 @@
 """Does a Spanish Main ship have a move that takes her somewhere? (SM-12, the lock-up check.)
 
-Shared by the property test (``tests/test_sm_lockup.py``) and the measurement script
+Shared by the property test (``tests/games/test_sm_lockup.py``) and the measurement script
 (``bench/sm_lockups.py``). It asks the rules themselves: a ship is *free* when some one-leg move
 of hers, at a first-leg heading change on a 5-degree grid across her whole arc, is accepted and
 runs her forward at least ``MIN_RUN``; the turns that lay her along what her bow touches

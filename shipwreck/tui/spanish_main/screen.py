@@ -15,6 +15,7 @@ changing is previewed again when the interval is up, so the last line typed is a
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.console import RenderableType
@@ -55,6 +56,9 @@ from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 GAME = "spanish_main"
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
 SHIPPED_BOTS = "sm_hauler, sm_raider, sm_random"
+STYLE = Path(__file__).with_name("screen.tcss")
+"""The sea screens' style, by absolute path: a subclass in another folder (the tutorial's)
+would otherwise look for it beside itself."""
 PREVIEW_INTERVAL = 0.1
 """Seconds between two previews of the line being typed, at least (at most ten a second:
 a preview took as much of the server as a hundred keys, and a flood of keys made one each)."""
@@ -108,7 +112,7 @@ class SeaMap(Widget):
 class SpanishMainScreen(SeatScreen):
     """One Spanish Main table, as one seat (or a spectator) sees it."""
 
-    CSS_PATH = "screen.tcss"
+    CSS_PATH = STYLE
     BINDINGS = [
         Binding("f1", "help", "help"),
         Binding(LEGEND_KEY, "fleet", "ships & goal"),
@@ -360,7 +364,7 @@ def commands() -> list[tuple[str, str]]:
 class SeaEndScreen(EndOfGame):
     """Gold, ships afloat and winners; every coin value is revealed on the map behind."""
 
-    CSS_PATH = "screen.tcss"
+    CSS_PATH = STYLE
     BOX_ID = "sea-end"
 
     def result(self) -> RenderableType:
@@ -374,7 +378,7 @@ class SeaFleetScreen(TypingCloses):
     """How to win, what the fleet panel's notation means, and each ship's card (F3). Typing
     closes it and goes on the command line."""
 
-    CSS_PATH = "screen.tcss"
+    CSS_PATH = STYLE
     BINDINGS = [
         Binding("up", "scroll(-1)", show=False),
         Binding("down", "scroll(1)", show=False),
@@ -401,7 +405,7 @@ class SeaFleetScreen(TypingCloses):
 class SeaHelpScreen(CommandHelp):
     """Every Spanish Main command."""
 
-    CSS_PATH = "screen.tcss"
+    CSS_PATH = STYLE
     GAME_TITLE = "Spanish Main"
     BOX_ID = "sea-help"
     HINT = (

@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).parents[1] / "shipwreck"
+from paths import ROOT
+
+PACKAGE = ROOT / "shipwreck"
 
 LAYERS = ("engine", "games", "lang", "runtime", "tui", "server")
 """Lowest first: a module may import from its own layer and those before it."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from paths import ROOT
 
 from shipwreck.lang.errors import CommandSyntaxError, Walker
 from shipwreck.lang.help import help_table, player_commands
@@ -176,9 +177,8 @@ def test_keywords_win_over_names_word_by_word() -> None:
 
 def test_docs_show_the_tables() -> None:
     """docs/words.md holds the lobby's and the tables' help tables as markdown() renders them."""
-    from pathlib import Path
 
     from shipwreck.lang.help import markdown
 
-    docs = (Path(__file__).parents[1] / "docs" / "words.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "words.md").read_text(encoding="utf-8")
     assert markdown("lobby") in docs and markdown("table") in docs

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import tomllib
 from importlib import metadata
-from pathlib import Path
 
 import pytest
+from paths import ROOT
 
 from shipwreck.cli import main
 from shipwreck.server.textual_pin import REQUIREMENT, textual_problem
@@ -28,7 +28,7 @@ def test_other_releases_are_refused_with_the_fix(version: str) -> None:
 
 
 def test_pyproject_pins_the_same_range() -> None:
-    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert REQUIREMENT in project["project"]["dependencies"]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import weakref
 
+from paths import ROOT
+
 from shipwreck.server.gc_policy import FREEZE_AFTER, FullCollector, tune_gc, untune_gc
 
 
@@ -111,13 +113,12 @@ def test_without_the_servers_schedule_nothing_is_frozen() -> None:
 
 def test_the_servers_schedule_comes_from_server_toml() -> None:
     """The shipped server.toml documents the defaults, and the server uses what it says."""
-    from pathlib import Path
 
     from shipwreck.config import Config, load_config
     from shipwreck.server.gc_policy import AFTER_ENDED, EVERY
     from shipwreck.server.service import Service
 
-    shipped = load_config(Path(__file__).parent.parent / "server.toml")
+    shipped = load_config(ROOT / "server.toml")
     assert shipped == Config()  # every setting, not only these two
     assert (shipped.limits.full_gc_seconds, shipped.limits.full_gc_after_ended) == (
         EVERY,

@@ -182,7 +182,7 @@ def test_sm5_ship_data_and_hull() -> None:
 
 def test_sm6_abilities_on_by_default() -> None:
     """SM-6: abilities are part of the game and on by default; every ship is offered, with or
-    without them (``abilities = false`` plays plain hulls: tests/test_sm_cards.py)."""
+    without them (``abilities = false`` plays plain hulls: tests/games/test_sm_cards.py)."""
     assert Options().abilities is True
     assert len(offered()) == len(offered(False)) == len(CARDS) > 50
     state, _ = new_game(2, 2)

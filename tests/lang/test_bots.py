@@ -20,6 +20,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import TESTS
 
 from shipwreck.botseat import bot_move
 from shipwreck.cli import main
@@ -45,7 +46,7 @@ from shipwreck.lang.bots.script import Context
 from shipwreck.resources import bots_dir
 from shipwreck.sim import BotSummary, play_bots, simulate_bots
 
-HERE = Path(__file__).parent / "bots"
+HERE = TESTS / "bots"
 SHIPPED = sorted(bots_dir().glob("*.bot"))
 HEADER = 'bot "Test" for lifeboat\n'
 SEATS = ["lauren", "stephen", "captain", "mate", "frenchy", "kid"]

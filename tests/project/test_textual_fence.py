@@ -20,6 +20,7 @@ from pathlib import Path
 import msgspec
 import rich
 import textual
+from paths import ROOT
 from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
@@ -27,7 +28,6 @@ from textual.widget import Widget
 from shipwreck.tui._textual import FENCE, PATCHES, draw_now, strips
 from shipwreck.tui._textual.fence import Fence, Reads
 
-ROOT = Path(__file__).parent.parent
 FENCE_DIR = ROOT / "shipwreck" / "tui" / "_textual"
 WRONG = "0" * 64
 

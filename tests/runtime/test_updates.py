@@ -1,9 +1,9 @@
 """A table followed from another worker (issue 21): each seat's own update, over a real bus.
 
 The table is a real Lifeboat table played to the end; the bus is the in-memory one and a real
-NATS server (``tests/test_bus.py`` runs the bus contract itself). A mirror following one seat
-must read exactly what the table shows that seat, and the bytes on a seat's subject must never
-carry another seat's hidden items, friend or enemy (hidden stays hidden across workers).
+NATS server (``tests/runtime/test_bus.py`` runs the bus contract itself). A mirror following
+one seat must read exactly what the table shows that seat, and the bytes on a seat's subject
+must never carry another seat's hidden items, friend or enemy (hidden stays hidden across workers).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from paths import ROOT
 from sm_helpers import BLUE, RED, do, game, kinds, refused
 
 from shipwreck.games.spanish_main import RULES, rules
@@ -400,12 +401,11 @@ def test_sm60_longshanks_never_loads_the_last_coin() -> None:
 
 def test_sm60_every_text_that_plays_is_named_in_the_docs() -> None:
     """SM-60: docs/rules/spanish-main.md lists each ship card and whether its ability plays."""
-    from pathlib import Path
 
     from shipwreck.games.spanish_main.abilities import plays
     from shipwreck.games.spanish_main.ships import CARDS
 
-    docs = (Path(__file__).parents[1] / "docs" / "rules" / "spanish-main.md").read_text()
+    docs = (ROOT / "docs" / "rules" / "spanish-main.md").read_text()
     for card in CARDS.values():
         mark = "plays" if plays(card.ability) else "not yet"
         assert f"| {card.name} | {mark} |" in docs, card.name

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import toygame
+from paths import ROOT
 from textual.pilot import Pilot
 from toygame.rules import NAME, Take
 from toygame.screen import TallyScreen
@@ -24,7 +25,7 @@ from shipwreck.lang.complete import complete, explain
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 
-PACKAGE = Path(__file__).parents[1] / "shipwreck"
+PACKAGE = ROOT / "shipwreck"
 
 TAKER = """\
 bot "Taker" for tally

@@ -7,9 +7,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-from shipwreck.resources import bots_dir, grammar_dir, rules_dir
+from paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+from shipwreck.resources import bots_dir, grammar_dir, rules_dir
 
 
 def test_checkout_finds_grammar_and_bots() -> None:

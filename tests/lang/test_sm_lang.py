@@ -3,9 +3,10 @@ the issue's examples, parse(format(c)) == c for every legal command in random ga
 float), one-line errors with the column and a suggestion (ids checked against a view), fuzzing
 (only CommandSyntaxError escapes), completion, help, and the docs' tables.
 
-The fixed position below is the standard sea of tests/test_spanish_main.py: red's home isla-1 in
-the west, blue's isla-2 in the east, wild isla-3 (coins 1-3) and isla-4 (coins 4-5); red's dover
-(S+S) at sea heading east, red's plantagenet (S+L) docked bow-in at isla-3, blue's el-leon (L).
+The fixed position below is the standard sea of tests/games/test_spanish_main.py: red's home
+isla-1 in the west, blue's isla-2 in the east, wild isla-3 (coins 1-3) and isla-4 (coins 4-5);
+red's dover (S+S) at sea heading east, red's plantagenet (S+L) docked bow-in at isla-3, blue's
+el-leon (L).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import random
 import re
 import typing
 from collections.abc import Iterator
-from pathlib import Path
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import ROOT
 
 from shipwreck.engine.core import SYSTEM, IllegalCommand
 from shipwreck.games.spanish_main import RULES, rules
@@ -283,7 +284,7 @@ def test_round_trip_of_every_legal_command() -> None:
     looking = start([ShipPosition("ravens-neck", RED, 40, 20, 90), *SHIPS[1:]])
     assert C.Look("ravens-neck", 1) in RULES.legal(looking, RED)
     seen.add(C.Look("ravens-neck", 1))
-    seen.add(C.Trade("revenge", "dover"))  # (a trade: tests/test_sm_cards.py plays one)
+    seen.add(C.Trade("revenge", "dover"))  # (a trade: tests/games/test_sm_cards.py plays one)
     seen.add(C.Sacrifice("explorer-pirate", "revenge"))  # (likewise)
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
@@ -690,7 +691,7 @@ def test_explain_and_command_list() -> None:
 def test_docs_show_the_tables() -> None:
     """docs/spanish_main_commands.md holds the tables as help.markdown() renders them, and its
     examples parse."""
-    docs = (Path(__file__).parents[1] / "docs" / "spanish_main_commands.md").read_text()
+    docs = (ROOT / "docs" / "spanish_main_commands.md").read_text()
     md = markdown(GAME)
     assert md.count("## ") == 4
     for line in md.splitlines():

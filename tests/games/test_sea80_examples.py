@@ -4,15 +4,14 @@ move of a new game (play-test problem 6: the README's own example was always ref
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from paths import ROOT
 
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.help import markdown
 from shipwreck.runtime import Lobby, SeatSpec, Table
 
-ROOT = Path(__file__).parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 """Where examples are shown (the rules documents show none)."""
 SEED = 2

@@ -10,11 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from paths import TESTS
 
 from shipwreck import scenario
 from shipwreck.cli import main
 
-HERE = Path(__file__).parent
+HERE = TESTS
 TIE = HERE / "scenarios" / "lb-61-tie-shares-the-win.toml"
 LAND = HERE / "scenarios" / "lb-61-scores-at-land.toml"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import ROOT
 from sm_helpers import known_to, scramble
 
 from shipwreck.botseat import bot_move
@@ -28,7 +28,6 @@ from shipwreck.lang.bots.script import Context
 from shipwreck.resources import bots_dir
 from shipwreck.sim import BotSummary, seat_bots, simulate_bots
 
-ROOT = Path(__file__).resolve().parents[1]
 SM_BOTS = sorted(bots_dir().glob("sm_*.bot"))
 
 

@@ -40,6 +40,7 @@ from pathlib import Path
 import asyncssh
 import msgspec
 import pytest
+from paths import ROOT
 
 from shipwreck.lang import format_command
 from shipwreck.replay import FORMAT, GameFile, export_table, table_at
@@ -61,7 +62,7 @@ MAX_COMMANDS = 600
 ACCEPTED_WITHIN = 10.0
 """Seconds for a typed choice to reach the log on disk (and for choices to be shown)."""
 SERVER_UP_WITHIN = 20.0
-CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = ROOT
 
 
 # The server process -----------------------------------------------------------------------------

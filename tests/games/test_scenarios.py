@@ -11,10 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from paths import ROOT, TESTS
 
 from shipwreck import scenario
 
-FILES = sorted((Path(__file__).parent / "scenarios").glob("*.toml"))
+FILES = sorted((TESTS / "scenarios").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -32,7 +33,7 @@ def test_scenario(path: Path) -> None:
 
 def rule_ids(rulebook: str, prefix: str) -> set[str]:
     """The rule ids (``LB-12``) docs/rules/``rulebook`` defines."""
-    rules_text = (Path(__file__).parents[1] / "docs" / "rules" / rulebook).read_text()
+    rules_text = (ROOT / "docs" / "rules" / rulebook).read_text()
     ids = set(re.findall(rf"\*\*({prefix}-\d+)", rules_text)) | set(
         re.findall(rf"### ({prefix}-\d+)", rules_text)
     )
@@ -59,7 +60,7 @@ def rules_named(prefix: str) -> set[str]:
     """Every rule id a scenario file (its ``rule``) or a test (:func:`rules_tests_are_under`)
     is filed under."""
     named = {scenario.load(p).rule for p in FILES}
-    for p in Path(__file__).parent.rglob("test_*.py"):
+    for p in TESTS.rglob("test_*.py"):
         named |= rules_tests_are_under(p.read_text(), prefix)
     return {r for r in named if r.startswith(f"{prefix}-")}
 
@@ -122,7 +123,7 @@ def test_the_spanish_main_example_of_the_docs_plays() -> None:
     """docs/scenarios.md's Spanish Main example is a scenario that meets its [expect]."""
     import tomllib
 
-    docs = (Path(__file__).parents[1] / "docs" / "scenarios.md").read_text()
+    docs = (ROOT / "docs" / "scenarios.md").read_text()
     block = docs.split("## Spanish Main", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
     sc = scenario.from_dict(tomllib.loads(block))
     assert sc.game == "spanish_main" and sc.expect

@@ -4,13 +4,13 @@ decision is documented in docs/bots.md, and the README's three-line bot really w
 from __future__ import annotations
 
 import re
-from pathlib import Path
+
+from paths import ROOT
 
 from shipwreck.lang.bots import BotPlayer, load_source
 from shipwreck.lang.bots import lifeboat_env as env
 from shipwreck.sim import default_seats, play_bots
 
-ROOT = Path(__file__).resolve().parents[1]
 BOTS_MD = (ROOT / "docs" / "bots.md").read_text()
 README = (ROOT / "README.md").read_text()
 
