@@ -20,8 +20,6 @@ SEED = 3
 
 
 PLAN = {0: ("plantagenet", "isla-3"), 1: ("el-picador", "isla-2")}
-
-
 """Seed 3 (red moves first, SM-2): a ship of each fleet and a wild island near her home that
 she heads for; each explores where she docks, a different wild island each."""
 

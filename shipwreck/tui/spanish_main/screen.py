@@ -88,13 +88,22 @@ def lobby_seats(args: list[str]) -> list[SeatSpec] | str:
 
 
 class SeaMap(Widget):
-    """The map, drawn for whatever size the widget has (see :func:`R.sea_map`)."""
+    """The map, drawn for whatever size the widget has (see :func:`R.sea_map`).
+
+    Drawing the map is the costliest render there is (about 100 ms at 120×40 on a busy
+    machine), and the same map is asked for again and again: a message that takes a second row
+    below it and goes again changes its size back and forth, and a refused line repaints the
+    screen. So the last few maps drawn are kept, by everything they show, and drawn once each."""
+
+    KEEP = 4
+    """Maps kept (two sizes, with and without a preview)."""
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.view: SpanishMainView | None = None
         self.preview: MovePreview | None = None
         self.ship: str | None = None
+        self._drawn: list[tuple[tuple[int, int, str | None], Any, Any, Text]] = []
 
     def show(
         self, view: SpanishMainView, preview: MovePreview | None = None, ship: str | None = None
@@ -103,10 +112,19 @@ class SeaMap(Widget):
         self.refresh()
 
     def render(self) -> Text:
-        if self.view is None:
+        view, preview = self.view, self.preview
+        if view is None:
             return Text("")
         size = self.content_size
-        return R.sea_map(self.view, size.width, size.height, self.preview, self.ship)
+        key = (size.width, size.height, self.ship)
+        for drawn in self._drawn:
+            if drawn[0] == key and drawn[1] == view and drawn[2] == preview:
+                self._drawn.remove(drawn)
+                self._drawn.append(drawn)
+                return drawn[3].copy()
+        text = R.sea_map(view, size.width, size.height, preview, self.ship)
+        self._drawn = [*self._drawn[-(self.KEEP - 1) :], (key, view, preview, text)]
+        return text.copy()
 
 
 class SpanishMainScreen(SeatScreen):
