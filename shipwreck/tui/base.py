@@ -326,6 +326,12 @@ class SeatScreen(AppScreen):
     """Rows of the error line now: an error as long as the screen is wide wraps onto more
     (:data:`MAX_ERROR_ROWS` at most), and it is given them (the log gives them up)."""
 
+    ERROR_ROWS_AT_LEAST = 1
+    """Rows the error line keeps even when empty. A screen whose error rows are taken from
+    something costly to draw again at another size (Spanish Main's map) keeps room for the
+    usual two-row error (the typed line with a caret under it, then why), so that errors come
+    and go without laying the screen out again."""
+
     def error_text(self, text: Text) -> None:
         """Show ``text`` on the error line, wrapped, on as many rows as it needs (see
         :meth:`error_room`), under the prompt, which keeps its rows."""
@@ -334,7 +340,7 @@ class SeatScreen(AppScreen):
         if width and rows_for(self, text, width) > room:  # (no room left: cut, visibly)
             kept = text.wrap(self.app.console, width - 2)[:room]
             text = Text("\n").join(kept).append(" …")
-        fit_error(self, "foot", "error", text, self.error_rows, room)
+        fit_error(self, "foot", "error", text, self.error_rows, room, self.ERROR_ROWS_AT_LEAST)
         self.show("error", (text.plain, text.spans), lambda: text)
 
     def error_room(self) -> int:

@@ -58,15 +58,21 @@ of typing the only one (``offer painting to kid `` is whole; ``for`` would need 
 
 
 def fit_error(
-    screen: Any, board_id: str, spot: str, text: Text, rows: int, most: int = MAX_ERROR_ROWS
+    screen: Any,
+    board_id: str,
+    spot: str,
+    text: Text,
+    rows: int,
+    most: int = MAX_ERROR_ROWS,
+    least: int = 1,
 ) -> int:
     """The rows the error panel ``spot`` of board ``board_id`` needs for ``text`` (wrapped,
-    at most ``most``); when it is not ``rows``, the board is laid out again (rarely: only
-    when an error needs another row, or no longer does)."""
+    at least ``least``, at most ``most``); when it is not ``rows``, the board is laid out again
+    (rarely: only when an error needs another row, or no longer does)."""
     from shipwreck.tui.board import Board
 
     board = screen.query_one(f"#{board_id}", Board)
-    needed = max(1, min(most, rows_for(screen, text, board.size.width - 2)))
+    needed = max(least, min(most, rows_for(screen, text, board.size.width - 2)))
     if needed != rows:
         screen.error_rows = needed
         board.relayout()

@@ -108,6 +108,8 @@ class SeaMap(Widget):
     def show(
         self, view: SpanishMainView, preview: MovePreview | None = None, ship: str | None = None
     ) -> None:
+        if view == self.view and preview == self.preview and ship == self.ship:
+            return  # (a refused line, a chat line: the map as it is)
         self.view, self.preview, self.ship = view, preview, ship
         self.refresh()
 
@@ -138,6 +140,7 @@ class SpanishMainScreen(SeatScreen):
     ]
 
     chat_style = "cyan"  # the table chat shares the log, in its own colour
+    ERROR_ROWS_AT_LEAST = error_rows = 2  # errors come and go; the map keeps its scale
 
     def __init__(self, table: SeatLink, seat: int | None) -> None:
         super().__init__(table, seat)
