@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
-from shipwreck.games import get_ruleset
+from shipwreck.games import get_ruleset, positions
 from shipwreck.games.registry import default_game
 from shipwreck.lang import CommandSyntaxError, parse_command, registry
 from shipwreck.lang.commands import lower_ascii
@@ -69,7 +69,7 @@ def from_dict(
         raise ScenarioError(f"{where}: {e.args[0]}") from None
     fields = {k: v for k, v in data.items() if k not in _META_KEYS}
     try:
-        position = msgspec.convert(fields, type=rules.position_type)
+        position = msgspec.convert(fields, type=positions(rules).position_type)
         commands = msgspec.convert(data.get("commands", []), type=list[str])
         expect = msgspec.convert(data.get("expect", {}), type=dict[str, Any])
     except msgspec.ValidationError as e:
@@ -96,7 +96,7 @@ def run(scenario: Scenario) -> Result:
     rules = get_ruleset(scenario.game)
     lang = registry.get(scenario.game)
     try:
-        state, events = rules.from_position(scenario.position)
+        state, events = positions(rules).from_position(scenario.position)
     except ValueError as e:
         raise ScenarioError(str(e)) from None
     for line in scenario.commands:

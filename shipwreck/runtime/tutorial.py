@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from shipwreck.engine.core import Event, Seat
-from shipwreck.games import get_ruleset
+from shipwreck.games import get_ruleset, positions
 from shipwreck.games.registry import all_games, default_game
 from shipwreck.games.registry import find as find_game
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command, registry
@@ -116,7 +116,7 @@ class TutorialTable(Table):
         self, script: Script, player: str, table_id: int | None = None, book: BotBook | None = None
     ) -> None:
         self.script = script
-        position_type = get_ruleset(script.game).position_type
+        position_type = positions(get_ruleset(script.game)).position_type
         self._position = msgspec.convert(script.position, type=position_type)
         seats = [
             SeatSpec("human", player=player) if i == script.seat else SeatSpec("bot", "tutorial")
@@ -128,7 +128,7 @@ class TutorialTable(Table):
         self.coach = Coach(script.game, script.seat, script.steps, script.hints, script.coach)
 
     def _new_game(self, seats: int) -> tuple[Any, list[Event]]:
-        state, events = self.rules.from_position(self._position)
+        state, events = positions(self.rules).from_position(self._position)
         return state, list(events)
 
     def _named_player(self, name: str, owner: str | None, seat: Seat) -> Any:
