@@ -43,7 +43,7 @@ MAX_DEPTH = 200
 _HEADER = re.compile(r'\A(?:[\t ]*(?:#[^\n]*)?\r?\n)*[\t ]*bot\s+"[^"\n]*"\s+for\s+([a-z_]+)')
 
 
-def bot_games() -> dict[str, registry.LangGame]:
+def bot_games() -> dict[str, registry.AnyLang]:
     """Each game a script may be written for (its language has a bot environment)."""
     return {g.name: g for g in registry.all_langs() if g.bot_env is not None}
 
