@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from shipwreck.games.lifeboat import GAME as LIFEBOAT
+from shipwreck.games.lifeboat import LifeboatView
 from shipwreck.games.registry import default_game
 from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
@@ -620,7 +621,7 @@ class TableScreen(SeatScreen):
 
     def action_cards(self) -> None:
         """F4: every navigation card I see, in words."""
-        view = self.table.view(self.seat)
+        view = cast(LifeboatView, self.table.view(self.seat))  # (a Lifeboat table)
         self.shipwreck.push_screen(CardsScreen(R.cards_in_words(view), R.cards_title(view)))
 
     def end_screen(self, view: Any) -> ModalScreen[None]:
