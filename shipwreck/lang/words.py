@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 from functools import cache
-from typing import Any, Literal, cast
+from typing import Any, Literal, cast, overload
 
 import msgspec
 from lark import Token, Transformer
@@ -246,6 +246,14 @@ class _Stopped(UnexpectedInput):
 
 
 # --------------------------------------------------------------------------- reading a line
+
+
+@overload
+def parse_words(where: Literal["lobby"], text: str, names: Names | None = None) -> LobbyWord: ...
+
+
+@overload
+def parse_words(where: Literal["table"], text: str, names: Names | None = None) -> TableWord: ...
 
 
 def parse_words(where: Where, text: str, names: Names | None = None) -> LobbyWord | TableWord:

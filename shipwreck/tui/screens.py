@@ -445,7 +445,7 @@ def free_seats_hint(table: SeatLink) -> str:
     return f"; free: {', '.join(free)} (e.g. 'join {table.id} {free[0]}')"
 
 
-class TableScreen(SeatScreen):
+class TableScreen(SeatScreen[LifeboatView]):
     """One Lifeboat table, as one seat (or a spectator) sees it.
 
     The full layout needs 33 rows; below ``COMPACT_BELOW`` (34) the screen is compact: no
@@ -591,7 +591,7 @@ class TableScreen(SeatScreen):
         self.show_options(options)
         return options
 
-    def paint(self, view: Any) -> None:
+    def paint(self, view: LifeboatView) -> None:
         me = part("spectator", "", rank=7)
         if view.me:
             me = part(f"you are {view.me}", view.me, "", rank=7)
@@ -624,14 +624,14 @@ class TableScreen(SeatScreen):
         view = cast(LifeboatView, self.table.view(self.seat))  # (a Lifeboat table)
         self.shipwreck.push_screen(CardsScreen(R.cards_in_words(view), R.cards_title(view)))
 
-    def end_screen(self, view: Any) -> ModalScreen[None]:
+    def end_screen(self, view: LifeboatView) -> ModalScreen[None]:
         return EndScreen(view)
 
     def help_screen(self) -> ModalScreen[None]:
         return HelpScreen(self.table.game)
 
 
-class EndScreen(EndOfGame):
+class EndScreen(EndOfGame[LifeboatView]):
     """Every score broken down and everything revealed."""
 
     def result(self) -> RenderableType:
