@@ -30,7 +30,7 @@ class ScenarioError(ValueError):
 
 class Scenario(msgspec.Struct):
     game: str
-    position: Any
+    position: object
     commands: list[str]
     expect: dict[str, Any]
     rule: str = ""
@@ -40,9 +40,9 @@ class Scenario(msgspec.Struct):
 
 
 class Result(msgspec.Struct):
-    state: Any
+    state: object
     events: list[Event]
-    summary: dict[str, Any]
+    summary: dict[str, object]
     error: str | None = None
     """The one-line reason the scenario stopped early (an illegal or unreadable command)."""
     failed_command: str | None = None
@@ -165,7 +165,7 @@ def check(result: Result, expect: dict[str, Any]) -> list[str]:
                 if not any(w in line for line in lines):
                     problems.append(f"log: no line contains {w!r}")
             continue
-        got: Any = result.summary
+        got: object = result.summary
         for part in key.split("."):
             got = got.get(part) if isinstance(got, dict) else None
         if (
