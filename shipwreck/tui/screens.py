@@ -15,7 +15,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -694,7 +694,7 @@ class TooSmallScreen(ModalScreen[None]):
                 Text(f"please enlarge your terminal to 80×24\n(it is {w}×{h})", justify="center")
             )
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: Key) -> None:
         event.stop()
         event.prevent_default()
 
