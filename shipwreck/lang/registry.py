@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Generic, NamedTuple, TypeAlias, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeAlias, TypeVar, get_args
 
 import msgspec
 from lark import Token, Transformer
 
 from shipwreck.games import registry as games
+
+if TYPE_CHECKING:
+    from shipwreck.lang.help import CommandHelp
 
 _load = games.BuiltIns(
     "shipwreck.lang.lifeboat", "shipwreck.lang.spanish_main", "shipwreck.lang.words"
@@ -37,7 +40,7 @@ class Term(NamedTuple):
     word known, and its words are listed only when a view gives them."""
 
 
-HelpSections = tuple[tuple[str, dict[str, Any]], ...]
+HelpSections: TypeAlias = "tuple[tuple[str, dict[str, CommandHelp]], ...]"
 """A game's help table: (section title, command word -> ``help.CommandHelp``) pairs."""
 
 

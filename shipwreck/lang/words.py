@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 from functools import cache
-from typing import Any, Literal, cast, overload
+from typing import Literal, cast, overload
 
 import msgspec
 from lark import Token, Transformer
@@ -162,7 +162,7 @@ class _ToWord(Transformer[Token, object]):
     def game(self, a: list[Token]) -> str:
         return game_names()[str(a[0])]
 
-    def new(self, a: list[Any]) -> New:
+    def new(self, a: list[str | None]) -> New:
         game, seats, *bots = a
         return New(
             game or _default_game(),
