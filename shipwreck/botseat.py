@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from shipwreck.engine.core import Event, IllegalCommand, Seat
 from shipwreck.lang import format_command
@@ -118,7 +118,7 @@ def answer(
 ) -> tuple[C | None, list[Event]]:
     """Apply a bot's ``decision`` for ``seat``'s ``kind`` prompt, or the safe default when it
     has no command or the engine refuses it (the bot's trace says which)."""
-    cmd = decision.command
+    cmd = cast("C | None", decision.command)  # (a script of this game builds its commands)
     if (
         cmd is not None
         and kind != "offer"

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, visible
-from shipwreck.games import get_ruleset
+from shipwreck.games import get_ruleset, positions
 from shipwreck.games.registry import default_game
 from shipwreck.lang import CommandSyntaxError, parse_command, registry
 from shipwreck.lang.commands import lower_ascii
@@ -30,7 +30,7 @@ class ScenarioError(ValueError):
 
 class Scenario(msgspec.Struct):
     game: str
-    position: Any
+    position: object
     commands: list[str]
     expect: dict[str, Any]
     rule: str = ""
@@ -40,9 +40,9 @@ class Scenario(msgspec.Struct):
 
 
 class Result(msgspec.Struct):
-    state: Any
+    state: object
     events: list[Event]
-    summary: dict[str, Any]
+    summary: dict[str, object]
     error: str | None = None
     """The one-line reason the scenario stopped early (an illegal or unreadable command)."""
     failed_command: str | None = None
@@ -69,7 +69,7 @@ def from_dict(
         raise ScenarioError(f"{where}: {e.args[0]}") from None
     fields = {k: v for k, v in data.items() if k not in _META_KEYS}
     try:
-        position = msgspec.convert(fields, type=rules.position_type)
+        position = msgspec.convert(fields, type=positions(rules).position_type)
         commands = msgspec.convert(data.get("commands", []), type=list[str])
         expect = msgspec.convert(data.get("expect", {}), type=dict[str, Any])
     except msgspec.ValidationError as e:
@@ -96,7 +96,7 @@ def run(scenario: Scenario) -> Result:
     rules = get_ruleset(scenario.game)
     lang = registry.get(scenario.game)
     try:
-        state, events = rules.from_position(scenario.position)
+        state, events = positions(rules).from_position(scenario.position)
     except ValueError as e:
         raise ScenarioError(str(e)) from None
     for line in scenario.commands:
@@ -165,7 +165,7 @@ def check(result: Result, expect: dict[str, Any]) -> list[str]:
                 if not any(w in line for line in lines):
                     problems.append(f"log: no line contains {w!r}")
             continue
-        got: Any = result.summary
+        got: object = result.summary
         for part in key.split("."):
             got = got.get(part) if isinstance(got, dict) else None
         if (

@@ -6,12 +6,11 @@ import random
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
 from shipwreck.botseat import bot_move
-from shipwreck.games import get_ruleset, registry
+from shipwreck.games import AnyRuleset, get_ruleset, registry
 from shipwreck.lang.bots import BotError, BotPlayer, BotScript
 from shipwreck.lang.bots.checked import load_checked
 
@@ -30,7 +29,7 @@ def check_seats(game: str, seats: int) -> None:
         raise ValueError(f"{game} is played by {lo} to {hi} seats, not {seats}")
 
 
-def _winners(rules: Any, state: Any, by_name: dict[str, int]) -> list[str]:
+def _winners(rules: AnyRuleset, state: object, by_name: dict[str, int]) -> list[str]:
     """The game's own winners when it names them (Spanish Main breaks ties, SM-41), else the
     best scores."""
     named = rules.summary(state).get("winners")
@@ -332,5 +331,5 @@ def format_summary(s: SimSummary, game: str) -> list[str]:
     return lines
 
 
-def as_json(obj: Any) -> str:
+def as_json(obj: object) -> str:
     return msgspec.json.encode(obj).decode()

@@ -7,7 +7,7 @@ the state, and timers, disconnects and bot fallbacks enter as ordinary commands 
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -95,18 +95,32 @@ class Prompt(msgspec.Struct, frozen=True, gc=False):
 
 S = TypeVar("S")
 C = TypeVar("C")
+P = TypeVar("P")
+S_co = TypeVar("S_co", covariant=True)
+S_in = TypeVar("S_in", contravariant=True)
+C_in = TypeVar("C_in", contravariant=True)
 
 
 class Ruleset(Protocol[S, C]):
-    """What the engine needs from a game. ``S`` is its state, ``C`` its command union."""
+    """What the layers above call on a game: ``S`` is its state, ``C`` its command union.
+
+    A game's ruleset class declares it implements this (``class Lifeboat(Ruleset[...])``), so
+    mypy checks every method against it. The game registry hands rulesets out by name, so above
+    the games the two parameters are erased (``AnyRuleset`` in ``shipwreck.games``); a view is
+    ``object`` there, narrowed by the game's own screen, formatter and bot environment.
+    """
 
     name: str
     min_seats: int
     max_seats: int
-    command_type: Any
+    command_type: object
     """The msgspec tagged union of the game's commands (for decoding logs)."""
+    free_types: frozenset[type]
+    """Commands that answer no prompt (trades, talk, breaking a tow): never a bot's answer."""
 
-    def new_game(self, seed: int, seats: int, options: dict[str, Any] | None = None) -> S: ...
+    def new_game(
+        self, seed: int, seats: int, options: dict[str, object] | None = None
+    ) -> tuple[S, list[Event]]: ...
 
     def prompts(self, state: S) -> list[Prompt]: ...
 
@@ -129,10 +143,39 @@ class Ruleset(Protocol[S, C]):
         """The safe answer to ``seat``'s blocking prompt, used on timeouts and bot failures."""
         ...
 
-    def view(self, state: S, seat: Seat | None) -> Any:
+    def view(self, state: S, seat: Seat | None) -> object:
         """What ``seat`` (``None`` = spectator) may know: the only hidden-information filter."""
         ...
 
     def is_over(self, state: S) -> bool: ...
 
     def scores(self, state: S) -> dict[Seat, int]: ...
+
+    def summary(self, state: S) -> dict[str, object]:
+        """The final-state report (``shipwreck scenario run --json``; ``winners`` by seat name)."""
+        ...
+
+    def seat_name(self, state: S, seat: Seat) -> str:
+        """The name a seat goes by in commands and logs."""
+        ...
+
+    def seat_of(self, state: S, name: str) -> Seat: ...
+
+
+@runtime_checkable
+class Positions(Protocol[S_co, P]):
+    """A game that starts from a fixed position ``P`` (scenarios, tutorials), not only a seed."""
+
+    position_type: type[P]
+
+    def from_position(self, pos: P) -> tuple[S_co, list[Event]]: ...
+
+
+@runtime_checkable
+class Previews(Protocol[S_in, C_in]):
+    """A game that can tell what a command would do without doing it (a Spanish Main move:
+    where it ends and what stops it), for the screen to draw before it is sent."""
+
+    def preview(self, state: S_in, seat: Seat, cmd: C_in) -> object:
+        """What ``cmd`` would do; raises IllegalCommand when ``apply`` would refuse it."""
+        ...

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from shipwreck.engine.core import Positions
 from shipwreck.games import registry
+from shipwreck.games.registry import AnyRuleset
+
+__all__ = ["AnyRuleset", "games", "get_ruleset", "positions", "seat_names", "title"]
 
 
-def get_ruleset(name: str) -> Any:
+def get_ruleset(name: str) -> AnyRuleset:
     """The ruleset object of the game called ``name`` (its id, as tables and logs store it; a
     KeyError listing the known games for any other word)."""
     game = registry.find(name)
@@ -16,6 +20,14 @@ def get_ruleset(name: str) -> Any:
         known = ", ".join(games())
         raise registry.UnknownGame(f"unknown game {name!r}; known games: {known}")
     return game.ruleset()
+
+
+def positions(rules: AnyRuleset) -> Positions[object, Any]:
+    """``rules`` as a game that starts from a fixed position (scenarios, tutorials); TypeError
+    for a game that cannot."""
+    if not isinstance(rules, Positions):
+        raise TypeError(f"the game {rules.name} cannot start from a fixed position")
+    return rules
 
 
 def games() -> tuple[str, ...]:

@@ -12,9 +12,16 @@ from __future__ import annotations
 import importlib
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import msgspec
+
+from shipwreck.engine.core import Ruleset
+
+AnyRuleset: TypeAlias = Ruleset[Any, Any]
+"""A ruleset handed out by name: which game's state and commands it takes is known only to that
+game's own modules (and its screen, formatter and bot environment above), so the registry
+erases the two parameters here, in one place."""
 
 
 class BuiltIns:
@@ -50,7 +57,7 @@ class Game(msgspec.Struct, frozen=True):
     """The game's id: table records, logs, scenario files and bot headers use it."""
     title: str
     """The name players read (``Spanish Main``)."""
-    ruleset: Callable[[], Any]
+    ruleset: Callable[[], AnyRuleset]
     """The engine's ``Ruleset`` object of the game (the loader keeps its import lazy)."""
     min_seats: int
     max_seats: int

@@ -20,23 +20,23 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, Union
+from typing import Literal, TypeVar, Union
 
 import msgspec
 
-Convert = Callable[[Any], Any]
+Convert = Callable[[object], object]
 
 
-def _word(value: Any) -> Any:
+def _word(value: object) -> object:
     """A word's text; a value a hand-written rule built (a tuple) is kept."""
     return value if isinstance(value, tuple) else str(value)
 
 
-def _number(value: Any) -> int:
+def _number(value: object) -> int:
     return int(str(value))
 
 
-def _converter(tp: Any) -> tuple[Convert, bool]:
+def _converter(tp: object) -> tuple[Convert, bool]:
     """How to convert one child for a field of type ``tp``, and whether the field is
     variadic (``tuple[X, ...]``: it takes every remaining child)."""
     origin = typing.get_origin(tp)
@@ -56,13 +56,13 @@ def _converter(tp: Any) -> tuple[Convert, bool]:
     return (lambda v: v), False
 
 
-def _rule(cls: type[msgspec.Struct]) -> Callable[[Any, list[Any]], Any]:
+def _rule(cls: type[msgspec.Struct]) -> Callable[[object, list[object]], msgspec.Struct]:
     """The transformer method for one struct: its fields from the rule's children in order."""
     hints = typing.get_type_hints(cls, include_extras=False)
     plan = [(name, *_converter(hints[name])) for name in cls.__struct_fields__]
 
-    def build(self: Any, children: list[Any]) -> Any:
-        kwargs: dict[str, Any] = {}
+    def build(self: object, children: list[object]) -> msgspec.Struct:
+        kwargs: dict[str, object] = {}
         rest = list(children)
         for name, convert, variadic in plan:
             if variadic:
@@ -87,7 +87,7 @@ def rule_name(cls: type[msgspec.Struct]) -> str:
 T = TypeVar("T", bound=type)
 
 
-def builds(union: Any) -> Callable[[T], T]:
+def builds(union: object) -> Callable[[T], T]:
     """Class decorator: give a Lark transformer one method per struct of ``union`` (a command
     union type), named after its rule. A method the class defines itself (an irregular rule)
     wins. (``pass`` is a Python keyword: the rule's method is only reachable by ``getattr``,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
@@ -24,7 +23,7 @@ from shipwreck.lang.grammar import command_parser
 __all__ = ["CommandSyntaxError", "format_command", "parse_command"]
 
 
-def view_names(game: str, view: Any) -> Names | None:
+def view_names(game: str, view: object) -> Names | None:
     """The ids in play that ``view`` shows, for the games whose commands name open ids."""
     lang = registry.find(game)
     if lang is not None and lang.view_names is not None and view is not None:
@@ -32,7 +31,7 @@ def view_names(game: str, view: Any) -> Names | None:
     return None
 
 
-def parse_command(game: str, text: str, view: Any = None) -> Any:
+def parse_command(game: str, text: str, view: object = None) -> object:
     """Parse one line of ``game``'s command language into its command struct.
 
     Anything that is not a command raises :class:`CommandSyntaxError`, and nothing else: one
@@ -97,11 +96,11 @@ def _as_typed(err: CommandSyntaxError, typed: str, line: str, offset: int) -> Co
     return CommandSyntaxError(str(err).replace(now, was, 1), err.column)
 
 
-_FORMATTERS: dict[type, Callable[[Any], str]] = {}
+_FORMATTERS: dict[type, Callable[[object], str]] = {}
 """Command type -> its game's formatter, filled on first use."""
 
 
-def format_command(cmd: Any) -> str:
+def format_command(cmd: object) -> str:
     """The canonical text of a command (any game)."""
     fmt = _FORMATTERS.get(type(cmd))
     if fmt is None:

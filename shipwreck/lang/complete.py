@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import Any
 
 from shipwreck.games.registry import default_game
 from shipwreck.lang import registry
@@ -30,13 +29,13 @@ from shipwreck.lang.help import help_table, player_commands
 _SEPARATORS = " \t"
 
 
-def game_of(view: Any) -> str:
+def game_of(view: object) -> str:
     """The game a view is of (the default game's, for a view of none)."""
     lang = registry.of_view(view)
     return lang.name if lang is not None else default_game().name
 
 
-def complete(text: str, view: Any, game: str | None = None) -> list[str]:
+def complete(text: str, view: object, game: str | None = None) -> list[str]:
     """The words that may come next after ``text`` (or complete its last, unfinished word),
     grammatical and legal for ``view``'s seat now; sorted, unique. [] if none. ``game``: by
     default the game ``view`` is of."""
@@ -70,7 +69,7 @@ def complete(text: str, view: Any, game: str | None = None) -> list[str]:
     )
 
 
-def legal_texts(view: Any, game: str | None = None) -> Iterator[str]:
+def legal_texts(view: object, game: str | None = None) -> Iterator[str]:
     """Every legal command text of ``view``'s seat now, as typed (with the variants above)."""
     yield from registry.get(game or game_of(view)).legal_texts(view)
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 
@@ -302,9 +302,10 @@ class Walker:
         """May the line end here?"""
         return END in self.accepts()
 
-    def finish(self) -> Any:
+    def finish(self) -> Tree[Token]:
         """The parse tree of the words fed (the line must be :meth:`complete`)."""
-        return self._ip.feed_eof()
+        tree: Tree[Token] = self._ip.feed_eof()
+        return tree
 
 
 def _first_words(game: str) -> list[str]:
@@ -468,14 +469,13 @@ def _word_names(where: str) -> tuple[str, ...]:
 
 
 @cache
-def transformer(game: str) -> Transformer[Any, Any]:
+def transformer(game: str) -> Transformer[Token, object]:
     """The parse tree -> command struct transformer of ``game`` (or of the lobby's and the
     table's words)."""
     words = registry.words(game)
     if words is not None:
-        found: Transformer[Any, Any] = words.transformer
-        return found
-    made: Transformer[Any, Any] = registry.get(game).to_command()
+        return words.transformer
+    made: Transformer[Token, object] = registry.get(game).to_command()
     return made
 
 

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NamedTuple, get_args
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeAlias, TypeVar, get_args
 
 import msgspec
+from lark import Token, Transformer
 
 from shipwreck.games import registry as games
+
+if TYPE_CHECKING:
+    from shipwreck.lang.help import CommandHelp
 
 _load = games.BuiltIns(
     "shipwreck.lang.lifeboat", "shipwreck.lang.spanish_main", "shipwreck.lang.words"
@@ -36,35 +40,39 @@ class Term(NamedTuple):
     word known, and its words are listed only when a view gives them."""
 
 
-HelpSections = tuple[tuple[str, dict[str, Any]], ...]
+HelpSections: TypeAlias = "tuple[tuple[str, dict[str, CommandHelp]], ...]"
 """A game's help table: (section title, command word -> ``help.CommandHelp``) pairs."""
 
 
-class LangGame(msgspec.Struct, frozen=True):
-    """One game's language."""
+V = TypeVar("V")
+C = TypeVar("C")
+
+
+class LangGame(msgspec.Struct, Generic[V, C], frozen=True):
+    """One game's language: ``V`` is its seats' view, ``C`` its command union."""
 
     name: str
     """The game's id (as in :mod:`shipwreck.games.registry`)."""
-    to_command: Callable[[], Any]
+    to_command: Callable[[], Transformer[Token, C]]
     """A new parse tree -> command struct transformer (Lark ``Transformer``)."""
-    command_type: Any
+    command_type: object
     """The game's command union: the commands :attr:`format` writes."""
-    format: Callable[[Any], str]
+    format: Callable[[C], str]
     """A command's canonical text."""
     names: Callable[[], tuple[str, ...]]
     """The names its grammar's name patterns stand for (characters, items, seats...)."""
     terms: Mapping[str, Term]
     """How its named terminals read in messages."""
-    legal_texts: Callable[[Any], Iterator[str]]
+    legal_texts: Callable[[V], Iterator[str]]
     """Every legal command text of a seat's view now, as typed (completion)."""
-    view_type: type
+    view_type: type[V]
     """The class of its seats' views (a view says which game it is of)."""
     help: HelpSections = ()
     term_names: Callable[[], dict[str, tuple[str, ...]]] | None = None
     """The names each open terminal stands for when no view is at hand."""
-    view_names: Callable[[Any], dict[str, tuple[str, ...]]] | None = None
+    view_names: Callable[[V], dict[str, tuple[str, ...]]] | None = None
     """The ids in play a view shows, for a game whose commands name open ids."""
-    more_words: Callable[[Any, list[str]], set[str]] | None = None
+    more_words: Callable[[V, list[str]], set[str]] | None = None
     """Words completion offers beyond the legal texts (a move's legs and numbers)."""
     upper_words: frozenset[str] = frozenset()
     """Upper-case words a lower-case partial word completes to (``s`` -> ``S``)."""
@@ -95,11 +103,15 @@ class Words(NamedTuple):
     """The words of a place that is not a game (the lobby, a table): how its parse trees become
     structs, and the names its open terminals stand for."""
 
-    transformer: Any
+    transformer: Transformer[Token, object]
     names: Callable[[], tuple[str, ...]] | None = None
 
 
-_GAMES: dict[str, LangGame] = {}
+AnyLang: TypeAlias = LangGame[Any, Any]
+"""A game's language looked up by name: which view and commands it takes is known to its own
+module only (a caller holds a view or command of that game), so the registry erases them here."""
+
+_GAMES: dict[str, AnyLang] = {}
 _WORDS: dict[str, Words] = {}
 
 
@@ -114,7 +126,7 @@ def words(where: str) -> Words | None:
     return _WORDS.get(where)
 
 
-def register(game: LangGame) -> LangGame:
+def register(game: LangGame[V, C]) -> LangGame[V, C]:
     """Add a game's language (its game must be in the games registry)."""
     games.get(game.name)
     _GAMES[game.name] = game
@@ -126,14 +138,14 @@ def unregister(name: str) -> None:
     _GAMES.pop(name, None)
 
 
-def find(name: str) -> LangGame | None:
+def find(name: str) -> AnyLang | None:
     """The language of the game called ``name`` (its id: what a player types is resolved to it
     by ``games.registry``), or None."""
     _load()
     return _GAMES.get(name)
 
 
-def get(name: str) -> LangGame:
+def get(name: str) -> AnyLang:
     """The language of the game called ``name``; KeyError (one line) if none."""
     found = find(name)
     if found is None:
@@ -142,18 +154,18 @@ def get(name: str) -> LangGame:
     return found
 
 
-def all_langs() -> tuple[LangGame, ...]:
+def all_langs() -> tuple[AnyLang, ...]:
     """Every registered game's language."""
     _load()
     return tuple(_GAMES.values())
 
 
-def of_view(view: Any) -> LangGame | None:
+def of_view(view: object) -> AnyLang | None:
     """The language of the game ``view`` is a view of."""
     return next((g for g in all_langs() if isinstance(view, g.view_type)), None)
 
 
-def of_command(cmd: Any) -> LangGame | None:
+def of_command(cmd: object) -> AnyLang | None:
     """The language whose commands include ``cmd``'s type."""
     cls = type(cmd)
     for g in all_langs():

@@ -27,7 +27,7 @@ def game_named(word: str) -> str | None:
 class _ByGame(Mapping[str, str]):
     """Game -> one of its language's texts, for every game that has it."""
 
-    def __init__(self, field: Callable[[registry.LangGame], str | None]) -> None:
+    def __init__(self, field: Callable[[registry.AnyLang], str | None]) -> None:
         self.field = field
 
     def _texts(self) -> dict[str, str]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from itertools import permutations
-from typing import Any
 
 from lark import Token, Transformer
 
@@ -58,7 +57,7 @@ class ToCommand(Transformer[Token, C.Command]):
         """One more target of a split shoot action: ``at SHIP [with MAST...]``."""
         return (str(a[0]), tuple(int(str(m)) for m in a[1:] if m is not None))
 
-    def shoot(self, a: list[Any]) -> C.Shoot:
+    def shoot(self, a: list[Token | C.Aim | None]) -> C.Shoot:
         """``shoot SHIP at SHIP [with MAST...] [, at SHIP [with MAST...]]...`` (SM-25)."""
         also = tuple(x for x in a[2:] if isinstance(x, tuple))
         masts = tuple(int(str(m)) for m in a[2:] if m is not None and not isinstance(m, tuple))

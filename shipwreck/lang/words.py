@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import difflib
 from functools import cache
-from typing import Any, Literal
+from typing import Literal, cast, overload
 
 import msgspec
-from lark import Token, Transformer, Tree
+from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from shipwreck.games.registry import default_game, find
@@ -156,13 +156,13 @@ LobbyWord = New | Tutorial | JoinTable | Watch | Open | Say | Help | Rules | Lad
 TableWord = Help | Rules | Legend | ToLobby | Leave | Quit | Say | Tell | Chat | Start | Takeover
 
 
-class _ToWord(Transformer[Token, Any]):
+class _ToWord(Transformer[Token, object]):
     """Builds a word's struct from a tree of ``grammar/lobby.lark`` or ``grammar/table.lark``."""
 
     def game(self, a: list[Token]) -> str:
         return game_names()[str(a[0])]
 
-    def new(self, a: list[Any]) -> New:
+    def new(self, a: list[str | None]) -> New:
         game, seats, *bots = a
         return New(
             game or _default_game(),
@@ -248,7 +248,15 @@ class _Stopped(UnexpectedInput):
 # --------------------------------------------------------------------------- reading a line
 
 
-def parse_words(where: Where, text: str, names: Names | None = None) -> Any:
+@overload
+def parse_words(where: Literal["lobby"], text: str, names: Names | None = None) -> LobbyWord: ...
+
+
+@overload
+def parse_words(where: Literal["table"], text: str, names: Names | None = None) -> TableWord: ...
+
+
+def parse_words(where: Where, text: str, names: Names | None = None) -> LobbyWord | TableWord:
     """One line of the lobby's (``where="lobby"``) or a table's words, as its struct. Anything
     else raises :class:`CommandSyntaxError` with one line saying what is wrong and, when a close
     correction reads, the corrected line. ``names``: at a table, whom ``tell`` may name
@@ -262,8 +270,8 @@ def parse_words(where: Where, text: str, names: Names | None = None) -> Any:
             break
     if not walker.complete():
         raise diagnose(where, line, offset, _Stopped(len(line)), names)
-    tree: Tree[Token] = walker.finish()
-    return TO_WORD.transform(tree)
+    tree = walker.finish()
+    return cast("LobbyWord | TableWord", TO_WORD.transform(tree))  # (what its rules build)
 
 
 def first_words(where: str) -> list[str]:

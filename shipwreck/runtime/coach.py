@@ -12,12 +12,23 @@ way), a plain hint for the decision at hand names one that is. A tutorial never 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Protocol, cast
 
 import msgspec
 
-from shipwreck.engine.core import Event
+from shipwreck.engine.core import Event, Prompt
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
+
+
+class CoachedView(Protocol):
+    """What the coach reads of every game's view by its type; the rest (is it over, my score)
+    games name differently, and the coach looks it up by name."""
+
+    @property
+    def prompts(self) -> Sequence[Prompt]: ...
+
+    @property
+    def choices(self) -> Sequence[object]: ...
 
 
 class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -90,7 +101,7 @@ class Coach:
 
     # ------------------------------------------------------------------ what to say
 
-    def line(self, view: Any, public_log: Sequence[Event] = ()) -> CoachLine:
+    def line(self, view: object, public_log: Sequence[Event] = ()) -> CoachLine:
         """The coach's line for the player's ``view`` (and the public log, for what happened)."""
         if _over(view):
             return CoachLine(self._finish(view), "lobby", self.note)
@@ -104,11 +115,12 @@ class Coach:
             return CoachLine(step.say, step.type, self.note)
         hint = self.hints.get(kind, Hint(f"Decide: {kind}."))
         command = next((c for c in hint.commands() if c and _answers(self.game, view, c)), None)
-        if command is None and view.choices:
-            command = format_command(view.choices[0])
+        choices = cast(CoachedView, view).choices
+        if command is None and choices:
+            command = format_command(choices[0])
         return CoachLine(hint.say, command, self.note)
 
-    def heard(self, before: Any, text: str, ok: bool) -> None:
+    def heard(self, before: object, text: str, ok: bool) -> None:
         """The player typed ``text`` with ``before`` on screen; it was accepted or not.
 
         Refused: the step stays (unless it was the step's own command: the game went elsewhere,
@@ -138,8 +150,8 @@ class Coach:
 
     # ------------------------------------------------------------------ reading the view
 
-    def _my_prompt(self, view: Any) -> str | None:
-        for p in view.prompts:
+    def _my_prompt(self, view: object) -> str | None:
+        for p in cast(CoachedView, view).prompts:
             if p.seat == self.seat and p.blocking:
                 return str(p.kind)
         return None
@@ -151,41 +163,46 @@ class Coach:
                 return j
         return None
 
-    def _finish(self, view: Any) -> str:
+    def _finish(self, view: object) -> str:
         score, parts = _score(view)
         return self.words.finish.format(score=score, parts=parts)
 
 
-def _over(view: Any) -> bool:
+def _over(view: object) -> bool:
     return bool(getattr(view, "over", False) or getattr(view, "phase", "") == "over")
 
 
-def _score(view: Any) -> tuple[str, str]:
-    """The player's score and its parts, as the end of the game shows them to everyone."""
-    scores = getattr(view, "scores", None)
-    if scores is not None and view.me in scores:
-        parts = (view.score_parts or {}).get(view.me, {})
+def _score(view: object) -> tuple[str, str]:
+    """The player's score and its parts, as the end of the game shows them to everyone.
+    (Games name them differently: Lifeboat's ``scores`` by character, Spanish Main's ``gold``
+    by seat; the coach looks them up by name.)"""
+    scores: dict[str, int] | None = getattr(view, "scores", None)
+    me: str | None = getattr(view, "me", None)
+    if scores is not None and me in scores:
+        score_parts: dict[str, dict[str, int]] | None = getattr(view, "score_parts", None)
+        parts = (score_parts or {}).get(me, {})
         words = " + ".join(f"{name} {n}" for name, n in parts.items() if n)
-        return str(scores[view.me]), words or "nothing"
-    gold = getattr(view, "gold", None)
-    if gold is not None and view.seat is not None:
-        return str(gold[view.seat]), f"{gold[view.seat]} gold at home"
+        return str(scores[me]), words or "nothing"
+    gold: list[int] | None = getattr(view, "gold", None)
+    seat: int | None = getattr(view, "seat", None)
+    if gold is not None and seat is not None:
+        return str(gold[seat]), f"{gold[seat]} gold at home"
     return "?", "?"
 
 
-def _parse(game: str, view: Any, text: str) -> Any | None:
+def _parse(game: str, view: object, text: str) -> object | None:
     try:
         return parse_command(game, text, view)
     except CommandSyntaxError:
         return None
 
 
-def _canonical(game: str, view: Any, text: str) -> str | None:
+def _canonical(game: str, view: object, text: str) -> str | None:
     cmd = _parse(game, view, text)
     return None if cmd is None else format_command(cmd)
 
 
-def _answers(game: str, view: Any, text: str) -> bool:
+def _answers(game: str, view: object, text: str) -> bool:
     """Whether ``text`` answers the player's open decision (not a free action).
 
     The view lists the legal answers; a move's headings and distances are endless, so it lists
@@ -194,7 +211,7 @@ def _answers(game: str, view: Any, text: str) -> bool:
     if cmd is None:
         return False
     canonical = format_command(cmd)
-    for choice in view.choices:
+    for choice in cast(CoachedView, view).choices:
         if format_command(choice) == canonical:
             return True
         if (

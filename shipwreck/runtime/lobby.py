@@ -10,10 +10,11 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 import msgspec
 
+from shipwreck.engine.core import Seat
 from shipwreck.games import get_ruleset, title
 from shipwreck.lang.bots import BotError, BotScript
 from shipwreck.lang.text import clean_text
@@ -27,6 +28,28 @@ if TYPE_CHECKING:
     from shipwreck.runtime.remote_table import RemoteTables
 
 log = logging.getLogger("shipwreck.lobby")
+
+
+class Pacing(TypedDict):
+    """How a lobby's tables pace their bots (:class:`Table`'s keywords of the same names)."""
+
+    schedule: Schedule | None
+    bot_moves_per_turn: int
+    unattended_move_seconds: float
+
+
+class TableOptions(Pacing):
+    """The keywords every table a lobby makes is given (its persistence hooks, clocks, bots)."""
+
+    on_command: Callable[[Table, Seat, str], None]
+    on_seats: Callable[[Table], None]
+    on_chat: Callable[[Table, ChatLine], None]
+    timers: dict[str, int]
+    autopilot_after: int
+    autopilot_bot: Callable[[str], BotScript]
+    solo_timers: bool
+    clock: Callable[[], float]
+    book: BotBook
 
 
 class LobbyChat(msgspec.Struct, frozen=True):
@@ -75,7 +98,7 @@ class Lobby:
         """A table waiting for players starts by itself this long after it was made (0: only
         when its host types ``start``)."""
         self.clock = clock
-        self.pacing: dict[str, Any] = {
+        self.pacing: Pacing = {
             "schedule": schedule,
             "bot_moves_per_turn": bot_moves_per_turn,
             "unattended_move_seconds": unattended_move_seconds,
@@ -296,7 +319,7 @@ class Lobby:
             table.close()
             self._notify()
 
-    def _table_options(self) -> dict[str, Any]:
+    def _table_options(self) -> TableOptions:
         return {
             "on_command": self._persist,
             "on_seats": self._persist_seats,
@@ -424,7 +447,8 @@ class Lobby:
         game = title(table.game)
         if isinstance(table, TutorialTable):
             game += " tutorial"
-        return (str(table.id), game, table.summary(), str(table.state.round), status, players)
+        rnd = getattr(table.state, "round", "-")  # (every game's state counts rounds)
+        return (str(table.id), game, table.summary(), str(rnd), status, players)
 
     def listing(self) -> list[Row]:
         """Every table's row, worked out once per change however many sessions show it (the

@@ -25,7 +25,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
 
 import msgspec
 
@@ -92,7 +91,7 @@ class LobbyLink:
         self._waiting_here: set[str] = set()
         """Players some table of ours waits for (their turns are sent again at each beat)."""
         self._turn_subs: dict[str, asyncio.Task[Subscription | None]] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self._subs = [
@@ -258,7 +257,7 @@ class LobbyLink:
         if before is None or before[1] != message.tables:
             self.lobby.turns_heard(player)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[object, None, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

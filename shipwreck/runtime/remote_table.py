@@ -16,12 +16,12 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
-from typing import Any
 
 from shipwreck.bus import Bus
 from shipwreck.engine.core import Event, Seat
+from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.runtime.table import ChatLine, SeatInfo, Submitted
-from shipwreck.runtime.updates import SeatUpdate, TableMirror, TableRequest
+from shipwreck.runtime.updates import RequestKind, SeatUpdate, TableMirror, TableRequest
 
 log = logging.getLogger("shipwreck.remote_table")
 
@@ -45,8 +45,8 @@ class RemoteTable:
         followers[self._key] += 1
         self.watchers: dict[str, int] = {}
         """Spectators are known to the owner only (a whisper to one is sent from there)."""
-        self._listeners: dict[Callable[[Any], None], Callable[[TableMirror], None]] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._listeners: dict[Callable[[SeatLink], None], Callable[[TableMirror], None]] = {}
+        self._tasks: set[asyncio.Task[object]] = set()
         self._shown = False
         self.closed = False
         self._unused = asyncio.get_running_loop().call_later(UNUSED_SECONDS, self._close_unused)
@@ -132,7 +132,7 @@ class RemoteTable:
     def autopilot_after(self) -> int:
         return self._update.autopilot_after
 
-    def view(self, seat: Seat | None) -> Any:
+    def view(self, seat: Seat | None) -> object:
         return self.mirror.view(seat)
 
     def log(self, seat: Seat | None) -> list[Event]:
@@ -178,20 +178,36 @@ class RemoteTable:
             else "only a player at this table can start it"
         )
 
-    def preview(self, seat: Seat, cmd: Any) -> Any:
+    def preview(self, seat: Seat, cmd: object) -> object:
         """No preview from here (it needs the game's state, which only the owner has)."""
         return None
 
     # ------------------------------------------------------------------ asking the owner
 
-    async def _request(self, kind: Any, **fields: Any) -> Submitted:
-        return await self.mirror.ask(TableRequest(self.player, self.seat, kind=kind, **fields))
+    async def _request(
+        self,
+        kind: RequestKind,
+        text: str = "",
+        to: Seat | None = None,
+        to_watcher: str | None = None,
+        with_bots: bool = False,
+    ) -> Submitted:
+        request = TableRequest(
+            self.player,
+            self.seat,
+            text,
+            kind=kind,
+            to=to,
+            to_watcher=to_watcher,
+            with_bots=with_bots,
+        )
+        return await self.mirror.ask(request)
 
-    def _later(self, kind: Any, **fields: Any) -> None:
+    def _later(self, kind: RequestKind) -> None:
         """Send a request whose answer nobody waits for (it changes what the updates say)."""
-        self._spawn(self._request(kind, **fields))
+        self._spawn(self._request(kind))
 
-    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+    def _spawn(self, work: Coroutine[object, None, object]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -248,7 +264,7 @@ class RemoteTable:
     def watch(self, player: str) -> Callable[[], None]:
         return lambda: None
 
-    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
+    def subscribe(self, listener: Callable[[SeatLink], None]) -> Callable[[], None]:
         """``listener(self)`` after each update; the last one to go stops the mirror."""
 
         def heard(_mirror: TableMirror) -> None:

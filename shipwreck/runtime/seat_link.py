@@ -19,9 +19,9 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, TypeAlias, TypeVar
+from typing import Protocol, TypeAlias, TypeVar, cast
 
-from shipwreck.engine.core import Event, Seat
+from shipwreck.engine.core import Event, Prompt, Seat
 from shipwreck.runtime.table import ChatLine, SeatInfo, Submitted
 
 log = logging.getLogger("shipwreck.seat_link")
@@ -58,7 +58,7 @@ class SeatLink(Protocol):
     @property
     def autopilot_after(self) -> int: ...
 
-    def view(self, seat: Seat | None) -> Any: ...
+    def view(self, seat: Seat | None) -> object: ...
     def log(self, seat: Seat | None) -> list[Event]: ...
     def chat_for(self, viewer: str | None) -> list[ChatLine]: ...
     def seat_name(self, seat: Seat) -> str: ...
@@ -68,7 +68,7 @@ class SeatLink(Protocol):
     def default_text(self, seat: Seat) -> str | None: ...
     def host_here(self) -> bool: ...
     def start_refusal(self, player: str | None) -> str | None: ...
-    def preview(self, seat: Seat, cmd: Any) -> Any: ...
+    def preview(self, seat: Seat, cmd: object) -> object: ...
 
     def submit_text(self, seat: Seat, text: str) -> Answer[Submitted]: ...
     def say(
@@ -85,10 +85,10 @@ class SeatLink(Protocol):
     def set_connected(self, player: str, connected: bool) -> None: ...
     def prompt_shown(self, seat: Seat | None) -> None: ...
     def watch(self, player: str) -> Callable[[], None]: ...
-    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]: ...
+    def subscribe(self, listener: Callable[[SeatLink], None]) -> Callable[[], None]: ...
 
 
-_pending: set[asyncio.Task[Any]] = set()
+_pending: set[asyncio.Task[None]] = set()
 """Answers still on their way (kept here so a task is not collected before it is done)."""
 
 
@@ -111,8 +111,16 @@ def when_answered(answer: Answer[T], then: Callable[[T], None]) -> None:
     task.add_done_callback(_pending.discard)
 
 
-def waited_seats(view: Any) -> tuple[Seat, ...]:
+class PromptedView(Protocol):
+    """What the runtime reads of a game's view: the prompts it shows (a view leaves out the
+    prompts that would tell what someone holds)."""
+
+    @property
+    def prompts(self) -> Sequence[Prompt]: ...
+
+
+def waited_seats(view: object) -> tuple[Seat, ...]:
     """The seats a game's ``view`` says the table waits for (its blocking prompts; a view
     leaves out the prompts that would tell what someone holds)."""
-    prompts: Sequence[Any] = view.prompts
+    prompts = cast(PromptedView, view).prompts
     return tuple(sorted({p.seat for p in prompts if p.blocking}))

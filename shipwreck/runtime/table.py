@@ -17,13 +17,13 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 import msgspec
 
 from shipwreck.botseat import RandomPlayer, SeatBot, answer, bot_move
-from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Seat, visible
-from shipwreck.games import get_ruleset
+from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Previews, Prompt, Seat, visible
+from shipwreck.games import AnyRuleset, get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotError, BotPlayer, BotScript, Decision
 from shipwreck.lang.text import clean_text, without_rule_ids
@@ -217,7 +217,7 @@ class Table:
         self.game = game
         self.name = name or f"table {self.id}"
         self.seed = seed
-        self.rules: Any = get_ruleset(game)
+        self.rules: AnyRuleset = get_ruleset(game)
         self.state, self.events = self._new_game(len(seats))
         self.events = list(self.events)
         self.commands: list[tuple[Seat, str]] = []
@@ -275,7 +275,7 @@ class Table:
         self.bot_moves_per_turn = max(1, bot_moves_per_turn)
         self.unattended_move_seconds = unattended_move_seconds
         self._bots_pending: Handle | None = None
-        self._thinking: tuple[tuple[Any, ...], Decision] | None = None
+        self._thinking: tuple[tuple[Seat, str, int, int], Decision] | None = None
         """A bot's search under way, a slice a turn (with a scheduler): (what it answers, the
         decision); dropped if the table changes before it is done."""
         self._offers_left: set[tuple[Seat, int]] = set()
@@ -290,7 +290,7 @@ class Table:
     def over(self) -> bool:
         return bool(self.rules.is_over(self.state))
 
-    def view(self, seat: Seat | None) -> Any:
+    def view(self, seat: Seat | None) -> object:
         return self.rules.view(self.state, seat)
 
     def log(self, seat: Seat | None) -> list[Event]:
@@ -307,15 +307,14 @@ class Table:
         self.chat = lines[-CHAT_KEPT:]
         self._chat_n = lines[-1].n + 1 if lines else 0
 
-    def preview(self, seat: Seat, cmd: Any) -> Any:
+    def preview(self, seat: Seat, cmd: object) -> object:
         """What ``cmd`` would do for ``seat`` now, without doing it, if the game can tell (a
         Spanish Main move: where it ends and what stops it). ``None`` if the game has no
         preview; raises :class:`IllegalCommand` when :meth:`submit` would refuse it."""
-        preview = getattr(self.rules, "preview", None)
-        if preview is None:
+        if not isinstance(self.rules, Previews):
             return None
         try:
-            return preview(self.state, seat, cmd)
+            return self.rules.preview(self.state, seat, cmd)
         except IllegalCommand as e:
             raise IllegalCommand(without_rule_ids(str(e))) from None
 
@@ -487,7 +486,7 @@ class Table:
             return Submitted(False, str(e))
         return self.submit(seat, cmd)
 
-    def submit(self, seat: Seat, cmd: Any) -> Submitted:
+    def submit(self, seat: Seat, cmd: object) -> Submitted:
         """The one door into the engine. A refused command changes nothing."""
         if self.over:
             return Submitted(False, "the game is over")
@@ -513,7 +512,7 @@ class Table:
 
     # ------------------------------------------------------------------ timers and autopilot
 
-    def _is_free(self, cmd: Any) -> bool:
+    def _is_free(self, cmd: object) -> bool:
         """Is ``cmd`` a free action (``say``, an offer, a gift...), which answers no prompt?
         It must never give its player a fresh deadline, or chatting would stall the table."""
         return type(cmd) in getattr(self.rules, "free_types", frozenset())
@@ -693,7 +692,7 @@ class Table:
             log.warning("%s seat %d: bot %r of %s: %s", self.name, seat + 1, name, owner, e)
             return RandomPlayer(seed=self.seed * 100 + seat)
 
-    def _accepted(self, seat: Seat, cmd: Any, events: list[Event]) -> None:
+    def _accepted(self, seat: Seat, cmd: object, events: list[Event]) -> None:
         """Log a command just applied to the state: on disk (``on_command``) before anyone
         sees its effect. If the store refuses it, the table goes back to the log it has (seed
         plus the commands saved) and :class:`NotSaved` is raised: memory never runs ahead of
@@ -709,7 +708,7 @@ class Table:
                 raise NotSaved(str(e)) from e
         self.events.extend(events)
 
-    def _new_game(self, seats: int) -> tuple[Any, list[Event]]:
+    def _new_game(self, seats: int) -> tuple[object, list[Event]]:
         """The game's start, dealt from the seed (a tutorial starts from a fixed position)."""
         state, events = self.rules.new_game(self.seed, seats)
         return state, list(events)
@@ -784,7 +783,7 @@ class Table:
         """Someone is playing here now (connected, not on autopilot)."""
         return any(s.kind == "human" and s.connected and not s.autopilot for s in self.seats)
 
-    def _bot_prompt(self) -> Any:
+    def _bot_prompt(self) -> Prompt | None:
         """The first open decision a bot must take now, if any."""
         if self.over or not any(s.kind == "human" for s in self.seats):
             return None  # nobody to play for yet: the table waits for its first player
@@ -835,7 +834,7 @@ class Table:
 
     def _bot_think(
         self, seat: Seat, kind: str, deadline: float
-    ) -> tuple[Any | None, list[Event]] | None:
+    ) -> tuple[object | None, list[Event]] | None:
         """A bot's move, thought a slice at a time: a script's ``search`` runs its playouts
         until ``deadline`` and goes on in the next slice (None: not done yet). A search whose
         table changed meanwhile (a command, another bot) is dropped and begun again."""

@@ -16,18 +16,19 @@ from __future__ import annotations
 import tomllib
 from collections import deque
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
+from shipwreck.botseat import SeatBot
 from shipwreck.engine.core import Event, Seat
-from shipwreck.games import get_ruleset
+from shipwreck.games import get_ruleset, positions
 from shipwreck.games.registry import all_games, default_game
 from shipwreck.games.registry import find as find_game
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command, registry
 from shipwreck.lang.bots import Decision, TraceEntry
 from shipwreck.runtime.bots import BotBook
-from shipwreck.runtime.coach import Coach, CoachLine, CoachWords, Hint, Step
+from shipwreck.runtime.coach import Coach, CoachedView, CoachLine, CoachWords, Hint, Step
 from shipwreck.runtime.table import SeatSpec, Submitted, Table
 
 
@@ -80,9 +81,9 @@ class ScriptedBot:
         self.lines = list(lines)
         self.trace: deque[TraceEntry] = deque(maxlen=100)
 
-    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision:
+    def decide(self, view: object, decision: str, defer: bool = False) -> Decision:
         entry = TraceEntry(int(getattr(view, "round", 0)), decision, None, None)
-        legal = {format_command(c): c for c in view.choices}
+        legal = {format_command(c): c for c in cast(CoachedView, view).choices}
         for i, line in enumerate(self.lines):
             try:
                 text = format_command(parse_command(self.game, line, view))
@@ -97,10 +98,10 @@ class ScriptedBot:
         self.trace.append(entry)
         return Decision(None, entry)
 
-    def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None:
+    def refused(self, decision: Decision, reason: str, fallback: object | None) -> None:
         decision.entry.note = f"refused ({reason}): safe default"
 
-    def defaulted(self, decision: Decision, fallback: Any | None) -> None:
+    def defaulted(self, decision: Decision, fallback: object | None) -> None:
         decision.entry.command = None if fallback is None else format_command(fallback)
 
 
@@ -116,7 +117,7 @@ class TutorialTable(Table):
         self, script: Script, player: str, table_id: int | None = None, book: BotBook | None = None
     ) -> None:
         self.script = script
-        position_type = get_ruleset(script.game).position_type
+        position_type = positions(get_ruleset(script.game)).position_type
         self._position = msgspec.convert(script.position, type=position_type)
         seats = [
             SeatSpec("human", player=player) if i == script.seat else SeatSpec("bot", "tutorial")
@@ -127,11 +128,11 @@ class TutorialTable(Table):
         self.name = f"{self.name} (tutorial)"
         self.coach = Coach(script.game, script.seat, script.steps, script.hints, script.coach)
 
-    def _new_game(self, seats: int) -> tuple[Any, list[Event]]:
-        state, events = self.rules.from_position(self._position)
+    def _new_game(self, seats: int) -> tuple[object, list[Event]]:
+        state, events = positions(self.rules).from_position(self._position)
         return state, list(events)
 
-    def _named_player(self, name: str, owner: str | None, seat: Seat) -> Any:
+    def _named_player(self, name: str, owner: str | None, seat: Seat) -> SeatBot:
         lines = self.script.bots.get(self.seat_name(seat), [])
         return ScriptedBot(f"tutorial {self.seat_name(seat)}", self.game, lines)
 

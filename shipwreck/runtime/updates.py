@@ -31,7 +31,7 @@ import logging
 import time
 import typing
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -329,7 +329,7 @@ class TableMirror:
         """The chat lines the followed seat's player may read (a spectator: the table's)."""
         self.received_at = 0.0
         """When the latest update arrived (its clocks count down from then)."""
-        self._view: Any = None
+        self._view: object = None
         self._sub: Subscription | None = None
         self.listeners: list[Callable[[TableMirror], None]] = []
 
@@ -420,7 +420,7 @@ class TableMirror:
             raise LookupError(f"table {self.id}: no update received yet")
         return self.update
 
-    def view(self, seat: Seat | None) -> Any:
+    def view(self, seat: Seat | None) -> object:
         self._check(seat)
         self._need()
         return self._view

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def low_priority_pool(workers: int, niceness: int = WORKER_NICENESS) -> ProcessP
     )
 
 
-def run_in_pool(pool: ProcessPoolExecutor, fn: Callable[..., T], *args: Any) -> Awaitable[T]:
+def run_in_pool(pool: ProcessPoolExecutor, fn: Callable[..., T], *args: object) -> Awaitable[T]:
     """``fn(*args)`` in ``pool``, awaited on the running loop."""
     loop = asyncio.get_running_loop()
     # Submitting may start processes, which are handed sys.stderr's file descriptor; a running

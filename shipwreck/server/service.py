@@ -33,6 +33,7 @@ from shipwreck.server.lint_pool import LintPool
 from shipwreck.server.ssh import (
     LIVE_APPS,
     Admission,
+    ClientKey,
     LiveApps,
     SessionInfo,
     ensure_host_key,
@@ -183,8 +184,8 @@ class Service:
         self.lobby.close()
         self.store.close()
 
-    def authorize(self, username: str, key: Any) -> bool:
-        """Any well-formed public key may try a valid name; who it belongs to is settled in
+    def authorize(self, username: str, key: ClientKey) -> bool:
+        """Every well-formed public key may try a valid name; who it belongs to is settled in
         :meth:`admit` (which runs only once the client has proved it holds the key). A name that
         keeps being tried with the wrong key is locked for a while against other keys
         (failed-auth back-off); its owner's key still gets in. A name that can never be valid
@@ -285,7 +286,7 @@ class Service:
             log.info("registered %s with key %s", name, key)
         return ""
 
-    def app_for(self, info: SessionInfo) -> Any:
+    def app_for(self, info: SessionInfo) -> ShipwreckApp:
         """The game for an admitted session."""
         limits = self.config.limits
         return ShipwreckApp(

@@ -50,7 +50,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TextIO, TypeAlias
 
 import asyncssh
 from rich.color import ColorSystem
@@ -254,7 +254,7 @@ class _StdStreamGuard:
 
     def __init__(self) -> None:
         self._depth = 0
-        self._saved: tuple[Any, Any] | None = None
+        self._saved: tuple[TextIO, TextIO] | None = None
 
     @staticmethod
     def _is_stale_capture(stream: object) -> bool:

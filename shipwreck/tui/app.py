@@ -175,7 +175,7 @@ class ShipwreckApp(App[None]):
         if self._opening is None or not self.is_running:
             return
         (table, seat, greeting), self._opening = self._opening, None
-        screen: SeatScreen = table_screen(table, seat, tutorial=isinstance(table, TutorialTable))
+        screen = table_screen(table, seat, tutorial=isinstance(table, TutorialTable))
         screen.greeting = greeting
         if isinstance(self.screen, TooSmallScreen):  # (a resize came first): it goes on top
             self.pop_screen()

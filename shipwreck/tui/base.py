@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
@@ -133,7 +133,11 @@ class AppScreen(Screen[None]):
         return int(getattr(self.app, "line_length", 500))
 
 
-class SeatScreen(AppScreen):
+V = TypeVar("V")
+"""A game's view: the type its table screen paints and its end screen shows."""
+
+
+class SeatScreen(AppScreen, Generic[V]):
     """One table as one seat (or a spectator) sees it: what Lifeboat's and Spanish Main's
     table screens share — following the table, typed lines, chat, leaving."""
 
@@ -154,7 +158,7 @@ class SeatScreen(AppScreen):
 
     # ------------------------------------------------------------------ for each game
 
-    def paint(self, view: Any) -> None:
+    def paint(self, view: V) -> None:
         """Update the panels from ``view`` (with :meth:`show`)."""
         raise NotImplementedError
 
@@ -165,7 +169,7 @@ class SeatScreen(AppScreen):
         """Where table chat goes."""
         return self.query_one("#log", EventLog)
 
-    def end_screen(self, view: Any) -> ModalScreen[None]:
+    def end_screen(self, view: V) -> ModalScreen[None]:
         raise NotImplementedError
 
     def help_screen(self) -> ModalScreen[None]:
@@ -232,7 +236,7 @@ class SeatScreen(AppScreen):
 
     def refresh_all(self) -> None:
         t, seat = self.table, self.seat
-        view = t.view(seat)
+        view = cast(V, t.view(seat))  # (the table is of this screen's game)
         self.paint(view)
         events = t.log(seat)  # only what this seat may read; new lines are appended
         if t.started and len(events) > self._log_shown:  # (a waiting table: no game yet)
@@ -267,7 +271,7 @@ class SeatScreen(AppScreen):
 
     _title: tuple[object, list[Part], tuple[int, ...]] = ((), [], ())
 
-    def show_title(self, key: object, parts: list[Part], view: Any) -> None:
+    def show_title(self, key: object, parts: list[Part], view: object) -> None:
         """The title bar: the clocks (:func:`clock.clock_parts`: mine, and the countdown of
         each seat ``view`` says the table waits for), then ``parts``, fitted to the width
         (:mod:`shipwreck.tui.title`)."""
@@ -464,6 +468,11 @@ class SeatScreen(AppScreen):
         self.error(why, style="yellow")
 
 
+AnySeatScreen: TypeAlias = SeatScreen[Any]
+"""A table screen of whichever game: the screens registry hands them out by the table's game,
+so which view it paints is known to that game's screen module only."""
+
+
 class ClosingModal(ModalScreen[None]):
     """A modal that Escape, Enter or q closes."""
 
@@ -487,7 +496,7 @@ class TypingCloses(HandsKeysOn[None], ClosingModal):
         self.close_by_key()
 
 
-class EndOfGame(TypingCloses):
+class EndOfGame(TypingCloses, Generic[V]):
     """A game's end: its final table, over a board where everything is revealed. Enter,
     Escape or a printable key closes it, and a printable key goes on the command line below,
     so what the player types next (``lobby``, as the coach says) is not lost on the popup
@@ -501,7 +510,7 @@ class EndOfGame(TypingCloses):
         Binding("pagedown", "scroll(10)", show=False),
     ]
 
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: V) -> None:
         super().__init__()
         self.view = view
 

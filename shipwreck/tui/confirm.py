@@ -18,7 +18,7 @@ class Confirm(HandsKeysOn[bool]):
     """``question`` and ``y/n``: y answers yes; n, Escape (and Enter) answer no. Ctrl+C asks
     nothing more here (the app's binding leaves an open question alone).
 
-    Any other printable key answers no too, and goes on to the command line below with the
+    Every other printable key answers no too, and goes on to the command line below with the
     keys after it: a player who pressed Esc (to clear the line, say) and typed a command
     finds it typed, not lost on the question (no table or lobby word starts with y or n,
     except the lobby's ``new``: ``n`` answers no)."""

@@ -10,7 +10,7 @@ importing the screens that import it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from shipwreck.lang.words import New
     from shipwreck.runtime import SeatSpec
     from shipwreck.runtime.seat_link import SeatLink
+    from shipwreck.tui.base import AnySeatScreen
 
 _load = games.BuiltIns(
     "shipwreck.tui.screens", "shipwreck.tui.spanish_main.screen", "shipwreck.tui.tutorial"
@@ -35,10 +36,10 @@ class TuiGame(msgspec.Struct):
 
     name: str
     """The game's id (as in :mod:`shipwreck.games.registry`)."""
-    screen: Callable[[SeatLink, int | None], Any]
+    screen: Callable[[SeatLink, int | None], AnySeatScreen]
     """Its table screen (a ``base.SeatScreen``): ``screen(table, seat)``; seat None watches."""
     lobby_seats: SeatsFor
-    tutorial_screen: Callable[[SeatLink, int | None], Any] | None = None
+    tutorial_screen: Callable[[SeatLink, int | None], AnySeatScreen] | None = None
     """Its tutorial's table screen (the table screen with the coach), if it has a tutorial."""
 
 
@@ -52,7 +53,7 @@ def register(game: TuiGame) -> TuiGame:
     return game
 
 
-def set_tutorial_screen(name: str, screen: Callable[[SeatLink, int | None], Any]) -> None:
+def set_tutorial_screen(name: str, screen: Callable[[SeatLink, int | None], AnySeatScreen]) -> None:
     """Give the game called ``name`` its tutorial screen (the coach's module does)."""
     _GAMES[name].tutorial_screen = screen
 
@@ -77,7 +78,7 @@ def get(name: str) -> TuiGame:
     return found
 
 
-def table_screen(table: SeatLink, seat: int | None, tutorial: bool = False) -> Any:
+def table_screen(table: SeatLink, seat: int | None, tutorial: bool = False) -> AnySeatScreen:
     """The screen of ``table`` for ``seat``: its game's (with the coach, for a tutorial)."""
     game = get(table.game)
     if tutorial and game.tutorial_screen is not None:

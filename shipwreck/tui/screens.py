@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -15,12 +15,13 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from shipwreck.games.lifeboat import GAME as LIFEBOAT
+from shipwreck.games.lifeboat import LifeboatView
 from shipwreck.games.registry import default_game
 from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
@@ -444,7 +445,7 @@ def free_seats_hint(table: SeatLink) -> str:
     return f"; free: {', '.join(free)} (e.g. 'join {table.id} {free[0]}')"
 
 
-class TableScreen(SeatScreen):
+class TableScreen(SeatScreen[LifeboatView]):
     """One Lifeboat table, as one seat (or a spectator) sees it.
 
     The full layout needs 33 rows; below ``COMPACT_BELOW`` (34) the screen is compact: no
@@ -590,7 +591,7 @@ class TableScreen(SeatScreen):
         self.show_options(options)
         return options
 
-    def paint(self, view: Any) -> None:
+    def paint(self, view: LifeboatView) -> None:
         me = part("spectator", "", rank=7)
         if view.me:
             me = part(f"you are {view.me}", view.me, "", rank=7)
@@ -620,17 +621,17 @@ class TableScreen(SeatScreen):
 
     def action_cards(self) -> None:
         """F4: every navigation card I see, in words."""
-        view = self.table.view(self.seat)
+        view = cast(LifeboatView, self.table.view(self.seat))  # (a Lifeboat table)
         self.shipwreck.push_screen(CardsScreen(R.cards_in_words(view), R.cards_title(view)))
 
-    def end_screen(self, view: Any) -> ModalScreen[None]:
+    def end_screen(self, view: LifeboatView) -> ModalScreen[None]:
         return EndScreen(view)
 
     def help_screen(self) -> ModalScreen[None]:
         return HelpScreen(self.table.game)
 
 
-class EndScreen(EndOfGame):
+class EndScreen(EndOfGame[LifeboatView]):
     """Every score broken down and everything revealed."""
 
     def result(self) -> RenderableType:
@@ -693,7 +694,7 @@ class TooSmallScreen(ModalScreen[None]):
                 Text(f"please enlarge your terminal to 80×24\n(it is {w}×{h})", justify="center")
             )
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: Key) -> None:
         event.stop()
         event.prevent_default()
 

@@ -7,7 +7,7 @@ refused line changes nothing at the table, but the coach has a hint for it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.geometry import Offset, Size
@@ -15,7 +15,7 @@ from textual.geometry import Offset, Size
 from shipwreck.games.lifeboat import GAME as LIFEBOAT
 from shipwreck.runtime.coach import CoachLine
 from shipwreck.runtime.tutorial import TutorialTable
-from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.base import AnySeatScreen
 from shipwreck.tui.board import Spot
 from shipwreck.tui.registry import set_tutorial_screen, table_screen
 from shipwreck.tui.screens import TableScreen
@@ -44,7 +44,7 @@ def coach_text(line: CoachLine) -> Text:
 
 
 if TYPE_CHECKING:
-    _Screen = SeatScreen
+    _Screen = AnySeatScreen
 else:
     _Screen = object
 
@@ -76,7 +76,7 @@ class CoachPanel(_Screen):
             line = self.coach_line()
         self.show("coach", line, lambda: coach_text(line))
 
-    def paint(self, view: Any) -> None:
+    def paint(self, view: object) -> None:
         super().paint(view)
         self.show_coach()
 
@@ -114,10 +114,9 @@ class SeaTutorialScreen(CoachPanel, SpanishMainScreen):
     PANELS = {**SpanishMainScreen.PANELS, "coach": "foot"}
 
 
-def tutorial_screen(table: TutorialTable, seat: int | None) -> SeatScreen:
+def tutorial_screen(table: TutorialTable, seat: int | None) -> AnySeatScreen:
     """The screen for a tutorial table (its game's, with the coach)."""
-    screen: SeatScreen = table_screen(table, seat, tutorial=True)
-    return screen
+    return table_screen(table, seat, tutorial=True)
 
 
 set_tutorial_screen(LIFEBOAT.name, LifeboatTutorialScreen)

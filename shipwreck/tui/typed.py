@@ -31,7 +31,7 @@ from shipwreck.tui.confirm import Confirm
 if TYPE_CHECKING:
     from shipwreck.runtime import Submitted
     from shipwreck.runtime.seat_link import SeatLink
-    from shipwreck.tui.base import SeatScreen
+    from shipwreck.tui.base import AnySeatScreen as SeatScreen  # (any game's table screen)
     from shipwreck.tui.screens import LobbyScreen
 
 _COLUMN = re.compile(r"column (\d+): ")
@@ -427,7 +427,7 @@ def words_that_apply(screen: SeatScreen, commands: list[str], table_words: list[
     ]
 
 
-def on_offer_now(view: Any, line: str, message: str) -> str:
+def on_offer_now(view: object, line: str, message: str) -> str:
     """A command cut short or with a wrong word (``take``, ``take fish``): instead of every
     word the grammar knows there (all fourteen items), the choices of that command now, if
     any ("take bait, take water")."""
@@ -446,7 +446,7 @@ def on_offer_now(view: Any, line: str, message: str) -> str:
     return f"{head}; now: {', '.join(shown)}{usage}"
 
 
-def do_table_word(screen: SeatScreen, line: str, word: Any) -> None:
+def do_table_word(screen: SeatScreen, line: str, word: W.TableWord) -> None:
     """Do one of the table's words."""
     t, app = screen.table, screen.shipwreck
     match word:

@@ -11,9 +11,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from shipwreck.engine.core import Event, Seat
+from shipwreck.engine.core import Event, Positions, Ruleset, Seat
 from shipwreck.games import registry
 from shipwreck.games.lifeboat import rules
 from shipwreck.games.lifeboat.cards import CHAR_IDS
@@ -24,7 +24,7 @@ from shipwreck.games.lifeboat.state import LifeboatState
 from shipwreck.games.lifeboat.view import LifeboatView, view
 
 
-class Lifeboat:
+class Lifeboat(Ruleset[LifeboatState, Command], Positions[LifeboatState, Position]):
     """The Lifeboat ruleset, as the engine's ``Ruleset`` protocol describes it.
 
     The hot methods are the rules module's functions themselves (no wrapper call per command).
@@ -33,16 +33,16 @@ class Lifeboat:
     name = "lifeboat"
     min_seats = 4
     max_seats = 6
-    command_type: Any = Command
+    command_type: object = Command
     state_type = LifeboatState
     position_type = Position
     free_types: frozenset[type] = rules._FREE
     """Commands that answer no prompt (trades, gifts, drops, talk)."""
 
     def new_game(
-        self, seed: int, seats: int = 6, options: dict[str, Any] | None = None
+        self, seed: int, seats: int = 6, options: dict[str, object] | None = None
     ) -> tuple[LifeboatState, list[Event]]:
-        return new_game(seed, seats, options)
+        return new_game(seed, seats, cast("dict[str, bool] | None", options))
 
     def from_position(self, pos: Position) -> tuple[LifeboatState, list[Event]]:
         return from_position(pos)
@@ -73,9 +73,9 @@ class Lifeboat:
     def scores(self, state: LifeboatState) -> dict[Seat, int]:
         return {state.players.index(c): s for c, s in (state.scores or {}).items()}
 
-    def summary(self, state: LifeboatState) -> dict[str, Any]:
+    def summary(self, state: LifeboatState) -> dict[str, object]:
         """The final-state report of ``shipwreck scenario run --json`` (docs/scenarios.md)."""
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "over": state.phase == "over",
             "birds": state.birds,
             "round": state.round,

@@ -71,12 +71,10 @@ Choices made where the rules are silent or ambiguous (see also each module):
 
 from __future__ import annotations
 
-from typing import Any
-
-from shipwreck.engine.core import Event, Seat
+from shipwreck.engine.core import Event, Positions, Previews, Ruleset, Seat
 from shipwreck.games import registry
 from shipwreck.games.spanish_main import rules
-from shipwreck.games.spanish_main.commands import Command
+from shipwreck.games.spanish_main.commands import Command, Move, MoveDock, MoveToward
 from shipwreck.games.spanish_main.report import summary_lines
 from shipwreck.games.spanish_main.scoring import score_all
 from shipwreck.games.spanish_main.setup import SEAT_NAMES, Position, from_position, new_game
@@ -84,20 +82,24 @@ from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import SpanishMainView, view
 
 
-class SpanishMain:
+class SpanishMain(
+    Ruleset[SpanishMainState, Command],
+    Positions[SpanishMainState, Position],
+    Previews[SpanishMainState, Move | MoveToward | MoveDock],
+):
     """The Spanish Main ruleset, as the engine's ``Ruleset`` protocol describes it."""
 
     name = "spanish_main"
     min_seats = 2
     max_seats = 4
-    command_type: Any = Command
+    command_type: object = Command
     state_type = SpanishMainState
     position_type = Position
     free_types: frozenset[type] = rules.FREE_TYPES
     """Commands that answer no prompt (breaking a tow)."""
 
     def new_game(
-        self, seed: int, seats: int = 2, options: dict[str, Any] | None = None
+        self, seed: int, seats: int = 2, options: dict[str, object] | None = None
     ) -> tuple[SpanishMainState, list[Event]]:
         return new_game(seed, seats, options)
 
@@ -126,7 +128,7 @@ class SpanishMain:
     def scores(self, state: SpanishMainState) -> dict[Seat, int]:
         return score_all(state)
 
-    def summary(self, state: SpanishMainState) -> dict[str, Any]:
+    def summary(self, state: SpanishMainState) -> dict[str, object]:
         """The final-state report of ``shipwreck scenario run --json``."""
         return {
             "over": state.over,

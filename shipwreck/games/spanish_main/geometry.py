@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 _T = TypeVar("_T")
 
@@ -294,22 +294,24 @@ class Waters(list[Obstacle]):
 
     __slots__ = ("memo",)
 
-    def __init__(self, obstacles: Iterable[Obstacle] = (), memo: dict[Any, Any] | None = None):
+    def __init__(
+        self, obstacles: Iterable[Obstacle] = (), memo: dict[Hashable, object] | None = None
+    ):
         super().__init__(obstacles)
-        self.memo: dict[Any, Any] = {} if memo is None else memo
+        self.memo: dict[Hashable, object] = {} if memo is None else memo
 
 
 _MISSING = object()
 
 
-def _remember(obstacles: list[Obstacle], key: tuple[Any, ...], work: Callable[[], _T]) -> _T:
+def _remember(obstacles: list[Obstacle], key: tuple[Hashable, ...], work: Callable[[], _T]) -> _T:
     """``work()``, or what it gave before for ``key`` against the same :class:`Waters`."""
     if not isinstance(obstacles, Waters):
         return work()
     got = obstacles.memo.get(key, _MISSING)
     if got is _MISSING:
         got = obstacles.memo[key] = work()
-    return got  # type: ignore[no-any-return]
+    return cast(_T, got)  # (what ``work`` gave for this key)
 
 
 @dataclass(slots=True)

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from operator import attrgetter
-from typing import Any
 
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main.state import SpanishMainState
@@ -26,11 +25,11 @@ KEEP = 16
 
 _SHIP = attrgetter("id", "owner", "x", "y", "heading", "length", "towing")
 _ISLAND = attrgetter("id", "x", "y", "r", "home")
-_memos: OrderedDict[tuple[Any, ...], dict[Any, Any]] = OrderedDict()
+_memos: OrderedDict[tuple[Hashable, ...], dict[Hashable, object]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def sea_key(state: SpanishMainState) -> tuple[Any, ...]:
+def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
     """Everything about ``state`` the geometry of a move depends on."""
     return (
         state.width,
@@ -40,7 +39,7 @@ def sea_key(state: SpanishMainState) -> tuple[Any, ...]:
     )
 
 
-def memo(state: SpanishMainState) -> dict[Any, Any]:
+def memo(state: SpanishMainState) -> dict[Hashable, object]:
     """The dict of what has been worked out from this position's geometry."""
     key = sea_key(state)
     with _lock:
@@ -55,7 +54,7 @@ def memo(state: SpanishMainState) -> dict[Any, Any]:
 
 
 def waters(
-    state: SpanishMainState, key: tuple[Any, ...], build: Callable[[], list[geo.Obstacle]]
+    state: SpanishMainState, key: tuple[Hashable, ...], build: Callable[[], list[geo.Obstacle]]
 ) -> geo.Waters:
     """The obstacles ``build()`` makes for this position (``key``: for whom, e.g. her owner and
     the hulls she leaves out), made once, with their memo of legs and plans (:class:`geo.Waters`).

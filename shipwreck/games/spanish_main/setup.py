@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from typing import Any
 
 import msgspec
 
@@ -113,7 +112,7 @@ class Position(msgspec.Struct, forbid_unknown_fields=True):
     options: Options = msgspec.field(default_factory=Options)
 
 
-def _options(options: dict[str, Any] | Options | None) -> Options:
+def _options(options: dict[str, object] | Options | None) -> Options:
     if isinstance(options, Options):
         return options
     try:
@@ -123,7 +122,7 @@ def _options(options: dict[str, Any] | Options | None) -> Options:
 
 
 def new_game(
-    seed: int, seats: int = 2, options: dict[str, Any] | None = None
+    seed: int, seats: int = 2, options: dict[str, object] | None = None
 ) -> tuple[SpanishMainState, list[Event]]:
     """SM-1..SM-4: a seeded sea, homes, face-down coins and the fleets docked at home."""
     return from_position(Position(seed=seed, seats=seats, turn=None, options=_options(options)))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -43,7 +43,7 @@ MAX_DEPTH = 200
 _HEADER = re.compile(r'\A(?:[\t ]*(?:#[^\n]*)?\r?\n)*[\t ]*bot\s+"[^"\n]*"\s+for\s+([a-z_]+)')
 
 
-def bot_games() -> dict[str, registry.LangGame]:
+def bot_games() -> dict[str, registry.AnyLang]:
     """Each game a script may be written for (its language has a bot environment)."""
     return {g.name: g for g in registry.all_langs() if g.bot_env is not None}
 
@@ -199,8 +199,8 @@ SM_PARTS = frozenset({"leg", "aim"})
 """Numbers a script computes with stay within ±MAX_NUMBER (whole numbers only)."""
 
 
-def _numbers(op: Callable[[int, int], int]) -> Callable[[Any, Any], Any]:
-    def run(a: Any, b: Any) -> Any:
+def _numbers(op: Callable[[int, int], int]) -> Callable[[object, object], object]:
+    def run(a: object, b: object) -> object:
         if not isinstance(a, int) or not isinstance(b, int):
             raise BotRuntimeError("arithmetic needs whole numbers")
         result = op(a, b)
@@ -223,7 +223,7 @@ def _mod(a: int, b: int) -> int:
     return a % b
 
 
-_ARITH: dict[str, Callable[[Any, Any], Any]] = {
+_ARITH: dict[str, Callable[[object, object], object]] = {
     "+": _numbers(operator.add),
     "-": _numbers(operator.sub),
     "*": _numbers(operator.mul),
@@ -318,18 +318,18 @@ class _Compiler:
             return self.sm_action(method, node)
         parts = [self.word(c) for c in node.children]
 
-        def build(ctx: Context) -> Any:
+        def build(ctx: Context) -> object:
             return method([p(ctx) for p in parts])
 
         return build
 
-    def sm_action(self, method: Callable[[list[Any]], Any], node: Tree[Token]) -> Action:
+    def sm_action(self, method: Callable[[list[object]], object], node: Tree[Token]) -> Action:
         """A Spanish Main command: its words become tokens (its builder reads tokens), a
         leg is built from its own words, and an expression naming a list gives one word each."""
         parts = [self.sm_part(c) for c in node.children]
 
-        def build(ctx: Context) -> Any:
-            args: list[Any] = []
+        def build(ctx: Context) -> object:
+            args: list[object] = []
             for p in parts:
                 v = p(ctx)
                 if isinstance(v, list):
@@ -340,19 +340,19 @@ class _Compiler:
 
         return build
 
-    def sm_part(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
+    def sm_part(self, child: Tree[Token] | Token | None) -> Callable[[Context], object]:
         sub = str(child.data).rsplit("__", 1)[-1] if isinstance(child, Tree) else ""
         if isinstance(child, Tree) and sub in SM_PARTS:  # (a leg, a split shot's aim)
             words = [self.sm_word(c) for c in child.children]
             leg = getattr(self.to_command, sub)
 
-            def build_leg(ctx: Context) -> Any:
+            def build_leg(ctx: Context) -> object:
                 return leg([w(ctx) for w in words])
 
             return build_leg
         return self.sm_word(child)
 
-    def sm_word(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
+    def sm_word(self, child: Tree[Token] | Token | None) -> Callable[[Context], object]:
         if child is None:
             return lambda ctx: None
         env = self.env
@@ -364,7 +364,7 @@ class _Compiler:
             return lambda ctx: tok
         value = self.expr(child, 0)
 
-        def run(ctx: Context) -> Any:
+        def run(ctx: Context) -> object:
             v = value(ctx)
             if isinstance(v, list | tuple):
                 return [Token("WORD", env.word_for(x)) for x in v]
@@ -378,15 +378,15 @@ class _Compiler:
         ship = self.sm_word(ship_node)
         guard = self.expr(guard_node, 0)
 
-        def build(ctx: Context) -> Any:
-            kept: list[Any] = []
-            for coin in ctx.names["coins"]:
+        def build(ctx: Context) -> object:
+            kept: list[Any] = []  # (Spanish Main's coins, as its environment names them)
+            for coin in cast("list[Any]", ctx.names["coins"]):
                 ctx.names["coin"] = coin
                 if guard(ctx):
                     kept.append(coin)
             ctx.names.pop("coin", None)
             kept.sort(key=lambda c: -(c.value if c.value is not None else 0))
-            loading = ctx.names.get("ship")
+            loading: Any = ctx.names.get("ship")
             room = len(kept) if loading is None else loading.s.cargo_slots - len(loading.s.cargo)
             words = [Token("INT", str(c.id)) for c in kept[: max(0, room)]]
             return self.to_command.load([ship(ctx), *words])
@@ -399,7 +399,7 @@ class _Compiler:
         ship, target = self.sm_value(ship_node), self.sm_value(target_node)
         best_move = self.env.best_move
 
-        def build(ctx: Context) -> Any:
+        def build(ctx: Context) -> object:
             return best_move(ctx, ship(ctx), target(ctx))[0]
 
         return build
@@ -410,7 +410,7 @@ class _Compiler:
             return self.env.by_id(str(node))  # type: ignore[no-any-return]
         return self.expr(node, 0)
 
-    def word(self, child: Tree[Token] | Token | None) -> Callable[[Context], Any]:
+    def word(self, child: Tree[Token] | Token | None) -> Callable[[Context], object]:
         """One argument of a command: a literal word, a name like ``me``, or ``(expr)``."""
         env = self.env
         if child is None:
@@ -427,9 +427,9 @@ class _Compiler:
     def keep_where(self, guard_node: Tree[Token] | Token) -> Action:
         guard = self.expr(guard_node, 0)
 
-        def build(ctx: Context) -> Any:
-            kept: list[Any] = []
-            for card in ctx.names["drawn"]:
+        def build(ctx: Context) -> object:
+            kept: list[str] = []
+            for card in cast("list[Any]", ctx.names["drawn"]):  # (Lifeboat's cards)
                 ctx.names["card"] = card
                 if guard(ctx):
                     kept.append(str(card.number))
@@ -494,8 +494,8 @@ class _Compiler:
             raise self.error(node, f"the number {digits[:12]}… is too large")
         return int(digits)
 
-    def binary(self, a: Expr, op: Callable[[Any, Any], Any], b: Expr) -> Expr:
-        def run(ctx: Context) -> Any:
+    def binary(self, a: Expr, op: Callable[[object, object], object], b: Expr) -> Expr:
+        def run(ctx: Context) -> object:
             ctx.tick()
             try:
                 return op(a(ctx), b(ctx))
@@ -504,7 +504,7 @@ class _Compiler:
 
         return run
 
-    def chain(self, kids: list[Any], depth: int) -> Expr:
+    def chain(self, kids: list[Token | Tree[Token]], depth: int) -> Expr:
         acc = self.expr(kids[0], depth)
         for i in range(1, len(kids), 2):
             acc = self.binary(acc, _ARITH[str(kids[i])], self.expr(kids[i + 1], depth))
@@ -516,7 +516,7 @@ class _Compiler:
             raise self.error(node, f"unknown attribute '.{name}'")
         wrap = name in env.CHARACTER_FIELDS
 
-        def run(ctx: Context) -> Any:
+        def run(ctx: Context) -> object:
             ctx.tick()
             value = obj(ctx)
             table = env.ATTRS.get(type(value))
@@ -536,7 +536,7 @@ class _Compiler:
                 node, f"unknown function '{name}()'; functions: {', '.join(env.FUNCTIONS)}"
             )
 
-        def run(ctx: Context) -> Any:
+        def run(ctx: Context) -> object:
             ctx.tick()
             try:
                 return fn(ctx, *(a(ctx) for a in args))
@@ -545,13 +545,13 @@ class _Compiler:
 
         return run
 
-    def pick(self, how: str, kids: list[Any], depth: int) -> Expr:
+    def pick(self, how: str, kids: list[Token | Tree[Token]], depth: int) -> Expr:
         var = str(kids[0])
         seq = self.expr(kids[1], depth)
         key = self.expr(kids[2], depth)
         where = self.expr(kids[3], depth) if len(kids) > 3 and kids[3] is not None else None
 
-        def run(ctx: Context) -> Any:
+        def run(ctx: Context) -> object:
             ctx.tick()
             items = seq(ctx)
             if not isinstance(items, list | tuple):
@@ -560,8 +560,8 @@ class _Compiler:
             saved = names.get(var, _UNSET)
             try:
                 if how in ("best", "worst"):
-                    best: Any = None
-                    best_key: Any = None
+                    best: object = None
+                    best_key: Any = None  # (compared with '>' / '<': a script's numbers or words)
                     for x in items:
                         names[var] = x
                         if where is not None and not where(ctx):
@@ -595,7 +595,7 @@ _UNSET = object()
 
 
 def _lookup(name: str) -> Expr:
-    def run(ctx: Context) -> Any:
+    def run(ctx: Context) -> object:
         try:
             return ctx.names[name]
         except KeyError:
@@ -604,7 +604,7 @@ def _lookup(name: str) -> Expr:
     return run
 
 
-def _random_choice(ctx: Context) -> Any:
+def _random_choice(ctx: Context) -> object:
     choices = ctx.view.choices
     return choices[int(ctx.rng.random() * len(choices))] if choices else None
 

@@ -8,7 +8,7 @@ tables below are the single source the evaluator, the linter and the docs test a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from shipwreck.games.lifeboat.cards import (
     CHAR,
@@ -123,7 +123,7 @@ def _items(c: CharacterView) -> list[str]:
     return list(c.hidden or ()) + list(c.revealed)
 
 
-CHARACTER_ATTRS: dict[str, Callable[[CharacterView], Any]] = {
+CHARACTER_ATTRS: dict[str, Callable[[CharacterView], object]] = {
     "id": lambda c: c.id,
     "strength": lambda c: c.strength,
     "bonus": lambda c: c.bonus,
@@ -143,7 +143,7 @@ CHARACTER_ATTRS: dict[str, Callable[[CharacterView], Any]] = {
     "power": _power,
     "left": lambda c: c.strength - c.wounds,
 }
-CARD_ATTRS: dict[str, Callable[[Card], Any]] = {
+CARD_ATTRS: dict[str, Callable[[Card], object]] = {
     "number": lambda k: k.number,
     "birds": lambda k: NAV[k.number].birds,
     "overboard": lambda k: _card_people(k, NAV[k.number].overboard),
@@ -152,7 +152,7 @@ CARD_ATTRS: dict[str, Callable[[Card], Any]] = {
     "oar": lambda k: NAV[k.number].oar,
     "thirst": _card_thirst,
 }
-FIGHT_ATTRS: dict[str, Callable[[FightView], Any]] = {
+FIGHT_ATTRS: dict[str, Callable[[FightView], object]] = {
     "attackers": lambda f: f.attackers,
     "defenders": lambda f: f.defenders,
     "attack": lambda f: f.attack_power,
@@ -163,13 +163,13 @@ FIGHT_ATTRS: dict[str, Callable[[FightView], Any]] = {
     "defender": lambda f: f.request.target,
     "done": lambda f: f.done,
 }
-REQUEST_ATTRS: dict[str, Callable[[RequestView], Any]] = {
+REQUEST_ATTRS: dict[str, Callable[[RequestView], object]] = {
     "kind": lambda r: r.kind,
     "attacker": lambda r: r.attacker,
     "target": lambda r: r.target,
     "item": lambda r: r.item,
 }
-TRADE_ATTRS: dict[str, Callable[[TradeView], Any]] = {
+TRADE_ATTRS: dict[str, Callable[[TradeView], object]] = {
     "source": lambda t: t.source,
     "target": lambda t: t.target,
     "item": lambda t: t.item,
@@ -205,7 +205,7 @@ def _holds(items: list[str], ref: str) -> int:
     return sum(1 for i in items if i == ref or (":" not in ref and kind(i) == ref))
 
 
-def _fn_chance(ctx: Context, p: Any) -> bool:
+def _fn_chance(ctx: Context, p: object) -> bool:
     if not isinstance(p, int) or isinstance(p, bool):
         raise BotRuntimeError("chance() needs a percentage, e.g. chance(30%)")
     return bool(ctx.rng.random() * 100 < p)
@@ -215,16 +215,21 @@ MY_ITEMS = "#items"
 """Where the functions find my items: a key no script name can shadow (``#`` is not a name)."""
 
 
+def _view(ctx: Context) -> LifeboatView:
+    """The decision's view (a Lifeboat script decides only on Lifeboat views: the runner checks
+    ``VIEW`` first)."""
+    return cast(LifeboatView, ctx.view)
+
+
 def _my_items(ctx: Context) -> list[str]:
-    items: list[str] = ctx.names[MY_ITEMS]
-    return items
+    return cast("list[str]", ctx.names[MY_ITEMS])  # (as names_for made them)
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {
+FUNCTIONS: dict[str, Callable[..., object]] = {
     "has": lambda ctx, item: _holds(_my_items(ctx), str(item)) > 0,
     "held": lambda ctx, item: _holds(_my_items(ctx), str(item)),
     "chance": _fn_chance,
-    "value": lambda ctx, item: value_of(str(item), ctx.view.me, _my_items(ctx)),
+    "value": lambda ctx, item: value_of(str(item), _view(ctx).me, _my_items(ctx)),
     "bonus": lambda ctx, item: WEAPONS.get(str(item), 0),
     "weapon": lambda ctx, item: str(item) in WEAPONS,
     "len": lambda ctx, xs: len(xs),
@@ -232,7 +237,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "max": lambda ctx, *xs: max(xs),
     "abs": lambda ctx, x: abs(x),
     "power": lambda ctx, xs: sum(_power(c) for c in xs),
-    "side": lambda ctx, c: _side(ctx.view.fight, c),
+    "side": lambda ctx, c: _side(_view(ctx).fight, c),
 }
 FUNCTION_HELP: dict[str, str] = {
     "has": "has(ITEM): do I hold one (hidden or revealed)?",
@@ -250,7 +255,7 @@ FUNCTION_HELP: dict[str, str] = {
 }
 
 
-def _side(fight: FightView | None, c: Any) -> str | None:
+def _side(fight: FightView | None, c: object) -> str | None:
     if fight is None or not isinstance(c, CharacterView):
         return None
     if c.id in fight.attackers:
@@ -292,7 +297,7 @@ NAMES = (
 )
 
 
-def names_for(view: LifeboatView, decision: str) -> dict[str, Any]:
+def names_for(view: LifeboatView, decision: str) -> dict[str, object]:
     """The names a guard can read, for one decision of one seat."""
     chars = {c.id: c for c in view.characters}
     me = chars.get(view.me or "")
@@ -300,7 +305,7 @@ def names_for(view: LifeboatView, decision: str) -> dict[str, Any]:
     fight, request = view.fight, view.request
     asker_id = request.attacker if request else (fight.request.attacker if fight else None)
     trade = next((t for t in view.trades if t.target == view.me), None)
-    names: dict[str, Any] = {i: i for i in ITEM_KINDS}
+    names: dict[str, object] = {i: i for i in ITEM_KINDS}
     names.update({i: i for i in SUPPLY_COUNTS})
     names.update({cid: chars.get(cid) for cid in CHAR_IDS})
     names[MY_ITEMS] = items
@@ -334,7 +339,7 @@ def names_for(view: LifeboatView, decision: str) -> dict[str, Any]:
     return names
 
 
-def as_character(value: Any, ctx: Context) -> Any:
+def as_character(value: object, ctx: Context) -> object:
     """Ids in fight/request/trade fields read as characters, so ``asker == friend`` works."""
     if isinstance(value, str) and value in CHAR:
         return ctx.names.get(value)
@@ -343,7 +348,7 @@ def as_character(value: Any, ctx: Context) -> Any:
     return value
 
 
-def word_for(value: Any) -> str:
+def word_for(value: object) -> str:
     """The word a value stands for inside a command (a character's id, a card's number)."""
     if isinstance(value, CharacterView):
         return value.id

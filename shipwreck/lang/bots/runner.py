@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
 from shipwreck.lang.bots.compile import env_for
-from shipwreck.lang.bots.script import THINKING, BotRuntimeError, BotScript, Context, OverBudget
+from shipwreck.lang.bots.script import (
+    THINKING,
+    BotRuntimeError,
+    BotScript,
+    Choosing,
+    Context,
+    OverBudget,
+)
 
 if TYPE_CHECKING:
     from shipwreck.lang.bots.search import Thinking
@@ -38,7 +45,7 @@ class TraceEntry(msgspec.Struct):
 
 
 class Decision(msgspec.Struct):
-    command: Any | None
+    command: object | None
     entry: TraceEntry
     thinking: Thinking | None = None
     """A ``search`` still to run (``decide(defer=True)``): run it, then :meth:`conclude`."""
@@ -66,13 +73,13 @@ class BotPlayer:
     def name(self) -> str:
         return self.script.name
 
-    def decide(self, view: Any, decision: str, defer: bool = False) -> Decision:
+    def decide(self, view: object, decision: str, defer: bool = False) -> Decision:
         """The command this script plays for ``decision``, or ``None`` (use the safe default).
 
         With ``defer``, a ``search`` action is not run here: the decision comes back with its
         ``thinking`` for the caller to run in slices and then :meth:`Decision.conclude`."""
         handler = self.script.handlers.get(decision)
-        entry = TraceEntry(view.round, decision, None, None)
+        entry = TraceEntry(getattr(view, "round", 0), decision, None, None)
         if handler is None:
             entry.note = f"no 'on {decision}:' handler: safe default"
             return self._done(Decision(None, entry))
@@ -80,7 +87,8 @@ class BotPlayer:
         if not isinstance(view, env.VIEW):
             entry.note = f"a {self.script.game} script cannot read this game: safe default"
             return self._done(Decision(None, entry))
-        ctx = Context(env.names_for(view, decision), view, self.rng, self.budget, defer)
+        seen = cast(Choosing, view)  # (of the script's game: checked above)
+        ctx = Context(env.names_for(view, decision), seen, self.rng, self.budget, defer)
         for rule in handler.rules:
             entry.rule = self.script.where(rule.line)
             try:
@@ -103,7 +111,8 @@ class BotPlayer:
                 return self._done(Decision(None, entry))
             if cmd is THINKING:
                 entry.search = "thinking"
-                return self._done(Decision(None, entry, ctx.memo["thinking"]))
+                thinking = cast("Thinking", ctx.memo["thinking"])  # (what THINKING says)
+                return self._done(Decision(None, entry, thinking))
             if cmd is None:
                 entry.note = "nothing to choose from: safe default"
                 return self._done(Decision(None, entry))
@@ -115,12 +124,12 @@ class BotPlayer:
         entry.note = "no rule matched: safe default"
         return self._done(Decision(None, entry))
 
-    def refused(self, decision: Decision, reason: str, fallback: Any | None) -> None:
+    def refused(self, decision: Decision, reason: str, fallback: object | None) -> None:
         """The engine refused the command: note why, and what was played instead."""
         decision.entry.note = f"refused ({reason}): safe default"
         decision.entry.command = format_command(fallback) if fallback is not None else None
 
-    def defaulted(self, decision: Decision, fallback: Any | None) -> None:
+    def defaulted(self, decision: Decision, fallback: object | None) -> None:
         decision.entry.command = format_command(fallback) if fallback is not None else None
 
     def _done(self, d: Decision) -> Decision:

@@ -8,8 +8,9 @@ evaluator in one readable file (compile.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import random
+from collections.abc import Callable, Hashable, Sequence
+from typing import Protocol
 
 import msgspec
 
@@ -26,13 +27,26 @@ class BotRuntimeError(Exception):
     """A guard or action failed while deciding (e.g. a name that is none here)."""
 
 
+class Choosing(Protocol):
+    """What the evaluator reads of every game's view: the seat's legal answers now (the rest a
+    game's environment reads from its own view type)."""
+
+    @property
+    def choices(self) -> Sequence[object]: ...
+
+
 class Context:
     """What one decision evaluates against: names from the seat's view, a step budget, dice."""
 
     __slots__ = ("budget", "defer", "memo", "names", "rng", "steps", "view")
 
     def __init__(
-        self, names: dict[str, Any], view: Any, rng: Any, budget: int, defer: bool = False
+        self,
+        names: dict[str, object],
+        view: Choosing,
+        rng: random.Random,
+        budget: int,
+        defer: bool = False,
     ) -> None:
         self.names = names
         self.view = view
@@ -41,7 +55,7 @@ class Context:
         self.defer = defer
         """A ``search`` action hands its search back unrun (the caller thinks in slices)."""
         self.steps = 0
-        self.memo: dict[Any, Any] = {}
+        self.memo: dict[Hashable, object] = {}
         """What a game's environment worked out once for this decision (e.g. previewed moves)."""
 
     def tick(self, steps: int = 1) -> None:
@@ -50,8 +64,10 @@ class Context:
             raise OverBudget(f"over the budget of {self.budget} steps")
 
 
-Expr = Callable[[Context], Any]
-Action = Callable[[Context], Any]
+Expr = Callable[[Context], object]
+"""A guard or expression: a script's values are whatever its game's environment names (numbers,
+words, lists, the view's records); the evaluator checks them where it combines them."""
+Action = Callable[[Context], object]
 """Builds the command (or ``None`` for 'no command': use the safe default)."""
 
 

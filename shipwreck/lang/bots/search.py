@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from shipwreck.games.lifeboat.commands import Command
     from shipwreck.games.lifeboat.search import LifeboatRollout, LifeboatSearch
     from shipwreck.games.lifeboat.state import LifeboatState
+    from shipwreck.games.lifeboat.view import LifeboatView
 
 MAX_PLAYOUTS = 5_000
 """The most playouts one search may ask for (about ten seconds of thinking)."""
@@ -108,7 +109,8 @@ def start(ctx: Context, spec: SearchSpec) -> LifeboatSearch | None:
         rollout = greedy_rollout
     elif spec.using is not None:
         rollout = bot_rollout(shipped_bot(spec.using), seed)
-    return new_search(ctx.view, spec.playouts, Rng.from_seed(seed), rollout)
+    view = cast("LifeboatView", ctx.view)  # (search plays Lifeboat: check_spec says so)
+    return new_search(view, spec.playouts, Rng.from_seed(seed), rollout)
 
 
 def summary(spec: SearchSpec, search: LifeboatSearch) -> str:
@@ -156,7 +158,7 @@ def compile_search(playouts: int, using: str | None, where: str, game: str) -> A
         raise BotError(f"{where}: {why}")
     spec = SearchSpec(playouts, using)
 
-    def act(ctx: Context) -> Any:
+    def act(ctx: Context) -> object:
         choices = ctx.view.choices
         if not choices:
             return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from shipwreck.engine.core import IllegalCommand
 from shipwreck.games.spanish_main import commands as C
@@ -154,7 +154,7 @@ def _masts_up(h: Ship) -> int:
     return sum(1 for m in h.s.masts if m.up)
 
 
-SHIP_ATTRS: dict[str, Callable[[Ship], Any]] = {
+SHIP_ATTRS: dict[str, Callable[[Ship], object]] = {
     "id": lambda h: h.s.id,
     "name": lambda h: h.s.name,
     "owner": lambda h: h.s.owner,
@@ -185,7 +185,7 @@ SHIP_ATTRS: dict[str, Callable[[Ship], Any]] = {
     "y": lambda h: round(h.s.y),
     "heading": lambda h: round(h.s.heading) % 360,
 }
-ISLAND_ATTRS: dict[str, Callable[[Island], Any]] = {
+ISLAND_ATTRS: dict[str, Callable[[Island], object]] = {
     "id": lambda i: i.i.id,
     "home": lambda i: i.i.home is not None,
     "mine": lambda i: i.view.seat is not None and i.i.home == i.view.seat,
@@ -197,12 +197,12 @@ ISLAND_ATTRS: dict[str, Callable[[Island], Any]] = {
     "y": lambda i: round(i.i.y),
     "r": lambda i: round(i.i.r),
 }
-COIN_ATTRS: dict[str, Callable[[CoinView], Any]] = {
+COIN_ATTRS: dict[str, Callable[[CoinView], object]] = {
     "id": lambda c: c.id,
     "value": lambda c: c.value,
     "known": lambda c: c.value is not None,
 }
-MAST_ATTRS: dict[str, Callable[[Mast], Any]] = {
+MAST_ATTRS: dict[str, Callable[[Mast], object]] = {
     "number": lambda m: m.number,
     "rank": lambda m: m.m.rank,
     "range": lambda m: m.m.range,
@@ -219,7 +219,7 @@ CHARACTER_FIELDS: frozenset[str] = frozenset()
 """No attribute names things by id here: ships and islands are already objects."""
 
 
-def _point(x: Any) -> tuple[float, float, float]:
+def _point(x: object) -> tuple[float, float, float]:
     """A place to measure from: (x, y, radius)."""
     if isinstance(x, Ship):
         cx, cy = _centre(x.s)
@@ -229,7 +229,7 @@ def _point(x: Any) -> tuple[float, float, float]:
     raise BotRuntimeError("distance() needs ships or islands")
 
 
-def _distance(a: Any, b: Any) -> float:
+def _distance(a: object, b: object) -> float:
     if isinstance(a, Ship) and isinstance(b, Ship):
         sa = geo.axis(a.s.x, a.s.y, a.s.heading, a.s.length)
         sb = geo.axis(b.s.x, b.s.y, b.s.heading, b.s.length)
@@ -239,11 +239,11 @@ def _distance(a: Any, b: Any) -> float:
     return max(0.0, math.hypot(ax - bx, ay - by) - ar - br)
 
 
-def _fn_distance(ctx: Context, a: Any, b: Any) -> int:
+def _fn_distance(ctx: Context, a: object, b: object) -> int:
     return round(_distance(a, b))
 
 
-def _fn_in_range(ctx: Context, ship: Any, target: Any) -> bool:
+def _fn_in_range(ctx: Context, ship: object, target: object) -> bool:
     """Could any cannon of ``ship`` reach ``target`` (range only; the line of fire may be
     blocked: ``can_shoot`` says whether the engine would take the shot)."""
     if not isinstance(ship, Ship) or not isinstance(target, Ship):
@@ -259,10 +259,10 @@ def _fn_in_range(ctx: Context, ship: Any, target: Any) -> bool:
     return False
 
 
-def _fn_nearest(ctx: Context, xs: Any, to: Any) -> Any:
+def _fn_nearest(ctx: Context, xs: object, to: object) -> object:
     if not isinstance(xs, list):
         raise BotRuntimeError("nearest() needs a list")
-    best: Any = None
+    best: object = None
     best_d = math.inf
     for x in xs:
         ctx.tick()
@@ -272,11 +272,12 @@ def _fn_nearest(ctx: Context, xs: Any, to: Any) -> Any:
     return best
 
 
-def by_id(sid: str) -> Callable[[Context], Any]:
+def by_id(sid: str) -> Callable[[Context], object]:
     """A ship or island written by its id in a script (``move ship to isla-2``)."""
 
-    def run(ctx: Context) -> Any:
-        for x in (*ctx.names["ships"], *ctx.names["islands"]):
+    def run(ctx: Context) -> object:
+        ships = cast("list[Ship]", ctx.names["ships"])  # (as names_for made them)
+        for x in (*ships, *cast("list[Island]", ctx.names["islands"])):
             if _id(x) == sid:
                 return x
         raise BotRuntimeError(f"there is no ship or island '{sid}'")
@@ -284,7 +285,7 @@ def by_id(sid: str) -> Callable[[Context], Any]:
     return run
 
 
-def _id(x: Any) -> str:
+def _id(x: object) -> str:
     if isinstance(x, Ship):
         return x.s.id
     if isinstance(x, Island):
@@ -292,41 +293,42 @@ def _id(x: Any) -> str:
     raise BotRuntimeError("this names no ship or island")
 
 
-def _can(ctx: Context, test: Callable[[Any], bool]) -> bool:
+def _can(ctx: Context, test: Callable[[object], bool]) -> bool:
     return any(test(c) for c in ctx.view.choices)
 
 
-def _fn_can_move(ctx: Context, ship: Any) -> bool:
+def _fn_can_move(ctx: Context, ship: object) -> bool:
     sid = _id(ship)
     return _can(ctx, lambda c: isinstance(c, _MOVES) and c.ship == sid)
 
 
-def _fn_can_toward(ctx: Context, ship: Any, target: Any) -> bool:
+def _fn_can_toward(ctx: Context, ship: object, target: object) -> bool:
     sid, tid = _id(ship), _id(target)
     return _can(ctx, lambda c: isinstance(c, C.MoveToward) and c.ship == sid and c.target == tid)
 
 
-def _fn_can_dock(ctx: Context, ship: Any, island: Any) -> bool:
+def _fn_can_dock(ctx: Context, ship: object, island: object) -> bool:
     sid, iid = _id(ship), _id(island)
     return _can(ctx, lambda c: isinstance(c, C.MoveDock) and c.ship == sid and c.island == iid)
 
 
-def _fn_can_shoot(ctx: Context, ship: Any, target: Any) -> bool:
+def _fn_can_shoot(ctx: Context, ship: object, target: object) -> bool:
     sid, tid = _id(ship), _id(target)
     return _can(ctx, lambda c: isinstance(c, C.Shoot) and c.ship == sid and c.target == tid)
 
 
-def _fn_can_explore(ctx: Context, ship: Any) -> bool:
+def _fn_can_explore(ctx: Context, ship: object) -> bool:
     sid = _id(ship)
     return _can(ctx, lambda c: isinstance(c, C.Explore) and c.ship == sid)
 
 
-def _fn_can_repair(ctx: Context, ship: Any) -> bool:
+def _fn_can_repair(ctx: Context, ship: object) -> bool:
     sid = _id(ship)
     return _can(ctx, lambda c: isinstance(c, C.Repair) and c.ship == sid)
 
 
 _MOVES = (C.Move, C.MoveToward, C.MoveDock, C.ComeAbout)
+Moving = C.Move | C.MoveToward | C.MoveDock | C.ComeAbout
 _EDGE_ID = geo.edge(0.0, 0.0).id
 AGROUND = 3.0
 """What ending against something other than the target counts as, in distance: she will have
@@ -343,36 +345,43 @@ STAY = 1.5
 every move would leave her farther away (then she turns to face open sea)."""
 
 
+def _view(ctx: Context) -> SpanishMainView:
+    """The decision's view (a Spanish Main script decides only on Spanish Main views: the
+    runner checks ``VIEW`` first)."""
+    return cast(SpanishMainView, ctx.view)
+
+
 def _sea(ctx: Context) -> SpanishMainState:
     """The public sea of this decision's view (built once per decision)."""
     got = ctx.memo.get("sea")
     if got is None:
-        got = ctx.memo["sea"] = sea(ctx.view)
+        got = ctx.memo["sea"] = sea(_view(ctx))
     assert isinstance(got, SpanishMainState)
     return got
 
 
-def _end(ctx: Context, cmd: Any) -> tuple[geo.Segment, str | None, bool] | None:
+def _end(ctx: Context, cmd: Moving) -> tuple[geo.Segment, str | None, bool] | None:
     """Where a move leaves the ship's hull, what stops her and whether it is her bow that touches
     it (None: the move is refused). Worked out once per decision: a script that asks for the
     best move to several targets previews each move once (a preview is ~10 ms of geometry, and
     one decision used to preview the same moves again for every target it weighed)."""
     key = ("end", cmd)  # (commands are frozen structs: hashable)
     if key in ctx.memo:
-        return ctx.memo[key]  # type: ignore[no-any-return]
+        return cast("tuple[geo.Segment, str | None, bool] | None", ctx.memo[key])
     ctx.tick(PREVIEW_STEPS)
     end = ctx.memo[key] = _preview_end(ctx, cmd)
     return end
 
 
-def _preview_end(ctx: Context, cmd: Any) -> tuple[geo.Segment, str | None, bool] | None:
+def _preview_end(ctx: Context, cmd: Moving) -> tuple[geo.Segment, str | None, bool] | None:
     state = _sea(ctx)
     s = state.ships[cmd.ship]
     if isinstance(cmd, C.ComeAbout):
         x, y, h = rules.come_about_pose(s)
         return geo.axis(x, y, h, s.length), None, False
     try:
-        pv = rules.preview(state, ctx.view.seat, cmd)
+        seat = cast(int, _view(ctx).seat)  # (a bot decides for its own seat)
+        pv = rules.preview(state, seat, cmd)
     except IllegalCommand:  # pragma: no cover - the choices are legal moves
         return None
     return geo.axis(pv.x, pv.y, pv.heading, s.length), pv.touches, pv.part == "bow"
@@ -388,7 +397,7 @@ def _gap(hull: geo.Segment, target: Ship | Island) -> float:
     return max(0.0, geo.segment_segment(hull, other)[0] - 2 * geo.HULL_RADIUS)
 
 
-def best_move(ctx: Context, ship: Any, target: Any) -> tuple[Any, float]:
+def best_move(ctx: Context, ship: object, target: object) -> tuple[Moving | None, float]:
     """``move SHIP to TARGET``: among the ship's moves on offer (those ``random`` picks from:
     sampled legs, toward, dock, come about), the one that leaves her nearest ``target`` (hull to
     shore or hull). Docking there beats everything; stopping against anything else counts
@@ -400,8 +409,8 @@ def best_move(ctx: Context, ship: Any, target: Any) -> tuple[Any, float]:
     key = ("to", ship.s.id, _id(target))
     got = ctx.memo.get(key)
     if got is not None:
-        return got  # type: ignore[no-any-return]
-    best: Any = None
+        return cast("tuple[Moving | None, float]", got)
+    best: Moving | None = None
     best_gap = math.inf
     for cmd in ctx.view.choices:
         if not isinstance(cmd, _MOVES) or cmd.ship != ship.s.id:
@@ -424,19 +433,19 @@ def best_move(ctx: Context, ship: Any, target: Any) -> tuple[Any, float]:
     return best, best_gap
 
 
-def _fn_reach(ctx: Context, ship: Any, target: Any) -> int | None:
+def _fn_reach(ctx: Context, ship: object, target: object) -> int | None:
     """How near ``move SHIP to TARGET`` leaves her (0: touching or docked), or none."""
     cmd, gap = best_move(ctx, ship, target)
     return None if cmd is None else max(0, round(gap))
 
 
-def _fn_chance(ctx: Context, p: Any) -> bool:
+def _fn_chance(ctx: Context, p: object) -> bool:
     if not isinstance(p, int) or isinstance(p, bool):
         raise BotRuntimeError("chance() needs a percentage, e.g. chance(30%)")
     return bool(ctx.rng.random() * 100 < p)
 
 
-def _fn_value(ctx: Context, x: Any) -> int:
+def _fn_value(ctx: Context, x: object) -> int:
     if isinstance(x, Ship):
         return _known(x.s.cargo)
     if isinstance(x, CoinView):
@@ -446,7 +455,7 @@ def _fn_value(ctx: Context, x: Any) -> int:
     raise BotRuntimeError("value() needs a ship, a coin or a list of them")
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {
+FUNCTIONS: dict[str, Callable[..., object]] = {
     "distance": _fn_distance,
     "in_range": _fn_in_range,
     "nearest": _fn_nearest,
@@ -538,7 +547,7 @@ def _concerned(view: SpanishMainView, decision: str) -> tuple[str | None, str | 
     return None, None
 
 
-def names_for(view: SpanishMainView, decision: str) -> dict[str, Any]:
+def names_for(view: SpanishMainView, decision: str) -> dict[str, object]:
     """The names a guard can read, for one decision of one seat."""
     seat = view.seat
     ships = [Ship(s, view) for s in view.ships]
@@ -581,12 +590,12 @@ def names_for(view: SpanishMainView, decision: str) -> dict[str, Any]:
     }
 
 
-def as_character(value: Any, ctx: Context) -> Any:
+def as_character(value: object, ctx: Context) -> object:
     """Nothing to turn into an object here (kept for the evaluator's one interface)."""
     return value
 
 
-def word_for(value: Any) -> str:
+def word_for(value: object) -> str:
     """The word a value stands for inside a command (a ship's or island's id, a coin's
     number)."""
     if isinstance(value, Ship):

@@ -98,8 +98,8 @@ class SeaMap(Widget):
     KEEP = 4
     """Maps kept (two sizes, with and without a preview)."""
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.view: SpanishMainView | None = None
         self.preview: MovePreview | None = None
         self.ship: str | None = None
@@ -129,7 +129,7 @@ class SeaMap(Widget):
         return text.copy()
 
 
-class SpanishMainScreen(SeatScreen):
+class SpanishMainScreen(SeatScreen[SpanishMainView]):
     """One Spanish Main table, as one seat (or a spectator) sees it."""
 
     CSS_PATH = STYLE
@@ -144,7 +144,7 @@ class SpanishMainScreen(SeatScreen):
 
     def __init__(self, table: SeatLink, seat: int | None) -> None:
         super().__init__(table, seat)
-        self._ghost: Any | None = None
+        self._ghost: C.Move | C.MoveToward | C.MoveDock | None = None
         """The move command being previewed, if any."""
         self._preview_due: Timer | None = None
         """The preview of the typed line, when one is waiting for `PREVIEW_INTERVAL`."""
@@ -323,7 +323,7 @@ class SpanishMainScreen(SeatScreen):
             where += f"; {preview.stop}"
         self.error(f"preview: {where}", style="white")
 
-    def show_preview(self, cmd: Any | None) -> None:
+    def show_preview(self, cmd: object | None) -> None:
         """Draw where ``cmd`` (a move struct) would take its ship; ``None`` clears the ghost."""
         self._ghost = cmd if isinstance(cmd, MOVES) else None
         if self._ghost is None:
@@ -348,7 +348,7 @@ class SpanishMainScreen(SeatScreen):
         self._previewed_at = time.monotonic()
         if self.seat is None:
             return
-        cmd: Any = None
+        cmd: object = None
         text = self.query_one("#command", CommandLine).value.strip()
         if text.startswith("move"):
             try:
@@ -382,7 +382,7 @@ def commands() -> list[tuple[str, str]]:
     return command_list(GAME)
 
 
-class SeaEndScreen(EndOfGame):
+class SeaEndScreen(EndOfGame[SpanishMainView]):
     """Gold, ships afloat and winners; every coin value is revealed on the map behind."""
 
     CSS_PATH = STYLE
