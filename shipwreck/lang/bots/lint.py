@@ -12,6 +12,7 @@ command that can never be worked out within a decision's step budget. Warnings: 
 from __future__ import annotations
 
 import contextlib
+import re
 from types import ModuleType
 
 import msgspec
@@ -26,8 +27,9 @@ from shipwreck.lang.bots.compile import (
 )
 from shipwreck.lang.bots.kinds import KindTable, check_kinds
 from shipwreck.lang.bots.runner import DEFAULT_BUDGET
-from shipwreck.lang.bots.script import BotError
+from shipwreck.lang.bots.script import BotError, name_for
 from shipwreck.lang.bots.search import check_spec
+from shipwreck.names import MAX_NAME, valid_bot_name
 
 
 class Finding(msgspec.Struct, frozen=True):
@@ -52,6 +54,7 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     except BotError as e:
         return [_from_error(str(e), path)]
     findings: list[Finding] = []
+    _header(tree, path, findings)
     env = env_for(_game(tree))
     try:
         _names(tree, path, findings, env)
@@ -79,6 +82,27 @@ def _game(tree: Tree[Token]) -> str:
     if isinstance(header, Tree) and len(header.children) == 2:
         return str(header.children[1])
     return default_bot_game()
+
+
+def _header(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+    """The header's name must make a bot name: the bot goes by it in ``sim``, ``arena``, on the
+    ladder and at the lobby (:attr:`~shipwreck.lang.bots.script.BotScript.bot_name`)."""
+    header = tree.children[0]
+    if not isinstance(header, Tree) or not header.children:
+        return
+    tok = header.children[0]
+    title = str(tok)[1:-1]
+    name = name_for(title)
+    if valid_bot_name(name):
+        return
+    example = re.sub(r"[^a-z0-9_]", "", name)[:MAX_NAME].strip("_") or "rower"
+    if len(name) > MAX_NAME:
+        why = f"the bot's name is {len(name)} characters, at most {MAX_NAME}"
+    else:
+        shown = "".join(c if c.isprintable() else "?" for c in title)
+        why = f"'{shown}' cannot be a bot's name" if name else "the bot has no name"
+        why += ": a bot's name is letters, digits, spaces and _"
+    _say(out, path, tok, f'{why}; e.g. bot "{example}"')
 
 
 def _from_error(message: str, path: str) -> Finding:
