@@ -116,6 +116,62 @@ def test_a_wrong_kind_inside_a_command_is_found_too() -> None:
 
 
 @pytest.mark.parametrize(
+    ("handler", "command", "message"),
+    [
+        (
+            "supply",
+            "take (best c in others by c.power)",
+            "t.bot:3:19: error: 'take' takes an item, and best c in others by c.power is a"
+            " character",
+        ),
+        (
+            "turn",
+            "rob (best i in offer by value(i)) hidden",
+            "t.bot:3:18: error: 'rob' takes a character or a character id, and best i in offer"
+            " by value(i) is an item",
+        ),
+        (
+            "turn",
+            'use ("knif")',
+            "t.bot:3:18: error: there is no item 'knif'; did you mean 'knife'?",
+        ),
+        (
+            "navigate",
+            "choose (best c in others by c.power)",
+            "t.bot:3:21: error: 'choose' takes a navigation card or a number, and best c in"
+            " others by c.power is a character",
+        ),
+        (
+            "keep",
+            "keep 21 (me)",
+            "t.bot:3:22: error: 'keep' takes a navigation card or a number, and me is a character",
+        ),
+        ("fight", "join (me)", "t.bot:3:19: error: 'join' takes a side, and me is a character"),
+    ],
+)
+def test_lb_a_command_word_of_the_wrong_kind_is_an_error(
+    handler: str, command: str, message: str
+) -> None:
+    assert _findings(f"on {handler}:\n    else -> {command}\n") == [message]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "on turn:\n    else -> use medkit on (friend)\n",
+        'on turn:\n    else -> swap ("kid")\n',
+        "on turn:\n    else -> rob (best c in others by c.hidden) hidden\n",
+        "on navigate:\n    else -> choose (best c in table by c.birds)\n",
+        "on keep:\n    else -> keep 21 (first c in drawn where c.birds > 0)\n",
+        "on fight:\n    else -> join (side(friend))\n",
+        "on supply:\n    else -> take (best i in offer by value(i))\n",
+    ],
+)
+def test_command_words_of_the_right_kind_pass(body: str) -> None:
+    assert _findings(body) == []
+
+
+@pytest.mark.parametrize(
     ("guard", "message"),
     [
         (
@@ -234,6 +290,7 @@ def test_the_kind_tables_match_what_the_environments_give(
     # every name, attribute and function has a kind, and nothing else does
     assert set(table.names) | table.literal_names == set(env.NAMES)
     assert set(table.functions) == set(env.FUNCTIONS)
+    assert set(table.commands) <= {t for ts in env.ANSWERS.values() for t in ts} | env.SIDE_ACTIONS
     by_type = {objects[k]: attrs for k, attrs in table.attrs.items()}
     assert {t: set(a) for t, a in by_type.items()} == {t: set(a) for t, a in env.ATTRS.items()}
     rules = get_ruleset(game)

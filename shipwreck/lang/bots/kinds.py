@@ -57,6 +57,9 @@ class KindTable(msgspec.Struct, frozen=True):
     literal_kind: str = TEXT
     equal: frozenset[tuple[str, str]] = frozenset()
     """Pairs of kinds that may be equal although they differ (a card equals its number)."""
+    commands: dict[str, tuple[str, ...]] = {}
+    """What each command's words may be, by its grammar rule, as a function's parameters are:
+    an ``(expr)`` written there must give one of them (``take (…)`` an item)."""
     hints: dict[str, str] = {}
     """A fix to suggest when this attribute's value is of the wrong kind."""
     fixes: dict[tuple[str, str], str] = {}
@@ -124,8 +127,14 @@ class _Checker:
             self.walk(node.children[0], scope)
             self.kind(node.children[1], {**scope, "coin": Val(self.bound("coin"))})
         else:
-            for child in node.children:
-                self.walk(child, scope)
+            slots = self.t.commands.get(data.rsplit("__", 1)[-1])
+            for i, child in enumerate(node.children):
+                if slots and isinstance(child, Tree) and child.data in _EXPRESSIONS:
+                    word = data.rsplit("__", 1)[-1].replace("_", " ")
+                    v = self.kind(child, scope)
+                    self.argument(f"'{word}'", child, v, _param(slots, i))
+                else:
+                    self.walk(child, scope)
 
     def bound(self, kind: str) -> str:
         return kind if kind in self.t.attrs else ANY
@@ -206,19 +215,17 @@ class _Checker:
             return Val(ANY)
         params, result = sig
         for i, (arg, v) in enumerate(zip(args, vals, strict=True)):
-            if not params:
-                break
-            param = params[min(i, len(params) - 1)]
-            if i >= len(params) and not param.startswith("*"):
-                break
-            self.argument(fn, arg, v, param.lstrip("*"))
+            self.argument(f"{fn}()", arg, v, _param(params, i))
         if result.startswith(PLACE_OF):
             k = int(result[len(PLACE_OF) :])
             inner = vals[k].kind if k < len(vals) else ANY
             return Val(inner[len(LIST) :] if inner.startswith(LIST) else ANY)
         return Val(result)
 
-    def argument(self, fn: str, arg: Tree[Token] | Token, v: Val, param: str) -> None:
+    def argument(self, what: str, arg: Tree[Token] | Token, v: Val, param: str) -> None:
+        """``arg`` (of kind ``v``) given to a function's or command's parameter (``what``)."""
+        if not param:
+            return
         accepted = param.split("|")
         for kind in accepted:
             if v.literal is not None and kind in self.t.values:
@@ -227,7 +234,7 @@ class _Checker:
             if self.compatible(v.kind, kind):
                 return
         wants = " or ".join(self.word(k) for k in accepted)
-        self.report(arg, f"{fn}() takes {wants}, and {self.text(arg)} is {self.word(v.kind)}")
+        self.report(arg, f"{what} takes {wants}, and {self.text(arg)} is {self.word(v.kind)}")
 
     def known_text(self, node: Tree[Token] | Token, text: str, kind: str) -> bool:
         """Is ``text`` one the ``kind`` can be? If not, say so with the nearest one."""
@@ -348,3 +355,10 @@ class _Checker:
         if how in ("any_", "all_"):
             return Val(BOOL)
         return elem
+
+
+def _param(params: tuple[str, ...], i: int) -> str:
+    """Parameter ``i`` of ``params`` ("" if there is none: it takes anything there)."""
+    if i < len(params):
+        return params[i].lstrip("*")
+    return params[-1][1:] if params and params[-1].startswith("*") else ""

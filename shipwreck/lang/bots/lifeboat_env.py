@@ -420,6 +420,17 @@ KINDS = KindTable(
         "power": (("list:character",), "number"),
         "side": (("character",), "side"),
     },
+    commands={
+        **dict.fromkeys(("swap", "throw", "accept", "decline"), ("character|charid",)),
+        **dict.fromkeys(("reveal", "take", "drop"), ("itemref",)),
+        "rob": ("character|charid", "itemref"),
+        "use": ("itemref", "character|charid"),
+        "give": ("itemref", "character|charid"),
+        "offer": ("itemref", "character|charid", "itemref"),
+        "join": ("side",),
+        "choose": ("card|number",),
+        "keep": ("*card|number",),
+    },
     words={
         "character": "a character",
         "card": "a navigation card",
