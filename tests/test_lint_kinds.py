@@ -9,13 +9,12 @@ every shipped bot passes it."""
 
 from __future__ import annotations
 
-import random
 from types import ModuleType
 from typing import Any
 
 import pytest
+from random_play import random_prompts
 
-from shipwreck.games import get_ruleset
 from shipwreck.games.lifeboat.view import CharacterView, FightView, RequestView, TradeView
 from shipwreck.games.spanish_main.view import CoinView
 from shipwreck.lang.bots import lifeboat_env, load_bot, load_source, shipped_names, spanish_main_env
@@ -293,16 +292,10 @@ def test_the_kind_tables_match_what_the_environments_give(
     assert set(table.commands) <= {t for ts in env.ANSWERS.values() for t in ts} | env.SIDE_ACTIONS
     by_type = {objects[k]: attrs for k, attrs in table.attrs.items()}
     assert {t: set(a) for t, a in by_type.items()} == {t: set(a) for t, a in env.ATTRS.items()}
-    rules = get_ruleset(game)
     checked = 0
-    for seed in range(games):
-        state, _ = rules.new_game(seed, seats)
-        pick = random.Random(seed)
-        for _ in range(3_000 if game == "lifeboat" else 300):
-            blocking = [p for p in rules.prompts(state) if p.blocking]
-            if not blocking:
-                break
-            p = blocking[0]
+    steps = 3_000 if game == "lifeboat" else 300
+    for rules, state, prompts in random_prompts(game, seats, games, steps):
+        for p in [p for p in prompts if p.blocking][:1]:
             names = env.names_for(rules.view(state, p.seat), p.kind)
             for name, value in names.items():
                 if name in table.literal_names:
@@ -320,7 +313,6 @@ def test_the_kind_tables_match_what_the_environments_give(
                             got = env.as_character(got, _Ctx(names))
                         assert _conforms(got, akind, table, objects), (name, attr, akind, got)
                         checked += 1
-            rules.apply(state, p.seat, pick.choice(list(rules.choices(state, p.seat))))
     assert checked > 1000
 
 

@@ -149,22 +149,19 @@ def test_sim_names_bots_by_their_headers_and_never_merges_two_with_one_name(
     assert (status, err) == (0, "")
     rows = [line.split()[0] for line in out.splitlines()[2:4]]
     assert sorted(rows) == ["loyal", "mine"]
-    other = tmp_path / "other.bot"
+    other, fake = tmp_path / "other.bot", tmp_path / "fake.bot"
     other.write_text(MINE.replace("-> rest", "-> row"))
-    status, out, err = _run(capsys, "--games", "1", "--bots", f"{mine},{other}")
-    assert status == 2 and out == ""
-    assert err == (
-        f"shipwreck sim: {mine} and {other} are two different bots both called 'mine';"
-        ' rename one in its first line (bot "…" for lifeboat)\n'
-    )
-    fake = tmp_path / "fake.bot"
-    fake.write_text(MINE.replace('"Mine"', '"Loyal"'))
-    status, out, err = _run(capsys, "--games", "1", "--bots", f"{fake},random")
-    assert status == 2 and out == ""
-    assert err == (
-        f"shipwreck sim: loyal and {fake} are two different bots both called 'loyal';"
-        ' rename one in its first line (bot "…" for lifeboat)\n'
-    )
+    fake.write_text(MINE.replace('"Mine"', '"Loyal"'))  # (the shipped loyal's name)
+    for bots, first, second, name in [
+        (f"{mine},{other}", mine, other, "mine"),
+        (f"{fake},random", "loyal", fake, "loyal"),
+    ]:
+        status, out, err = _run(capsys, "--games", "1", "--bots", bots)
+        assert status == 2 and out == ""
+        assert err == (
+            f"shipwreck sim: {first} and {second} are two different bots both called"
+            f" '{name}'; rename one in its first line (bot \"…\" for lifeboat)\n"
+        )
     status, out, _ = _run(capsys, "--games", "2", "--bots", "loyal,loyal,random")
     assert status == 0  # the same script twice is one bot
     rows = [line.split()[0] for line in out.splitlines()[2:4]]
