@@ -108,10 +108,11 @@ async def test_bot_save_without_a_name_saves_under_the_header_name(service: Serv
     assert saved.exit_status == 0
     assert saved.stdout == "saved bot 'my_rower' for ann\n"
     assert service.store.bot("ann", "my_rower") is not None
-    nameless = await run(service, "ann", ANN_KEY, "bot save", "on turn:\n    else -> row\n")
-    assert nameless.exit_status == 2
-    assert nameless.stdout == (
-        'shipwreck: bot save: name the bot in its first line (bot "rower" for lifeboat),'
-        " or here: bot save NAME < FILE\n"
-    )
+    for nameless in ("on turn:\n    else -> row\n", 'bot "Ωmega" for lifeboat\n'):
+        refused = await run(service, "ann", ANN_KEY, "bot save", nameless)
+        assert refused.exit_status == 2
+        assert refused.stdout == (
+            'shipwreck: bot save: name the bot in its first line (bot "rower" for lifeboat),'
+            " or here: bot save NAME < FILE\n"
+        )
     assert service.store.bot_names("ann") == ["my_rower"]
