@@ -17,7 +17,13 @@ from random_play import random_prompts
 
 from shipwreck.games.lifeboat.view import CharacterView, FightView, RequestView, TradeView
 from shipwreck.games.spanish_main.view import CoinView
-from shipwreck.lang.bots import lifeboat_env, load_bot, load_source, shipped_names, spanish_main_env
+from shipwreck.lang.bots import (
+    lifeboat_env,
+    load_bot,
+    load_source,
+    shipped_names,
+    spanish_main_env,
+)
 from shipwreck.lang.bots.kinds import LIST, KindTable
 from shipwreck.lang.bots.lint import check_source
 from shipwreck.resources import bots_dir
