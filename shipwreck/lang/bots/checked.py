@@ -8,7 +8,6 @@ they ran.
 from __future__ import annotations
 
 import contextlib
-import functools
 from pathlib import Path
 
 from shipwreck.lang.bots import load_bot
@@ -19,7 +18,9 @@ from shipwreck.lang.bots.script import BotError, BotScript
 
 def load_checked(arg: str) -> BotScript:
     """The script ``arg`` names (a shipped bot's name or a file), if ``shipwreck bot check``
-    finds no error in it; else a :class:`BotError` with the check's lines."""
+    finds no error in it; else a :class:`BotError` with the check's lines. A shipped bot is not
+    checked again here (the check costs two more parses, a second at ``play``'s start): the
+    tests check every one (``test_every_shipped_bot_passes_the_kind_check``)."""
     try:
         script = load_bot(arg)
     except BotError:
@@ -30,7 +31,8 @@ def load_checked(arg: str) -> BotScript:
         if source is not None:
             refuse_errors(source, arg)
         raise
-    refuse_errors(script.source, script.path)
+    if not is_bot_name(arg):
+        refuse_errors(script.source, script.path)
     return script
 
 
@@ -61,12 +63,6 @@ def load_named(game: str, args: list[str]) -> list[BotScript]:
 
 def refuse_errors(source: str, path: str) -> None:
     """Raise :class:`BotError` with ``bot check``'s error lines for ``source``, if any."""
-    errors = _errors(source, path)
+    errors = [f for f in check_source(source, path) if f.level == "error"]
     if errors:
-        raise BotError(errors)
-
-
-@functools.lru_cache(maxsize=64)
-def _errors(source: str, path: str) -> str:
-    """Checked once per process (``play`` and ``sim`` name the same shipped bots again)."""
-    return "\n".join(str(f) for f in check_source(source, path) if f.level == "error")
+        raise BotError("\n".join(str(f) for f in errors))
