@@ -176,6 +176,26 @@ def test_command_words_of_the_right_kind_pass(body: str) -> None:
     assert _findings(body) == []
 
 
+def test_sm_a_command_word_of_the_wrong_kind_is_an_error() -> None:
+    found = _findings(
+        "on turn:\n    when ship == none -> end turn\n"
+        "    else -> move ship to (best m in ship.rig by m.rank)\n"
+        "on eliminate:\n    else -> eliminate (ship)\n",
+        "spanish_main",
+    )
+    assert found == [
+        "t.bot:4:27: error: 'move to' takes a ship or an island, and best m in ship.rig by"
+        " m.rank is a mast",
+        "t.bot:6:24: error: 'eliminate' takes a mast or a number, and ship is a ship",
+    ]
+    fine = (
+        "on after_move:\n    else -> tow ship (best t in tows by t.cargo_used)\n"
+        "on load:\n    else -> load ship (coins) 3\n"
+        "on eliminate:\n    else -> eliminate (worst m in ship.rig by m.rank)\n"
+    )
+    assert _findings(fine, "spanish_main") == []
+
+
 @pytest.mark.parametrize(
     ("guard", "message"),
     [

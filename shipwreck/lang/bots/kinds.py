@@ -233,7 +233,8 @@ class _Checker:
                 return
             if self.compatible(v.kind, kind):
                 return
-        wants = " or ".join(self.word(k) for k in accepted)
+        named = [k for k in accepted if k != TEXT] or accepted  # ("or text": an id, unsaid)
+        wants = " or ".join(dict.fromkeys(self.word(k) for k in named))
         self.report(arg, f"{what} takes {wants}, and {self.text(arg)} is {self.word(v.kind)}")
 
     def known_text(self, node: Tree[Token] | Token, text: str, kind: str) -> bool:

@@ -677,6 +677,16 @@ KINDS = KindTable(
         "max": (("*number",), "number"),
         "abs": (("number",), "number"),
     },
+    commands={
+        **dict.fromkeys(("explore", "come_about", "break_tow"), ("ship|text",)),
+        **dict.fromkeys(("move_toward", "move_to"), ("ship|text", "ship|island|text")),
+        **dict.fromkeys(("tow", "ram"), ("ship|text", "ship|text")),
+        "move_dock": ("ship|text", "island|text"),
+        "repair": ("ship|text", "mast|number"),
+        "eliminate": ("mast|number",),
+        "load": ("ship|text", "*coin|number|list:coin|list:number"),
+        "look": ("ship|text", "coin|number"),
+    },
     words={
         "ship": "a ship",
         "island": "an island",
