@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -81,9 +80,11 @@ def _arena_arguments(p: argparse.ArgumentParser) -> None:
 def _cmd_bot_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from shipwreck.lang.bots.lint import check_source
+    from shipwreck.lang.bots.lint import Finding, check_source
+    from shipwreck.lang.bots.registry import header_name
 
     errors = 0
+    named: dict[str, tuple[str, str]] = {}
     for f in args.files:
         try:
             source = Path(f).read_text(encoding="utf-8")
@@ -92,6 +93,11 @@ def _cmd_bot_check(args: argparse.Namespace) -> int:
             errors += 1
             continue
         findings = check_source(source, f)
+        name = header_name(source)  # (a bot goes by its header's name: one name, one bot)
+        first, known = named.setdefault(name or "", (f, source))
+        if name and known != source:
+            why = f"{first} is called {name!r} too; rename one in its first line"
+            findings.append(Finding(f, 1, 1, "error", why))
         for finding in findings:
             print(finding)
         n = sum(1 for x in findings if x.level == "error")
@@ -135,7 +141,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     """The app in this terminal against bots: no server, no setup."""
     import getpass
 
-    from shipwreck.lang.bots import BotError, is_bot_name, load_bot
+    from shipwreck.lang.bots import BotError, is_bot_name
+    from shipwreck.lang.bots.checked import load_named
     from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
     from shipwreck.tui import ShipwreckApp
     from shipwreck.tui._textual import install_patches
@@ -153,24 +160,20 @@ def _cmd_play(args: argparse.Namespace) -> int:
         ShipwreckApp(lobby, user, open_table=tutorial.id).run()
         return 0
     words = args.bots.split(",") if args.bots else DEFAULT_BOTS
-    bots: list[str] = []
-    for word in words:  # a file here is the local user's own: seated by a name (see BotBook)
-        if is_bot_name(word):
-            bots.append(word)
-            continue
-        try:
-            script = load_bot(word)
-        except BotError as e:
-            print(f"shipwreck play: {e}", file=sys.stderr)
-            return 2
-        name = re.sub(r"[^a-z0-9_]", "_", Path(word).stem.lower())[:32] or "mine"
-        lobby.book.local[name] = script
-        bots.append(name)
+    game = registry.default_game().name
+    try:  # checked as `bot check` checks it, each named by its header (as sim and arena do)
+        scripts = load_named(game, words)
+    except BotError as e:
+        print(f"shipwreck play: {e}", file=sys.stderr)
+        return 2
+    bots = [s.bot_name for s in scripts]
+    for word, script in zip(words, scripts, strict=True):
+        if not is_bot_name(word):  # the local user's own file: seated by its name (BotBook)
+            lobby.book.local[script.bot_name] = script
     seats = [SeatSpec("human")] + [
         SeatSpec("bot", bots[i % len(bots)]) for i in range(args.seats - 1)
     ]
     try:
-        game = registry.default_game().name
         table = lobby.create_table(game, seats, creator=user, seed=args.seed)
     except TableCreateError as e:
         print(f"shipwreck play: {e}", file=sys.stderr)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from pathlib import Path
 
 import msgspec
 
 from shipwreck.botseat import bot_move
 from shipwreck.games import AnyRuleset, get_ruleset, registry
-from shipwreck.lang.bots import BotError, BotPlayer, BotScript
-from shipwreck.lang.bots.checked import load_checked
+from shipwreck.lang.bots import BotPlayer, BotScript
+from shipwreck.lang.bots.checked import load_named
 
 
 def default_seats(game: str) -> int:
@@ -174,21 +173,11 @@ def seat_bots(game: int, seats: int, scripts: int) -> list[int]:
 
 def load_scripts(game: str, bot_files: list[str]) -> tuple[list[BotScript], list[str]]:
     """The scripts ``sim --bots`` names (shipped names or files), each refused as ``shipwreck
-    bot check`` refuses it, and their labels (file names, as the summary lists them). A script
-    named twice is one bot; two different scripts with one label are refused, never merged."""
-    scripts = [load_checked(f) for f in bot_files]
-    labels = [Path(f).stem for f in bot_files]
-    first: dict[str, tuple[str, BotScript]] = {}
-    for f, label, script in zip(bot_files, labels, scripts, strict=True):
-        if script.game != game:
-            raise BotError(f"{f}: this script plays {script.game}, not {game}")
-        known = first.setdefault(label, (f, script))
-        if known[1].source != script.source:
-            raise BotError(
-                f"{known[0]} and {f} are two different bots both called {label!r} here;"
-                " rename one's file"
-            )
-    return scripts, labels
+    bot check`` refuses it, and their labels: the names in their headers, as the summary lists
+    them (:func:`~shipwreck.lang.bots.checked.load_named`: two different scripts with one name
+    are refused, never merged)."""
+    scripts = load_named(game, bot_files)
+    return scripts, [s.bot_name for s in scripts]
 
 
 def simulate_bots(

@@ -18,8 +18,8 @@ TRACE_ENTRIES = 100_000
 
 
 def traced_seats(who: str, labels: list[str], headers: list[str], order: list[int]) -> list[int]:
-    """The seats ``who`` names: a seat's number (from 1), or a bot (its file name as ``sim``
-    lists it, or its header's name) for every seat it plays. ValueError in one line if none."""
+    """The seats ``who`` names: a seat's number (from 1), or a bot (its name as ``sim`` lists
+    it, or as its header writes it) for every seat it plays. ValueError in one line if none."""
     if who.isdigit():
         seat = int(who) - 1
         if not 0 <= seat < len(order):

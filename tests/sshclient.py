@@ -16,6 +16,7 @@ import termios
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pyte
@@ -355,3 +356,21 @@ def assert_nothing_hidden_leaked(
             if table.state.players.index(other) == seat:
                 continue
             assert f"{other}: friend {c.friend}, enemy {c.enemy}" not in seen
+
+
+ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
+"""ann's key, for the tests that sign her in over an exec request."""
+
+
+async def run(service: Service, user: str, key: asyncssh.SSHKey, command: str, data: str) -> Any:
+    """``ssh user@server command < data`` (an exec request, no terminal): its result."""
+    async with asyncssh.connect(
+        "127.0.0.1",
+        service.port,
+        username=user,
+        client_keys=[key],
+        known_hosts=None,
+        config=None,
+        agent_path=None,
+    ) as conn:
+        return await conn.run(command, input=data)

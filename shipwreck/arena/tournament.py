@@ -12,8 +12,7 @@ import msgspec
 
 from shipwreck.arena.match import ArenaBot, GameRecord, Job, schedule
 from shipwreck.arena.run import Progress, play_all
-from shipwreck.lang.bots import BotError
-from shipwreck.lang.bots.checked import load_checked
+from shipwreck.lang.bots.checked import load_named
 
 FORMAT = 1
 """The version of the tournament file."""
@@ -33,23 +32,13 @@ class Tournament(msgspec.Struct):
 def load_bots(game: str, names: list[str]) -> list[ArenaBot]:
     """The bots named on the command line (shipped names or script files), each once.
 
-    A bot is named by its script's header (``bot "Hoarder" for lifeboat``), never by its file
-    name; two different scripts with one name are refused rather than merged. A script that
-    fails ``shipwreck bot check`` is refused with the same messages.
+    A bot is named by its script's header (``bot "Hoarder" for lifeboat`` is ``hoarder``),
+    never by its file name; two different scripts with one name are refused rather than
+    merged. A script that fails ``shipwreck bot check`` is refused with the same messages.
     """
     bots: dict[str, ArenaBot] = {}
-    for arg in names:
-        script = load_checked(arg)
-        if script.game != game:
-            raise BotError(f"{arg}: this script plays {script.game}, not {game}")
-        bot = ArenaBot(script.name, script.path, script.source)
-        known = bots.get(bot.name)
-        if known is not None and known.source != bot.source:
-            raise BotError(
-                f"{known.path} and {bot.path} are two different bots both called "
-                f'{bot.name!r}; rename one in its first line (bot "…" for {game})'
-            )
-        bots[bot.name] = bot
+    for script in load_named(game, names):
+        bots.setdefault(script.bot_name, ArenaBot(script.bot_name, script.path, script.source))
     return list(bots.values())
 
 

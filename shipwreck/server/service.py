@@ -19,6 +19,7 @@ import asyncssh
 from shipwreck.config import Config
 from shipwreck.games import seat_names
 from shipwreck.lang.bots import shipped_bot, shipped_names
+from shipwreck.lang.bots.registry import header_name
 from shipwreck.names import (
     player_name_refusal,
     reserved_player_name,
@@ -313,6 +314,15 @@ class Service:
             return "\n".join(lines or ["stdin: ok"]) + "\n", 1 if errors else 0
         if words[:2] == ["bot", "save"] and len(words) == 3:
             return await self._save_bot(info, words[2], text)
+        if words == ["bot", "save"]:  # (named by its header, as sim and arena name it)
+            name = header_name(text)
+            if name is None or not valid_bot_name(name):
+                return (
+                    "shipwreck: bot save: name the bot in its first line"
+                    ' (bot "rower" for lifeboat), or here: bot save NAME < FILE\n',
+                    2,
+                )
+            return await self._save_bot(info, name, text)
         if words[:1] == ["ladder"] and len(words) <= 2:
             return self._ladder(info.username, words[1:])
         if words[:2] == ["bot", "status"] and len(words) == 3:
@@ -320,7 +330,7 @@ class Service:
         if words == ["help"]:
             return COMMANDS_HELP, 0
         return (
-            "shipwreck: unknown command; available: 'bot check < FILE', 'bot save NAME < FILE',"
+            "shipwreck: unknown command; available: 'bot check < FILE', 'bot save [NAME] < FILE',"
             " 'bot status NAME', 'ladder [GAME]', 'help'\n",
             2,
         )
@@ -409,6 +419,7 @@ COMMANDS_HELP = """\
 shipwreck commands (ssh host COMMAND); ssh host alone opens the game:
   bot check < FILE       check a bot script and list its problems
   bot save NAME < FILE   save it as your bot NAME (then: new 4 NAME ... at the lobby)
+  bot save < FILE        save it under the name in its first line (bot "Rower": rower)
   bot status NAME        its ratings, its background ladder games, its last default moves
   ladder [GAME]          the ratings of a game's players and bots (lifeboat, or sm)
   help                   this list
@@ -419,7 +430,7 @@ def _reads_script(command: str) -> bool:
     """Only ``bot check`` and ``bot save NAME`` read a script from standard input; any other
     command is answered at once instead of waiting for an EOF that ``ssh host bot`` never sends."""
     words = command.split()
-    return words == ["bot", "check"] or (words[:2] == ["bot", "save"] and len(words) == 3)
+    return words == ["bot", "check"] or (words[:2] == ["bot", "save"] and len(words) <= 3)
 
 
 def _fields(section: Any) -> dict[str, Any]:

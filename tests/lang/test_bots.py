@@ -44,7 +44,7 @@ from shipwreck.lang.bots.lint import check_source
 from shipwreck.lang.bots.runner import DEFAULT_BUDGET
 from shipwreck.lang.bots.script import Context
 from shipwreck.resources import bots_dir
-from shipwreck.sim import BotSummary, play_bots, simulate_bots
+from shipwreck.sim import BotSummary, play_bots, play_seated, simulate_bots
 
 HERE = TESTS / "bots"
 SHIPPED = sorted(bots_dir().glob("*.bot"))
@@ -1069,3 +1069,22 @@ def test_cli_sim_bad_bot_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["sim", "--games", "2", "--bots", f"random,{bad}"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("shipwreck sim: ") and "bad.bot:3:" in err
+
+
+def test_lb50_the_shipped_bots_answer_someone_elses_thirst_without_a_refusal() -> None:
+    """A thirst prompt with no thirst of my own (I hold water while someone unconscious is
+    thirsty, LB-50) takes ``give water to X`` or ``pass``: the shipped bots played ``drink``
+    there, were refused, and the arena's league table counted those safe defaults against
+    them. They now pass, as the safe default did, so their games are the same."""
+    names = ["hoarder", "survivor", "loyal", "predator", "random"]
+    scripts = [load_bot(n) for n in names]
+    thirsts = 0
+    for seed in range(12):
+        order = [(s + seed) % len(scripts) for s in range(6)]
+        _, _, players = play_seated("lifeboat", seed, scripts, order, 10_000)
+        for player in players:
+            for e in player.trace:
+                if e.decision == "thirst":
+                    thirsts += 1
+                    assert not e.note.startswith("refused"), (player.script.name, e)
+    assert thirsts > 50

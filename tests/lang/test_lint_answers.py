@@ -9,13 +9,12 @@ move the game would take."""
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from types import ModuleType
 
 import pytest
+from random_play import random_prompts
 
-from shipwreck.games import get_ruleset
 from shipwreck.lang.bots import (
     lifeboat_env,
     load_bot,
@@ -43,20 +42,10 @@ def _tag(cmd: object) -> str:
 def test_the_answer_tables_allow_every_answer_the_rules_offer(
     game: str, env: ModuleType, seats: int, games: int
 ) -> None:
-    rules = get_ruleset(game)
     seen: dict[str, set[str]] = defaultdict(set)
-    for seed in range(games):
-        state, _ = rules.new_game(seed, seats)
-        pick = random.Random(seed)
-        for _ in range(20_000):
-            prompts = rules.prompts(state)
-            for p in prompts:
-                seen[p.kind] |= {_tag(c) for c in rules.choices(state, p.seat)}
-            blocking = [p for p in prompts if p.blocking]
-            if not blocking:
-                break
-            p = blocking[0]
-            rules.apply(state, p.seat, pick.choice(list(rules.choices(state, p.seat))))
+    for rules, state, prompts in random_prompts(game, seats, games, 20_000):
+        for p in prompts:
+            seen[p.kind] |= {_tag(c) for c in rules.choices(state, p.seat)}
     assert set(seen) <= set(env.ANSWERS)
     for kind, tags in seen.items():
         assert tags <= env.ANSWERS[kind], (kind, tags - env.ANSWERS[kind])

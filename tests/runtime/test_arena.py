@@ -55,8 +55,8 @@ def test_arena_prints_a_league_table_and_plays_sims_games(
     lines = out.splitlines()
     assert lines[0] == "lifeboat: 30 games of 6 seats from seed 1"
     assert "rating" in lines[1] and "μ ± σ" in lines[1] and "spread" in lines[1]
-    assert lines[2].split()[:2] == ["1", "Hoarder"]  # the better bot on top
-    assert lines[3].split()[:2] == ["2", "Random"]
+    assert lines[2].split()[:2] == ["1", "hoarder"]  # the better bot on top
+    assert lines[3].split()[:2] == ["2", "random"]
     assert "win rate by seat (seat 1 first):" in lines
     assert "default moves (from the bots' traces):" in lines
     assert lines[-1].startswith("games=30 seconds=") and "workers=1" in lines[-1]
@@ -95,7 +95,7 @@ def test_json_file_rerates_to_the_same_table_and_replays_the_same_games(
     assert [g["seed"] for g in data["games"]] == list(range(4, 16))
     first = data["games"][0]
     assert len(first["seats"]) == len(first["scores"]) == len(first["ranks"]) == 5
-    assert {b["name"] for b in data["bots"]} == {"Survivor", "Predator"}
+    assert {b["name"] for b in data["bots"]} == {"survivor", "predator"}
     assert all(b["source"].startswith("bot ") for b in data["bots"])  # replayable alone
 
     assert main(["arena", "--rerate", str(f)]) == 0
@@ -115,13 +115,13 @@ def test_default_moves_are_counted_from_the_bots_traces(tmp_path: Path) -> None:
     lazy.write_text(LAZY)
     t = play("lifeboat", load_bots("lifeboat", [str(lazy), "random"]), 6, 2, 6)
     rows = {r.bot: r for r in league(t).rows}
-    assert rows["Lazy"].faults.get("no handler", 0) > 0  # keep, navigate, respond, fight, …
-    assert rows["Lazy"].faults.get("no match", 0) > 0  # its one supply rule never holds
-    assert "error" not in rows["Lazy"].faults
-    assert rows["Random"].faults == {}
+    assert rows["lazy"].faults.get("no handler", 0) > 0  # keep, navigate, respond, fight, …
+    assert rows["lazy"].faults.get("no match", 0) > 0  # its one supply rule never holds
+    assert "error" not in rows["lazy"].faults
+    assert rows["random"].faults == {}
     lines = format_league(t, league(t))
-    said = next(line for line in lines if line.strip().startswith("Lazy") and "no" in line)
-    assert f"no handler {rows['Lazy'].faults['no handler']}" in said
+    said = next(line for line in lines if line.strip().startswith("lazy") and "no" in line)
+    assert f"no handler {rows['lazy'].faults['no handler']}" in said
 
 
 def _inside_the_frame(root: ET.Element) -> None:
@@ -150,8 +150,8 @@ def test_plot_is_an_svg_with_a_line_per_bot(tmp_path: Path) -> None:
     # a rating that stays close: the newcomer's wide start still fits
     _inside_the_frame(ET.fromstring(svg({"A": [Rating(25.0, 1.0, n) for n in (1, 2, 3)]}, "")))
     legend = [e.text or "" for e in root.iter(f"{ns}text")]
-    assert any(s.startswith("Hoarder ") for s in legend)
-    assert any(s.startswith("Random ") for s in legend)
+    assert any(s.startswith("hoarder ") for s in legend)
+    assert any(s.startswith("random ") for s in legend)
     out = tmp_path / "r.svg"
     assert main(["arena", "hoarder", "random", "--games", "4", "--plot", str(out)]) == 0
     assert ET.parse(out).getroot().tag == f"{ns}svg"
@@ -189,13 +189,13 @@ def test_two_different_bots_with_one_name_are_refused(
     b.write_text(LAZY.replace("else -> row", "else -> rest"))
     assert main(["arena", str(a), str(b), "--games", "1"]) == 2
     err = capsys.readouterr().err
-    assert "two different bots both called 'Lazy'" in err
+    assert "two different bots both called 'lazy'" in err
     # the same bot twice is one entrant
     same = tmp_path / "same.bot"
     same.write_text(LAZY)
     assert [x.name for x in load_bots("lifeboat", [str(a), str(same), "random"])] == [
-        "Lazy",
-        "Random",
+        "lazy",
+        "random",
     ]
 
 

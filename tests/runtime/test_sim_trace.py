@@ -137,17 +137,31 @@ def test_sim_refuses_a_script_that_fails_bot_check_with_the_checks_words(
     assert err == "shipwreck sim: " + "\n".join(checked) + "\n"
 
 
-def test_sim_never_merges_two_different_scripts_with_one_file_name(
+def test_sim_names_bots_by_their_headers_and_never_merges_two_with_one_name(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A bot goes by the name in its header, whatever its file is called: ``loyal.bot`` whose
+    header says "Mine" is the bot ``mine``, beside the shipped ``loyal``. Two different scripts
+    with one header name are refused (a shipped bot's name is taken), never merged."""
     mine = tmp_path / "loyal.bot"
     mine.write_text(MINE)
-    status, out, err = _run(capsys, "--games", "1", "--bots", f"{mine},loyal")
-    assert status == 2 and out == ""
-    assert err == (
-        f"shipwreck sim: {mine} and loyal are two different bots both called 'loyal' here;"
-        " rename one's file\n"
-    )
+    status, out, err = _run(capsys, "--games", "2", "--bots", f"{mine},loyal")
+    assert (status, err) == (0, "")
+    rows = [line.split()[0] for line in out.splitlines()[2:4]]
+    assert sorted(rows) == ["loyal", "mine"]
+    other, fake = tmp_path / "other.bot", tmp_path / "fake.bot"
+    other.write_text(MINE.replace("-> rest", "-> row"))
+    fake.write_text(MINE.replace('"Mine"', '"Loyal"'))  # (the shipped loyal's name)
+    for bots, first, second, name in [
+        (f"{mine},{other}", mine, other, "mine"),
+        (f"{fake},random", "loyal", fake, "loyal"),
+    ]:
+        status, out, err = _run(capsys, "--games", "1", "--bots", bots)
+        assert status == 2 and out == ""
+        assert err == (
+            f"shipwreck sim: {first} and {second} are two different bots both called"
+            f" '{name}'; rename one in its first line (bot \"…\" for lifeboat)\n"
+        )
     status, out, _ = _run(capsys, "--games", "2", "--bots", "loyal,loyal,random")
     assert status == 0  # the same script twice is one bot
     rows = [line.split()[0] for line in out.splitlines()[2:4]]
@@ -165,16 +179,16 @@ def test_arena_trace_is_game_n_of_the_tournament(
     mine = tmp_path / "mine.bot"
     mine.write_text(MINE)
     assert (
-        main(["arena", str(mine), "hoarder", "--seed", "3", "--trace", "Mine", "--game-no", "3"])
+        main(["arena", str(mine), "hoarder", "--seed", "3", "--trace", "mine", "--game-no", "3"])
         == 0
     )
     arena = capsys.readouterr().out.splitlines()
     record = play("lifeboat", load_bots("lifeboat", [str(mine), "hoarder"]), 3, 3, 6).games[2]
     heads = [line for line in arena if line.startswith("seat ")]
-    assert len(heads) == record.seats.count("Mine") == 3
+    assert len(heads) == record.seats.count("mine") == 3
     for line in heads:
         seat = int(line.split()[1]) - 1
-        assert record.seats[seat] == "Mine"
+        assert record.seats[seat] == "mine"
         assert line.split(": score ")[1].split()[0] == str(record.scores[seat])
     status, sim, _ = _run(
         capsys, "--bots", f"{mine},hoarder", "--seed", "3", "--trace", "mine", "--game-no", "3"

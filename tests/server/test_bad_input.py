@@ -908,7 +908,6 @@ UNKNOWN_COMMANDS = [
     "bot",
     "bot frobnicate",
     "bot check extra",
-    "bot save",
     "bot save a b",
     "bot check; id",
     "$(id)",

@@ -6,16 +6,22 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import Any
 
 import asyncssh
 import pytest
 
 from shipwreck.server.service import Service
 
-from sshclient import Client, assert_nothing_hidden_leaked, choices_shown, eventually, open_terminal
+from sshclient import (
+    ANN_KEY,
+    Client,
+    assert_nothing_hidden_leaked,
+    choices_shown,
+    eventually,
+    open_terminal,
+    run,
+)
 
-ANN_KEY = asyncssh.generate_private_key("ssh-ed25519")
 BOB_KEY = asyncssh.generate_private_key("ssh-ed25519")
 OTHER_KEY = asyncssh.generate_private_key("ssh-ed25519")
 
@@ -81,19 +87,6 @@ async def test_two_players_play_a_whole_game_over_ssh(service: Service) -> None:
     await bob.term.wait_for("land! final scores")
     ann.close()
     bob.close()
-
-
-async def run(service: Service, user: str, key: asyncssh.SSHKey, command: str, data: str) -> Any:
-    async with asyncssh.connect(
-        "127.0.0.1",
-        service.port,
-        username=user,
-        client_keys=[key],
-        known_hosts=None,
-        config=None,
-        agent_path=None,
-    ) as conn:
-        return await conn.run(command, input=data)
 
 
 async def test_bot_check_and_save_over_ssh(service: Service) -> None:

@@ -12,13 +12,15 @@ from pathlib import Path
 
 from shipwreck.lang.bots import load_bot
 from shipwreck.lang.bots.lint import check_source
-from shipwreck.lang.bots.registry import is_bot_name
+from shipwreck.lang.bots.registry import is_bot_name, is_shipped, shipped_bot, shipped_source
 from shipwreck.lang.bots.script import BotError, BotScript
 
 
 def load_checked(arg: str) -> BotScript:
     """The script ``arg`` names (a shipped bot's name or a file), if ``shipwreck bot check``
-    finds no error in it; else a :class:`BotError` with the check's lines."""
+    finds no error in it; else a :class:`BotError` with the check's lines. A shipped bot is not
+    checked again here (the check costs two more parses, a second at ``play``'s start): the
+    tests check every one (``test_every_shipped_bot_passes_the_kind_check``)."""
     try:
         script = load_bot(arg)
     except BotError:
@@ -29,8 +31,34 @@ def load_checked(arg: str) -> BotScript:
         if source is not None:
             refuse_errors(source, arg)
         raise
-    refuse_errors(script.source, script.path)
+    if not is_bot_name(arg):
+        refuse_errors(script.source, script.path)
     return script
+
+
+def load_named(game: str, args: list[str]) -> list[BotScript]:
+    """The scripts ``args`` name, one per argument (a script named twice is one bot, twice),
+    each checked as :func:`load_checked` checks it and playing ``game``. A bot goes by the name
+    in its header (:attr:`BotScript.bot_name`), never its file's: two different scripts with one
+    name are refused, never merged (a shipped bot's name is taken), and one script under two
+    file names is one bot."""
+    scripts: list[BotScript] = []
+    first: dict[str, tuple[str, BotScript]] = {}
+    for arg in args:
+        script = load_checked(arg)
+        if script.game != game:
+            raise BotError(f"{arg}: this script plays {script.game}, not {game}")
+        name = script.bot_name
+        if not is_bot_name(arg) and is_shipped(name) and shipped_source(name) != script.source:
+            first.setdefault(name, (name, shipped_bot(name)))  # (the shipped bot has the name)
+        known_arg, known = first.setdefault(name, (arg, script))
+        if known.source != script.source:
+            raise BotError(
+                f"{known_arg} and {arg} are two different bots both called {name!r};"
+                f' rename one in its first line (bot "…" for {game})'
+            )
+        scripts.append(script)
+    return scripts
 
 
 def refuse_errors(source: str, path: str) -> None:

@@ -28,6 +28,7 @@ from shipwreck.games.lifeboat.view import (
     RequestView,
     TradeView,
 )
+from shipwreck.lang.bots.kinds import KindTable
 from shipwreck.lang.bots.script import BotRuntimeError, Context
 
 GAME = "lifeboat"
@@ -357,3 +358,114 @@ def word_for(value: object) -> str:
     if isinstance(value, bool) or value is None:
         raise BotRuntimeError("this names nothing here" if value is None else "not a name")
     return str(value)
+
+
+_ITEM_IDS = tuple(SUPPLY_COUNTS)
+KINDS = KindTable(
+    names={
+        **dict.fromkeys(("me", "friend", "enemy", "asker", "navigator", *CHAR_IDS), "character"),
+        **dict.fromkeys(("characters", "others", "overboard"), "list:character"),
+        **dict.fromkeys(("birds", "round", "thirst"), "number"),
+        **dict.fromkeys(("table", "drawn"), "list:card"),
+        **dict.fromkeys(("offer", "items", "hidden", "revealed"), "list:item"),
+        "phase": "phase",
+        "decision": "decision",
+        "fight": "fight",
+        "request": "request",
+        "trade": "trade",
+        "true": "bool",
+        "false": "bool",
+        "none": "none",
+    },
+    attrs={
+        "character": {
+            **dict.fromkeys(
+                ("strength", "bonus", "wounds", "seat", "hidden", "power", "left"), "number"
+            ),
+            **dict.fromkeys(
+                ("ok", "conscious", "unconscious", "dead", "alive", "rowed", "fought"), "bool"
+            ),
+            "id": "charid",
+            "state": "state",
+            "revealed": "list:item",
+            "items": "list:item",
+        },
+        "card": {
+            **dict.fromkeys(("number", "birds", "thirst"), "number"),
+            **dict.fromkeys(("overboard", "thirsty"), "list:character"),
+            **dict.fromkeys(("fight", "oar"), "bool"),
+        },
+        "fight": {
+            **dict.fromkeys(("attackers", "defenders"), "list:character"),
+            **dict.fromkeys(("attack", "defense"), "number"),
+            **dict.fromkeys(("attacker", "defender"), "character"),
+            "kind": "reqkind",
+            "item": "item",
+            "done": "list:charid",
+        },
+        "request": {
+            "kind": "reqkind",
+            "attacker": "character",
+            "target": "character",
+            "item": "item",
+        },
+        "trade": {"source": "character", "target": "character", "item": "item", "ask": "item"},
+    },
+    functions={
+        "has": (("itemref",), "bool"),
+        "held": (("itemref",), "number"),
+        "chance": (("number",), "bool"),
+        "value": (("itemref",), "number"),
+        "bonus": (("itemref",), "number"),
+        "weapon": (("itemref",), "bool"),
+        "len": (("list:any|text",), "number"),
+        "min": (("*number",), "number"),
+        "max": (("*number",), "number"),
+        "abs": (("number",), "number"),
+        "power": (("list:character",), "number"),
+        "side": (("character",), "side"),
+    },
+    commands={
+        **dict.fromkeys(("swap", "throw", "accept", "decline"), ("character|charid",)),
+        **dict.fromkeys(("reveal", "take", "drop"), ("itemref",)),
+        "rob": ("character|charid", "itemref"),
+        "use": ("itemref", "character|charid"),
+        "give": ("itemref", "character|charid"),
+        "offer": ("itemref", "character|charid", "itemref"),
+        "join": ("side",),
+        "choose": ("card|number",),
+        "keep": ("*card|number",),
+    },
+    words={
+        "character": "a character",
+        "card": "a navigation card",
+        "item": "an item",
+        "itemref": "an item",
+        "fight": "a fight",
+        "request": "a request",
+        "trade": "a trade",
+        "charid": "a character id",
+        "side": "a side",
+        "state": "a state",
+        "phase": "a phase",
+        "decision": "a decision",
+        "reqkind": "a request kind",
+    },
+    values={
+        "item": _ITEM_IDS,
+        "itemref": _ITEM_IDS + tuple(k for k in ITEM_KINDS if k not in SUPPLY_COUNTS),
+        "charid": tuple(CHAR_IDS),
+        "side": ("attacker", "defender"),
+        "state": ("ok", "unconscious", "dead"),
+        "phase": ("supply", "actions", "navigation", "over"),
+        "decision": tuple(DECISIONS),
+        "reqkind": ("swap", "rob"),
+    },
+    literal_names=frozenset(ITEM_KINDS) | frozenset(SUPPLY_COUNTS),
+    literal_kind="itemref",
+    equal=frozenset({("card", "number"), ("item", "itemref")}),
+    fixes={("character", "charid"): "compare ids: write .id after the character (me.id)"},
+    hints={"hidden": "'.hidden' counts them; my own hidden items are the list hidden"},
+)
+"""Every name, attribute and function above, by the kind of value it gives (``bot check``'s
+kind check: :mod:`.kinds`)."""

@@ -3,7 +3,8 @@
 Errors (the script cannot be trusted to play): syntax, unknown names, attributes and functions,
 handlers for decisions the game does not have, rules that can never fire because an earlier rule
 always does, a command that cannot answer its handler's decision (``take`` in ``on turn:``, a
-side action such as ``drop``), a literal out of its range (``choose 99``), and a condition or
+side action such as ``drop``), a literal out of its range (``choose 99``), a value of the wrong
+kind (``"knife" in c.hidden``, ``"knif" in offer``: :mod:`.kinds`), and a condition or
 command that can never be worked out within a decision's step budget. Warnings: handlers with no
 ``else`` (they may fall back to the safe default).
 """
@@ -11,6 +12,7 @@ command that can never be worked out within a decision's step budget. Warnings: 
 from __future__ import annotations
 
 import contextlib
+import re
 from types import ModuleType
 
 import msgspec
@@ -23,9 +25,11 @@ from shipwreck.lang.bots.compile import (
     load_source,
     parse_tree,
 )
+from shipwreck.lang.bots.kinds import KindTable, check_kinds
 from shipwreck.lang.bots.runner import DEFAULT_BUDGET
-from shipwreck.lang.bots.script import BotError
+from shipwreck.lang.bots.script import BotError, name_for
 from shipwreck.lang.bots.search import check_spec
+from shipwreck.names import MAX_NAME, valid_bot_name
 
 
 class Finding(msgspec.Struct, frozen=True):
@@ -50,6 +54,7 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     except BotError as e:
         return [_from_error(str(e), path)]
     findings: list[Finding] = []
+    _header(tree, path, findings)
     env = env_for(_game(tree))
     try:
         _names(tree, path, findings, env)
@@ -58,6 +63,8 @@ def check_source(source: str, path: str = "<bot>") -> list[Finding]:
     _reachability(tree, path, findings, env, _game(tree))
     _answers(tree, path, findings, env)
     _literals(tree, path, findings, env)
+    with contextlib.suppress(RecursionError):  # (the nesting is reported above)
+        _kinds(tree, source, path, findings, env)
     with contextlib.suppress(RecursionError):  # (the nesting is reported above)
         _budgets(tree, path, findings)
     _searches(tree, path, findings, _game(tree))
@@ -77,6 +84,27 @@ def _game(tree: Tree[Token]) -> str:
     return default_bot_game()
 
 
+def _header(tree: Tree[Token], path: str, out: list[Finding]) -> None:
+    """The header's name must make a bot name: the bot goes by it in ``sim``, ``arena``, on the
+    ladder and at the lobby (:attr:`~shipwreck.lang.bots.script.BotScript.bot_name`)."""
+    header = tree.children[0]
+    if not isinstance(header, Tree) or not header.children:
+        return
+    tok = header.children[0]
+    title = str(tok)[1:-1]
+    name = name_for(title)
+    if valid_bot_name(name):
+        return
+    example = re.sub(r"[^a-z0-9_]", "", name)[:MAX_NAME].strip("_") or "rower"
+    if len(name) > MAX_NAME:
+        why = f"the bot's name is {len(name)} characters, at most {MAX_NAME}"
+    else:
+        shown = "".join(c if c.isprintable() else "?" for c in title)
+        why = f"'{shown}' cannot be a bot's name" if name else "the bot has no name"
+        why += ": a bot's name is letters, digits, spaces and _"
+    _say(out, path, tok, f'{why}; e.g. bot "{example}"')
+
+
 def _from_error(message: str, path: str) -> Finding:
     rest = message.removeprefix(path + ":")
     parts = rest.split(":", 2)
@@ -90,6 +118,14 @@ def _pos(node: Tree[Token] | Token) -> tuple[int, int]:
     if isinstance(node, Token):
         return node.line or 1, node.column or 1
     return getattr(node.meta, "line", 1) or 1, getattr(node.meta, "column", 1) or 1
+
+
+def _say(
+    out: list[Finding], path: str, node: Tree[Token] | Token, message: str, level: str = "error"
+) -> None:
+    """One finding at ``node``'s line and column."""
+    line, col = _pos(node)
+    out.append(Finding(path, line, col, level, message))
 
 
 def _names(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) -> None:
@@ -114,21 +150,18 @@ def _names(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) ->
         if node.data == "name":
             name = str(node.children[0])
             if name not in env.NAMES and name not in bound:
-                line, col = _pos(node)
                 hint = _close(name, env.NAMES | bound)
-                out.append(Finding(path, line, col, "error", f"unknown name '{name}'{hint}"))
+                _say(out, path, node, f"unknown name '{name}'{hint}")
         elif node.data == "attr":
             attr = str(node.children[1])
             if attr not in env.ALL_ATTRS:
-                line, col = _pos(node.children[1])
                 hint = _close(attr, env.ALL_ATTRS)
-                out.append(Finding(path, line, col, "error", f"unknown attribute '.{attr}'{hint}"))
+                _say(out, path, node.children[1], f"unknown attribute '.{attr}'{hint}")
         elif node.data == "call":
             fn = str(node.children[0])
             if fn not in env.FUNCTIONS:
-                line, col = _pos(node)
                 hint = _close(fn, frozenset(env.FUNCTIONS))
-                out.append(Finding(path, line, col, "error", f"unknown function '{fn}()'{hint}"))
+                _say(out, path, node, f"unknown function '{fn}()'{hint}")
         for child in node.children:
             visit(child, bound)
 
@@ -142,8 +175,7 @@ def _searches(tree: Tree[Token], path: str, out: list[Finding], game: str) -> No
         count, using = node.children
         why = check_spec(int(str(count)[:12]), str(using) if using is not None else None, game)
         if why:
-            line, col = _pos(node)
-            out.append(Finding(path, line, col, "error", why))
+            _say(out, path, node, why)
 
 
 def _close(word: str, known: frozenset[str] | set[str]) -> str:
@@ -163,49 +195,24 @@ def _reachability(
             continue
         kind_tok = handler.children[0]
         kind = str(kind_tok)
-        line, col = _pos(kind_tok)
         if kind not in env.DECISIONS:
             known = ", ".join(env.DECISIONS)
-            out.append(
-                Finding(
-                    path,
-                    line,
-                    col,
-                    "error",
-                    f"{game} has no '{kind}' decision; handlers: {known}",
-                )
-            )
+            _say(out, path, kind_tok, f"{game} has no '{kind}' decision; handlers: {known}")
         if kind in seen:
-            out.append(Finding(path, line, col, "error", f"a second 'on {kind}:' handler"))
+            _say(out, path, kind_tok, f"a second 'on {kind}:' handler")
         seen.add(kind)
         always_at: int | None = None
         for rule in handler.children[1:]:
             if not isinstance(rule, Tree):
                 continue
-            rline, rcol = _pos(rule)
             if always_at is not None:
-                out.append(
-                    Finding(
-                        path,
-                        rline,
-                        rcol,
-                        "error",
-                        f"this rule can never fire: line {always_at} always does",
-                    )
-                )
+                _say(out, path, rule, f"this rule can never fire: line {always_at} always does")
                 continue
             if rule.data == "otherwise" or _always_true(rule.children[0]):
-                always_at = rline
+                always_at = _pos(rule)[0]
         if always_at is None:
-            out.append(
-                Finding(
-                    path,
-                    line,
-                    col,
-                    "warning",
-                    f"'on {kind}:' has no 'else': it may fall back to the safe default",
-                )
-            )
+            why = f"'on {kind}:' has no 'else': it may fall back to the safe default"
+            _say(out, path, kind_tok, why, "warning")
 
 
 def _always_true(guard: Tree[Token] | Token) -> bool:
@@ -248,14 +255,13 @@ def _answers(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) 
         if cmd is None or kind not in answers or _tag(cmd) in answers[kind]:
             continue
         tag = _tag(cmd)
-        line, col = _pos(cmd)
         takes = ", ".join(sorted(t.replace("_", " ") for t in answers[kind]))
         word = tag.replace("_", " ")
         if tag in side:
             why = f"'{word}' is a side action: it does not answer 'on {kind}:'"
         else:
             why = f"'{word}' cannot answer 'on {kind}:'"
-        out.append(Finding(path, line, col, "error", f"{why}; it takes {takes}"))
+        _say(out, path, cmd, f"{why}; it takes {takes}")
 
 
 def _literals(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) -> None:
@@ -267,17 +273,16 @@ def _literals(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType)
         allowed = ranges.get(tok.type.rsplit("__", 1)[-1])
         if allowed is None or not str(tok).isdigit() or int(str(tok)[:12]) in allowed:
             continue
-        line, col = _pos(tok)
-        out.append(
-            Finding(
-                path,
-                line,
-                col,
-                "error",
-                f"there is no {tok.type.lower()} {str(tok)[:12]}:"
-                f" they are {allowed.start} to {allowed.stop - 1}",
-            )
-        )
+        what = f"{tok.type.lower()} {str(tok)[:12]}"
+        _say(out, path, tok, f"there is no {what}: they are {allowed.start} to {allowed.stop - 1}")
+
+
+def _kinds(tree: Tree[Token], source: str, path: str, out: list[Finding], env: ModuleType) -> None:
+    """Values of the wrong kind: ``"knife" in c.hidden`` (a count), ``asker == "kid"`` (a
+    character is never text), ``"knif" in offer`` (no such item): see :mod:`.kinds`."""
+    table: KindTable | None = getattr(env, "KINDS", None)
+    if table is not None:
+        check_kinds(tree, source, table, lambda node, why: _say(out, path, node, why))
 
 
 def _budgets(tree: Tree[Token], path: str, out: list[Finding]) -> None:
@@ -288,17 +293,13 @@ def _budgets(tree: Tree[Token], path: str, out: list[Finding]) -> None:
         for part in parts:
             least = _least_steps(part)
             if least > DEFAULT_BUDGET:
-                line, col = _pos(part)
                 what = "condition" if part is not rule.children[-1] else "command"
-                out.append(
-                    Finding(
-                        path,
-                        line,
-                        col,
-                        "error",
-                        f"this {what} takes at least {least} steps to work out, and a decision"
-                        f" may take {DEFAULT_BUDGET}: split it, or make it shorter",
-                    )
+                _say(
+                    out,
+                    path,
+                    part,
+                    f"this {what} takes at least {least} steps to work out, and a decision"
+                    f" may take {DEFAULT_BUDGET}: split it, or make it shorter",
                 )
 
 

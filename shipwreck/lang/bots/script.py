@@ -9,6 +9,7 @@ evaluator in one readable file (compile.py).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol
 
@@ -91,6 +92,7 @@ class Handler(msgspec.Struct):
 
 class BotScript(msgspec.Struct):
     name: str
+    """The name in the header, as written (``bot "SM Raider" for …``)."""
     game: str
     path: str
     handlers: dict[str, Handler]
@@ -98,6 +100,20 @@ class BotScript(msgspec.Struct):
 
     def where(self, line: int) -> str:
         return f"{self.path}:{line}"
+
+    @property
+    def bot_name(self) -> str:
+        """The name the bot goes by everywhere (``sim``, ``arena``, the ladder, ``new 4 NAME``):
+        its header's, as a bot name (:func:`name_for`). Never its file's: two files of one name
+        are not one bot, and one bot keeps its name whatever its file is called."""
+        return name_for(self.name)
+
+
+def name_for(title: str) -> str:
+    """A header's name as a bot name: lower case, each run of spaces or ``-`` one ``_``
+    (``"SM Raider"`` is ``sm_raider``). ``bot check`` refuses a header whose name this does not
+    make a valid bot name (:data:`shipwreck.names.BOT_NAME`)."""
+    return re.sub(r"[\s-]+", "_", title.strip().lower())
 
 
 THINKING = object()

@@ -27,6 +27,7 @@ from shipwreck.games.spanish_main.view import (
     SpanishMainView,
     sea,
 )
+from shipwreck.lang.bots.kinds import KindTable
 from shipwreck.lang.bots.script import BotRuntimeError, Context
 
 GAME = "spanish_main"
@@ -609,3 +610,103 @@ def word_for(value: object) -> str:
     if isinstance(value, bool) or value is None:
         raise BotRuntimeError("this names nothing here" if value is None else "not a name")
     return str(value)
+
+
+KINDS = KindTable(
+    names={
+        **dict.fromkeys(("ship", "target"), "ship"),
+        **dict.fromkeys(("ships", "my_ships", "enemy_ships", "ready", "rams", "tows"), "list:ship"),
+        **dict.fromkeys(("islands", "wild"), "list:island"),
+        **dict.fromkeys(
+            ("seat", "gold", "enemy_gold", "gold_total", "gold_in_play", "cargo_value", "round"),
+            "number",
+        ),
+        "home": "island",
+        "coins": "list:coin",
+        "takes": "list:take",
+        "decision": "decision",
+        "true": "bool",
+        "false": "bool",
+        "none": "none",
+    },
+    attrs={
+        "ship": {
+            **dict.fromkeys(
+                (
+                    "owner",
+                    "points",
+                    "masts",
+                    "masts_up",
+                    "cannons",
+                    "cargo_slots",
+                    "cargo_used",
+                    "cargo_free",
+                    "value",
+                    "unknown",
+                    "crew",
+                    "x",
+                    "y",
+                    "heading",
+                ),
+                "number",
+            ),
+            **dict.fromkeys(
+                ("mine", "damaged", "laden", "docked", "derelict", "pinned", "acted"), "bool"
+            ),
+            **dict.fromkeys(("id", "name"), "text"),
+            "rig": "list:mast",
+            "cargo": "list:coin",
+            "at": "island",
+            "towing": "ship",
+        },
+        "island": {
+            **dict.fromkeys(("owner", "coins", "x", "y", "r"), "number"),
+            **dict.fromkeys(("home", "mine", "wild"), "bool"),
+            "id": "text",
+            "treasure": "list:coin",
+        },
+        "coin": {"id": "number", "value": "number", "known": "bool"},
+        "mast": {"number": "number", "rank": "number", "range": "range", "up": "bool"},
+    },  # fmt: skip
+    functions={
+        "distance": (("ship|island", "ship|island"), "number"),
+        "in_range": (("ship", "ship"), "bool"),
+        "nearest": (("list:ship|list:island", "ship|island"), "elem:0"),
+        "can_move": (("ship",), "bool"),
+        "can_toward": (("ship", "ship|island"), "bool"),
+        "can_dock": (("ship", "island"), "bool"),
+        "can_shoot": (("ship", "ship"), "bool"),
+        "can_explore": (("ship",), "bool"),
+        "can_repair": (("ship",), "bool"),
+        "reach": (("ship", "ship|island"), "number"),
+        "value": (("ship|coin|list:ship|list:coin",), "number"),
+        "chance": (("number",), "bool"),
+        "len": (("list:any|text",), "number"),
+        "min": (("*number",), "number"),
+        "max": (("*number",), "number"),
+        "abs": (("number",), "number"),
+    },
+    commands={
+        **dict.fromkeys(("explore", "come_about", "break_tow"), ("ship|text",)),
+        **dict.fromkeys(("move_toward", "move_to"), ("ship|text", "ship|island|text")),
+        **dict.fromkeys(("tow", "ram"), ("ship|text", "ship|text")),
+        "move_dock": ("ship|text", "island|text"),
+        "repair": ("ship|text", "mast|number"),
+        "eliminate": ("mast|number",),
+        "load": ("ship|text", "*coin|number|list:coin|list:number"),
+        "look": ("ship|text", "coin|number"),
+    },
+    words={
+        "ship": "a ship",
+        "island": "an island",
+        "coin": "a coin",
+        "mast": "a mast",
+        "take": "a boarding take",
+        "range": "a cannon range",
+        "decision": "a decision",
+    },
+    values={"take": ("kill", "steal"), "range": ("S", "L"), "decision": tuple(DECISIONS)},
+    equal=frozenset({("ship", "text"), ("island", "text")}),
+)
+"""Every name, attribute and function above, by the kind of value it gives (``bot check``'s
+kind check: :mod:`.kinds`)."""
