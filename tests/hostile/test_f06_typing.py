@@ -33,6 +33,7 @@ from shipwreck.server.driver import (
     BEHIND_BACKLOG,
     DEFAULT_KEY_BURST,
     DEFAULT_KEYS_PER_SECOND,
+    RUN_AS_PASTE,
     SESSION_WINDOW,
     KeyBudget,
     SessionIO,
@@ -86,21 +87,21 @@ class Typist:
     def line(self, legs: str) -> str:
         return f"move {self.ship} {legs}"
 
-    async def stream(self, stop: asyncio.Event) -> None:
-        """Type ``KEYS_PER_SECOND`` keys a second (catching up after a slow turn of the loop,
-        which this process shares with the server) until ``stop``."""
+    async def stream(self, stop: asyncio.Event, unit: str = "5\x7f") -> None:
+        """Type ``KEYS_PER_SECOND`` characters a second, as whole ``unit``s (catching up after
+        a slow turn of the loop, which this process shares with the server) until ``stop``."""
         start = time.monotonic()
         while not stop.is_set():
             await asyncio.sleep(TICK)
             owed = int((time.monotonic() - start) * KEYS_PER_SECOND) - self.sent - self.held
-            pairs = owed // 2
-            if pairs <= 0:
+            units = owed // len(unit)
+            if units <= 0:
                 continue
             if self.client.chan.get_write_buffer_size() == 0:
-                self.client.type("5\x7f" * pairs)
-                self.sent += 2 * pairs
+                self.client.type(unit * units)
+                self.sent += len(unit) * units
             else:
-                self.held += 2 * pairs
+                self.held += len(unit) * units
 
 
 async def sit_typist(service: Service, name: str) -> Typist:
@@ -166,9 +167,15 @@ class Flood:
 
 
 async def flood(
-    service: Service, bystander: Bystander, typists: int, seconds: float, listener: Client
+    service: Service,
+    bystander: Bystander,
+    typists: int,
+    seconds: float,
+    listener: Client,
+    unit: str = "5\x7f",
 ) -> Flood:
-    """The audit's reproduction with ``typists`` typists for ``seconds``."""
+    """The audit's reproduction with ``typists`` typists for ``seconds``, each typing ``unit``
+    over and over (the audit's digit and backspace by default)."""
     seated = [await sit_typist(service, f"typist{i}") for i in range(typists)]
     for t in seated:
         t.client.type(t.line("L 3"))
@@ -185,7 +192,7 @@ async def flood(
     first = len(bystander.rtts)
     events_before = [io.events_in for io in ios]
     start = time.monotonic()
-    tasks = [asyncio.create_task(t.stream(stop)) for t in seated]
+    tasks = [asyncio.create_task(t.stream(stop, unit)) for t in seated]
     max_backlog = 0
     while time.monotonic() < start + seconds:
         max_backlog = max(max_backlog, *(io.pending_input for io in ios))
@@ -245,6 +252,57 @@ async def test_streaming_keys_at_a_sea_table_does_not_stall_the_server(
         assert final[t.name] != preview_text(service, t, "L 3")
         await t.client.term.wait_for(final[t.name], timeout=FINAL_WAIT)
         assert t.line("L 2") in t.client.term.text()
+    bystander.check()
+    listener.close()
+    for t in result.typists:
+        t.client.close()
+
+
+PASTED_LINE = "L 3 " + "x" * 2 * RUN_AS_PASTE + "\r"
+"""A run of printable characters long enough to be one paste (not keys), and Enter."""
+
+
+async def test_printable_runs_and_enter_at_a_sea_table_do_not_stall_the_server(
+    service: Service, bystander: Bystander
+) -> None:
+    """F6, the paste path: a run of 64 or more printable characters is one input event (a
+    paste), not one per character. Three typists stream such runs, each ended by Enter, at
+    ~4,000 characters a second each for five seconds: every run lands on the move line being
+    typed (the preview's work) and every Enter runs a command. The bystander's round trips stay
+    under a second, a lobby ``say`` sent as they stop comes back within a second, each session
+    was handed no more events than its key budget although it was sent four times as many
+    characters, and no typed line changed a game: each is refused, the tables are where they
+    were."""
+    listener = await open_terminal(
+        service.port, "listener", asyncssh.generate_private_key("ssh-ed25519")
+    )
+    await listener.term.wait_for("signed in as listener")
+    result = await flood(
+        service, bystander, typists=3, seconds=5.0, listener=listener, unit=PASTED_LINE
+    )
+    report(summary("bystander while pasting", result.during))
+    report(f"say sent as they stopped: {result.after_stop * 1000:.0f} ms")
+    assert result.after_stop < BYSTANDER_LIMIT, "the lag outlasted the pasting"
+    budget = DEFAULT_KEY_BURST + DEFAULT_KEYS_PER_SECOND * result.elapsed
+    for t, events in zip(result.typists, result.events_in, strict=True):
+        report(f"{t.name}: {t.sent} characters sent, {t.held} held, {events} events")
+        assert events <= budget, f"{t.name}'s session took {events} events (budget {budget:.0f})"
+        assert t.sent > 4 * budget, f"{t.name}: as keys, not a flood"
+        table = service.lobby.get(t.table_id)
+        assert table is not None and not table.over
+        assert table.view(t.seat).choices, f"{t.name}'s turn was spent"
+        pasted = "x" * RUN_AS_PASTE
+        assert all(pasted not in str(e) for e in table.log(None)), "a pasted line was played"
+    assert result.max_backlog <= MAX_BACKLOG, result.max_backlog
+    for t in result.typists:  # each session still answers: a line typed now is read (once
+        # the lines still in its backlog are, which may spend this second's commands first)
+        for attempt in range(3):
+            t.client.type("\x15say still-here-" + t.name + "\r")
+            try:
+                await t.client.term.wait_for("still-here-" + t.name, timeout=FINAL_WAIT)
+                break
+            except AssertionError:
+                assert attempt < 2, f"{t.name}'s session no longer reads what is typed"
     bystander.check()
     listener.close()
     for t in result.typists:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from sea_helpers import two_humans
+from tui_helpers import screen_text, type_line
 
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.spanish_main import render as R
@@ -41,3 +42,34 @@ async def test_a_map_asked_for_again_at_a_size_it_had_is_not_drawn_again(
             fresh = draw(sea.view, size.width, size.height, sea.preview, sea.ship)
             assert shown.plain == fresh.plain, "the map kept is the map of now"
         assert len(set(drawn)) == len(drawn), f"a map was drawn twice: {drawn}"
+
+
+async def test_refused_lines_neither_redraw_the_map_nor_change_its_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refused line shows a two-row error (the line with a caret, then why) and goes with
+    the next line: the map keeps its size (the error line keeps two rows) and is not drawn
+    again (nothing it shows changed). A flood of refused lines cost a map each before. (An
+    error of three rows or more takes them from the map: not here.)"""
+    lobby, table = two_humans()
+    drawn: list[tuple[int, int]] = []
+    draw = R.sea_map
+
+    def counting(view: Any, cols: int, rows: int, *rest: Any) -> Any:
+        drawn.append((cols, rows))
+        return draw(view, cols, rows, *rest)
+
+    monkeypatch.setattr(R, "sea_map", counting)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        sea = app.screen.query_one(SeaMap)
+        size, before = sea.content_size, len(drawn)
+        assert before >= 1
+        for line in ("pass now please", "move nosuch S", "end turn now", "pass now please"):
+            await type_line(pilot, line)
+            await pilot.pause()
+            assert "unknown" in screen_text(app) or "no ship" in screen_text(app), line
+            assert sea.content_size == size, f"{line!r} changed the map's size"
+        assert len(drawn) == before, f"refused lines drew the map again: {drawn[before:]}"
+        assert not table.commands, "nothing was played"
