@@ -6,13 +6,19 @@ test_case_insensitive.py.)
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from test_ladder_screen import rated_lobby
 from test_playtest3 import rows
 from test_sea80_snapshots import lobby_with_tables
 from test_tui import type_line
+from textual.widgets import Static
 
 from shipwreck.lang.help import SHELL_TITLE
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.ladder_screen import LadderScreen
+from shipwreck.tui.learn import ReadingBox
 from shipwreck.tui.screens import LOBBY_HELP, LobbyHelpScreen, LobbyScreen
 from shipwreck.tui.typed import SHELL_HINT
 
@@ -74,3 +80,25 @@ async def test_lobby_help_lists_the_shell_commands_last() -> None:
             "bot save NAME < FILE",
             "bot status NAME",
         ]
+
+
+# ------------------------------------------------------------------ 5. one reading box
+
+
+async def test_the_ladder_reads_in_the_reading_pages_box(tmp_path: Path) -> None:
+    """The ladder is drawn in the rules' and legend's box (one widget, not a copy of it):
+    its hint on top, g for the other game from the top, Escape back to the lobby."""
+    app = ShipwreckApp(rated_lobby(tmp_path), "ann", "SHA256:ladder")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "ladder")
+        screen = app.screen
+        assert isinstance(screen, LadderScreen)
+        box = screen.query_one(ReadingBox)
+        assert box.hint.startswith("Lifeboat ladder — Escape: back · g: Spanish Main")
+        await pilot.press("g")
+        await pilot.pause()
+        assert box.hint.startswith("Spanish Main ladder")
+        assert screen.query_one("#reading-hint", Static).content == box.hint
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
