@@ -6,20 +6,29 @@ test_case_insensitive.py.)
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+import msgspec
 import pytest
+from rich.console import Console
 from test_ladder_screen import rated_lobby
 from test_playtest3 import rows
 from test_sea80_snapshots import lobby_with_tables
 from test_tui import type_line
 from textual.widgets import Static
 
+from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.help import SHELL_TITLE
+from shipwreck.runtime import Lobby, SeatSpec
+from shipwreck.runtime.tutorial import TutorialTable, load_script
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui import render_lifeboat as R
+from shipwreck.tui import render_spanish_main as RS
 from shipwreck.tui.ladder_screen import LadderScreen
 from shipwreck.tui.learn import ReadingBox
 from shipwreck.tui.screens import LOBBY_HELP, LobbyHelpScreen, LobbyScreen
+from shipwreck.tui.sea_screen import SeaMap, SpanishMainScreen
 from shipwreck.tui.typed import SHELL_HINT
 
 SIZES = [(80, 24), (120, 40)]
@@ -102,3 +111,92 @@ async def test_the_ladder_reads_in_the_reading_pages_box(tmp_path: Path) -> None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
+
+
+# ------------------------------------------------------------------ 4. cosmetics
+
+
+def test_lb30_a_dead_character_shows_no_wound_marks() -> None:
+    """LB-30: the dead are out of play; their row said so in the state column, but still drew
+    a row of wound pips as if they were in it. Now '-', and the living keep their pips."""
+    script = load_script("lifeboat")
+    position = msgspec.to_builtins(script.position)
+    position["characters"]["kid"].update(wounds=4, dead=True)
+    table = TutorialTable(msgspec.structs.replace(script, position=position), "ann")
+    view = table.view(0)
+    assert next(c for c in view.characters if c.id == "kid").state == "dead"
+    for width in (78, 120):
+        lines = {line.plain.split()[1]: line.plain for line in R.Boat(view).lines(width)[3:]}
+        assert "●" not in lines["kid"] and "○" not in lines["kid"], lines["kid"]
+        assert " - " in lines["kid"] and "dead" in lines["kid"]
+        assert "○○○○○○○" in lines["captain"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_two_line_message_keeps_the_map_at_its_scale(size: tuple[int, int]) -> None:
+    """A message on two rows took a row from the map, which was then drawn again at another
+    scale (everything moved). It keeps its scale: its legend row gives way."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("bot", "sm_random")]
+    table = lobby.create_table("spanish_main", seats, creator="ann", seed=5)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        sea = screen.query_one(SeaMap)
+        before, height = map_rows(app, sea), sea.region.height
+        screen.error("word " * (size[0] // 4))  # (a row and a half)
+        await pilot.pause()
+        assert screen.error_rows == 2 and sea.region.height == height - 1
+        after = map_rows(app, sea)
+        assert after == before[: len(after)], "the map was drawn at another scale"
+        assert "N↑" in before[-1] and not any("N↑" in row for row in after)
+        screen.error("")
+        await pilot.pause()
+        assert map_rows(app, sea) == before
+
+
+def map_rows(app: ShipwreckApp, sea: SeaMap) -> list[str]:
+    r = sea.region
+    return [row[r.x : r.right] for row in rows(app)[r.y : r.bottom]]
+
+
+def test_a_pinned_ship_says_by_whom_in_a_narrow_fleet_panel() -> None:
+    """SM-19: 'pinned b…' said neither by whom nor much else in the fleet panel (46 columns,
+    at 80 and 120). The other ship is named by its map code, and pinned comes first."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human"), SeatSpec("bot", "sm_random")]
+    table = lobby.create_table("spanish_main", seats, creator="ann", seed=3)
+    view = table.view(0)
+    assert isinstance(view, SpanishMainView)
+    enemy = next(s for s in view.ships if s.owner != 0)
+    pinned = msgspec.structs.replace(view.ships[0], pinned_by=enemy.id)
+    view = msgspec.structs.replace(view, ships=(pinned, *view.ships[1:]))
+    code = RS.ship_codes(view)[enemy.id]
+    for rows_ in (6, None):
+        drawn = plain(RS.fleet(view, wide=False, rows=rows_), 45)
+        row = next(line for line in drawn.splitlines() if pinned.id in line)
+        assert f"pinned:{code}" in row, row
+    wide = plain(RS.fleet(view, wide=True), 72)
+    assert f"pinned by {enemy.id}" in wide
+
+
+def plain(renderable: object, width: int) -> str:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+async def test_a_message_too_long_for_the_lobby_says_it_is_cut() -> None:
+    """The lobby's message rows cut a long message (an echoed line, a long list) without a
+    word; now the last row kept ends in '…', as at a table."""
+    app = ShipwreckApp(lobby_with_tables(), "bob", "SHA256:b")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.error(" ".join(f"word{i}" for i in range(80)))
+        await pilot.pause()
+        shown = [r for r in rows(app) if "word" in r]
+        assert len(shown) == 3 and shown[-1].rstrip().endswith("…"), shown
+        assert "word0" in shown[0]

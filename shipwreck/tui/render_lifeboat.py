@@ -44,8 +44,11 @@ def _prompt_text(kind: str, view: LifeboatView) -> str:
     return PROMPT_TEXT.get(kind, kind)
 
 
-def pips(wounds: int, strength: int) -> Text:
-    """Wounds as filled pips out of the strength (one extra pip means dead)."""
+def pips(wounds: int, strength: int, dead: bool = False) -> Text:
+    """Wounds as filled pips out of the strength; none for the dead (the state column says
+    dead: wounds no longer count, and a row of pips read as a character still in play)."""
+    if dead:
+        return Text("-", style="dim")
     filled = min(wounds, strength + 1)
     t = Text()
     t.append("●" * filled, style="red")
@@ -144,7 +147,7 @@ class Boat(Rows):
                 Text(f"{c.seat}{NAVIGATOR if c.id == steers else ''}"),
                 name,
                 Text(f"{c.strength:>{columns[2][0]}}"),
-                pips(c.wounds, c.strength),
+                pips(c.wounds, c.strength, c.state == "dead"),
                 Text(words.get(c.state, c.state), style=STATE_STYLE[c.state]),
                 Text(f"{c.hidden_count:>{columns[5][0]}}"),
                 Text(" ".join(words.get(m, m) for m in marks)),

@@ -48,7 +48,15 @@ from shipwreck.tui.learn import (
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.remote import enter_remote
 from shipwreck.tui.title import part, table_title
-from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts, too_many_names
+from shipwreck.tui.typed import (
+    MAX_ERROR_ROWS,
+    cut_visibly,
+    error_width,
+    fit_error,
+    run_lobby_line,
+    seat_counts,
+    too_many_names,
+)
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = list(default_game().default_bots)
@@ -296,6 +304,7 @@ class LobbyScreen(AppScreen):
     """Rows of the error line now (see ``SeatScreen.error_rows``)."""
 
     def error_text(self, text: Text) -> None:
+        text = cut_visibly(self, text, error_width(self), MAX_ERROR_ROWS)
         fit_error(self, "foot", "error", text, self.error_rows)
         self.query_one("#foot", Board).update("error", text)
 

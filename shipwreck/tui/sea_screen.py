@@ -98,11 +98,26 @@ class SeaMap(Widget):
         self.view, self.preview, self.ship = view, preview, ship
         self.refresh()
 
+    LENDS_AT_MOST = 2
+    """Rows the map lends a message below it at its scale (a longer one rescales it)."""
+
     def render(self) -> Text:
         if self.view is None:
             return Text("")
         size = self.content_size
-        return R.sea_map(self.view, size.width, size.height, self.preview, self.ship)
+        lent = self.lent_rows()
+        drawn = R.sea_map(self.view, size.width, size.height + lent, self.preview, self.ship)
+        if not lent:
+            return drawn
+        lines = drawn.split("\n", allow_blank=True)
+        return Text("\n").join(lines[:-1][: size.height])  # the legend goes first
+
+    def lent_rows(self) -> int:
+        """The rows a message's second and third lines took from the map: it keeps the scale
+        it had without them (a two-line message rescaled the whole map, play-test), and gives
+        up its legend row, then its bottom row."""
+        rows = getattr(self.screen, "error_rows", 1) - 1
+        return rows if 0 < rows <= self.LENDS_AT_MOST else 0
 
 
 class SpanishMainScreen(SeatScreen):

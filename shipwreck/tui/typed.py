@@ -74,6 +74,15 @@ def fit_error(
     return needed
 
 
+def cut_visibly(screen: Any, text: Text, width: int, room: int) -> Text:
+    """``text`` as it fits ``room`` rows of ``width`` columns: whole, or its first rows with
+    `` …`` at the end, so that a cut message (an echoed line too) says it was cut."""
+    if not width or rows_for(screen, text, width) <= room:
+        return text
+    kept = text.wrap(screen.app.console, width - 2)[:room]
+    return Text("\n").join(kept).append(" …")
+
+
 def caret_error(line: str, message: str, style: str = "red") -> Text:
     """``message`` for the typed ``line``. When it starts with ``column N:``, the line is shown
     with its word at N marked, and under it a caret at N, then the reason::
