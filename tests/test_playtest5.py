@@ -7,6 +7,7 @@ test_case_insensitive.py.)
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import msgspec
@@ -18,7 +19,10 @@ from test_sea80_snapshots import lobby_with_tables
 from test_tui import type_line
 from textual.widgets import Static
 
+from shipwreck.games.lifeboat.score_now import score_now
+from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang import format_command
 from shipwreck.lang.help import SHELL_TITLE
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.runtime.tutorial import TutorialTable, load_script
@@ -200,3 +204,38 @@ async def test_a_message_too_long_for_the_lobby_says_it_is_cut() -> None:
         shown = [r for r in rows(app) if "word" in r]
         assert len(shown) == 3 and shown[-1].rstrip().endswith("…"), shown
         assert "word0" in shown[0]
+
+
+def played(seed: int, steps: int) -> LifeboatView:
+    """ann's view of a six-seat Lifeboat game after ``steps`` of her random legal commands."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human")] + [SeatSpec("bot", "random")] * 5
+    table = lobby.create_table("lifeboat", seats, creator="ann", seed=seed)
+    pick = random.Random(seed)
+    for _ in range(steps):
+        view = table.view(0)
+        assert isinstance(view, LifeboatView) and view.choices
+        assert table.submit_text(0, format_command(pick.choice(list(view.choices)))).ok
+    view = table.view(0)
+    assert isinstance(view, LifeboatView)
+    return view
+
+
+@pytest.mark.parametrize(
+    ("seed", "steps", "parts"),
+    [
+        (0, 9, "= treasure 5 + you 4 + friend 9"),  # the parts took two rows: cut
+        (29, 39, "= treasure 4 + deaths 19 + friend 4"),  # LB-63 (enemy = you), 3 rows held
+    ],
+)
+def test_the_you_panel_at_120_columns_shows_the_score_parts_whole(
+    seed: int, steps: int, parts: str
+) -> None:
+    """LB-61: the "you" panel (36 columns at 120) cut the score's parts ('friend …'). They
+    now take their brief form, and the ability line or the long words of a special case give
+    way first, so that the parts are whole."""
+    view = played(seed, steps)
+    drawn = plain(R.me_panel(view), 40)
+    assert "…" not in drawn, drawn
+    assert parts in drawn, drawn
+    assert f"score now {sum(score_now(view).parts.values())}" in drawn  # type: ignore[union-attr]
