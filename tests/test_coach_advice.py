@@ -99,3 +99,21 @@ async def test_the_coach_panel_asks_for_the_saving_keep() -> None:
             await type_line(pilot, command)
         assert table.view(0).drawn == (31, 25)
         assert asked(app.screen) == "keep 25"
+
+
+def test_the_longest_advice_fits_the_coach_panel_at_80_columns() -> None:
+    """The advice's words are made up in play: the longest (three cards, the longest friend's
+    name) with the longest note still fits the panel's rows at 80 columns."""
+    from rich.console import Console
+
+    from shipwreck.runtime.coach import CoachLine
+    from shipwreck.tui.tutorial import CoachPanel, coach_text
+
+    script = load_script("lifeboat")
+    w = script.coach
+    note = max([w.good, w.other, w.wrong, w.free] + [s.other for s in script.steps], key=len)
+    why = "Keep #19 and #20 and #21: whatever card the navigator picks then, the First Mate,"
+    why += " your friend, lives."
+    console = Console(width=78)
+    rows = console.render_lines(coach_text(CoachLine(why, "keep 19 20 21", note)), pad=False)
+    assert len(rows) <= CoachPanel.COACH_ROWS
