@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -14,6 +15,8 @@ from textual.pilot import Pilot
 from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.runtime.tutorial import TutorialTable
+from shipwreck.store import Entrant, Store
+from shipwreck.store.ratings import RatingRow
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import AppScreen, SeatScreen
 from shipwreck.tui.board import Board
@@ -167,3 +170,34 @@ def two_humans(lobby: Lobby) -> Table:
 
 def texts(table: Table, viewer: str | None) -> set[str]:
     return {c.text for c in table.chat_for(viewer)}
+
+
+def lobby_with_tables() -> Any:
+    lobby, _ = lobby_with_table()
+    lobby_with_table(seed=12)
+    lobby.say("bob", "anyone for a game?")
+    return lobby
+
+
+RATED = [
+    (Entrant("bot", "hoarder"), 31.0, 2.5, 40),
+    (Entrant("player", "bob"), 27.5, 4.0, 12),
+    (Entrant("bot", "loyal"), 24.0, 2.0, 40),
+    (Entrant("bot", "carol/rower_the_long_named_bot"), 26.0, 5.5, 9),
+    (Entrant("player", "dave"), 22.0, 6.0, 3),
+    (Entrant("bot", "random"), 15.0, 2.2, 40),
+]
+
+
+def rated_lobby(tmp_path: Path) -> Lobby:
+    """A lobby on a real store where six players and bots have Lifeboat ratings, and ann has
+    played two rated games (so her last change is known)."""
+    store = Store(str(tmp_path / "ladder.db"))
+    rows = [RatingRow("lifeboat", e, mu, sigma, games) for e, mu, sigma, games in RATED]
+    store.ratings.record("lifeboat", rows, "test")
+    ann = Entrant("player", "ann")
+    store.ratings.record("lifeboat", [RatingRow("lifeboat", ann, 24.0, 7.0, 1)], "table 1")
+    store.ratings.record("lifeboat", [RatingRow("lifeboat", ann, 25.5, 6.0, 2)], "table 2")
+    lobby = Lobby(seed=1)
+    lobby.attach_store(store)
+    return lobby

@@ -289,6 +289,23 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
     ),
 )
 
+SHELL_TITLE = "In your shell (ssh HOST COMMAND), not here"
+SHELL_COMMANDS: dict[str, CommandHelp] = {
+    "check": CommandHelp(
+        "bot check < FILE", "check a bot script and list its problems (docs/bots.md)", ""
+    ),
+    "save": CommandHelp(
+        "bot save NAME < FILE", "save it as your bot NAME; then 'new 4 NAME' seats it here", ""
+    ),
+    "status": CommandHelp("bot status NAME", "its ratings and its background ladder games", ""),
+}
+"""What the server answers to ``ssh HOST COMMAND`` (not lobby words), for the lobby's help: a
+player finds there how to bring a bot of its own. A lobby line starting with one of
+:data:`SHELL_WORDS` says where to type it."""
+
+SHELL_WORDS = frozenset({"bot", "bots"})
+
+
 TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
     (
         "At any table",

@@ -90,7 +90,7 @@ LIFEBOAT_LEGEND = """\
 | `◂` | you |
 | `⎈` beside a seat | the navigator: the awake one nearest the stern; picks the card |
 | reversed name | whose turn it is, or who navigates now |
-| `●●○○` | wounds out of strength: full = knocked out, one more = dead |
+| `●●○○` | wounds out of strength: full = knocked out, one more = dead (`-` once dead) |
 | `hid` | how many hidden items a character holds (only the holder knows what) |
 | `rowed`, `fought` | done this round: a card's ‖oar or ⚔ makes them thirsty |
 | `seagulls v v · ·` | the seagull track: at **4 = land**, the game ends and everyone scores |

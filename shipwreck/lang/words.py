@@ -27,6 +27,7 @@ from lark.exceptions import UnexpectedInput
 from shipwreck.games.registry import default_game, find
 from shipwreck.lang import registry
 from shipwreck.lang.bots.registry import shipped_names
+from shipwreck.lang.commands import lower_ascii
 from shipwreck.lang.errors import (
     Names,
     Walker,
@@ -260,16 +261,23 @@ def parse_words(where: Where, text: str, names: Names | None = None) -> LobbyWor
     """One line of the lobby's (``where="lobby"``) or a table's words, as its struct. Anything
     else raises :class:`CommandSyntaxError` with one line saying what is wrong and, when a close
     correction reads, the corrected line. ``names``: at a table, whom ``tell`` may name
-    (``{"NAME": (...)}``), for "did you mean"."""
+    (``{"NAME": (...)}``), for "did you mean".
+
+    Any case reads: a word is taken as typed (a player's name keeps its case), else in lower
+    case (``Help``, ``NEW SM``, ``Start With Bots``); free text (``say TEXT``) keeps its case."""
     line, offset = check_line(text)
     walker = Walker(where, names)
+    folded = line
     for start, word in split_words(line):
         if not walker.feed(word, line[start:]):
-            raise diagnose(where, line, offset, _Stopped(start), names)
+            low = lower_ascii(word)
+            if low == word or not walker.feed(low, line[start:]):
+                raise diagnose(where, folded, offset, _Stopped(start), names)
+            folded = folded[:start] + low + folded[start + len(word) :]
         if walker.text:
             break
     if not walker.complete():
-        raise diagnose(where, line, offset, _Stopped(len(line)), names)
+        raise diagnose(where, folded, offset, _Stopped(len(line)), names)
     tree = walker.finish()
     return cast("LobbyWord | TableWord", TO_WORD.transform(tree))  # (what its rules build)
 

@@ -11,12 +11,14 @@ way), a plain hint for the decision at hand names one that is. A tutorial never 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, cast
 
 import msgspec
 
 from shipwreck.engine.core import Event, Prompt
+from shipwreck.games.lifeboat import GAME as LIFEBOAT
+from shipwreck.games.lifeboat.advice import KeepAdvice, best_keep
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 
 
@@ -69,6 +71,15 @@ class CoachWords(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     free: str = "That needs no turn; your decision is open."
 
 
+ADVISERS: dict[tuple[str, str], Callable[[Any], KeepAdvice | None]] = {
+    (LIFEBOAT.name, "keep"): best_keep,
+}
+"""Decisions whose best answer depends on the position (which cards to keep), by game and
+prompt kind: off the script, the coach asks for the adviser's answer, judged from the player's
+own view, rather than a hint's fixed command (the first legal answer, 'keep none', once let the
+player's friend drown)."""
+
+
 class CoachLine(msgspec.Struct, frozen=True):
     """What the coach panel shows."""
 
@@ -113,6 +124,10 @@ class Coach:
         step = self.steps[j] if j is not None else None
         if step is not None and _answers(self.game, view, step.type):
             return CoachLine(step.say, step.type, self.note)
+        adviser = ADVISERS.get((self.game, kind))
+        advice = adviser(view) if adviser is not None else None
+        if advice is not None and _answers(self.game, view, advice.command):
+            return CoachLine(advice.why, advice.command, self.note)
         hint = self.hints.get(kind, Hint(f"Decide: {kind}."))
         command = next((c for c in hint.commands() if c and _answers(self.game, view, c)), None)
         choices = cast(CoachedView, view).choices

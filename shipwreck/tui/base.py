@@ -49,9 +49,9 @@ from shipwreck.tui.typed import (
     TABLE_CHAT,
     chat_line_text,
     complete_table_words,
+    cut_visibly,
     error_width,
     fit_error,
-    rows_for,
     run_table_line,
 )
 from shipwreck.tui.widgets import CommandLine, EventLog, new_since
@@ -340,10 +340,7 @@ class SeatScreen(AppScreen, Generic[V]):
         """Show ``text`` on the error line, wrapped, on as many rows as it needs (see
         :meth:`error_room`), under the prompt, which keeps its rows."""
         room = self.error_room()
-        width = error_width(self)
-        if width and rows_for(self, text, width) > room:  # (no room left: cut, visibly)
-            kept = text.wrap(self.app.console, width - 2)[:room]
-            text = Text("\n").join(kept).append(" …")
+        text = cut_visibly(self, text, error_width(self), room)  # (no room left: cut, visibly)
         fit_error(self, "foot", "error", text, self.error_rows, room, self.ERROR_ROWS_AT_LEAST)
         self.show("error", (text.plain, text.spans), lambda: text)
 

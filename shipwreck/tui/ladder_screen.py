@@ -16,8 +16,6 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Static
 
 from shipwreck.games import title
 from shipwreck.games.registry import all_games, default_game, find
@@ -25,6 +23,7 @@ from shipwreck.runtime import Lobby
 from shipwreck.runtime.ladder import Place, ladder, seat_rating
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui.base import ClosingModal
+from shipwreck.tui.learn import SCROLL_BINDINGS, ReadingBox
 
 if TYPE_CHECKING:
     from shipwreck.tui.screens import LobbyScreen
@@ -118,36 +117,16 @@ def ladder_body(lobby: Lobby, game: str, player: str) -> RenderableType:
 
 
 class LadderScreen(ClosingModal):
-    """``ladder [GAME]``: a game's ratings. Escape, Enter or q goes back to the lobby; ``g``
-    shows the next game's; ↑ ↓ PgUp PgDn scroll."""
+    """``ladder [GAME]``: a game's ratings, in the reading pages' box (:class:`ReadingBox`).
+    Escape, Enter or q goes back to the lobby; ``g`` shows the next game's; ↑ ↓ PgUp PgDn
+    scroll."""
 
     DEFAULT_CSS = """
     LadderScreen {
         align: center middle;
     }
-    LadderScreen #ladder {
-        width: 96%;
-        max-width: 104;
-        height: 96%;
-        border: thick $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    LadderScreen #ladder-hint {
-        height: 1;
-        color: $text-muted;
-    }
-    LadderScreen #ladder-body {
-        height: 1fr;
-    }
     """
-    BINDINGS = [
-        Binding("g", "other_game", "other game"),
-        Binding("up", "scroll(-1)", show=False),
-        Binding("down", "scroll(1)", show=False),
-        Binding("pageup", "scroll(-10)", show=False),
-        Binding("pagedown", "scroll(10)", show=False),
-    ]
+    BINDINGS = [Binding("g", "other_game", "other game"), *SCROLL_BINDINGS]
 
     def __init__(self, lobby: Lobby, player: str, game: str) -> None:
         super().__init__()
@@ -162,23 +141,16 @@ class LadderScreen(ClosingModal):
         )
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="ladder"):
-            yield Static(self.hint(), id="ladder-hint")  # first: seen without scrolling
-            with VerticalScroll(id="ladder-body"):
-                yield Static(ladder_body(self.lobby, self.game, self.player), id="ladder-text")
+        yield ReadingBox(self.hint(), ladder_body(self.lobby, self.game, self.player))
 
     def action_scroll(self, rows: int) -> None:
-        self.query_one("#ladder-body", VerticalScroll).scroll_relative(
-            y=rows, animate=False, immediate=True
-        )
+        self.query_one(ReadingBox).scroll_rows(rows)
 
     def action_other_game(self) -> None:
         self.game = other_game(self.game)
-        self.query_one("#ladder-hint", Static).update(self.hint())
-        self.query_one("#ladder-text", Static).update(
-            ladder_body(self.lobby, self.game, self.player)
+        self.query_one(ReadingBox).show(
+            self.hint(), ladder_body(self.lobby, self.game, self.player)
         )
-        self.query_one("#ladder-body", VerticalScroll).scroll_home(animate=False)
 
 
 def show_ladder(screen: LobbyScreen, word: str | None) -> None:

@@ -7,6 +7,7 @@ scrolling text, so it is seen at 80×24 without scrolling.
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,6 +35,60 @@ def rules_game(word: str | None, default: str) -> str | None:
 RULES_USAGE = "rules for which game? 'rules lifeboat' or 'rules sm'"
 
 
+class ReadingBox(Vertical):
+    """The box of a page to read over the screen (the rules, the legend, the ladder): a hint
+    line that stays at the top (how to close it, seen at 80×24 without scrolling) above the
+    scrolling text."""
+
+    DEFAULT_CSS = """
+    ReadingBox {
+        width: 96%;
+        max-width: 104;
+        height: 96%;
+        border: thick $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    ReadingBox #reading-hint {
+        height: 1;
+        color: $text-muted;
+    }
+    ReadingBox #reading-body {
+        height: 1fr;
+    }
+    """
+
+    def __init__(self, hint: str, body: RenderableType) -> None:
+        super().__init__(id="reading")
+        self.hint = hint
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.hint, id="reading-hint")  # first: seen without scrolling
+        with VerticalScroll(id="reading-body"):
+            yield Static(self.body, id="reading-text")
+
+    def scroll_rows(self, rows: int) -> None:
+        body = self.query_one("#reading-body", VerticalScroll)
+        body.scroll_relative(y=rows, animate=False, immediate=True)
+
+    def show(self, hint: str, body: RenderableType) -> None:
+        """Another page in the same box, from its top."""
+        self.hint, self.body = hint, body
+        self.query_one("#reading-hint", Static).update(hint)
+        self.query_one("#reading-text", Static).update(body)
+        self.query_one("#reading-body", VerticalScroll).scroll_home(animate=False)
+
+
+SCROLL_BINDINGS = [
+    Binding("up", "scroll(-1)", show=False),
+    Binding("down", "scroll(1)", show=False),
+    Binding("pageup", "scroll(-10)", show=False),
+    Binding("pagedown", "scroll(10)", show=False),
+]
+"""The keys that scroll a :class:`ReadingBox` (its screen's ``action_scroll``)."""
+
+
 class ReadingScreen(HandsKeysOn[None]):
     """A long text to read: Escape closes; ↑ ↓ PgUp PgDn Home End scroll. Typing closes it
     too, and what is typed goes on the command line below (:class:`HandsKeysOn`): a player who
@@ -44,28 +99,10 @@ class ReadingScreen(HandsKeysOn[None]):
     ReadingScreen {
         align: center middle;
     }
-    ReadingScreen #reading {
-        width: 96%;
-        max-width: 104;
-        height: 96%;
-        border: thick $primary;
-        background: $surface;
-        padding: 0 1;
-    }
-    ReadingScreen #reading-hint {
-        height: 1;
-        color: $text-muted;
-    }
-    ReadingScreen #reading-body {
-        height: 1fr;
-    }
     """
     BINDINGS = [
         Binding("escape", "close", "close"),
-        Binding("up", "scroll(-1)", show=False),
-        Binding("down", "scroll(1)", show=False),
-        Binding("pageup", "scroll(-10)", show=False),
-        Binding("pagedown", "scroll(10)", show=False),
+        *SCROLL_BINDINGS,
         Binding("home", "scroll(-100000)", show=False),
         Binding("end", "scroll(100000)", show=False),
     ]
@@ -79,10 +116,8 @@ class ReadingScreen(HandsKeysOn[None]):
         self.markdown = markdown
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="reading"):
-            yield Static(f"{self.title_text} — {self.HINT}", id="reading-hint")
-            with VerticalScroll(id="reading-body"):
-                yield Static(Markdown(self.markdown, code_theme="ansi_dark"), id="reading-text")
+        body = Markdown(self.markdown, code_theme="ansi_dark")
+        yield ReadingBox(f"{self.title_text} — {self.HINT}", body)
 
     def closes_on(self, event: Key) -> bool:
         return event.key == "escape" or (
@@ -90,8 +125,7 @@ class ReadingScreen(HandsKeysOn[None]):
         )
 
     def action_scroll(self, rows: int) -> None:
-        body = self.query_one("#reading-body", VerticalScroll)
-        body.scroll_relative(y=rows, animate=False, immediate=True)
+        self.query_one(ReadingBox).scroll_rows(rows)
 
     def action_close(self) -> None:
         self.close_by_key()

@@ -26,8 +26,8 @@ from shipwreck.games.registry import default_game
 from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
 from shipwreck.lang.complete import command_list, complete
+from shipwreck.lang.help import SHELL_COMMANDS, SHELL_TITLE, player_commands
 from shipwreck.lang.help import CommandHelp as CommandEntry
-from shipwreck.lang.help import player_commands
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
@@ -49,7 +49,15 @@ from shipwreck.tui.lifeboat import render as R
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.remote import enter_remote
 from shipwreck.tui.title import part, table_title
-from shipwreck.tui.typed import fit_error, run_lobby_line, seat_counts, too_many_names
+from shipwreck.tui.typed import (
+    MAX_ERROR_ROWS,
+    cut_visibly,
+    error_width,
+    fit_error,
+    run_lobby_line,
+    seat_counts,
+    too_many_names,
+)
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 DEFAULT_BOTS = list(default_game().default_bots)
@@ -61,10 +69,13 @@ LOBBY_HELP = Text(
     "new sm [2-4] [BOT|free …]  Spanish Main     rules [sm]        how to win\n"
     "join ID [SEAT]             take a seat      watch ID          spectate\n"
     "open ID                    your seat again  say TEXT          lobby chat\n"
-    "help                       every command    quit              end this session"
+    "ladder [sm]                ratings          help              every command\n"
+    "bot save NAME < FILE       your bot (ssh)   quit              end this session"
 )
 """The lobby's commands, at the foot of its screen: 78 columns at most (80 columns less the
-board's padding), so that no row wraps at 80×24; ``help`` has them all, and the table's."""
+board's padding), so that no row wraps at 80×24; ``help`` has them all, and the table's. The
+last row is typed in a shell (``ssh … bot save NAME < FILE``), named here so that a stranger
+finds that bots can be written (fifth play-test); typed here, it says so."""
 
 
 class SharedRender:
@@ -294,6 +305,7 @@ class LobbyScreen(AppScreen):
     """Rows of the error line now (see ``SeatScreen.error_rows``)."""
 
     def error_text(self, text: Text) -> None:
+        text = cut_visibly(self, text, error_width(self), MAX_ERROR_ROWS)
         fit_error(self, "foot", "error", text, self.error_rows)
         self.query_one("#foot", Board).update("error", text)
 
@@ -675,6 +687,7 @@ class LobbyHelpScreen(CommandHelp):
             ("Lobby commands", list(player_commands("lobby").values())),
             (TABLE_TITLE, list(player_commands("table").values())),
             ("Keys", keys),
+            (SHELL_TITLE, list(SHELL_COMMANDS.values())),
         ]
 
 

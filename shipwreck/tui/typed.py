@@ -23,6 +23,7 @@ from shipwreck.lang import words as W
 from shipwreck.lang.bots.registry import is_shipped
 from shipwreck.lang.commands import lower_ascii
 from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
+from shipwreck.lang.help import SHELL_WORDS
 from shipwreck.lang.text import whole_number
 from shipwreck.names import skeleton
 from shipwreck.runtime.seat_link import when_answered
@@ -77,6 +78,15 @@ def fit_error(
         screen.error_rows = needed
         board.relayout()
     return needed
+
+
+def cut_visibly(screen: Any, text: Text, width: int, room: int) -> Text:
+    """``text`` as it fits ``room`` rows of ``width`` columns: whole, or its first rows with
+    `` …`` at the end, so that a cut message (an echoed line too) says it was cut."""
+    if not width or rows_for(screen, text, width) <= room:
+        return text
+    kept = text.wrap(screen.app.console, width - 2)[:room]
+    return Text("\n").join(kept).append(" …")
 
 
 def caret_error(line: str, message: str, style: str = "red") -> Text:
@@ -158,6 +168,12 @@ def lobby_number_hint(line: str) -> str | None:
     return None
 
 
+SHELL_HINT = (
+    "bots are saved from your shell, not here: ssh … bot save NAME < FILE; then 'new 4 NAME'"
+)
+"""A lobby line starting with ``bot``: where it is typed (what ``help`` lists last)."""
+
+
 def named_bots(line: str) -> W.New | None:
     """``new [GAME] [SEATS] WORD...`` whose words after the count are not all bot names by
     their form (``../bots/x.bot``): read as words for the lobby to refuse by its own rule (a
@@ -222,6 +238,9 @@ def run_lobby_line(screen: LobbyScreen, line: str) -> None:
             screen.create(loose)
             return
         first = split_words(line)[0][1] if split_words(line) else ""
+        if first.lower() in SHELL_WORDS:
+            screen.error(SHELL_HINT)
+            return
         if first not in W.first_words("lobby"):
             why = W.unknown_first_word(first, W.first_words("lobby"), "lobby command")
             show_syntax_error(screen, line, f"column 1: {why}")
@@ -277,7 +296,7 @@ def tell_names(table: SeatLink) -> Names:
 def find_seat(table: SeatLink, who: str) -> int | None:
     """The seat ``who`` names: a seat's id, or the name of the player sitting there."""
     for i in range(len(table.seats)):
-        if table.seat_name(i) == who:
+        if table.seat_name(i) in (who, lower_ascii(who)):  # 'tell KID' is 'tell kid'
             return i
     for i, s in enumerate(table.seats):
         if s.kind == "human" and s.player and skeleton(s.player) == skeleton(who):

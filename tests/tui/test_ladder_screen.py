@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from tui_helpers import error, screen_text, type_line
+from tui_helpers import error, rated_lobby, screen_text, type_line
 
 from shipwreck.arena.ratings import Rating
 from shipwreck.runtime import Lobby, SeatSpec
@@ -23,35 +23,12 @@ from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 SIZES = [(80, 24), (120, 40)]
 
-RATED = [
-    (Entrant("bot", "hoarder"), 31.0, 2.5, 40),
-    (Entrant("player", "bob"), 27.5, 4.0, 12),
-    (Entrant("bot", "loyal"), 24.0, 2.0, 40),
-    (Entrant("bot", "carol/rower_the_long_named_bot"), 26.0, 5.5, 9),
-    (Entrant("player", "dave"), 22.0, 6.0, 3),
-    (Entrant("bot", "random"), 15.0, 2.2, 40),
-]
-
 
 def box_lines(app: ShipwreckApp) -> list[str]:
     """The rows inside the ladder's box (between its side borders), as the terminal shows
     them."""
     lines = screen_text(app).splitlines()
     return [line.split("█")[1] for line in lines if line.count("█") >= 2]
-
-
-def rated_lobby(tmp_path: Path) -> Lobby:
-    """A lobby on a real store where six players and bots have Lifeboat ratings, and ann has
-    played two rated games (so her last change is known)."""
-    store = Store(str(tmp_path / "ladder.db"))
-    rows = [RatingRow("lifeboat", e, mu, sigma, games) for e, mu, sigma, games in RATED]
-    store.ratings.record("lifeboat", rows, "test")
-    ann = Entrant("player", "ann")
-    store.ratings.record("lifeboat", [RatingRow("lifeboat", ann, 24.0, 7.0, 1)], "table 1")
-    store.ratings.record("lifeboat", [RatingRow("lifeboat", ann, 25.5, 6.0, 2)], "table 2")
-    lobby = Lobby(seed=1)
-    lobby.attach_store(store)
-    return lobby
 
 
 @pytest.mark.parametrize("size", SIZES)

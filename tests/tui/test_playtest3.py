@@ -202,6 +202,7 @@ def test_the_fleet_screen_explains_masts_of_different_ranks() -> None:
 
 # ------------------------------------------------------------------ 4. the lobby: help, tutorials
 
+from shipwreck.lang.help import SHELL_TITLE  # noqa: E402
 from shipwreck.runtime.tutorial import TutorialTable  # noqa: E402
 from shipwreck.tui.base import TABLE_TITLE, CommandHelp  # noqa: E402
 from shipwreck.tui.screens import LOBBY_HELP, LobbyHelpScreen, LobbyScreen  # noqa: E402
@@ -239,17 +240,17 @@ async def test_lobby_help_lists_quit_tell_and_the_sea_tutorial_and_scrolls_to_th
         assert isinstance(screen, LobbyHelpScreen)
         assert "Escape closes · ↑ ↓ PgUp PgDn scroll" in "\n".join(rows(app))
         titles = [title for title, _ in screen.sections()]
-        assert titles == ["Lobby commands", TABLE_TITLE, "Keys"]
+        assert titles == ["Lobby commands", TABLE_TITLE, "Keys", SHELL_TITLE]
         usages = [e.usage for _, entries in screen.sections() for e in entries]
         assert any("new tutorial [sm]" in u for u in usages), usages
         assert any(u.startswith("tell WHO TEXT") for u in usages), usages
         assert "quit" in usages
         for _ in range(3):
-            if any(r.strip(" █").startswith("quit  end this session") for r in rows(app)):
+            if any("█ quit  end this session" in r for r in rows(app)):
                 break
             await pilot.press("pagedown")
             await pilot.pause()
-        assert any(r.strip(" █").startswith("quit  end this session") for r in rows(app))
+        assert any("█ quit  end this session" in r for r in rows(app))
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -8,7 +8,7 @@ from typing import Any
 
 from sea_helpers import both_explored, bow_on_her_island, two_humans
 from textual.pilot import Pilot
-from tui_helpers import lobby_with_table
+from tui_helpers import lobby_with_table, lobby_with_tables
 
 from shipwreck.lang import format_command
 from shipwreck.tui import ShipwreckApp
@@ -22,13 +22,6 @@ def rows(app: ShipwreckApp) -> list[str]:
 
 
 # ------------------------------------------------------------------ the lobby
-
-
-def lobby_with_tables() -> Any:
-    lobby, _ = lobby_with_table()
-    lobby_with_table(seed=12)
-    lobby.say("bob", "anyone for a game?")
-    return lobby
 
 
 def test_snapshot_lobby_at_80x24(snap_compare: Any) -> None:

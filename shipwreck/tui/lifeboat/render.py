@@ -44,8 +44,11 @@ def _prompt_text(kind: str, view: LifeboatView) -> str:
     return PROMPT_TEXT.get(kind, kind)
 
 
-def pips(wounds: int, strength: int) -> Text:
-    """Wounds as filled pips out of the strength (one extra pip means dead)."""
+def pips(wounds: int, strength: int, dead: bool = False) -> Text:
+    """Wounds as filled pips out of the strength; none for the dead (the state column says
+    dead: wounds no longer count, and a row of pips read as a character still in play)."""
+    if dead:
+        return Text("-", style="dim")
     filled = min(wounds, strength + 1)
     t = Text()
     t.append("●" * filled, style="red")
@@ -144,7 +147,7 @@ class Boat(Rows):
                 Text(f"{c.seat}{NAVIGATOR if c.id == steers else ''}"),
                 name,
                 Text(f"{c.strength:>{columns[2][0]}}"),
-                pips(c.wounds, c.strength),
+                pips(c.wounds, c.strength, c.state == "dead"),
                 Text(words.get(c.state, c.state), style=STATE_STYLE[c.state]),
                 Text(f"{c.hidden_count:>{columns[5][0]}}"),
                 Text(" ".join(words.get(m, m) for m in marks)),
@@ -188,8 +191,8 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     (the special cases in words), and what I would score if the boat reached land now. Only
     from my own view. The panel is 8 rows of 36 columns (compact: a title row and 7 rows of 26
     columns, no frame). My hidden items are all shown, wrapped over as many rows as they
-    need; to make room the score's parts give way first, then the ability line (it is in the
-    rules, F2)."""
+    need; to make room the score's parts give way first (in brief, then cut with "…"), then
+    the ability line (it is in the rules, F2)."""
     me = next((c for c in view.characters if c.id == view.me), None)
     if me is None:
         return Panel(Text("you are watching this table"), title="spectator")
@@ -213,7 +216,7 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if len(relations) > 2 and 1 + len(hidden) + len(relations) + 1 > rows:
         relations = _relations(me, True)  # in brief, not cut mid-sentence ("enemy is you: a")
     score: list[Text] = []
-    more: list[Text] = []
+    wrapped_parts: list[list[Text]] = []
     now = score_now(view)
     if now is not None:
         line = Text(f"score now {now.total}", style="bold yellow")
@@ -221,13 +224,25 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
         if parts and len(parts) + 3 <= width - len(line):
             line.append(f" ({parts})")
         elif parts and not compact:
-            wrapped = textwrap.wrap(parts, 34, initial_indent="= ", subsequent_indent="  ")
-            more = [Text(line, style="yellow") for line in wrapped]
+            brief = " + ".join(f"{PART_BRIEF[k]} {v}" for k, v in now.parts.items() if v)
+            for words, wrap in ((parts, 34), (brief, width)):  # (brief: no room for " …")
+                wrapped = textwrap.wrap(words, wrap, initial_indent="= ", subsequent_indent="  ")
+                wrapped_parts.append([Text(line, style="yellow") for line in wrapped])
         score = [line]
     fixed = 1 + len(hidden) + len(relations) + len(score)
-    lines = [head, *([ability] if fixed < rows else []), *hidden, *relations, *score]
-    room = max(0, rows - len(lines))
-    if len(more) > room > 0:  # the parts cut: say so
+    # Whole parts first: the ability gives way (it is in the rules, F2), then the special
+    # case's long words; only then are the parts cut.
+    shown_ability = [ability] if fixed < rows else []
+    tries = [(shown_ability, relations), ([], relations), ([], _relations(me, True))]
+    for abilities, said in tries:
+        lines = [head, *abilities, *hidden, *said, *score]
+        room = max(0, rows - len(lines))
+        more = next((f for f in wrapped_parts if len(f) <= room), None)
+        if more is not None or not wrapped_parts:
+            break
+    if more is None:
+        more = wrapped_parts[-1] if wrapped_parts else []
+    if len(more) > room > 0:  # the parts cut even in brief: say so
         more = [*more[: room - 1], more[room - 1] + Text(" …")]
     lines += more[:room]
     body = Text("\n").join(lines[:rows])
@@ -238,6 +253,16 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
         return Group(title, Padding(body, (0, 0, 0, 1)))
     return Panel(body, title="you", padding=(0, 1))
 
+
+PART_BRIEF = {
+    "treasure": "treasure",
+    "survival": "you",
+    "friend": "friend",
+    "enemy": "enemy",
+    "deaths": "deaths",
+}
+"""A score's parts in brief, for when the "you" panel has no room for them in full
+(``= treasure 5 + you 4 + friend 9``: one row of 36 columns, where the full words took two)."""
 
 GULL = {1: "v +1", -1: "v̶ -1", 0: ""}
 """A navigation card's seagull, as drawn."""

@@ -536,8 +536,13 @@ def _masts(s: ShipView) -> Text:
     return t
 
 
-def status(s: ShipView) -> str:
-    """Where a ship is, in a few words: docked, towing, towed, derelict, pinned."""
+def status(s: ShipView, codes: dict[str, str] | None = None) -> str:
+    """Where a ship is, in a few words: docked, towing, towed, derelict, pinned. With the map's
+    ship ``codes`` (a narrow fleet panel: nine columns for this), the other ship is named by
+    its code, and only what matters most is said: ``pinned:ep``, not ``pinned b…`` (play-test;
+    where she is docked shows on the map, and a wide screen says it all)."""
+    if codes is not None:
+        return _status_brief(s, codes)
     if s.towed_by:
         return f"towed by {s.towed_by}"
     parts = []
@@ -552,6 +557,26 @@ def status(s: ShipView) -> str:
     if s.aboard:
         parts.append(f"{len(s.aboard)} crew")
     return ", ".join(parts) or "at sea"
+
+
+def _status_brief(s: ShipView, codes: dict[str, str]) -> str:
+    def code(ship: str) -> str:
+        return codes.get(ship, ship)
+
+    if s.towed_by:
+        return f"towed:{code(s.towed_by)}"
+    parts = []
+    if s.pinned_by:
+        parts.append(f"pinned:{code(s.pinned_by)}")
+    if s.derelict:
+        parts.append("derelict")
+    if s.docked:
+        parts.append(f"at {s.docked}")
+    if s.towing:
+        parts.append(f"tows:{code(s.towing)}")
+    if s.aboard:
+        parts.append(f"{len(s.aboard)} crew")
+    return parts[0] if parts else "at sea"  # the first that applies
 
 
 def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) -> RenderableType:
@@ -584,7 +609,7 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
             _masts(s),
             f"{len(s.cargo)}/{s.cargo_slots - sum(c.slots for c in s.aboard)}",
             move,
-            status(s),
+            status(s, None if wide else codes),
         )
     parts: list[RenderableType] = [t]
     if rows is not None and brief is not None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -87,6 +86,10 @@ def lobby_seats(args: list[str]) -> list[SeatSpec] | str:
     return seats
 
 
+MapKey = tuple[int, int, str | None]
+"""A map drawn: its width and height in cells, and the ship whose move it previews."""
+
+
 class SeaMap(Widget):
     """The map, drawn for whatever size the widget has (see :func:`R.sea_map`).
 
@@ -103,7 +106,9 @@ class SeaMap(Widget):
         self.view: SpanishMainView | None = None
         self.preview: MovePreview | None = None
         self.ship: str | None = None
-        self._drawn: list[tuple[tuple[int, int, str | None], Any, Any, Text]] = []
+        self._drawn: list[
+            tuple[tuple[int, int, str | None], SpanishMainView, MovePreview | None, Text]
+        ] = []
 
     def show(
         self, view: SpanishMainView, preview: MovePreview | None = None, ship: str | None = None
@@ -113,20 +118,35 @@ class SeaMap(Widget):
         self.view, self.preview, self.ship = view, preview, ship
         self.refresh()
 
+    LENDS_AT_MOST = 2
+    """Rows the map lends a message below it at its scale (a longer one rescales it)."""
+
     def render(self) -> Text:
         view, preview = self.view, self.preview
         if view is None:
             return Text("")
         size = self.content_size
-        key = (size.width, size.height, self.ship)
-        for drawn in self._drawn:
-            if drawn[0] == key and drawn[1] == view and drawn[2] == preview:
-                self._drawn.remove(drawn)
-                self._drawn.append(drawn)
-                return drawn[3].copy()
-        text = R.sea_map(view, size.width, size.height, preview, self.ship)
-        self._drawn = [*self._drawn[-(self.KEEP - 1) :], (key, view, preview, text)]
-        return text.copy()
+        lent = self.lent_rows()
+        key = (size.width, size.height + lent, self.ship)
+        text = next(
+            (d[3] for d in self._drawn if d[0] == key and d[1] == view and d[2] == preview), None
+        )
+        if text is None:
+            text = R.sea_map(view, size.width, size.height + lent, preview, self.ship)
+            self._drawn = [*self._drawn[-(self.KEEP - 1) :], (key, view, preview, text)]
+        if not lent:
+            return text.copy()
+        lines = text.split("\n", allow_blank=True)
+        return Text("\n").join(lines[:-1][: size.height])  # the legend goes first
+
+    def lent_rows(self) -> int:
+        """The rows a message's third and fourth lines took from the map (its first two are
+        kept for it: ``ERROR_ROWS_AT_LEAST``): it keeps the scale it had without them (a
+        longer message rescaled the whole map, play-test), and gives up its legend row, then
+        its bottom row."""
+        screen = self.screen
+        rows = getattr(screen, "error_rows", 1) - getattr(screen, "ERROR_ROWS_AT_LEAST", 1)
+        return rows if 0 < rows <= self.LENDS_AT_MOST else 0
 
 
 class SpanishMainScreen(SeatScreen[SpanishMainView]):
