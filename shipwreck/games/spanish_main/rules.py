@@ -550,7 +550,9 @@ def _reach(state: SpanishMainState, s: Ship, length: float, skip: set[str]) -> g
 
 def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
     """SM-12's way out: for each thing her bow touches, the turn (within her arc) that lays her
-    along it, so she slides off it; a few degrees either way may not do."""
+    along it, so she slides off it; a few degrees toward it may not do. In whole degrees (they
+    are shown as moves to type), rounded away from what she touches: past the line along it,
+    never into it."""
     ux, uy = geo.unit(s.heading)
     cx, cy = s.x - geo.HULL_RADIUS * ux, s.y - geo.HULL_RADIUS * uy
     bow = _bow(s)
@@ -568,7 +570,9 @@ def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
             walls = ((cx - ob.a, 270.0), (cy - ob.b, 180.0), (ob.c - cx, 90.0), (ob.d - cy, 0.0))
             toward = min(walls)[1]
         for side in (90.0, -90.0):
-            turn = round(geo.turn_between(s.heading, toward + side), 6)
+            exact = round(geo.turn_between(s.heading, toward + side), 6)
+            # (laid along it at +90 from it, more turn to starboard is further from it)
+            turn = float(math.ceil(exact) if side > 0 else math.floor(exact))
             if abs(turn) <= 90.0 and turn not in out:
                 out.append(turn)
     return out
