@@ -501,13 +501,18 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     legs = move_legs(s, state)
     kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
     orders = list(dict.fromkeys(itertools.permutations(kinds)))
-    turns = list(_TURNS_1) + slide_turns(s, length, reach)
+    slides = slide_choices(s, length, reach)
     out: list[C.Command] = []
     for order in orders:
         first = order[0]
+        dist = geo.LEG_LENGTH[first]
+        turns = [t for t in _TURNS_1 if not _first_leg_blocked(s, length, t, dist, reach)]
+        for group in slides:  # (the coarsest turn of each that is free: whole degrees if any)
+            free = (t for t in group if not _first_leg_blocked(s, length, t, dist, reach))
+            turn = next(free, None)
+            if turn is not None and turn not in turns:
+                turns.append(turn)
         for t1 in turns:
-            if _first_leg_blocked(s, length, t1, geo.LEG_LENGTH[first], reach):
-                continue
             if len(order) == 1:
                 out.append(C.Move(s.id, ((first, t1, None),)))
                 continue
@@ -549,14 +554,20 @@ def _reach(state: SpanishMainState, s: Ship, length: float, skip: set[str]) -> g
 
 
 def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
+    """Every turn of :func:`slide_choices`, coarsest first within each thing she touches."""
+    return [t for group in slide_choices(s, length, obs) for t in group]
+
+
+def slide_choices(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[tuple[float, ...]]:
     """SM-12's way out: for each thing her bow touches, the turn (within her arc) that lays her
-    along it, so she slides off it; a few degrees toward it may not do. In whole degrees (they
-    are shown as moves to type), rounded away from what she touches: past the line along it,
-    never into it."""
+    along it, so she slides off it; a few degrees toward it may not do. Each as a few values,
+    to try in order: whole degrees (what a player is shown and types), then tenths, then the
+    exact turn, each rounded away from what she touches (past the line along it, never into
+    it). A whole degree nearly always does; between two things, only a finer turn may."""
     ux, uy = geo.unit(s.heading)
     cx, cy = s.x - geo.HULL_RADIUS * ux, s.y - geo.HULL_RADIUS * uy
     bow = _bow(s)
-    out: list[float] = []
+    out: list[tuple[float, ...]] = []
     for ob in obs:
         if ob.gap(bow) > geo.TOUCH:
             continue
@@ -571,10 +582,12 @@ def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
             toward = min(walls)[1]
         for side in (90.0, -90.0):
             exact = round(geo.turn_between(s.heading, toward + side), 6)
-            # (laid along it at +90 from it, more turn to starboard is further from it)
-            turn = float(math.ceil(exact) if side > 0 else math.floor(exact))
-            if abs(turn) <= 90.0 and turn not in out:
-                out.append(turn)
+            # (laid along it with it to port, more turn to starboard is further from it)
+            away = math.ceil if side > 0 else math.floor
+            group = dict.fromkeys((float(away(exact)), away(exact * 10) / 10, exact))
+            turns = tuple(t for t in group if abs(t) <= 90.0)
+            if turns and all(turns != g for g in out):
+                out.append(turns)
     return out
 
 
@@ -960,7 +973,9 @@ def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
     ``near`` first; or "" if none of the headings legal() lists does."""
     length, skip = _body(state, s)
     slides = slide_turns(s, length, obstacles(state, s, skip))
-    for turn in sorted([*_TURNS_1, *slides], key=lambda t: (abs(t - near), t)):
+    # (whole degrees first, nearest ``near`` first: a finer turn only where none of them does)
+    fine = {t: 0 if t.is_integer() else 1 if (t * 10).is_integer() else 2 for t in slides}
+    for turn in sorted([*_TURNS_1, *slides], key=lambda t: (fine.get(t, 0), abs(t - near), t)):
         for kind in dict.fromkeys(move_legs(s, state)):
             path = _plan(state, s, [(turn, geo.LEG_LENGTH[kind])])
             if not path.legs[0].swung and path.legs[0].ran >= MIN_RUN:
