@@ -9,12 +9,14 @@ import math
 import re
 
 import pytest
-from test_spanish_main import RED, S0, game
+from rich.text import Text
+from test_sm_hints import hint_items
+from test_spanish_main import BLUE, RED, S0, game
 
 from shipwreck.engine.core import IllegalCommand
-from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
-from shipwreck.games.spanish_main.setup import ShipPosition
+from shipwreck.games.spanish_main.setup import IslandPosition, ShipPosition
 from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.lang import parse_command
 
@@ -73,3 +75,172 @@ def test_sm12_sampled_moves_and_hints_turn_whole_degrees(heading: float, slant: 
     for c in RULES.choices(state, RED):
         if isinstance(c, C.Move):
             assert all(float(t).is_integer() for _, t, _ in c.legs), c
+
+
+# =========================================================================== toward and hints
+
+
+@pytest.mark.parametrize("owner", [RED, BLUE])
+def test_toward_sails_around_a_ship_in_the_way(owner: int) -> None:
+    """``move SHIP toward ISLAND`` sees what is in its way: with a ship across the straight
+    line, Dover turns aside on her first leg and back on her second, passing it, instead of
+    running into it and losing the rest of her move (SM-13), friend or enemy in the way. Each
+    turn is the one its leg sails (the engine's own sweep), so the preview says the same."""
+    state = game(ShipPosition("dover", RED, 35, 22, 0), ShipPosition("snipe", owner, 36.75, 29, 90))
+    before = math.hypot(35 - 35, 45 - 22)
+    shown = _preview(state, C.MoveToward("dover", "isla-3"))
+    log = [e.text for e in RULES.apply(state, RED, C.MoveToward("dover", "isla-3"))]
+    d = state.ships["dover"]
+    assert not any("touches snipe" in line or "stops" in line for line in log), log
+    legs = re.findall(r"S ([+-]\d+)° ([0-9.]+)", log[0])
+    assert [float(r) for _, r in legs] == [5.0, 5.0] and int(legs[0][0]) != 0
+    assert math.hypot(d.x - 35, d.y - 45) < before - 7.0  # (ran 10, turned aside a little)
+    assert (shown.x, shown.y) == pytest.approx((d.x, d.y))
+
+
+def _preview(state: SpanishMainState, cmd: C.MoveToward) -> rules.MovePreview:
+    return rules.preview(state, RED, cmd)
+
+
+EMPTIED = [
+    IslandPosition(10, 28, 5, id="isla-1", home=RED),
+    IslandPosition(60, 28, 5, id="isla-2", home=BLUE),
+    IslandPosition(35, 45, 5, id="isla-3", coins=[3, 1, 5]),
+    IslandPosition(35, 10, 4, id="isla-4"),  # (its treasure is gone)
+]
+
+
+def test_hints_never_suggest_docking_at_an_emptied_island() -> None:
+    """Dover can dock at isla-4 this turn (the engine lists it), but no coin is left there:
+    the hint line suggests sailing for isla-3, which still holds treasure, and names no dock at
+    isla-4; with a coin there again, the dock is suggested."""
+    state = game(ShipPosition("dover", RED, 35, 22, 180), islands=EMPTIED)
+    assert C.MoveDock("dover", "isla-4") in RULES.choices(state, RED)
+    items = hint_items(RULES.view(state, RED))
+    assert not any("isla-4" in item for item in items), items
+    assert "move dover toward isla-3" in items
+    stocked = [*EMPTIED[:3], IslandPosition(35, 10, 4, id="isla-4", coins=[2])]
+    state = game(ShipPosition("dover", RED, 35, 22, 180), islands=stocked)
+    assert any("dock isla-4" in item for item in hint_items(RULES.view(state, RED)))
+
+
+# =========================================================================== tow where she lies
+
+
+def _bow_to_bow(**kw: object) -> SpanishMainState:
+    """Plantagenet (red) with her bow against Snipe's bow (blue, 1 mast), as after a ram."""
+    return game(
+        ShipPosition("plantagenet", RED, 30, 20, 0),
+        ShipPosition("snipe", BLUE, 30, 20, 180, **kw),  # type: ignore[arg-type]
+        dice=(6,),
+    )
+
+
+def test_sm17_a_ship_shot_derelict_against_the_bow_can_be_taken_in_tow() -> None:
+    """SM-17: Snipe, bow to bow with Plantagenet, is made derelict (here by a ram's lost mast
+    on blue's turn, any way will do). On red's turn every run takes Plantagenet off Snipe's bow
+    or into it, so a move never ends touching it: the tow is offered as her move, where she
+    lies. The refused move says so, the hint line offers it, and taking it spends her action."""
+    state = _bow_to_bow(masts=0)
+    cmd = C.Tow("plantagenet", "snipe")
+    assert cmd in RULES.choices(state, RED)
+    assert "tow plantagenet snipe" in hint_items(RULES.view(state, RED))
+    with pytest.raises(IllegalCommand, match="'tow plantagenet snipe'"):
+        RULES.apply(copy.deepcopy(state), RED, C.Move("plantagenet", (S0,)))
+    log = [e.text for e in RULES.apply(state, RED, cmd)]
+    assert "takes snipe in tow; snipe joins red's fleet" in log[0]
+    p, t = state.ships["plantagenet"], state.ships["snipe"]
+    assert (p.towing, t.towed_by, t.owner) == ("snipe", "plantagenet", RED)
+    assert (t.x, t.y, t.heading) == rules._astern(p, t.length)
+    assert (p.x, p.y) == (30, 20)  # (she did not sail)
+    with pytest.raises(IllegalCommand, match="had her action"):
+        RULES.apply(copy.deepcopy(state), RED, C.Move("plantagenet", (S0,)))
+
+
+def test_sm17_no_tow_in_place_without_a_derelict_bow_or_a_move_left() -> None:
+    """SM-17: the tow where she lies needs a derelict, its bow, and her move action unspent;
+    each refusal says which."""
+    state = _bow_to_bow()  # (snipe still has her mast)
+    assert C.Tow("plantagenet", "snipe") not in RULES.choices(state, RED)
+    with pytest.raises(IllegalCommand, match="not derelict"):
+        RULES.apply(state, RED, C.Tow("plantagenet", "snipe"))
+    side = game(  # plantagenet's bow against the derelict's side, not its bow
+        ShipPosition("plantagenet", RED, 30, 20, 0),
+        ShipPosition("snipe", BLUE, 28, 21.6, 90, masts=0),
+    )
+    with pytest.raises(IllegalCommand, match="does not touch snipe's bow"):
+        RULES.apply(side, RED, C.Tow("plantagenet", "snipe"))
+    state = _bow_to_bow(masts=0)
+    RULES.apply(state, RED, C.Tow("plantagenet", "snipe"))
+    with pytest.raises(IllegalCommand, match="had her action"):
+        RULES.apply(state, RED, C.Tow("plantagenet", "snipe"))
+
+
+# =========================================================================== boarding skipped
+
+
+def _ram(picador: dict[str, object], dover: dict[str, object]) -> list[str]:
+    """El Picador (red, 2 masts, 2 slots) rams HMS Dover's side (blue); the ram misses."""
+    state = game(
+        ShipPosition("el-picador", RED, 37, 26, 0, **picador),  # type: ignore[arg-type]
+        ShipPosition("dover", BLUE, 40, 30, 90, **dover),  # type: ignore[arg-type]
+        dice=(1,),
+    )
+    RULES.apply(state, RED, C.Move("el-picador", (S0,)))
+    return [e.text for e in RULES.apply(state, RED, C.Ram("el-picador", "dover"))]
+
+
+def test_sm20_a_boarding_party_not_offered_says_why_in_one_line() -> None:
+    """SM-20: after a ram, a side whose party could take nothing is not asked; the log says
+    so, one plain line per side skipped, to everyone (crew and coin counts are public)."""
+    log = _ram({}, {})
+    assert log[1:] == [
+        "red cannot board dover: dover has no crew and no coins aboard",
+        "blue cannot board el-picador: el-picador has no crew and no coins aboard",
+    ]
+    full = _ram({"cargo": [1, 2]}, {"cargo": [4]})  # (red's two slots are full)
+    assert (
+        "red cannot board dover: dover has no crew aboard, and el-picador has no free cargo slot"
+        in full
+    )
+    assert not any(line.startswith("blue cannot board") for line in full)  # (blue is asked)
+
+
+def test_sm20_the_skipped_boarding_line_shows_no_hidden_coin() -> None:
+    """Hidden stays hidden: the line about a skipped party names counts, never a coin's value,
+    and every seat reads the same line."""
+    state = game(
+        ShipPosition("el-picador", RED, 37, 26, 0, cargo=[5, 6]),
+        ShipPosition("dover", BLUE, 40, 30, 90, cargo=[3]),
+        dice=(1,),
+    )
+    RULES.apply(state, RED, C.Move("el-picador", (S0,)))
+    events = RULES.apply(state, RED, C.Ram("el-picador", "dover"))
+    skipped = [e for e in events if "cannot board" in e.text]
+    assert len(skipped) == 1 and skipped[0].to is None
+    assert not re.search(r"\d", skipped[0].text)
+
+
+# =========================================================================== gold lost
+
+
+def test_the_treasure_panel_counts_lost_gold_not_lost_coins() -> None:
+    """A derelict carrying coins worth 5 and 1 sinks (SM-11): the panel says 6 gold lost (two
+    coins), in both its wide and its compact form, to a player and to a spectator."""
+    from shipwreck.tui import render_spanish_main as R
+
+    state = game(
+        ShipPosition("dover", RED, 40, 30, 90),
+        ShipPosition("titan", BLUE, 40, 36.8, 90, masts=0, cargo=[5, 1]),
+        dice=(6, 6, 6, 6),
+    )
+    RULES.apply(state, RED, C.Shoot("dover", "titan"))
+    assert "titan" not in state.ships
+    for seat in (RED, None):
+        view = RULES.view(state, seat)
+        assert view.coins_lost == 2
+        drawn = R.treasure(view)
+        assert isinstance(drawn, Text)
+        assert "6 gold lost" in drawn.plain and "2 gold lost" not in drawn.plain
+    compact = R.treasure(RULES.view(state, RED), compact=True)
+    assert "gold, 6 lost" in compact.head.plain

@@ -174,7 +174,7 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "tow": CommandHelp(
                 "tow SHIP SHIP",
-                "after a move: take the derelict whose bow you touch in tow",
+                "after a move, or as her move: take the derelict whose bow she touches in tow",
                 "SM-17",
             ),
             "ram": CommandHelp(

@@ -281,6 +281,16 @@ def _goal_islands(view: SpanishMainView, ship_id: str) -> list[str]:
     return [i.id for i in wild]
 
 
+def emptied_islands(view: SpanishMainView) -> set[str]:
+    """The wild islands not worth a dock to suggest: no coins left on them (all loaded or
+    none dealt) and no crew of mine ashore to pick up. A hint never sends a ship there."""
+    return {
+        i.id
+        for i in view.islands
+        if i.home is None and not i.coins and all(c.owner != view.seat for c in i.crew)
+    }
+
+
 AHEAD = 45.0
 """An island at most this many degrees off a ship's bow is one she is heading for."""
 
@@ -330,7 +340,12 @@ def _candidates(view: SpanishMainView, ship_id: str) -> list[C.Command]:
         (c for c in samples if c not in straight),
         key=lambda c: sum(abs(turn) for _, turn, _ in c.legs),
     )
-    rest = [c for c in mine if isinstance(c, MOVES) and c not in out and c not in samples]
+    emptied = emptied_islands(view)
+    rest = [
+        c
+        for c in mine
+        if isinstance(c, MOVES) and c not in out and c not in samples and _target(c) not in emptied
+    ]
     return out + straight + turning + rest
 
 

@@ -670,16 +670,36 @@ def aim_turn(
     dist: float,
     aim: tuple[float, float],
     obstacles: list[Obstacle],
+    ahead: float | None = None,
 ) -> float:
     """The turn a helper move (toward, dock) makes toward ``aim``: as far as the 90-degree arc
     allows (aimed from the turn's centre, so she then runs straight at it), or, if that leg
-    would be ``swung``, the largest k/SWING_STEPS of it that is not (0 at worst)."""
+    would be ``swung``, the largest k/SWING_STEPS of it that is not (0 at worst); then, if the
+    way straight at it is blocked, one around what is in the way (:func:`_around`). ``ahead``:
+    all she has left to sail, this leg's ``dist`` and the later legs' (default: ``dist``)."""
     x, y, heading = x + 0.0, y + 0.0, heading + 0.0
-    key = ("aim", x, y, heading, length, dist, aim)
-    return _remember(obstacles, key, lambda: _aim_turn(x, y, heading, length, dist, aim, obstacles))
+    ahead = dist if ahead is None else max(dist, ahead)
+    key = ("aim", x, y, heading, length, dist, aim, ahead)
+    return _remember(
+        obstacles, key, lambda: _aim_turn(x, y, heading, length, dist, aim, obstacles, ahead)
+    )
 
 
 def _aim_turn(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+    ahead: float,
+) -> float:
+    straight = _straight_at(x, y, heading, length, dist, aim, obstacles)
+    return _around(x, y, heading, length, dist, aim, obstacles, straight, ahead)
+
+
+def _straight_at(
     x: float,
     y: float,
     heading: float,
@@ -699,6 +719,72 @@ def _aim_turn(
         if not sweep(px, py, ph, length, dist, obstacles).on:
             return turn
     return 0.0
+
+
+DETOUR_STEP = 10.0
+"""A helper move whose way straight at its aim meets something else tries other headings this
+many degrees apart (all within her arc) to sail around it."""
+
+
+def holds(ob: Obstacle, point: tuple[float, float]) -> bool:
+    """Is ``point`` within ``ob`` (the island or hull a helper move aims at)?"""
+    if ob.kind == ISLAND:
+        return math.hypot(ob.a - point[0], ob.b - point[1]) <= ob.r + 1e-9
+    if ob.kind == SHIP:
+        return point_segment(point[0], point[1], (ob.a, ob.b, ob.c, ob.d))[0] <= HULL_RADIUS
+    return False
+
+
+def _around(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+    straight: float,
+    ahead: float,
+) -> float:
+    """A helper move sees what is in its way. When sailing on at ``straight`` (the turn toward
+    ``aim``) for all she has ``ahead`` would stop against something that is not what she aims
+    at (SM-13 would end her whole move there), each turn within her arc is tried, looking one
+    step on: this leg, then the rest of her move straight at ``aim``. The turn that ends
+    nearest ``aim`` (on it: nearest of all) is taken if it beats ``straight``. Every run is
+    :func:`sweep`'s, as the move itself sails it."""
+
+    def run(px: float, py: float, ph: float, turn: float, amount: float) -> Sweep:
+        qx, qy, qh = turn_pose(px, py, ph, turn)
+        return sweep(qx, qy, qh, length, amount, obstacles)
+
+    whole = run(x, y, heading, straight, ahead)
+    if whole.hit is None or whole.on or holds(whole.hit, aim):
+        return straight
+
+    def score(turn: float) -> float:
+        sw = run(x, y, heading, turn, dist)
+        if sw.on or (sw.blocked and sw.hit is not None and not holds(sw.hit, aim)):
+            return math.inf
+        if sw.hit is not None:  # (a touch ends her move: on what she aims at, she is there)
+            return 0.0 if holds(sw.hit, aim) else math.hypot(sw.x - aim[0], sw.y - aim[1])
+        rest = ahead - dist
+        if rest > 0.0:
+            then = _straight_at(sw.x, sw.y, sw.heading, length, rest, aim, obstacles)
+            sw = run(sw.x, sw.y, sw.heading, then, rest)
+            if sw.hit is not None and holds(sw.hit, aim):
+                return 0.0
+        return math.hypot(sw.x - aim[0], sw.y - aim[1])
+
+    best, chosen = score(straight), straight
+    steps = int(180.0 / DETOUR_STEP)
+    for k in range(1, steps + 1):
+        for turn in (straight + k * DETOUR_STEP, straight - k * DETOUR_STEP):
+            if abs(turn) > 90.0:
+                continue
+            got = score(turn)
+            if got < best - 1e-9:
+                best, chosen = got, turn
+    return chosen
 
 
 def plan(
@@ -751,9 +837,11 @@ def _plan(
     near = _remember(
         obstacles, ("near", x, y, heading, reach), lambda: _near(obstacles, x, y, heading, reach)
     )
+    left = sum(max(0.0, d) for _, d in legs)
     for turn, dist in legs:
         if aim is not None:
-            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, near)
+            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, near, left)
+        left -= max(0.0, dist)
         res, path.x, path.y, path.heading = sail_leg(
             path.x, path.y, path.heading, length, own_length, turn, dist, near
         )

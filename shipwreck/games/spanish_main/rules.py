@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -442,6 +442,7 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
         out.extend(_sample_moves(state, s))
         if s.docked is not None and not s.towing:
             out.append(C.ComeAbout(s.id))
+        out.extend(C.Tow(s.id, t) for t in _tows_in_place(state, s))
     if not s.derelict:
         out.extend(_shoot_choices(state, s))
     if _explore_problem(state, s) is None:
@@ -520,8 +521,9 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
                 rest = tuple((k, t2, None) for k in order[1:])
                 out.append(C.Move(s.id, ((first, t1, None), *rest)))
     total = sum(geo.LEG_LENGTH[k] for k in legs)
+    whole = obstacles(state, s, skip)
     for isl in state.islands.values():
-        if _first_leg_toward_blocked(s, length, isl.x, isl.y, reach, legs[0]):
+        if _first_leg_toward_blocked(s, length, isl.x, isl.y, reach, legs, whole):
             continue
         out.append(C.MoveToward(s.id, isl.id))
         gap = math.hypot(isl.x - s.x, isl.y - s.y) - isl.r
@@ -534,7 +536,7 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     for t in state.ships.values():
         if t.owner != s.owner:
             cx, cy = _centre(t)
-            if not _first_leg_toward_blocked(s, length, cx, cy, reach, legs[0]):
+            if not _first_leg_toward_blocked(s, length, cx, cy, reach, legs, whole):
                 out.append(C.MoveToward(s.id, t.id))
     return out
 
@@ -603,10 +605,20 @@ def _first_leg_blocked(
 
 
 def _first_leg_toward_blocked(
-    s: Ship, length: float, x: float, y: float, reach: list[geo.Obstacle], leg: str
+    s: Ship,
+    length: float,
+    x: float,
+    y: float,
+    reach: list[geo.Obstacle],
+    legs: list[str],
+    whole: list[geo.Obstacle],
 ) -> bool:
-    dist = geo.LEG_LENGTH[leg]
-    turn = geo.aim_turn(s.x, s.y, s.heading, length, dist, (x, y), reach)
+    """Would a helper move toward (x, y) go nowhere? Its first turn looks past the first leg
+    (:func:`geo.aim_turn`), so it is worked out against ``whole`` (all her obstacles), as the
+    move's plan works it out; its first leg is sailed against ``reach``."""
+    dist = geo.LEG_LENGTH[legs[0]]
+    ahead = sum(geo.LEG_LENGTH[k] for k in legs)
+    turn = geo.aim_turn(s.x, s.y, s.heading, length, dist, (x, y), whole, ahead)
     return _first_leg_blocked(s, length, turn, dist, reach)
 
 
@@ -947,7 +959,9 @@ def _refuse_nowhere(
             f" {hit.id}{_try_instead(state, s, turns[0] if turns else 0.0)}"
         )
     if leg is not None and hit is not None and ran < MIN_RUN:
-        if s.docked is not None and leg.part == "bow" and not s.towing:
+        if hit.id in _tows_in_place(state, s):
+            hint = f"; to take her in tow where she lies: 'tow {s.id} {hit.id}'"
+        elif s.docked is not None and leg.part == "bow" and not s.towing:
             hint = f"; come about first: 'come about {s.id}'"
         else:
             hint = _try_instead(state, s, turns[0] if turns else 0.0)
@@ -1337,19 +1351,55 @@ def _after_turn(state: SpanishMainState, seat: int, sid: str) -> tuple[Ship, Aft
     return s, after
 
 
+def _tows_in_place(state: SpanishMainState, s: Ship) -> list[str]:
+    """SM-17 with a move of no distance: the derelicts whose bow ``s`` touches where she lies
+    (one she has just made derelict against her bow, say), which she may take in tow as her
+    move action, without sailing (every run would take her off, or into, that bow). She must
+    be free to move (SM-10, SM-19) and tow nothing yet."""
+    if s.towing is not None or _can_move(state, s) is not None:
+        return []
+    tows, _ = _after_options(state, s, AfterMove(s.id))
+    return tows
+
+
 def _cmd_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
+    if state.step == "turn" and state.turn == seat:
+        _tow_in_place(state, log, seat, cmd)
+        return
     s, after = _after_turn(state, seat, cmd.ship)
     t = _ship(state, cmd.target)
     tows, _ = _after_options(state, s, after)
     if t.id not in tows:
-        if not t.derelict:
-            raise IllegalCommand(f"{t.id} is not derelict: only a derelict can be towed (SM-17)")
-        if s.towing or after.towed:
-            raise IllegalCommand(f"{s.id} already tows a ship: one at a time (SM-17)")
-        if not _touch(_axis(s), _bow(t)):
-            raise IllegalCommand(f"{s.id} does not touch {t.id}'s bow (SM-17)")
-        raise IllegalCommand(f"there is no room astern of {s.id} for {t.id}")
+        _refuse_tow(s, t, s.towing is not None or after.towed)
     after.towed = True
+    _take_in_tow(state, log, s, t, f"{s.id} takes {t.id} in tow")
+
+
+def _tow_in_place(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
+    """``tow SHIP DERELICT`` on the turn: her move action, of no distance (SM-17)."""
+    s = _mine(state, seat, cmd.ship)
+    t = _ship(state, cmd.target)
+    if t.id not in _tows_in_place(state, s):
+        why = _can_move(state, s)
+        if why and t.derelict:
+            raise IllegalCommand(f"{why}: a tow is taken with her move")
+        _refuse_tow(s, t, s.towing is not None)
+    state.acted.append(s.id)
+    _take_in_tow(state, log, s, t, f"{s.id} stays where she is (her move) and takes {t.id} in tow")
+
+
+def _refuse_tow(s: Ship, t: Ship, towing: bool) -> NoReturn:
+    if not t.derelict:
+        raise IllegalCommand(f"{t.id} is not derelict: only a derelict can be towed (SM-17)")
+    if towing:
+        raise IllegalCommand(f"{s.id} already tows a ship: one at a time (SM-17)")
+    if not _touch(_axis(s), _bow(t)):
+        raise IllegalCommand(f"{s.id} does not touch {t.id}'s bow (SM-17)")
+    raise IllegalCommand(f"there is no room astern of {s.id} for {t.id}")
+
+
+def _take_in_tow(state: SpanishMainState, log: _Log, s: Ship, t: Ship, says: str) -> None:
+    """SM-17: ``t`` joins ``s``'s fleet, with its crew and treasure, and rides astern."""
     s.towing, t.towed_by = t.id, s.id
     was = t.owner
     t.owner = s.owner
@@ -1357,7 +1407,7 @@ def _cmd_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
     t.docked = s.docked
     _know(state, s.owner, t.cargo)
     joined = "" if was == s.owner else f"; {t.id} joins {state.seats[s.owner]}'s fleet"
-    log.public("tow", f"{s.id} takes {t.id} in tow{joined}")  # (the tow joins, not the tower)
+    log.public("tow", f"{says}{joined}")  # (the tow joins, not the tower)
     if t.cargo and was != s.owner:
         log.private("tow", f"{t.id} carries {_coin_text(state, t.cargo)}", s.owner)
     if s.docked is not None:  # she docked with this move: her tow docks along (SM-17, SM-15)
@@ -1460,6 +1510,23 @@ def _cmd_board(state: SpanishMainState, log: _Log, seat: int, cmd: C.Board) -> N
     else:
         log.public("board", f"{theirs.id}'s party wins")
         ram.winner = theirs.id
+
+
+def _why_no_boarding(state: SpanishMainState, seat: int) -> str:
+    """SM-20: the one line saying why ``seat`` is not offered a boarding party after a ram
+    (nothing its party could take), from what every seat sees: crew and coin counts, slots."""
+    ram = state.ram
+    assert ram is not None
+    mine, theirs = (
+        (ram.ship, ram.target) if state.ships[ram.ship].owner == seat else (ram.target, ram.ship)
+    )
+    s, t = state.ships[mine], state.ships[theirs]
+    crew = f"{t.id} has no crew" if t.crew_count == 0 else f"{t.id}'s crew cannot be harmed"
+    if not t.cargo:
+        why = f"{crew} and no coins aboard" if t.crew_count == 0 else f"{crew}, and no coins"
+    else:
+        why = f"{crew}{' aboard' if t.crew_count == 0 else ''}, and {s.id} has no free cargo slot"
+    return f"{state.seats[seat]} cannot board {t.id}: {why}"
 
 
 def _no_take(state: SpanishMainState, seat: int, take: str) -> str:
@@ -2042,6 +2109,7 @@ def _settle(state: SpanishMainState, log: _Log) -> None:
                 if _takes(state, seat):
                     state.step = "board"
                     return
+                log.public("board", _why_no_boarding(state, seat))
                 ram.offer += 1
                 continue
             state.ram = None
