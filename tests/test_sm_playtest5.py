@@ -244,3 +244,139 @@ def test_the_treasure_panel_counts_lost_gold_not_lost_coins() -> None:
         assert "6 gold lost" in drawn.plain and "2 gold lost" not in drawn.plain
     compact = R.treasure(RULES.view(state, RED), compact=True)
     assert "gold, 6 lost" in compact.head.plain
+
+
+# =========================================================================== the last two crew
+
+
+def _charlie_home(cargo: list[int], **kw: object) -> SpanishMainState:
+    """HMS Dover (red, English) with Carbon Charlie aboard sails home to isla-1 with coins,
+    unloading them (SM-15); blue's HMS Titan lies far off."""
+    state = game(
+        ShipPosition("dover", RED, 19, 28, 270, cargo=cargo, aboard=["carbon-charlie"]),
+        **kw,  # type: ignore[arg-type]
+    )
+    RULES.apply(state, RED, C.Move("dover", (S0,)))
+    assert state.ships["dover"].docked == "isla-1"
+    return state
+
+
+def _coin_at_home(state: SpanishMainState, value: int) -> int:
+    return next(k for k, c in enumerate(state.coins, 1) if c.value == value and c.place == "home:0")
+
+
+def test_sm60_sm61_carbon_charlie_turns_a_coin_at_home_into_a_cannon() -> None:
+    """SM-60, SM-61, Carbon Charlie: docked at home, once per turn, one coin unloaded there is
+    eliminated (its gold leaves her owner's gold and the gold in play, SM-40) and the ship gains
+    a rank 3 short-range cannon, numbered after her masts, that no hit takes away."""
+    state = _charlie_home([4, 2])
+    assert state.gold[RED] == 6
+    four = _coin_at_home(state, 4)
+    in_play = rules.gold_in_play(state)
+    cmd = C.Arm("dover", four)
+    assert cmd in RULES.legal(state, RED)
+    log = [e.text for e in RULES.apply(state, RED, cmd)]
+    assert log == [f"dover turns coin {four} (4) into cannon 5 (3S); red has 2 gold"]
+    assert state.gold[RED] == 2 and rules.gold_in_play(state) == in_play - 4
+    assert state.coins[four - 1].place == "lost" and state.ships["dover"].guns == 1
+    with pytest.raises(IllegalCommand, match="once per turn"):
+        RULES.apply(state, RED, C.Arm("dover", _coin_at_home(state, 2)))
+    assert not any(isinstance(c, C.Arm) for c in RULES.legal(state, RED))
+
+
+def test_sm60_carbon_charlies_cannon_fires_3s_from_her_and_is_no_mast() -> None:
+    """SM-60, Carbon Charlie: the treasure cannon fires as one of her own, numbered after her
+    masts (rank 3, S range: a 3 hits), and it is no mast: a hit on her takes a mast, never it."""
+    snipe = ShipPosition("snipe", BLUE, 17, 31.5, 270)  # (alongside her home dock, within S)
+    state = game(
+        ShipPosition("dover", RED, 19, 28, 270, cargo=[4], aboard=["carbon-charlie"]),
+        snipe,
+        dice=(3,),
+    )
+    RULES.apply(state, RED, C.Move("dover", (S0,)))
+    RULES.apply(state, RED, C.Arm("dover", _coin_at_home(state, 4)))
+    RULES.apply(state, RED, C.EndTurn())
+    RULES.apply(state, BLUE, C.EndTurn())
+    log = [e.text for e in RULES.apply(state, RED, C.Shoot("dover", "snipe", (5,)))]
+    assert any("cannon 5 (3S)" in line and "d6 = 3" in line and "hit" in line for line in log), log
+    assert state.ships["snipe"].derelict
+    assert state.ships["dover"].guns == 1 and len(state.ships["dover"].masts) == 4
+
+
+def test_sm60_carbon_charlie_needs_her_home_dock_and_a_coin_there() -> None:
+    """SM-60, Carbon Charlie: no cannon away from home, nor from a coin not at her home, nor
+    on a ship without her; each refusal names the cause and changes nothing."""
+    at_sea = game(ShipPosition("dover", RED, 30, 20, 0, aboard=["carbon-charlie"]))
+    with pytest.raises(IllegalCommand, match="not docked at your home island"):
+        RULES.apply(at_sea, RED, C.Arm("dover", 1))
+    state = _charlie_home([4])
+    with pytest.raises(IllegalCommand, match="not one of your coins at home"):
+        RULES.apply(state, RED, C.Arm("dover", 1 if state.coins[0].place != "home:0" else 2))
+    plain = game(ShipPosition("dover", RED, 19, 28, 270, cargo=[4]))
+    RULES.apply(plain, RED, C.Move("dover", (S0,)))
+    with pytest.raises(IllegalCommand, match="no card that turns treasure into a cannon"):
+        RULES.apply(plain, RED, C.Arm("dover", _coin_at_home(plain, 4)))
+
+
+def _nemesio(**snipe: object) -> SpanishMainState:
+    """Cazador del Pirata (red, Spanish, three 3L cannons) with Nemesio Diaz aboard, and Snipe
+    (blue, Pirate: L-range cannons cannot hit her) 4 off her side."""
+    return game(
+        ShipPosition("cazador-del-pirata", RED, 30, 20, 0, aboard=["nemesio-diaz"]),
+        ShipPosition("snipe", BLUE, 35, 18, 0, **snipe),  # type: ignore[arg-type]
+        dice=(6, 6, 6),
+    )
+
+
+def test_sm60_sm61_nemesio_diaz_cancels_an_enemy_ships_ability_for_the_turn() -> None:
+    """SM-60, SM-61, Nemesio Diaz: once per turn, an enemy ship within S loses her card's
+    ability until the turn ends: Snipe's "L-range cannons cannot hit this ship" no longer keeps
+    Cazador del Pirata's L cannons off her. Next turn it holds again."""
+    state = _nemesio()
+    with pytest.raises(IllegalCommand):
+        RULES.apply(copy.deepcopy(state), RED, C.Shoot("cazador-del-pirata", "snipe"))
+    cmd = C.Cancel("snipe", "cazador-del-pirata")
+    assert cmd in RULES.legal(state, RED)
+    log = [e.text for e in RULES.apply(state, RED, cmd)]
+    assert log == ["cazador-del-pirata cancels the ability of snipe until this turn ends"]
+    with pytest.raises(IllegalCommand, match="once per turn"):
+        RULES.apply(copy.deepcopy(state), RED, cmd)
+    shot = [e.text for e in RULES.apply(state, RED, C.Shoot("cazador-del-pirata", "snipe"))]
+    assert any("hit" in line for line in shot), shot
+    state = _nemesio()
+    RULES.apply(state, RED, cmd)
+    RULES.apply(state, RED, C.EndTurn())
+    RULES.apply(state, BLUE, C.EndTurn())
+    assert rules.abilities.range_immune(state, state.ships["snipe"], "L")
+    assert C.Cancel("snipe", "cazador-del-pirata") in RULES.legal(state, RED)
+
+
+def test_sm60_nemesio_diaz_cancels_a_crew_aboard_and_only_an_enemy_within_s() -> None:
+    """SM-60, SM-61, Nemesio Diaz: a crew piece aboard an enemy ship within S may be cancelled
+    instead of the ship (her card still plays); a ship beyond S, or one's own, may not."""
+    state = _nemesio(aboard=["shipwright-pirate"])
+    snipe = state.ships["snipe"]
+    crew = snipe.aboard[0].id
+    assert rules.abilities.repairs_anywhere(state, snipe)
+    RULES.apply(state, RED, C.Cancel(crew, "cazador-del-pirata"))
+    assert not rules.abilities.repairs_anywhere(state, snipe)
+    assert rules.abilities.range_immune(state, snipe, "L")
+    far = game(ShipPosition("cazador-del-pirata", RED, 30, 20, 0, aboard=["nemesio-diaz"]))
+    with pytest.raises(IllegalCommand, match="not within S"):
+        RULES.apply(far, RED, C.Cancel("far-blue", "cazador-del-pirata"))
+    with pytest.raises(IllegalCommand, match="is yours"):
+        RULES.apply(far, RED, C.Cancel("far-red", "cazador-del-pirata"))
+
+
+def test_sm61_every_crew_card_plays_and_the_rules_document_says_so() -> None:
+    """SM-60, SM-61: every crew card's printed text plays (Carbon Charlie and Nemesio Diaz were
+    the last two), and docs/rules/spanish-main.md §4b marks each one so."""
+    from pathlib import Path
+
+    from shipwreck.games.spanish_main.abilities import crew_plays
+    from shipwreck.games.spanish_main.ships import CREW
+
+    docs = (Path(__file__).parents[1] / "docs" / "rules" / "spanish-main.md").read_text()
+    for card in CREW.values():
+        assert crew_plays(card.ability), card.name
+        assert f"| {card.name} (`{card.id}`) | plays |" in docs, card.name

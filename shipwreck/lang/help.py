@@ -228,6 +228,18 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "a card that says so: once per turn, lose a crew to give the ship an extra action",
                 "SM-60",
             ),
+            "arm": CommandHelp(
+                "arm SHIP with COIN",
+                "a card that says so, docked at home: once per turn, a coin unloaded there"
+                " becomes a 3S cannon for the ship (its gold is lost)",
+                "SM-60",
+            ),
+            "cancel": CommandHelp(
+                "cancel SHIP with SHIP | cancel CREW with SHIP",
+                "a card that says so: once per turn, an enemy ship within S, or a crew aboard"
+                " her, has no ability until your turn ends",
+                "SM-60",
+            ),
             "transfer": CommandHelp(
                 "transfer CREW from SHIP to SHIP",
                 "in your turn: move a crew between your ships docked at the same island",

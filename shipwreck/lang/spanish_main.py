@@ -131,6 +131,10 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"trade {ship} with {target}"
         case C.Sacrifice(crew, ship):
             return f"sacrifice {crew} from {ship}"
+        case C.Arm(ship, coin):
+            return f"arm {ship} with {coin}"
+        case C.Cancel(what, ship):
+            return f"cancel {what} with {ship}"
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Spanish Main command: {cmd!r}")

@@ -352,7 +352,55 @@ def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         for t in state.ships.values()
         if _trade_problem(state, s, t) is None
     )
+    out.extend(_card_actions(state, seat))
     return out
+
+
+def _card_actions(state: SpanishMainState, seat: int) -> list[C.Command]:
+    """SM-60: Carbon Charlie's coins to arm with, Nemesio Diaz's abilities to cancel."""
+    out: list[C.Command] = []
+    for s in state.ships.values():
+        if s.owner != seat:
+            continue
+        if _arm_problem(state, s) is None:
+            out.extend(
+                C.Arm(s.id, k) for k, c in enumerate(state.coins, 1) if c.place == f"home:{seat}"
+            )
+        if abilities.has(state, s, "cancel") and f"cancel:{s.id}" not in state.marks:
+            for t in state.ships.values():
+                out.extend(C.Cancel(h, s.id) for h in _cancellable(state, s, t))
+    return out
+
+
+def _arm_problem(state: SpanishMainState, s: Ship) -> str | None:
+    """SM-60 (Carbon Charlie): why ``s`` may not turn a coin at home into a cannon now."""
+    if not abilities.has(state, s, "arm"):
+        return f"{s.id} has no card that turns treasure into a cannon"
+    home = _home(state, s.owner)
+    if home is None or s.docked != home.id:
+        return f"{s.id} is not docked at your home island"
+    if f"arm:{s.id}" in state.marks:
+        return f"{s.id} has made a cannon this turn (once per turn)"
+    return None
+
+
+def _cancellable(state: SpanishMainState, s: Ship, t: Ship) -> list[str]:
+    """SM-60 (Nemesio Diaz): what of ``t`` (her card, each crew aboard) ``s`` may cancel: an
+    enemy ship within S of her, with an ability that plays and is not cancelled already."""
+    if t.owner == s.owner or not _within_s(s, t):
+        return []
+    out = []
+    if abilities.ability_of(t.card) is not None and not abilities.cancelled(state, t.id):
+        out.append(t.id)
+    for c in t.aboard:
+        if abilities.ability_of(c.card) is not None and not abilities.cancelled(state, c.id):
+            out.append(c.id)
+    return out
+
+
+def _within_s(s: Ship, t: Ship) -> bool:
+    """Hull to hull within S (as the cards' "within S" is read, SM-60)."""
+    return geo.segment_segment(_axis(s), _axis(t))[0] - 2 * geo.HULL_RADIUS <= geo.S + 1e-9
 
 
 def _sacrifice_problem(state: SpanishMainState, s: Ship) -> str | None:
@@ -2234,6 +2282,62 @@ def _cmd_sacrifice(state: SpanishMainState, log: _Log, seat: int, cmd: C.Sacrifi
     log.public("crew", f"{s.id} loses {gone.name} ({gone.id}) for an extra action this turn")
 
 
+def _cmd_arm(state: SpanishMainState, log: _Log, seat: int, cmd: C.Arm) -> None:
+    """SM-60 (Carbon Charlie): a coin unloaded at home leaves play (its gold with it: it is no
+    longer in play, SM-40) and the ship gains a rank 3 short-range cannon until she sinks."""
+    _my_turn(state, seat, "arm a ship")
+    s = _mine(state, seat, cmd.ship)
+    why = _arm_problem(state, s)
+    if why:
+        raise IllegalCommand(why)
+    home = [k for k, c in enumerate(state.coins, 1) if c.place == f"home:{seat}"]
+    if cmd.coin not in home:
+        have = " ".join(map(str, home)) or "none"
+        raise IllegalCommand(f"coin {cmd.coin} is not one of your coins at home; yours: {have}")
+    coin = state.coins[cmd.coin - 1]
+    coin.place = "lost"
+    state.gold[seat] -= coin.value
+    s.guns += 1
+    state.marks.append(f"arm:{s.id}")
+    n = len(s.masts) + abilities.muskets(state, s)
+    log.public(
+        "ability",
+        f"{s.id} turns coin {cmd.coin} ({coin.value}) into cannon {n} (3S);"
+        f" {state.seats[seat]} has {state.gold[seat]} gold",
+    )
+    _check_end(state, log)
+
+
+def _cmd_cancel(state: SpanishMainState, log: _Log, seat: int, cmd: C.Cancel) -> None:
+    """SM-60 (Nemesio Diaz): the ability of an enemy ship or crew within S is off until this
+    turn ends (the marks are cleared as the next turn begins)."""
+    _my_turn(state, seat, "cancel an ability")
+    s = _mine(state, seat, cmd.ship)
+    if not abilities.has(state, s, "cancel"):
+        raise IllegalCommand(f"{s.id} has no card that cancels abilities")
+    if f"cancel:{s.id}" in state.marks:
+        raise IllegalCommand(f"{s.id} has cancelled an ability this turn (once per turn)")
+    holder = next(
+        (
+            t
+            for t in state.ships.values()
+            if cmd.what == t.id or any(c.id == cmd.what for c in t.aboard)
+        ),
+        None,
+    )
+    if holder is None:
+        raise IllegalCommand(f"there is no ship or crew aboard one called {cmd.what!r}")
+    if cmd.what not in _cancellable(state, s, holder):
+        if holder.owner == s.owner:
+            raise IllegalCommand(f"{holder.id} is yours: cancel an enemy's ability")
+        if not _within_s(s, holder):
+            raise IllegalCommand(f"{holder.id} is not within S of {s.id}")
+        raise IllegalCommand(f"{cmd.what} has no ability to cancel")
+    state.marks += [f"cancel:{s.id}", abilities.CANCELLED + cmd.what]
+    whose = holder.id if cmd.what == holder.id else f"{cmd.what} aboard {holder.id}"
+    log.public("ability", f"{s.id} cancels the ability of {whose} until this turn ends")
+
+
 def _cmd_trade(state: SpanishMainState, log: _Log, seat: int, cmd: C.Trade) -> None:
     _my_turn(state, seat, "trade")
     s = _mine(state, seat, cmd.ship)
@@ -2277,8 +2381,10 @@ _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Look: _cmd_look,
     C.Trade: _cmd_trade,
     C.Sacrifice: _cmd_sacrifice,
+    C.Arm: _cmd_arm,
+    C.Cancel: _cmd_cancel,
 }
 
 FREE_TYPES: frozenset[type] = frozenset(
-    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade, C.Sacrifice}
+    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade, C.Sacrifice, C.Arm, C.Cancel}
 )
