@@ -750,7 +750,8 @@ def _around(
     ``aim``) for all she has ``ahead`` would stop against something that is not what she aims
     at (SM-13 would end her whole move there), each turn within her arc is tried, looking one
     step on: this leg, then the rest of her move straight at ``aim``. The turn that ends
-    nearest ``aim`` (on it: nearest of all) is taken if it beats ``straight``. Every run is
+    nearest ``aim`` (on it: nearest of all) is taken if it beats ``straight`` and ends nearer
+    than she is now. Every run is
     :func:`sweep`'s, as the move itself sails it."""
 
     def run(px: float, py: float, ph: float, turn: float, amount: float) -> Sweep:
@@ -775,7 +776,8 @@ def _around(
                 return 0.0
         return math.hypot(sw.x - aim[0], sw.y - aim[1])
 
-    best, chosen = score(straight), straight
+    # (a detour must end nearer than she is now, too: one that only sails away is no help)
+    best, chosen = min(score(straight), math.hypot(x - aim[0], y - aim[1])), straight
     steps = int(180.0 / DETOUR_STEP)
     for k in range(1, steps + 1):
         for turn in (straight + k * DETOUR_STEP, straight - k * DETOUR_STEP):
