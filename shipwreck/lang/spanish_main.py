@@ -154,7 +154,14 @@ def static_names() -> dict[str, tuple[str, ...]]:
     islands = tuple(f"isla-{k}" for k in range(1, most + 1))
     from shipwreck.games.spanish_main.ships import CREW
 
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": tuple(CREW)}
+    crew = tuple(CREW)
+    return {
+        "SHIP": ships,
+        "ISLAND": islands,
+        "TARGET": ships + islands,
+        "CREW": crew,
+        "HOLDER": ships + crew,
+    }
 
 
 def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
@@ -169,7 +176,13 @@ def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
             ]
         )
     )
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": crew}
+    return {
+        "SHIP": ships,
+        "ISLAND": islands,
+        "TARGET": ships + islands,
+        "CREW": crew,
+        "HOLDER": ships + crew,
+    }
 
 
 # --------------------------------------------------------------------------- completion
@@ -428,6 +441,7 @@ LANG = registry.register(
             "INT": Term("a number", show=False),
             "TAKE": Term("what to take"),
             "CREW": Term("a crew", show=False, open=True),
+            "HOLDER": Term("a ship or crew", show=False, open=True),
         },
         legal_texts=legal_texts,
         view_type=SpanishMainView,
@@ -451,6 +465,7 @@ LANG = registry.register(
             "LEG": "S or L",
             "TAKE": "kill or steal",
             "CREW": "a crew",
+            "HOLDER": "a ship or a crew",
             "SEAT": "a seat",
         },
         bot_tokens=True,

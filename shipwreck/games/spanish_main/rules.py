@@ -569,9 +569,8 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
                 rest = tuple((k, t2, None) for k in order[1:])
                 out.append(C.Move(s.id, ((first, t1, None), *rest)))
     total = sum(geo.LEG_LENGTH[k] for k in legs)
-    whole = obstacles(state, s, skip)
     for isl in state.islands.values():
-        if _first_leg_toward_blocked(s, length, isl.x, isl.y, reach, legs, whole):
+        if _first_leg_toward_blocked(s, length, isl.x, isl.y, reach, legs[0]):
             continue
         out.append(C.MoveToward(s.id, isl.id))
         gap = math.hypot(isl.x - s.x, isl.y - s.y) - isl.r
@@ -584,7 +583,7 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     for t in state.ships.values():
         if t.owner != s.owner:
             cx, cy = _centre(t)
-            if not _first_leg_toward_blocked(s, length, cx, cy, reach, legs, whole):
+            if not _first_leg_toward_blocked(s, length, cx, cy, reach, legs[0]):
                 out.append(C.MoveToward(s.id, t.id))
     return out
 
@@ -653,20 +652,16 @@ def _first_leg_blocked(
 
 
 def _first_leg_toward_blocked(
-    s: Ship,
-    length: float,
-    x: float,
-    y: float,
-    reach: list[geo.Obstacle],
-    legs: list[str],
-    whole: list[geo.Obstacle],
+    s: Ship, length: float, x: float, y: float, reach: list[geo.Obstacle], leg: str
 ) -> bool:
-    """Would a helper move toward (x, y) go nowhere? Its first turn looks past the first leg
-    (:func:`geo.aim_turn`), so it is worked out against ``whole`` (all her obstacles), as the
-    move's plan works it out; its first leg is sailed against ``reach``."""
-    dist = geo.LEG_LENGTH[legs[0]]
-    ahead = sum(geo.LEG_LENGTH[k] for k in legs)
-    turn = geo.aim_turn(s.x, s.y, s.heading, length, dist, (x, y), whole, ahead)
+    """Is a helper move toward (x, y) left out of the sample? When its first leg, straight at
+    it, goes nowhere. Else the move goes somewhere, whether it sails straight or takes a detour
+    (:func:`geo.aim_turn`; a detour's first leg runs further than ``MIN_RUN``:
+    ``geo.DETOUR_MIN_RUN``), so every listed move is legal. One whose only way is a detour is
+    not listed (working detours out for every island and enemy costs too much to list them):
+    typed, it sails."""
+    dist = geo.LEG_LENGTH[leg]
+    turn = geo.straight_at(s.x, s.y, s.heading, length, dist, (x, y), reach)
     return _first_leg_blocked(s, length, turn, dist, reach)
 
 
