@@ -380,3 +380,18 @@ def test_sm61_every_crew_card_plays_and_the_rules_document_says_so() -> None:
     for card in CREW.values():
         assert crew_plays(card.ability), card.name
         assert f"| {card.name} (`{card.id}`) | plays |" in docs, card.name
+
+
+def test_a_corrected_line_never_names_a_ship_not_in_play() -> None:
+    """'epair about' (found by the fuzz test): the correction was 'repair about', which names no
+    ship in play and is itself refused. With the seat's view, a suggested line names only ids
+    in play; here the closest command is suggested instead."""
+    from shipwreck.lang import CommandSyntaxError
+
+    view = RULES.view(game(ShipPosition("dover", RED, 30, 20, 0)), RED)
+    with pytest.raises(CommandSyntaxError) as e:
+        parse_command("spanish_main", "epair about", view)
+    assert "'repair about'" not in str(e.value)
+    assert "did you mean 'repair'" in str(e.value)
+    with pytest.raises(CommandSyntaxError, match="did you mean 'repair dover'"):
+        parse_command("spanish_main", "epair dover", view)

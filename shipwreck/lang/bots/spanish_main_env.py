@@ -52,6 +52,7 @@ ANSWERS: dict[str, frozenset[str]] = {
             "shoot",
             "explore",
             "repair",
+            "tow",  # (her move where she lies: a derelict's bow against her, SM-17)
             "end_turn",
         }
     ),
