@@ -13,8 +13,11 @@ from shipwreck.games.spanish_main.commands import (
     Pass,
 )
 from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.packed import Packed
+from shipwreck.tui.spanish_main import render as R
 
 SEED = 3
 
@@ -93,3 +96,10 @@ def bow_on_her_island(table: Table) -> str:
 def screen_rows(app: ShipwreckApp) -> list[str]:
     """The text of every row of the screen, as the terminal shows it."""
     return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+
+
+def hint_items(view: SpanishMainView) -> list[str]:
+    """The items of the prompt panel of ``view``'s seat on its turn, as drawn."""
+    drawn = R.prompt(view, suggested_moves(view))
+    assert isinstance(drawn, Packed)
+    return [item.plain for item in drawn.items]

@@ -141,3 +141,6 @@ def scenes(draw: st.DrawFn) -> tuple[list[geo.Obstacle], tuple[float, float, flo
         if all(o.gap(seg) >= 0 for o in obs):
             return obs, (x, y, h, ln)
     return [geo.edge(W, H)], (35.0, 28.0, 0.0, 4.5)
+
+
+S0: C.Leg = ("S", 0.0, None)

@@ -451,7 +451,17 @@ def suggest(game: str, line: str, names: Names | None = None) -> str | None:
     if fixed_words is None:
         return None
     fixed = " ".join(fixed_words)
-    return fixed if fixed != line and _parses(game, fixed) else None
+    if fixed == line or not _parses(game, fixed):
+        return None
+    if names and _names_not_in_play(game, fixed, names):
+        return None  # ('epair about' is not 'repair about': no ship is called 'about')
+    return fixed
+
+
+def _names_not_in_play(game: str, line: str, names: Names) -> bool:
+    """Does ``line`` (it parses) name an id not in play? A suggestion must not."""
+    tokens = command_parser(game).parse(line).scan_values(lambda v: isinstance(v, Token))
+    return any(t.type in names and str(t) not in names[t.type] for t in tokens)
 
 
 def _close(word: str, candidates: list[str], n: int) -> list[str]:

@@ -174,7 +174,7 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "tow": CommandHelp(
                 "tow SHIP SHIP",
-                "after a move: take the derelict whose bow you touch in tow",
+                "after a move, or as her move: take the derelict whose bow she touches in tow",
                 "SM-17",
             ),
             "ram": CommandHelp(
@@ -226,6 +226,18 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             "sacrifice": CommandHelp(
                 "sacrifice CREW from SHIP",
                 "a card that says so: once per turn, lose a crew to give the ship an extra action",
+                "SM-60",
+            ),
+            "arm": CommandHelp(
+                "arm SHIP with COIN",
+                "a card that says so, docked at home: once per turn, a coin unloaded there"
+                " becomes a 3S cannon for the ship (its gold is lost)",
+                "SM-60",
+            ),
+            "cancel": CommandHelp(
+                "cancel SHIP with SHIP | cancel CREW with SHIP",
+                "a card that says so: once per turn, an enemy ship within S, or a crew aboard"
+                " her, has no ability until your turn ends",
                 "SM-60",
             ),
             "transfer": CommandHelp(

@@ -130,6 +130,10 @@ def format_spanish_main(cmd: C.Command) -> str:
             return f"trade {ship} with {target}"
         case C.Sacrifice(crew, ship):
             return f"sacrifice {crew} from {ship}"
+        case C.Arm(ship, coin):
+            return f"arm {ship} with {coin}"
+        case C.Cancel(what, ship):
+            return f"cancel {what} with {ship}"
         case C.Timeout(target):
             return f"timeout {target}"
     raise TypeError(f"not a Spanish Main command: {cmd!r}")
@@ -149,7 +153,14 @@ def static_names() -> dict[str, tuple[str, ...]]:
     islands = tuple(f"isla-{k}" for k in range(1, most + 1))
     from shipwreck.games.spanish_main.ships import CREW
 
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": tuple(CREW)}
+    crew = tuple(CREW)
+    return {
+        "SHIP": ships,
+        "ISLAND": islands,
+        "TARGET": ships + islands,
+        "CREW": crew,
+        "HOLDER": ships + crew,
+    }
 
 
 def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
@@ -164,7 +175,13 @@ def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
             ]
         )
     )
-    return {"SHIP": ships, "ISLAND": islands, "TARGET": ships + islands, "CREW": crew}
+    return {
+        "SHIP": ships,
+        "ISLAND": islands,
+        "TARGET": ships + islands,
+        "CREW": crew,
+        "HOLDER": ships + crew,
+    }
 
 
 # --------------------------------------------------------------------------- completion
@@ -280,6 +297,16 @@ def _goal_islands(view: SpanishMainView, ship_id: str) -> list[str]:
     return [i.id for i in wild]
 
 
+def emptied_islands(view: SpanishMainView) -> set[str]:
+    """The wild islands not worth a dock to suggest: no coins left on them (all loaded or
+    none dealt) and no crew of mine ashore to pick up. A hint never sends a ship there."""
+    return {
+        i.id
+        for i in view.islands
+        if i.home is None and not i.coins and all(c.owner != view.seat for c in i.crew)
+    }
+
+
 AHEAD = 45.0
 """An island at most this many degrees off a ship's bow is one she is heading for."""
 
@@ -329,7 +356,12 @@ def _candidates(view: SpanishMainView, ship_id: str) -> list[C.Command]:
         (c for c in samples if c not in straight),
         key=lambda c: sum(abs(turn) for _, turn, _ in c.legs),
     )
-    rest = [c for c in mine if isinstance(c, MOVES) and c not in out and c not in samples]
+    emptied = emptied_islands(view)
+    rest = [
+        c
+        for c in mine
+        if isinstance(c, MOVES) and c not in out and c not in samples and _target(c) not in emptied
+    ]
     return out + straight + turning + rest
 
 
@@ -408,6 +440,7 @@ LANG = registry.register(
             "INT": Term("a number", show=False),
             "TAKE": Term("what to take"),
             "CREW": Term("a crew", show=False, open=True),
+            "HOLDER": Term("a ship or crew", show=False, open=True),
         },
         legal_texts=legal_texts,
         view_type=SpanishMainView,
@@ -431,6 +464,7 @@ LANG = registry.register(
             "LEG": "S or L",
             "TAKE": "kill or steal",
             "CREW": "a crew",
+            "HOLDER": "a ship or a crew",
             "SEAT": "a seat",
         },
         bot_tokens=True,

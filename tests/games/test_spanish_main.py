@@ -25,6 +25,7 @@ from sm_helpers import (
     BLUE,
     ISLANDS,
     RED,
+    S0,
     clone,
     do,
     encode,
@@ -59,7 +60,6 @@ def gap_to_island(state: SpanishMainState, sid: str, iid: str) -> float:
     return geo.island(i.id, i.x, i.y, i.r).gap(rules._axis(s))
 
 
-S0: C.Leg = ("S", 0.0, None)
 L0: C.Leg = ("L", 0.0, None)
 
 

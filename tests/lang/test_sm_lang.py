@@ -286,6 +286,9 @@ def test_round_trip_of_every_legal_command() -> None:
     seen.add(C.Look("ravens-neck", 1))
     seen.add(C.Trade("revenge", "dover"))  # (a trade: tests/games/test_sm_cards.py plays one)
     seen.add(C.Sacrifice("explorer-pirate", "revenge"))  # (likewise)
+    # Carbon Charlie's cannon and Nemesio Diaz's cancel (SM-60): tests/test_sm_playtest5.py
+    seen.update([C.Arm("dover", 3), C.Cancel("snipe", "cazador-del-pirata")])
+    seen.add(C.Cancel("shipwright-pirate-2", "el-leon"))
     assert positions >= 1000
     assert {type(c) for c in seen} == set(COMMAND_TYPES)
     assert len(seen) > 5000

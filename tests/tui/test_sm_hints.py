@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from sea_helpers import hint_items
 
 from shipwreck.engine.core import IllegalCommand
 from shipwreck.games.spanish_main import RULES as GAME
@@ -15,15 +16,6 @@ from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang import parse_command
 from shipwreck.lang.spanish_main import suggested_moves
-from shipwreck.tui.packed import Packed
-from shipwreck.tui.spanish_main import render as R
-
-
-def hint_items(view: SpanishMainView) -> list[str]:
-    """The items of the prompt panel of ``view``'s seat on its turn, as drawn."""
-    drawn = R.prompt(view, suggested_moves(view))
-    assert isinstance(drawn, Packed)
-    return [item.plain for item in drawn.items]
 
 
 def assert_all_work(state: SpanishMainState, seat: int) -> list[str]:

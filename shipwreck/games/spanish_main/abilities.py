@@ -51,7 +51,9 @@ class Ability:
 #           any nation work aboard), cargo_plus (+1 slot: the piece takes -1), plus_leg,
 #           all_l (every cannon has L range), repair_anywhere, ghost (her crew cannot be
 #           eliminated by boarding or hits), treasure_plus (+value to one coin unloaded),
-#           discount (other crew placed aboard at setup cost 1 less)
+#           discount (other crew placed aboard at setup cost 1 less), arm (docked at home, a
+#           coin there becomes her cannon), cancel (once per turn, an enemy ship's or crew's
+#           ability is off for the rest of the turn)
 TEXTS: dict[str, Ability] = {
     "This ship gets +1 to her cannon rolls against English ships.": Ability(
         "cannon_vs", 1, "English"
@@ -176,6 +178,13 @@ TEXTS: dict[str, Ability] = {
     "Place this crew face up during setup. Reduce the cost of all other crew placed on this ship"
     " by 1.": Ability("discount", 1),
     "Crew of any nationality may use their abilities on this ship.": Ability("any_crew"),
+    "When this ship is docked at your home island, you may eliminate one treasure. It becomes a"
+    " rank 3 cannon that shoots short range and can only be eliminated when the ship sinks.": (
+        Ability("arm")
+    ),
+    "Once per turn, cancel the ability of one crew or ship within S of this ship.": Ability(
+        "cancel"
+    ),
 }
 """Printed text -> ability. The choices made where a text reads two ways are written next to
 the card in docs/rules/spanish-main.md."""
@@ -194,12 +203,35 @@ def of(state: SpanishMainState, s: Ship) -> list[Ability]:
         return []
     card = CARDS.get(s.card)
     own = [TEXTS[card.ability]] if card is not None and card.ability in TEXTS else []
-    crew = [(CREW[c.card], TEXTS.get(CREW[c.card].ability)) for c in s.aboard if c.card in CREW]
+    if own and cancelled(state, s.id):
+        own = []
+    crew = [
+        (CREW[c.card], TEXTS.get(CREW[c.card].ability))
+        for c in s.aboard
+        if c.card in CREW and not cancelled(state, c.id)
+    ]
     nations = {card.faction} if card is not None else set()
     nations |= {a.faction for a in own if a.kind == "foreign_crew"}
     anyone = any(a is not None and a.kind == "any_crew" for _, a in crew)
     own.extend(a for cc, a in crew if a is not None and (anyone or cc.faction in nations))
     return own
+
+
+CANCELLED = "cancelled:"
+"""A mark (``state.marks``, cleared as each turn begins): this ship's card, or this crew
+piece, has no ability for the rest of the turn (Nemesio Diaz)."""
+
+
+def cancelled(state: SpanishMainState, holder: str) -> bool:
+    """Is the ability of ``holder`` (a ship, or a crew piece, by id) cancelled this turn?"""
+    return bool(state.marks) and CANCELLED + holder in state.marks
+
+
+def ability_of(holder_card: str) -> Ability | None:
+    """The ability printed on a ship or crew card (by card id), if it plays."""
+    card = CARDS.get(holder_card)
+    text = card.ability if card is not None else CREW[holder_card].ability
+    return TEXTS.get(text)
 
 
 def crew_slots(card_id: str) -> int:
@@ -380,5 +412,6 @@ def takes_on_touch(state: SpanishMainState, s: Ship) -> list[Ability]:
 
 
 def muskets(state: SpanishMainState, s: Ship) -> int:
-    """Musketeers aboard: each gives her one more 3S cannon, numbered after her masts."""
-    return len(_kinds(state, s, "musket"))
+    """Musketeers aboard, and cannons made of treasure (Carbon Charlie): each gives her one
+    more 3S cannon, numbered after her masts."""
+    return len(_kinds(state, s, "musket")) + s.guns

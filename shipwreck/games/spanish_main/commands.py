@@ -201,6 +201,23 @@ class Sacrifice(_Cmd, tag="sacrifice", frozen=True):
     ship: str
 
 
+class Arm(_Cmd, tag="arm", frozen=True):
+    """SM-60 (Carbon Charlie): docked at home, once per turn, turn one coin unloaded there into
+    a rank 3 short-range cannon for the ship (free, your turn); its gold is lost."""
+
+    ship: str
+    coin: int
+
+
+class Cancel(_Cmd, tag="cancel", frozen=True):
+    """SM-60 (Nemesio Diaz): once per turn, cancel the ability of one enemy ship or one crew
+    aboard it, within S of the ship, for the rest of the turn (free, your turn)."""
+
+    what: str
+    """The ship (her card's ability) or the crew piece (its own), by id."""
+    ship: str
+
+
 class Timeout(_Cmd, tag="timeout", frozen=True):
     """From the system seat: apply the safe default to a seat's open prompt."""
 
@@ -210,5 +227,5 @@ class Timeout(_Cmd, tag="timeout", frozen=True):
 Command = (
     Move | MoveToward | MoveDock | ComeAbout | Shoot | Explore | Repair | Load | Tow | Ram | Board
     | Pass | Eliminate | EndTurn | BreakTow | DropOff | PickUp | Transfer | Look | Trade
-    | Sacrifice | Timeout
+    | Sacrifice | Arm | Cancel | Timeout
 )  # fmt: skip

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
@@ -672,16 +672,55 @@ def aim_turn(
     dist: float,
     aim: tuple[float, float],
     obstacles: list[Obstacle],
+    ahead: float | None = None,
 ) -> float:
     """The turn a helper move (toward, dock) makes toward ``aim``: as far as the 90-degree arc
     allows (aimed from the turn's centre, so she then runs straight at it), or, if that leg
-    would be ``swung``, the largest k/SWING_STEPS of it that is not (0 at worst)."""
+    would be ``swung``, the largest k/SWING_STEPS of it that is not (0 at worst); then, if the
+    way straight at it is blocked, one around what is in the way (:func:`_around`). ``ahead``:
+    all she has left to sail, this leg's ``dist`` and the later legs' (default: ``dist``)."""
     x, y, heading = x + 0.0, y + 0.0, heading + 0.0
-    key = ("aim", x, y, heading, length, dist, aim)
-    return _remember(obstacles, key, lambda: _aim_turn(x, y, heading, length, dist, aim, obstacles))
+    ahead = dist if ahead is None else max(dist, ahead)
+    key = ("aim", x, y, heading, length, dist, aim, ahead)
+    return _remember(
+        obstacles, key, lambda: _aim_turn(x, y, heading, length, dist, aim, obstacles, ahead)
+    )
 
 
 def _aim_turn(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+    ahead: float,
+) -> float:
+    straight = straight_at(x, y, heading, length, dist, aim, obstacles)
+    return _around(x, y, heading, length, dist, aim, obstacles, straight, ahead)
+
+
+def straight_at(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+) -> float:
+    """The turn toward ``aim`` as far as the 90-degree arc allows (aimed from the turn's
+    centre), or, if that leg would be ``swung``, the largest k/SWING_STEPS of it that is not
+    (0 at worst): what a helper move turns when nothing is in its way."""
+    x, y, heading = x + 0.0, y + 0.0, heading + 0.0
+    key = ("straight", x, y, heading, length, dist, aim)
+    return _remember(
+        obstacles, key, lambda: _straight_at(x, y, heading, length, dist, aim, obstacles)
+    )
+
+
+def _straight_at(
     x: float,
     y: float,
     heading: float,
@@ -701,6 +740,108 @@ def _aim_turn(
         if not sweep(px, py, ph, length, dist, obstacles).on:
             return turn
     return 0.0
+
+
+DETOUR_STEP = 15.0
+"""A helper move whose way straight at its aim meets something else tries other headings this
+many degrees apart (all within her arc) to sail around it."""
+
+
+DETOUR_MIN_RUN = 0.1
+"""A detour's first leg runs at least this far (more than the rules' least run, so a helper
+move that takes a detour is never refused as going nowhere: the choices rely on it)."""
+
+
+def holds(ob: Obstacle, point: tuple[float, float]) -> bool:
+    """Is ``point`` within ``ob`` (the island or hull a helper move aims at)?"""
+    if ob.kind == ISLAND:
+        return math.hypot(ob.a - point[0], ob.b - point[1]) <= ob.r + 1e-9
+    if ob.kind == SHIP:
+        return point_segment(point[0], point[1], (ob.a, ob.b, ob.c, ob.d))[0] <= HULL_RADIUS
+    return False
+
+
+def _around(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+    straight: float,
+    ahead: float,
+) -> float:
+    """A helper move sees what is in its way: the last (best) of :func:`_detours`, or
+    ``straight`` if there is none. A detour's first leg always runs ``DETOUR_MIN_RUN`` or
+    more: a helper move whose first leg straight at its aim goes somewhere still does."""
+    chosen = straight
+    for better in _detours(x, y, heading, length, dist, aim, obstacles, straight, ahead):
+        chosen = better
+    return chosen
+
+
+def _detours(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+    straight: float,
+    ahead: float,
+) -> Iterator[float]:
+    """When sailing on at ``straight`` (the turn toward ``aim``) for all she has ``ahead``
+    would stop against something that is not what she aims at (SM-13 would end her whole move
+    there), each turn within her arc is tried, looking one step on: this leg, then the rest of
+    her move straight at ``aim``. Yields each turn that ends nearer ``aim`` than ``straight``
+    and every turn before it, and nearer than she is now (on it: nearest of all, the last).
+    Every run is :func:`sweep`'s, as the move itself sails it."""
+
+    def run(px: float, py: float, ph: float, turn: float, amount: float) -> Sweep:
+        qx, qy, qh = turn_pose(px, py, ph, turn)
+        return sweep(qx, qy, qh, length, amount, obstacles)
+
+    whole = run(x, y, heading, straight, ahead)
+    if whole.hit is None or whole.on or holds(whole.hit, aim):
+        return
+
+    def score(turn: float) -> float:
+        sw = run(x, y, heading, turn, dist)
+        if sw.on or (sw.hit is not None and sw.done < DETOUR_MIN_RUN):
+            return math.inf  # (a detour that goes nowhere is none: never a refused move)
+        if sw.hit is not None:  # (a touch ends her move: on what she aims at, she is there)
+            return 0.0 if holds(sw.hit, aim) else math.hypot(sw.x - aim[0], sw.y - aim[1])
+        rest = ahead - dist
+        if rest > 0.0:
+            then = straight_at(sw.x, sw.y, sw.heading, length, rest, aim, obstacles)
+            sw = run(sw.x, sw.y, sw.heading, then, rest)
+            if sw.hit is not None and holds(sw.hit, aim):
+                return 0.0
+        return math.hypot(sw.x - aim[0], sw.y - aim[1])
+
+    def hopeful(turn: float, best: float) -> bool:
+        """Could ``turn`` end nearer than ``best``? Not if every point of her first run is
+        farther from ``aim`` than ``best`` and the rest of her move: no sweep needed."""
+        qx, qy, qh = turn_pose(x, y, heading, turn)
+        ux, uy = unit(qh)
+        near = point_segment(aim[0], aim[1], (qx, qy, qx + dist * ux, qy + dist * uy))[0]
+        return near - (ahead - dist) < best
+
+    # (a detour must end nearer than she is now, too: one that only sails away is no help)
+    best = min(score(straight), math.hypot(x - aim[0], y - aim[1]))
+    steps = int(180.0 / DETOUR_STEP)
+    for k in range(1, steps + 1):
+        for turn in (straight + k * DETOUR_STEP, straight - k * DETOUR_STEP):
+            if abs(turn) > 90.0 or not hopeful(turn, best):
+                continue
+            got = score(turn)
+            if got < best - 1e-9:
+                best = got
+                yield turn
+                if got == 0.0:
+                    return  # (she gets there: the least detour that does)
 
 
 def plan(
@@ -753,9 +894,11 @@ def _plan(
     near = _remember(
         obstacles, ("near", x, y, heading, reach), lambda: _near(obstacles, x, y, heading, reach)
     )
+    left = sum(max(0.0, d) for _, d in legs)
     for turn, dist in legs:
         if aim is not None:
-            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, near)
+            turn = aim_turn(path.x, path.y, path.heading, length, dist, aim, near, left)
+        left -= max(0.0, dist)
         res, path.x, path.y, path.heading = sail_leg(
             path.x, path.y, path.heading, length, own_length, turn, dist, near
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -352,7 +352,55 @@ def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         for t in state.ships.values()
         if _trade_problem(state, s, t) is None
     )
+    out.extend(_card_actions(state, seat))
     return out
+
+
+def _card_actions(state: SpanishMainState, seat: int) -> list[C.Command]:
+    """SM-60: Carbon Charlie's coins to arm with, Nemesio Diaz's abilities to cancel."""
+    out: list[C.Command] = []
+    for s in state.ships.values():
+        if s.owner != seat:
+            continue
+        if _arm_problem(state, s) is None:
+            out.extend(
+                C.Arm(s.id, k) for k, c in enumerate(state.coins, 1) if c.place == f"home:{seat}"
+            )
+        if abilities.has(state, s, "cancel") and f"cancel:{s.id}" not in state.marks:
+            for t in state.ships.values():
+                out.extend(C.Cancel(h, s.id) for h in _cancellable(state, s, t))
+    return out
+
+
+def _arm_problem(state: SpanishMainState, s: Ship) -> str | None:
+    """SM-60 (Carbon Charlie): why ``s`` may not turn a coin at home into a cannon now."""
+    if not abilities.has(state, s, "arm"):
+        return f"{s.id} has no card that turns treasure into a cannon"
+    home = _home(state, s.owner)
+    if home is None or s.docked != home.id:
+        return f"{s.id} is not docked at your home island"
+    if f"arm:{s.id}" in state.marks:
+        return f"{s.id} has made a cannon this turn (once per turn)"
+    return None
+
+
+def _cancellable(state: SpanishMainState, s: Ship, t: Ship) -> list[str]:
+    """SM-60 (Nemesio Diaz): what of ``t`` (her card, each crew aboard) ``s`` may cancel: an
+    enemy ship within S of her, with an ability that plays and is not cancelled already."""
+    if t.owner == s.owner or not _within_s(s, t):
+        return []
+    out = []
+    if abilities.ability_of(t.card) is not None and not abilities.cancelled(state, t.id):
+        out.append(t.id)
+    for c in t.aboard:
+        if abilities.ability_of(c.card) is not None and not abilities.cancelled(state, c.id):
+            out.append(c.id)
+    return out
+
+
+def _within_s(s: Ship, t: Ship) -> bool:
+    """Hull to hull within S (as the cards' "within S" is read, SM-60)."""
+    return geo.segment_segment(_axis(s), _axis(t))[0] - 2 * geo.HULL_RADIUS <= geo.S + 1e-9
 
 
 def _sacrifice_problem(state: SpanishMainState, s: Ship) -> str | None:
@@ -442,6 +490,7 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
         out.extend(_sample_moves(state, s))
         if s.docked is not None and not s.towing:
             out.append(C.ComeAbout(s.id))
+        out.extend(C.Tow(s.id, t) for t in _tows_in_place(state, s))
     if not s.derelict:
         out.extend(_shoot_choices(state, s))
     if _explore_problem(state, s) is None:
@@ -501,13 +550,18 @@ def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
     legs = move_legs(s, state)
     kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
     orders = list(dict.fromkeys(itertools.permutations(kinds)))
-    turns = list(_TURNS_1) + slide_turns(s, length, reach)
+    slides = slide_choices(s, length, reach)
     out: list[C.Command] = []
     for order in orders:
         first = order[0]
+        dist = geo.LEG_LENGTH[first]
+        turns = [t for t in _TURNS_1 if not _first_leg_blocked(s, length, t, dist, reach)]
+        for group in slides:  # (the coarsest turn of each that is free: whole degrees if any)
+            free = (t for t in group if not _first_leg_blocked(s, length, t, dist, reach))
+            turn = next(free, None)
+            if turn is not None and turn not in turns:
+                turns.append(turn)
         for t1 in turns:
-            if _first_leg_blocked(s, length, t1, geo.LEG_LENGTH[first], reach):
-                continue
             if len(order) == 1:
                 out.append(C.Move(s.id, ((first, t1, None),)))
                 continue
@@ -549,12 +603,20 @@ def _reach(state: SpanishMainState, s: Ship, length: float, skip: set[str]) -> g
 
 
 def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
+    """Every turn of :func:`slide_choices`, coarsest first within each thing she touches."""
+    return [t for group in slide_choices(s, length, obs) for t in group]
+
+
+def slide_choices(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[tuple[float, ...]]:
     """SM-12's way out: for each thing her bow touches, the turn (within her arc) that lays her
-    along it, so she slides off it; a few degrees either way may not do."""
+    along it, so she slides off it; a few degrees toward it may not do. Each as a few values,
+    to try in order: whole degrees (what a player is shown and types), then tenths, then the
+    exact turn, each rounded away from what she touches (past the line along it, never into
+    it). A whole degree nearly always does; between two things, only a finer turn may."""
     ux, uy = geo.unit(s.heading)
     cx, cy = s.x - geo.HULL_RADIUS * ux, s.y - geo.HULL_RADIUS * uy
     bow = _bow(s)
-    out: list[float] = []
+    out: list[tuple[float, ...]] = []
     for ob in obs:
         if ob.gap(bow) > geo.TOUCH:
             continue
@@ -568,9 +630,13 @@ def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
             walls = ((cx - ob.a, 270.0), (cy - ob.b, 180.0), (ob.c - cx, 90.0), (ob.d - cy, 0.0))
             toward = min(walls)[1]
         for side in (90.0, -90.0):
-            turn = round(geo.turn_between(s.heading, toward + side), 6)
-            if abs(turn) <= 90.0 and turn not in out:
-                out.append(turn)
+            exact = round(geo.turn_between(s.heading, toward + side), 6)
+            # (laid along it with it to port, more turn to starboard is further from it)
+            away = math.ceil if side > 0 else math.floor
+            group = dict.fromkeys((float(away(exact)), away(exact * 10) / 10, exact))
+            turns = tuple(t for t in group if abs(t) <= 90.0)
+            if turns and all(turns != g for g in out):
+                out.append(turns)
     return out
 
 
@@ -588,8 +654,14 @@ def _first_leg_blocked(
 def _first_leg_toward_blocked(
     s: Ship, length: float, x: float, y: float, reach: list[geo.Obstacle], leg: str
 ) -> bool:
+    """Is a helper move toward (x, y) left out of the sample? When its first leg, straight at
+    it, goes nowhere. Else the move goes somewhere, whether it sails straight or takes a detour
+    (:func:`geo.aim_turn`; a detour's first leg runs further than ``MIN_RUN``:
+    ``geo.DETOUR_MIN_RUN``), so every listed move is legal. One whose only way is a detour is
+    not listed (working detours out for every island and enemy costs too much to list them):
+    typed, it sails."""
     dist = geo.LEG_LENGTH[leg]
-    turn = geo.aim_turn(s.x, s.y, s.heading, length, dist, (x, y), reach)
+    turn = geo.straight_at(s.x, s.y, s.heading, length, dist, (x, y), reach)
     return _first_leg_blocked(s, length, turn, dist, reach)
 
 
@@ -930,7 +1002,9 @@ def _refuse_nowhere(
             f" {hit.id}{_try_instead(state, s, turns[0] if turns else 0.0)}"
         )
     if leg is not None and hit is not None and ran < MIN_RUN:
-        if s.docked is not None and leg.part == "bow" and not s.towing:
+        if hit.id in _tows_in_place(state, s):
+            hint = f"; to take her in tow where she lies: 'tow {s.id} {hit.id}'"
+        elif s.docked is not None and leg.part == "bow" and not s.towing:
             hint = f"; come about first: 'come about {s.id}'"
         else:
             hint = _try_instead(state, s, turns[0] if turns else 0.0)
@@ -956,7 +1030,9 @@ def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
     ``near`` first; or "" if none of the headings legal() lists does."""
     length, skip = _body(state, s)
     slides = slide_turns(s, length, obstacles(state, s, skip))
-    for turn in sorted([*_TURNS_1, *slides], key=lambda t: (abs(t - near), t)):
+    # (whole degrees first, nearest ``near`` first: a finer turn only where none of them does)
+    fine = {t: 0 if t.is_integer() else 1 if (t * 10).is_integer() else 2 for t in slides}
+    for turn in sorted([*_TURNS_1, *slides], key=lambda t: (fine.get(t, 0), abs(t - near), t)):
         for kind in dict.fromkeys(move_legs(s, state)):
             path = _plan(state, s, [(turn, geo.LEG_LENGTH[kind])])
             if not path.legs[0].swung and path.legs[0].ran >= MIN_RUN:
@@ -1318,19 +1394,55 @@ def _after_turn(state: SpanishMainState, seat: int, sid: str) -> tuple[Ship, Aft
     return s, after
 
 
+def _tows_in_place(state: SpanishMainState, s: Ship) -> list[str]:
+    """SM-17 with a move of no distance: the derelicts whose bow ``s`` touches where she lies
+    (one she has just made derelict against her bow, say), which she may take in tow as her
+    move action, without sailing (every run would take her off, or into, that bow). She must
+    be free to move (SM-10, SM-19) and tow nothing yet."""
+    if s.towing is not None or _can_move(state, s) is not None:
+        return []
+    tows, _ = _after_options(state, s, AfterMove(s.id))
+    return tows
+
+
 def _cmd_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
+    if state.step == "turn" and state.turn == seat:
+        _tow_in_place(state, log, seat, cmd)
+        return
     s, after = _after_turn(state, seat, cmd.ship)
     t = _ship(state, cmd.target)
     tows, _ = _after_options(state, s, after)
     if t.id not in tows:
-        if not t.derelict:
-            raise IllegalCommand(f"{t.id} is not derelict: only a derelict can be towed (SM-17)")
-        if s.towing or after.towed:
-            raise IllegalCommand(f"{s.id} already tows a ship: one at a time (SM-17)")
-        if not _touch(_axis(s), _bow(t)):
-            raise IllegalCommand(f"{s.id} does not touch {t.id}'s bow (SM-17)")
-        raise IllegalCommand(f"there is no room astern of {s.id} for {t.id}")
+        _refuse_tow(s, t, s.towing is not None or after.towed)
     after.towed = True
+    _take_in_tow(state, log, s, t, f"{s.id} takes {t.id} in tow")
+
+
+def _tow_in_place(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
+    """``tow SHIP DERELICT`` on the turn: her move action, of no distance (SM-17)."""
+    s = _mine(state, seat, cmd.ship)
+    t = _ship(state, cmd.target)
+    if t.id not in _tows_in_place(state, s):
+        why = _can_move(state, s)
+        if why and t.derelict:
+            raise IllegalCommand(f"{why}: a tow is taken with her move")
+        _refuse_tow(s, t, s.towing is not None)
+    state.acted.append(s.id)
+    _take_in_tow(state, log, s, t, f"{s.id} stays where she is (her move) and takes {t.id} in tow")
+
+
+def _refuse_tow(s: Ship, t: Ship, towing: bool) -> NoReturn:
+    if not t.derelict:
+        raise IllegalCommand(f"{t.id} is not derelict: only a derelict can be towed (SM-17)")
+    if towing:
+        raise IllegalCommand(f"{s.id} already tows a ship: one at a time (SM-17)")
+    if not _touch(_axis(s), _bow(t)):
+        raise IllegalCommand(f"{s.id} does not touch {t.id}'s bow (SM-17)")
+    raise IllegalCommand(f"there is no room astern of {s.id} for {t.id}")
+
+
+def _take_in_tow(state: SpanishMainState, log: _Log, s: Ship, t: Ship, says: str) -> None:
+    """SM-17: ``t`` joins ``s``'s fleet, with its crew and treasure, and rides astern."""
     s.towing, t.towed_by = t.id, s.id
     was = t.owner
     t.owner = s.owner
@@ -1338,7 +1450,7 @@ def _cmd_tow(state: SpanishMainState, log: _Log, seat: int, cmd: C.Tow) -> None:
     t.docked = s.docked
     _know(state, s.owner, t.cargo)
     joined = "" if was == s.owner else f"; {t.id} joins {state.seats[s.owner]}'s fleet"
-    log.public("tow", f"{s.id} takes {t.id} in tow{joined}")  # (the tow joins, not the tower)
+    log.public("tow", f"{says}{joined}")  # (the tow joins, not the tower)
     if t.cargo and was != s.owner:
         log.private("tow", f"{t.id} carries {_coin_text(state, t.cargo)}", s.owner)
     if s.docked is not None:  # she docked with this move: her tow docks along (SM-17, SM-15)
@@ -1441,6 +1553,23 @@ def _cmd_board(state: SpanishMainState, log: _Log, seat: int, cmd: C.Board) -> N
     else:
         log.public("board", f"{theirs.id}'s party wins")
         ram.winner = theirs.id
+
+
+def _why_no_boarding(state: SpanishMainState, seat: int) -> str:
+    """SM-20: the one line saying why ``seat`` is not offered a boarding party after a ram
+    (nothing its party could take), from what every seat sees: crew and coin counts, slots."""
+    ram = state.ram
+    assert ram is not None
+    mine, theirs = (
+        (ram.ship, ram.target) if state.ships[ram.ship].owner == seat else (ram.target, ram.ship)
+    )
+    s, t = state.ships[mine], state.ships[theirs]
+    crew = f"{t.id} has no crew" if t.crew_count == 0 else f"{t.id}'s crew cannot be harmed"
+    if not t.cargo:
+        why = f"{crew} and no coins aboard" if t.crew_count == 0 else f"{crew}, and no coins"
+    else:
+        why = f"{crew}{' aboard' if t.crew_count == 0 else ''}, and {s.id} has no free cargo slot"
+    return f"{state.seats[seat]} cannot board {t.id}: {why}"
 
 
 def _no_take(state: SpanishMainState, seat: int, take: str) -> str:
@@ -2023,6 +2152,7 @@ def _settle(state: SpanishMainState, log: _Log) -> None:
                 if _takes(state, seat):
                     state.step = "board"
                     return
+                log.public("board", _why_no_boarding(state, seat))
                 ram.offer += 1
                 continue
             state.ram = None
@@ -2147,6 +2277,62 @@ def _cmd_sacrifice(state: SpanishMainState, log: _Log, seat: int, cmd: C.Sacrifi
     log.public("crew", f"{s.id} loses {gone.name} ({gone.id}) for an extra action this turn")
 
 
+def _cmd_arm(state: SpanishMainState, log: _Log, seat: int, cmd: C.Arm) -> None:
+    """SM-60 (Carbon Charlie): a coin unloaded at home leaves play (its gold with it: it is no
+    longer in play, SM-40) and the ship gains a rank 3 short-range cannon until she sinks."""
+    _my_turn(state, seat, "arm a ship")
+    s = _mine(state, seat, cmd.ship)
+    why = _arm_problem(state, s)
+    if why:
+        raise IllegalCommand(why)
+    home = [k for k, c in enumerate(state.coins, 1) if c.place == f"home:{seat}"]
+    if cmd.coin not in home:
+        have = " ".join(map(str, home)) or "none"
+        raise IllegalCommand(f"coin {cmd.coin} is not one of your coins at home; yours: {have}")
+    coin = state.coins[cmd.coin - 1]
+    coin.place = "lost"
+    state.gold[seat] -= coin.value
+    s.guns += 1
+    state.marks.append(f"arm:{s.id}")
+    n = len(s.masts) + abilities.muskets(state, s)
+    log.public(
+        "ability",
+        f"{s.id} turns coin {cmd.coin} ({coin.value}) into cannon {n} (3S);"
+        f" {state.seats[seat]} has {state.gold[seat]} gold",
+    )
+    _check_end(state, log)
+
+
+def _cmd_cancel(state: SpanishMainState, log: _Log, seat: int, cmd: C.Cancel) -> None:
+    """SM-60 (Nemesio Diaz): the ability of an enemy ship or crew within S is off until this
+    turn ends (the marks are cleared as the next turn begins)."""
+    _my_turn(state, seat, "cancel an ability")
+    s = _mine(state, seat, cmd.ship)
+    if not abilities.has(state, s, "cancel"):
+        raise IllegalCommand(f"{s.id} has no card that cancels abilities")
+    if f"cancel:{s.id}" in state.marks:
+        raise IllegalCommand(f"{s.id} has cancelled an ability this turn (once per turn)")
+    holder = next(
+        (
+            t
+            for t in state.ships.values()
+            if cmd.what == t.id or any(c.id == cmd.what for c in t.aboard)
+        ),
+        None,
+    )
+    if holder is None:
+        raise IllegalCommand(f"there is no ship or crew aboard one called {cmd.what!r}")
+    if cmd.what not in _cancellable(state, s, holder):
+        if holder.owner == s.owner:
+            raise IllegalCommand(f"{holder.id} is yours: cancel an enemy's ability")
+        if not _within_s(s, holder):
+            raise IllegalCommand(f"{holder.id} is not within S of {s.id}")
+        raise IllegalCommand(f"{cmd.what} has no ability to cancel")
+    state.marks += [f"cancel:{s.id}", abilities.CANCELLED + cmd.what]
+    whose = holder.id if cmd.what == holder.id else f"{cmd.what} aboard {holder.id}"
+    log.public("ability", f"{s.id} cancels the ability of {whose} until this turn ends")
+
+
 def _cmd_trade(state: SpanishMainState, log: _Log, seat: int, cmd: C.Trade) -> None:
     _my_turn(state, seat, "trade")
     s = _mine(state, seat, cmd.ship)
@@ -2190,8 +2376,10 @@ _HANDLERS: dict[type, Callable[[SpanishMainState, _Log, int, Any], None]] = {
     C.Look: _cmd_look,
     C.Trade: _cmd_trade,
     C.Sacrifice: _cmd_sacrifice,
+    C.Arm: _cmd_arm,
+    C.Cancel: _cmd_cancel,
 }
 
 FREE_TYPES: frozenset[type] = frozenset(
-    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade, C.Sacrifice}
+    {C.BreakTow, C.DropOff, C.PickUp, C.Transfer, C.Look, C.Trade, C.Sacrifice, C.Arm, C.Cancel}
 )

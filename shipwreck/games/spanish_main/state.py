@@ -56,6 +56,9 @@ class Ship(msgspec.Struct):
     docked: str | None = None
     towing: str | None = None
     towed_by: str | None = None
+    guns: int = 0
+    """Cannons made of treasure (Carbon Charlie, SM-60): rank 3, S range, fired as a
+    Musketeer's, lost only when she sinks."""
 
     @property
     def masts_up(self) -> int:

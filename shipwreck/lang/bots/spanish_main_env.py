@@ -53,6 +53,7 @@ ANSWERS: dict[str, frozenset[str]] = {
             "shoot",
             "explore",
             "repair",
+            "tow",  # (her move where she lies: a derelict's bow against her, SM-17)
             "end_turn",
         }
     ),
@@ -65,11 +66,11 @@ ANSWERS: dict[str, frozenset[str]] = {
 """The commands (grammar rules) that answer each decision (see ``lifeboat_env.ANSWERS``)."""
 
 SIDE_ACTIONS = frozenset(
-    {"break_tow", "drop_off", "pick_up", "transfer", "trade", "look", "sacrifice"}
+    {"break_tow", "drop_off", "pick_up", "transfer", "trade", "look", "sacrifice", "arm", "cancel"}
 )
 """Free actions, in one's turn, beside its actions: ``break tow SHIP``, crew at a dock
 (``drop off``, ``pick up``, ``transfer``: SM-61) and the cards' own (``trade``, ``look``,
-``sacrifice``: SM-60)."""
+``sacrifice``, ``arm``, ``cancel``: SM-60)."""
 LITERALS: dict[str, range] = {}
 
 

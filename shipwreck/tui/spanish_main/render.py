@@ -27,6 +27,7 @@ from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis,
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
 from shipwreck.lang import format_command
+from shipwreck.lang.spanish_main import emptied_islands
 from shipwreck.tui.packed import Packed
 from shipwreck.tui.standings import ToWidth
 from shipwreck.tui.title import Part, part, table_title
@@ -689,10 +690,17 @@ def seats(
     return t
 
 
+def gold_lost(view: SpanishMainView) -> int:
+    """The gold gone down with sunk ships (each lost coin's value, revealed as it sank): gold,
+    as every other count on the panel, not the number of coins."""
+    return view.gold_total - view.gold_in_play
+
+
 def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
     """The coin values this seat has seen (hidden from the others), and the gold in play
     (compact: two lines, the coins packed on the second)."""
-    gold = f"{view.gold_total} gold dealt in coins; {view.coins_lost} lost"
+    lost = gold_lost(view)
+    gold = f"{view.gold_total} gold dealt in coins; {lost} gold lost"
     if view.seat is None:
         return Text.assemble(("spectators see no hidden coin value", "dim"), "\n", (gold, "dim"))
     items = known_coins(view)
@@ -700,7 +708,7 @@ def treasure(view: SpanishMainView, compact: bool = False) -> RenderableType:
         head = Text.assemble(
             ("coins you know", "bold"),
             (" (secret)", "dim"),
-            (f" · {view.gold_total} gold, {view.coins_lost} lost", "dim"),
+            (f" · {view.gold_total} gold, {lost} lost", "dim"),
         )
         tokens = compact_coins(view)
         if not tokens:
@@ -752,7 +760,7 @@ def known_coins(view: SpanishMainView) -> list[Text]:
     ] or [Text("none yet: explore an island to see them", style="dim")]
 
 
-_HINT_ORDER = (C.Explore, C.Shoot, C.MoveDock, C.Move, C.Repair, C.ComeAbout)
+_HINT_ORDER = (C.Explore, C.Shoot, C.Tow, C.MoveDock, C.Move, C.Repair, C.ComeAbout)
 """The kinds of hint on my turn's line, most useful first (a move is the one to try)."""
 
 
@@ -768,15 +776,19 @@ def compass(heading: float) -> int:
 
 
 def hint_commands(
-    choices: Iterable[C.Command], suggested: dict[str, str], loaded: Collection[str] = ()
+    choices: Iterable[C.Command],
+    suggested: dict[str, str],
+    loaded: Collection[str] = (),
+    emptied: Collection[str] = (),
 ) -> list[str]:
     """My turn's hints, each a whole command that works if typed, most useful first: which
-    ships may explore, shoot, dock where, the move to try for each ship that may move
-    (``suggested``), repair, come about. A ship with no move to try gets no move hint (the
-    engine's sampled moves are headings, not advice; Tab lists them). The ``loaded`` ships'
-    (those carrying coins) move and come-about hints come before all: their move to try
-    sails home (:func:`shipwreck.lang.spanish_main.suggested_moves`), and a line of hints
-    too long for the panel cuts its end, never the way home."""
+    ships may explore, shoot, tow a derelict against them, dock where, the move to try for each
+    ship that may move (``suggested``), repair, come about. A ship with no move to try gets no
+    move hint (the engine's sampled moves are headings, not advice; Tab lists them). The
+    ``loaded`` ships' (those carrying coins) move and come-about hints come before all: their
+    move to try sails home (:func:`shipwreck.lang.spanish_main.suggested_moves`), and a line of
+    hints too long for the panel cuts its end, never the way home. No dock hint names one of
+    the ``emptied`` islands (:func:`shipwreck.lang.spanish_main.emptied_islands`)."""
     ranked: list[tuple[int, str]] = []
     for c in choices:
         match c:
@@ -784,12 +796,14 @@ def hint_commands(
                 if ship not in suggested:
                     continue
                 rank, text = _HINT_ORDER.index(C.Move), suggested[ship]
-            case C.MoveDock(ship):
+            case C.MoveDock(ship, island):
+                if island in emptied:
+                    continue  # (nothing left there to explore)
                 text = format_command(c)
                 if suggested.get(ship) == text:
                     continue  # (the move to try says it)
                 rank = _HINT_ORDER.index(C.MoveDock)
-            case C.Explore() | C.Shoot() | C.Repair() | C.ComeAbout():
+            case C.Explore() | C.Shoot() | C.Tow() | C.Repair() | C.ComeAbout():
                 rank, text = _HINT_ORDER.index(type(c)), format_command(c)
             case _:
                 continue
@@ -817,7 +831,8 @@ def prompt(view: SpanishMainView, suggested: dict[str, str] | None = None) -> Re
     items: list[Text] = []
     if kind == "turn":
         loaded = {s.id for s in view.ships if s.owner == view.seat and s.cargo}
-        for line in hint_commands(view.choices, suggested or {}, loaded):
+        emptied = emptied_islands(view)
+        for line in hint_commands(view.choices, suggested or {}, loaded, emptied):
             items.append(Text(line, style="bold" if line.startswith("move ") else ""))
         items += [Text(format_command(c)) for c in view.free]  # (free actions: a tow to break)
         if not items:
