@@ -66,6 +66,9 @@ class New(msgspec.Struct, frozen=True):
     game: str = msgspec.field(default_factory=_default_game)
     seats: int | None = None
     bots: tuple[str, ...] = ()
+    fleets: tuple[str, ...] = ()
+    """``new sm 3 fleet corsairs navy``: preset fleets, seat by seat from the creator's (the
+    game's lobby seats check them: Spanish Main's crewed presets)."""
 
 
 class Tutorial(msgspec.Struct, frozen=True):
@@ -163,12 +166,19 @@ class _ToWord(Transformer[Token, Any]):
         return game_names()[str(a[0])]
 
     def new(self, a: list[Any]) -> New:
-        game, seats, *bots = a
+        game, seats, *bots, fleets = a
         return New(
             game or _default_game(),
             int(seats) if seats is not None else None,
             tuple(str(b) for b in bots),
+            fleets or (),
         )
+
+    def fleets(self, a: list[str]) -> tuple[str, ...]:
+        return tuple(a)
+
+    def fleet_name(self, a: list[Token]) -> str:
+        return str(a[0])
 
     def tutorial(self, a: list[str | Token | None]) -> Tutorial:
         return Tutorial(str(a[0]) if a[0] is not None else _default_game())

@@ -149,6 +149,7 @@ class SpanishMain:
                     "docked": s.docked,
                     "towing": s.towing,
                     "derelict": s.derelict,
+                    "crew": [c.card for c in s.aboard],
                 }
                 for s in state.ships.values()
             },
