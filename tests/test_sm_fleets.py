@@ -44,6 +44,9 @@ def test_sm4_sm61_every_crewed_preset_costs_the_same_and_carries_crew() -> None:
         assert sum(1 for e in entries if "+" in e) >= 2, f"{name}: a crewed fleet without crew"
         for e in entries:
             assert entry_problem(e) is None, (name, e)
+            ship, crew = split(e)
+            room = CARDS[ship].cargo - sum(abilities.crew_slots(c) for c in crew)
+            assert room >= 1, f"{name}: {ship}'s crew leaves her no room for a coin"
 
 
 def test_sm61_crew_in_the_presets_works_aboard_the_ship_it_sails() -> None:
@@ -62,6 +65,7 @@ def test_sm61_crew_in_the_presets_works_aboard_the_ship_it_sails() -> None:
     assert {c.card for c in state.ships["royal-fortune"].aboard} == {
         "master-bianco",
         "explorer-spanish",
+        "oarsman-spanish",
     }
 
 

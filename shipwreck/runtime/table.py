@@ -718,7 +718,7 @@ class Table:
     def _new_game(self, seats: int) -> tuple[Any, list[Event]]:
         """The game's start, dealt from the seed (a tutorial starts from a fixed position)."""
         if any(self.fleets):  # (only a game that builds fleets is given them)
-            options = {"fleets": [[f] for f in self.fleets]}
+            options = self.rules.fleet_options(seats, self.fleets)
             state, events = self.rules.new_game(self.seed, seats, options)
         else:
             state, events = self.rules.new_game(self.seed, seats)

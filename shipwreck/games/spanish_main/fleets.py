@@ -29,9 +29,9 @@ CREWED: dict[str, tuple[str, ...]] = {
         "gallowglass",
     ),
     "armada": (
-        "el-tirador+explorer-spanish+shipwright-spanish",
+        "el-tirador+explorer-spanish+master-bianco",
         "pescados-de-plata+master-bianco+oarsman-spanish",
-        "el-picador+explorer-spanish+oarsman-spanish",
+        "el-picador+explorer-spanish",
     ),
     "corsairs": (
         "pandora+explorer-pirate+lucky-the-parrot+oarsman-pirate",
@@ -39,9 +39,9 @@ CREWED: dict[str, tuple[str, ...]] = {
         "carrion-crow+explorer-pirate",
     ),
     "smugglers": (
-        "royal-fortune+master-bianco+explorer-spanish",
-        "bonny-kate+explorer-english+powder-pete",
-        "longshanks+explorer-pirate+skyme-the-monkey",
+        "royal-fortune+master-bianco+explorer-spanish+oarsman-spanish",
+        "bonny-kate+explorer-english",
+        "longshanks+explorer-pirate+skyme-the-monkey+oarsman-pirate",
     ),
 }
 """Crewed preset fleets (SM-4, SM-61), :data:`CREWED_POINTS` points each. ``smugglers`` sails
@@ -87,6 +87,12 @@ def _is_discount(cid: str) -> bool:
 def _kind(text: str) -> str:
     a = abilities.TEXTS.get(text)
     return a.kind if a is not None else ""
+
+
+def crew_kind(card_id: str) -> str:
+    """The kind of a crew card's ability (``dock_explore``, ``look``, ``treasure_plus``…)."""
+    c = CREW.get(card_id)
+    return _kind(c.ability) if c is not None else ""
 
 
 def crew_nations(card: ShipCard, crew: list[str]) -> set[str] | None:
@@ -176,3 +182,19 @@ def table_fleets(seats: int, named: list[str] | tuple[str, ...]) -> list[str]:
             raise FleetError(f"no fleet {name!r}; {hint}the fleets: {', '.join(CREWED)}")
     rest = [f for f in CREWED if f not in names]  # (4 presets: enough for 4 seats)
     return names + rest[: seats - len(names)]
+
+
+def fleet_options(seats: int, names: list[str]) -> dict[str, list[list[str]]]:
+    """The table options that sail each seat's named preset (a table's seats, ``new sm N fleet
+    …``; ``sim --fleets``); ``["crewed"]``: the crewed presets as the lobby deals them.
+    FleetError, one line, for a name that is no preset or a count that is not the seats'."""
+    if names == ["crewed"]:
+        names = table_fleets(seats, [])
+    if len(names) != seats:
+        raise FleetError(f"one fleet per seat ({seats}), not {len(names)}")
+    for name in names:
+        if name not in ALL_PRESETS:
+            close = difflib.get_close_matches(name, list(ALL_PRESETS), n=1, cutoff=0.5)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise FleetError(f"no fleet {name!r}; {hint}the fleets: {', '.join(ALL_PRESETS)}")
+    return {"fleets": [[f] for f in names]}
