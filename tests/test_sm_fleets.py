@@ -32,6 +32,7 @@ from shipwreck.store import Store
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.screens import LobbyScreen
 from shipwreck.tui.sea_screen import SpanishMainScreen
+from shipwreck.tui.widgets import CommandLine
 
 # --------------------------------------------------------------------------- the presets
 
@@ -184,6 +185,15 @@ async def test_new_sm_with_a_fleet_seats_crewed_presets(tmp_path: Path) -> None:
     replayed = replay.table_at(gf)
     assert msgspec.json.encode(replayed.state) == msgspec.json.encode(state)
     assert replayed.seed == seed
+
+
+async def test_tab_in_the_lobby_completes_a_fleets_name() -> None:
+    """Tab after ``fleet`` completes the crewed presets' names."""
+    app = ShipwreckApp(Lobby(seed=1), "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "new sm 2 fleet sm", enter=False)
+        await pilot.press("tab")
+        assert app.screen.query_one("#command", CommandLine).value == "new sm 2 fleet smugglers "
 
 
 async def test_new_sm_fleet_refusals_are_one_line_and_create_nothing() -> None:

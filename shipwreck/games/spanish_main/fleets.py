@@ -29,9 +29,9 @@ CREWED: dict[str, tuple[str, ...]] = {
         "gallowglass",
     ),
     "armada": (
-        "el-tirador+explorer-spanish+master-bianco",
-        "pescados-de-plata+master-bianco+oarsman-spanish",
-        "el-picador+explorer-spanish",
+        "el-tirador+explorer-spanish",
+        "el-leon+explorer-spanish",
+        "pescados-de-plata+master-bianco",
     ),
     "corsairs": (
         "pandora+explorer-pirate+lucky-the-parrot+oarsman-pirate",
