@@ -119,6 +119,13 @@ def answer(
     """Apply a bot's ``decision`` for ``seat``'s ``kind`` prompt, or the safe default when it
     has no command or the engine refuses it (the bot's trace says which)."""
     cmd = cast("C | None", decision.command)  # (a script of this game builds its commands)
+    while cmd is not None and getattr(decision, "side", False):
+        try:  # a side action (``on side:``): the decision stays open and is asked again
+            return cmd, rules.apply(state, seat, cmd)
+        except IllegalCommand as e:  # (not tried again this round: the bot's own limit)
+            bot.refused(decision, str(e), None)
+            decision = bot.decide(rules.view(state, seat), kind)
+            cmd = cast("C | None", decision.command)
     if (
         cmd is not None
         and kind != "offer"

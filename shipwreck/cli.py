@@ -9,7 +9,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from shipwreck.games import games, registry
+from shipwreck.engine.core import ChoosesFleets
+from shipwreck.games import games, get_ruleset, registry
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:
@@ -34,10 +35,17 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         from shipwreck.sim import format_bot_summary, simulate_bots
 
         try:
+            options = _sim_options(args, seats)
             bots = simulate_bots(
-                args.game, args.games, args.bots.split(","), args.seed, seats, timed=args.times
+                args.game,
+                args.games,
+                args.bots.split(","),
+                args.seed,
+                seats,
+                timed=args.times,
+                options=options,
             )
-        except BotError as e:
+        except (BotError, ValueError) as e:
             print(f"shipwreck sim: {e}", file=sys.stderr)
             return 2
         for line in format_bot_summary(bots, times=args.times):
@@ -49,13 +57,29 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sim_options(args: argparse.Namespace, seats: int) -> dict[str, object] | None:
+    """``sim --fleets``: each seat's preset fleet, as the game's ``fleet_options`` makes the
+    table options of them (ValueError, one line, for a game without fleets or a bad name)."""
+    if not args.fleets:
+        return None
+    rules = get_ruleset(args.game)
+    if not isinstance(rules, ChoosesFleets):
+        raise ValueError(f"--fleets: {args.game} has no fleets to choose")
+    try:
+        options = rules.fleet_options(seats, args.fleets.split(","))
+    except ValueError as e:
+        raise ValueError(f"--fleets: {e}") from None
+    return options
+
+
 def _sim_trace(args: argparse.Namespace, seats: int) -> int:
     """``sim --bots … --trace SEAT|BOT [--game-no N]`` (:mod:`shipwreck.sim_trace`)."""
     from shipwreck.sim_trace import BotError, trace_game
 
     try:
+        options = _sim_options(args, seats)
         lines = trace_game(
-            args.game, args.bots.split(","), args.seed, seats, args.game_no, args.trace
+            args.game, args.bots.split(","), args.seed, seats, args.game_no, args.trace, options
         )
     except (BotError, ValueError) as e:
         print(f"shipwreck sim: {e}", file=sys.stderr)
@@ -333,6 +357,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--game-no", type=int, default=1, metavar="N", help="with --trace: game N (default 1)"
+    )
+    sim.add_argument(
+        "--fleets",
+        default="",
+        metavar="NAME,…",
+        help="with --bots, Spanish Main: each seat's preset fleet, seat by seat (e.g."
+        " navy,armada); 'crewed': the crewed presets, as 'new sm N fleet' deals them",
     )
     sim.set_defaults(func=_cmd_sim)
 

@@ -56,7 +56,8 @@ def table_at(gf: GameFile, step: int | None = None) -> Table:
     """The game after its first ``step`` commands (all of them by default), as a table no bot
     plays: every seat is shown as its player, and nothing moves unless replayed."""
     seats = [
-        SeatSpec("human", player=s.player or f"{s.kind} {i + 1}") for i, s in enumerate(gf.seats)
+        SeatSpec("human", player=s.player or f"{s.kind} {i + 1}", fleet=s.fleet)
+        for i, s in enumerate(gf.seats)
     ]
     log = gf.commands if step is None else gf.commands[: max(0, step)]
     try:

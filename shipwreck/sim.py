@@ -88,6 +88,7 @@ def play_bots(
     seats: int = 6,
     max_commands: int = 100_000,
     times: list[list[float]] | None = None,
+    options: dict[str, object] | None = None,
 ) -> tuple[GameResult, dict[int, str]]:
     """One whole game with a scripted bot in every seat (``bots[i]`` plays seat ``i``).
 
@@ -95,7 +96,7 @@ def play_bots(
     With ``times`` (one list per seat), each decision's seconds are added to its seat's list.
     """
     rules = get_ruleset(game)
-    state, _ = rules.new_game(seed, seats)
+    state, _ = rules.new_game(seed, seats, options) if options else rules.new_game(seed, seats)
     n = 0
     while not rules.is_over(state):
         prompts = rules.prompts(state)
@@ -131,16 +132,18 @@ def play_seated(
     order: list[int],
     trace: int = 500,
     times: list[list[float]] | None = None,
+    options: dict[str, object] | None = None,
 ) -> tuple[GameResult, dict[int, str], list[BotPlayer]]:
     """:func:`play_bots` with ``scripts[order[s]]`` at seat ``s``, each seat with its own dice
     (seeded from the game's seed and the seat), so ``sim --bots`` and ``arena`` play the same
     games for the same seed. Returns the players too, for their traces (``trace`` entries each).
-    ``times``: as for :func:`play_bots`.
+    ``times``, ``options`` (the table's, e.g. Spanish Main's ``fleets``): as for
+    :func:`play_bots`.
     """
     players = [
         BotPlayer(scripts[k], seed=seed * 1000 + s, trace=trace) for s, k in enumerate(order)
     ]
-    result, chars = play_bots(game, seed, players, len(order), times=times)
+    result, chars = play_bots(game, seed, players, len(order), times=times, options=options)
     return result, chars, players
 
 
@@ -187,6 +190,7 @@ def simulate_bots(
     seed: int = 1,
     seats: int = 6,
     timed: bool = False,
+    options: dict[str, object] | None = None,
 ) -> BotSummary:
     """``games`` games from seeds ``seed``, ``seed + 1``, …; in game g seat s runs
     ``bot_files[(s + g) % len(bot_files)]`` (:func:`seat_bots`), so no script keeps the first
@@ -203,7 +207,7 @@ def simulate_bots(
     for g in range(games):
         order = seat_bots(g, seats, len(scripts))
         times: list[list[float]] | None = [[] for _ in range(seats)] if timed else None
-        result, chars, _ = play_seated(game, seed + g, scripts, order, times=times)
+        result, chars, _ = play_seated(game, seed + g, scripts, order, times=times, options=options)
         for s in range(seats):
             spent[labels[order[s]]].extend(times[s] if times else ())
         if result.end_reason:

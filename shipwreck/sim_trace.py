@@ -10,6 +10,8 @@ was (no handler, no rule matched, an error, over the step budget, refused by the
 
 from __future__ import annotations
 
+from typing import Any
+
 from shipwreck.lang.bots import BotError, BotScript, TraceEntry
 from shipwreck.sim import load_scripts, play_seated, seat_bots
 
@@ -47,12 +49,18 @@ def entry_line(e: TraceEntry) -> str:
 
 
 def trace_game(
-    game: str, bot_files: list[str], seed: int, seats: int, game_no: int, who: str
+    game: str,
+    bot_files: list[str],
+    seed: int,
+    seats: int,
+    game_no: int,
+    who: str,
+    options: dict[str, Any] | None = None,
 ) -> list[str]:
     """The lines ``sim --trace`` prints (see :func:`trace_scripts`). BotError for a script that
-    fails ``bot check``; ValueError for ``who`` or ``game_no``."""
+    fails ``bot check``; ValueError for ``who`` or ``game_no``. ``options``: the table's."""
     scripts, labels = load_scripts(game, bot_files)
-    return trace_scripts(game, scripts, labels, seed, seats, game_no, who)
+    return trace_scripts(game, scripts, labels, seed, seats, game_no, who, options)
 
 
 def trace_scripts(
@@ -63,6 +71,7 @@ def trace_scripts(
     seats: int,
     game_no: int,
     who: str,
+    options: dict[str, Any] | None = None,
 ) -> list[str]:
     """Game ``game_no`` of ``sim``'s (or the arena's) seating of ``scripts`` (named ``labels``)
     from ``seed``: its seats, then each traced seat's result and decisions."""
@@ -71,7 +80,9 @@ def trace_scripts(
     g = game_no - 1
     order = seat_bots(g, seats, len(scripts))
     chosen = traced_seats(who, labels, [s.name for s in scripts], order)
-    result, chars, players = play_seated(game, seed + g, scripts, order, TRACE_ENTRIES)
+    result, chars, players = play_seated(
+        game, seed + g, scripts, order, TRACE_ENTRIES, options=options
+    )
     seated = ", ".join(f"{s + 1} {chars[s]}: {labels[order[s]]}" for s in range(seats))
     lines = [f"game {game_no} (seed {seed + g}), seats {seated}"]
     for s in chosen:

@@ -172,6 +172,16 @@ class Positions(Protocol[S_co, P]):
 
 
 @runtime_checkable
+class ChoosesFleets(Protocol):
+    """A game whose players choose what they start with (Spanish Main's fleets, SM-4): the
+    options of :meth:`Ruleset.new_game` that deal each seat's choice."""
+
+    def fleet_options(self, seats: int, names: list[str]) -> dict[str, object]:
+        """The options dealing ``names`` (one a seat); ValueError, one line, for a bad one."""
+        ...
+
+
+@runtime_checkable
 class Previews(Protocol[S_in, C_in]):
     """A game that can tell what a command would do without doing it (a Spanish Main move:
     where it ends and what stops it), for the screen to draw before it is sent."""

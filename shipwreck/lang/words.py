@@ -67,6 +67,9 @@ class New(msgspec.Struct, frozen=True):
     game: str = msgspec.field(default_factory=_default_game)
     seats: int | None = None
     bots: tuple[str, ...] = ()
+    fleets: tuple[str, ...] = ()
+    """``new sm 3 fleet corsairs navy``: preset fleets, seat by seat from the creator's (the
+    game's lobby seats check them: Spanish Main's crewed presets)."""
 
 
 class Tutorial(msgspec.Struct, frozen=True):
@@ -163,13 +166,20 @@ class _ToWord(Transformer[Token, object]):
     def game(self, a: list[Token]) -> str:
         return game_names()[str(a[0])]
 
-    def new(self, a: list[str | None]) -> New:
-        game, seats, *bots = a
+    def new(self, a: list[str | tuple[str, ...] | None]) -> New:
+        game, seats, *bots, fleets = a
         return New(
-            game or _default_game(),
-            int(seats) if seats is not None else None,
+            str(game) if game else _default_game(),
+            int(str(seats)) if seats is not None else None,
             tuple(str(b) for b in bots),
+            fleets if isinstance(fleets, tuple) else (),
         )
+
+    def fleets(self, a: list[str]) -> tuple[str, ...]:
+        return tuple(a)
+
+    def fleet_name(self, a: list[Token]) -> str:
+        return str(a[0])
 
     def tutorial(self, a: list[str | Token | None]) -> Tutorial:
         return Tutorial(str(a[0]) if a[0] is not None else _default_game())

@@ -171,9 +171,11 @@ class Lobby:
                 raise TableCreateError(str(e)) from None
             named.append(SeatSpec(s.kind, name, owner=owner))
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
-        specs = named
+        specs = [
+            msgspec.structs.replace(n, fleet=s.fleet) for n, s in zip(named, seats, strict=True)
+        ]
         if creator is not None and humans:  # the creator sits in the first human seat
-            specs[humans[0]] = SeatSpec("human", player=creator)
+            specs[humans[0]] = SeatSpec("human", player=creator, fleet=seats[humans[0]].fleet)
         seed = seed if seed is not None else self._rng.randrange(1 << 31)
         if gather and creator is not None and any(s.kind == "empty" for s in specs):
             specs = [msgspec.structs.replace(s, waiting=True) for s in specs]

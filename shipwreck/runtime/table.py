@@ -22,7 +22,16 @@ from typing import Literal, Protocol
 import msgspec
 
 from shipwreck.botseat import RandomPlayer, SeatBot, answer, bot_move
-from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Previews, Prompt, Seat, visible
+from shipwreck.engine.core import (
+    SYSTEM,
+    ChoosesFleets,
+    Event,
+    IllegalCommand,
+    Previews,
+    Prompt,
+    Seat,
+    visible,
+)
 from shipwreck.games import AnyRuleset, get_ruleset
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotError, BotPlayer, BotScript, Decision
@@ -53,6 +62,10 @@ class SeatSpec(msgspec.Struct, frozen=True):
     waiting: bool = False
     """The table has not started: its creator is still gathering players (``new N free``).
     Set on every seat while it waits, so that a table rebuilt after a restart waits again."""
+    fleet: str = ""
+    """The preset fleet this seat sails, where the game builds fleets (Spanish Main's ``new sm
+    N fleet NAME``); "" for the game's default. Kept with the seats, so a rebuild deals the
+    same game."""
 
 
 class SeatInfo(msgspec.Struct):
@@ -218,6 +231,8 @@ class Table:
         self.name = name or f"table {self.id}"
         self.seed = seed
         self.rules: AnyRuleset = get_ruleset(game)
+        self.fleets = [s.fleet for s in seats]
+        """Each seat's chosen fleet (:attr:`SeatSpec.fleet`), for :meth:`_new_game`."""
         self.state, self.events = self._new_game(len(seats))
         self.events = list(self.events)
         self.commands: list[tuple[Seat, str]] = []
@@ -331,10 +346,10 @@ class Table:
         """Who sits where now, as a table would be created with it."""
         waiting = not self.started
         return [
-            SeatSpec("human", player=s.player, waiting=waiting)
+            SeatSpec("human", player=s.player, waiting=waiting, fleet=fleet)
             if s.kind == "human"
-            else SeatSpec(s.kind, s.bot or "random", owner=s.owner, waiting=waiting)
-            for s in self.seats
+            else SeatSpec(s.kind, s.bot or "random", owner=s.owner, waiting=waiting, fleet=fleet)
+            for s, fleet in zip(self.seats, self.fleets, strict=True)
         ]
 
     def free_seats(self) -> list[Seat]:
@@ -710,7 +725,11 @@ class Table:
 
     def _new_game(self, seats: int) -> tuple[object, list[Event]]:
         """The game's start, dealt from the seed (a tutorial starts from a fixed position)."""
-        state, events = self.rules.new_game(self.seed, seats)
+        if any(self.fleets) and isinstance(self.rules, ChoosesFleets):
+            options = self.rules.fleet_options(seats, self.fleets)
+            state, events = self.rules.new_game(self.seed, seats, options)
+        else:
+            state, events = self.rules.new_game(self.seed, seats)
         return state, list(events)
 
     def _replay(self, commands: Iterable[tuple[Seat, str]]) -> None:

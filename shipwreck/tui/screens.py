@@ -717,6 +717,8 @@ def lifeboat_seats(word: W.New) -> list[SeatSpec] | str:
     turn; by default the game's default bots), ``free`` seats left for friends."""
     game = get_game(word.game)
     n = game.default_seats if word.seats is None else word.seats
+    if word.fleets:
+        return f"fleets are Spanish Main's: new sm 2 fleet {word.fleets[0]}"
     if not game.min_seats <= n <= game.max_seats:
         return f"{game.title} is for {game.min_seats} to {game.max_seats} seats: " + seat_counts(
             game

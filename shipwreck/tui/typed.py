@@ -186,8 +186,8 @@ def named_bots(line: str) -> W.New | None:
     args = args[1:] if game else args
     seats = whole_number(args[0]) if args else None
     args = args[1:] if seats is not None else args
-    if not args or any(w[:1].isdigit() for w in args):
-        return None
+    if not args or any(w[:1].isdigit() for w in args) or "fleet" in args:
+        return None  # (a fleet's name is the grammar's word: its own error says which)
     return W.New(game or default_game().name, seats, tuple(args))
 
 

@@ -102,8 +102,19 @@ def test_sm_a_command_for_another_decision_and_a_side_action() -> None:
     ]
     found = _findings("on turn:\n    else -> break tow dover\n", "spanish_main")
     assert found[0].startswith(
-        "t.bot:3:13: error: 'break tow' is a side action: it does not answer 'on turn:'"
+        "t.bot:3:13: error: 'break tow' is a side action: write it under 'on side:', not 'on turn:'"
     )
+
+
+def test_sm_side_actions_answer_on_side_and_nothing_else_does() -> None:
+    """SM-10, SM-61: ``on side:`` takes exactly the game's free actions and ``pass``; a turn's
+    action there is an error, with what it takes."""
+    assert spanish_main_env.ANSWERS["side"] == spanish_main_env.SIDE_ACTIONS | {"pass"}
+    assert set(spanish_main_env.DECISIONS) >= spanish_main_env.SIDE_BEFORE
+    ok = "on side:\n    when ship != none -> drop off (first c in ship.aboard where true) from ship"
+    assert not [f for f in _findings(ok + "\n    else -> pass\n", "spanish_main") if "error" in f]
+    found = _findings("on side:\n    else -> explore ship\n", "spanish_main")
+    assert found[0].startswith("t.bot:3:13: error: 'explore' cannot answer 'on side:'; it takes")
 
 
 @pytest.mark.parametrize(

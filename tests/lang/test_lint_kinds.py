@@ -280,6 +280,7 @@ _OBJECTS: dict[str, dict[str, type]] = {
         "island": spanish_main_env.Island,
         "coin": CoinView,
         "mast": spanish_main_env.Mast,
+        "crew": spanish_main_env.CrewPiece,
     },
 }
 

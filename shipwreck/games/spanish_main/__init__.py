@@ -75,6 +75,7 @@ from shipwreck.engine.core import Event, Positions, Previews, Ruleset, Seat
 from shipwreck.games import registry
 from shipwreck.games.spanish_main import rules
 from shipwreck.games.spanish_main.commands import Command, Move, MoveDock, MoveToward
+from shipwreck.games.spanish_main.fleets import fleet_options
 from shipwreck.games.spanish_main.report import summary_lines
 from shipwreck.games.spanish_main.scoring import score_all
 from shipwreck.games.spanish_main.setup import SEAT_NAMES, Position, from_position, new_game
@@ -116,6 +117,9 @@ class SpanishMain(
 
     default = staticmethod(rules.default)
 
+    fleet_options = staticmethod(fleet_options)
+    """The table options for each seat's preset fleet (a table's seats, ``sim --fleets``)."""
+
     preview = staticmethod(rules.preview)
     """Where a move would go and why it would stop, without making it (for the UI)."""
 
@@ -151,6 +155,7 @@ class SpanishMain(
                     "docked": s.docked,
                     "towing": s.towing,
                     "derelict": s.derelict,
+                    "crew": [c.card for c in s.aboard],
                 }
                 for s in state.ships.values()
             },

@@ -18,7 +18,15 @@ from shipwreck.engine.core import Event
 from shipwreck.engine.rng import Rng
 from shipwreck.games.spanish_main import abilities, rules
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main.ships import CARDS, CREW, DEFAULT_PRESETS, PRESETS, offered
+from shipwreck.games.spanish_main.fleets import (
+    ALL_PRESETS,
+    entry_problem,
+)
+from shipwreck.games.spanish_main.fleets import (
+    fleet_cost as fleet_cost,
+)
+from shipwreck.games.spanish_main.fleets import points as fleet_points
+from shipwreck.games.spanish_main.ships import CARDS, CREW, DEFAULT_PRESETS
 from shipwreck.games.spanish_main.state import (
     Coin,
     Crew,
@@ -110,6 +118,10 @@ class Position(msgspec.Struct, forbid_unknown_fields=True):
     gold_total: int | None = None
     """SM-40's 'all gold'; by default every coin's value plus the gold already home."""
     options: Options = msgspec.field(default_factory=Options)
+    fleet: dict[str, list[str] | str] | None = None
+    """SM-4, SM-61: each seat's fleet by seat name (``red = "navy"``, a preset; or entries
+    ``SHIP+CREW…``), docked at home; a seat left out takes its default preset. Only without
+    ``ships``."""
 
 
 def _options(options: dict[str, object] | Options | None) -> Options:
@@ -137,7 +149,11 @@ def from_position(pos: Position) -> tuple[SpanishMainState, list[Event]]:
     rng = Rng.from_seed(pos.seed)
     width = pos.width or SEA[n][0]
     height = pos.height or SEA[n][1]
-    fleets = _fleets(opts, n) if pos.ships is None else []
+    if pos.fleet is not None and pos.ships is not None:
+        raise SetupError(
+            "fleet: [[ships]] places every ship; a [fleet] is docked at home only without them"
+        )
+    fleets = _fleets(opts, n, pos.fleet) if pos.ships is None else []
     if pos.islands is None:
         islands, coins, placed = _seeded_sea(rng, n, width, height, fleets, opts)
     else:
@@ -223,32 +239,52 @@ def _announce(state: SpanishMainState, log: rules._Log) -> None:
 # --------------------------------------------------------------------------- fleets (SM-4)
 
 
-def _fleets(opts: Options, n: int) -> list[list[str]]:
+def _fleets(opts: Options, n: int, named: dict[str, list[str] | str] | None) -> list[list[str]]:
+    """Each seat's fleet: a scenario's ``[fleet]`` (by seat name; a seat left out takes its
+    default preset), else ``options.fleets``, else the default presets."""
+    if named is not None:
+        return _named_fleets(named, n, opts)
     chosen = opts.fleets or [[DEFAULT_PRESETS[i]] for i in range(n)]
     if len(chosen) != n:
         raise SetupError(f"options.fleets: one fleet per seat ({n}), not {len(chosen)}")
-    pool = offered(opts.abilities)
+    return [_fleet(f"options.fleets[{seat}]", fleet, opts) for seat, fleet in enumerate(chosen)]
+
+
+def _named_fleets(named: dict[str, list[str] | str], n: int, opts: Options) -> list[list[str]]:
+    """A scenario's ``[fleet]`` table: ``red = "navy"`` (a preset) or ``blue = ["dover+explorer-
+    english", "el-picador"]`` (entries)."""
+    seats = list(SEAT_NAMES[:n])
+    if opts.fleets is not None:
+        raise SetupError("fleet: the fleets are named twice ([fleet] and options.fleets): keep one")
+    for name in named:
+        if name not in seats:
+            raise SetupError(f"fleet.{name}: not a seat at this table ({', '.join(seats)})")
     out = []
-    for seat, fleet in enumerate(chosen):
-        ids = list(PRESETS[fleet[0]]) if len(fleet) == 1 and fleet[0] in PRESETS else list(fleet)
-        if not ids:
-            raise SetupError(f"options.fleets[{seat}]: an empty fleet")
-        for entry in ids:
-            sid, *crew = entry.split("+")
-            if sid not in pool:
-                raise SetupError(f"options.fleets[{seat}]: {sid!r} is not on the ship list")
-            for cid in crew:
-                if cid not in CREW:
-                    raise SetupError(f"options.fleets[{seat}]: {cid!r} is not a crew card")
-            if crew and not opts.abilities:
-                raise SetupError(f"options.fleets[{seat}]: crew play only with abilities on")
-        points = sum(fleet_cost(i) for i in ids)
-        if points > opts.points:
-            raise SetupError(
-                f"options.fleets[{seat}]: {points} points, over the limit of {opts.points} (SM-4)"
-            )
-        out.append(ids)
+    for seat, name in enumerate(seats):
+        given = named.get(name, DEFAULT_PRESETS[seat])
+        out.append(_fleet(f"fleet.{name}", [given] if isinstance(given, str) else given, opts))
     return out
+
+
+def _fleet(where: str, fleet: list[str], opts: Options) -> list[str]:
+    """SM-4, SM-61: one seat's fleet (entries ``SHIP+CREW…``, or one preset's name), checked:
+    every ship and crew card known, crew only where it can work, within the point limit."""
+    if len(fleet) == 1 and fleet[0] in ALL_PRESETS:
+        ids = list(ALL_PRESETS[fleet[0]])
+    else:
+        ids = list(fleet)
+    if not ids:
+        raise SetupError(f"{where}: an empty fleet")
+    for entry in ids:
+        problem = entry_problem(entry)
+        if problem is not None:
+            raise SetupError(f"{where}: {problem}")
+        if "+" in entry and not opts.abilities:
+            raise SetupError(f"{where}: crew play only with abilities on")
+    total = fleet_points(ids)
+    if total > opts.points:
+        raise SetupError(f"{where}: {total} points, over the limit of {opts.points} (SM-4)")
+    return ids
 
 
 def _unique(card: str, taken: set[str]) -> str:
@@ -308,22 +344,6 @@ def _board_crew(s: Ship, cards: list[str], taken: set[str], where: str, opts: Op
         if piece.slots > s.free_cargo:
             raise SetupError(f"{where}: no cargo slot left aboard {s.id} for {cid}")
         s.aboard.append(piece)
-
-
-def fleet_cost(entry: str) -> int:
-    """SM-4, SM-61: the points of a fleet entry ``SHIP[+CREW...]``: the ship, and each crew
-    card less 1 for each discount card (Gaspar Zuan, Countess Diana Doone) placed with it."""
-    ship, *crew = entry.split("+")
-    discount = [_is_discount(c) for c in crew]
-    cost = CARDS[ship].points
-    for c, own in zip(crew, discount, strict=True):
-        cost += max(0, CREW[c].points - (sum(discount) - own))
-    return cost
-
-
-def _is_discount(cid: str) -> bool:
-    a = abilities.TEXTS.get(CREW[cid].ability)
-    return a is not None and a.kind == "discount"
 
 
 def _fixed_ships(given: list[ShipPosition], n: int, coins: list[Coin], opts: Options) -> list[Ship]:

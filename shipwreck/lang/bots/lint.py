@@ -257,7 +257,9 @@ def _answers(tree: Tree[Token], path: str, out: list[Finding], env: ModuleType) 
         tag = _tag(cmd)
         takes = ", ".join(sorted(t.replace("_", " ") for t in answers[kind]))
         word = tag.replace("_", " ")
-        if tag in side:
+        if tag in side and "side" in answers and tag in answers["side"]:
+            why = f"'{word}' is a side action: write it under 'on side:', not 'on {kind}:'"
+        elif tag in side:
             why = f"'{word}' is a side action: it does not answer 'on {kind}:'"
         else:
             why = f"'{word}' cannot answer 'on {kind}:'"

@@ -30,6 +30,25 @@ from shipwreck.lang.commands import format_command
 
 DEFAULT_BUDGET = 5_000
 """Evaluation steps one decision may take (a guard's every operation is a step)."""
+SIDE_LIMIT = 3
+"""At most this many side actions (``on side:``) before each answer: a script whose side rules
+undo one another (a crew moved there and back) cannot loop."""
+_SCRIPT_ERRORS = (
+    BotRuntimeError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    OverflowError,
+    MemoryError,
+    RecursionError,
+)
+"""What a rule's guard or action may raise at play time (the decision falls back)."""
+
+
+def _tag(cmd: object) -> str:
+    """A command's struct tag as the grammar's rule names it (``drop_off``)."""
+    config = getattr(type(cmd), "__struct_config__", None)
+    return str(getattr(config, "tag", "")).replace("-", "_")
 
 
 class TraceEntry(msgspec.Struct):
@@ -49,6 +68,9 @@ class Decision(msgspec.Struct):
     entry: TraceEntry
     thinking: Thinking | None = None
     """A ``search`` still to run (``decide(defer=True)``): run it, then :meth:`conclude`."""
+    side: bool = False
+    """A side action from ``on side:`` (a free action before the answer): applied as it is,
+    and the same decision is asked again (:func:`shipwreck.botseat.answer`)."""
 
     def conclude(self) -> None:
         """The search has run: its choice becomes this decision's command, its words the note."""
@@ -68,6 +90,10 @@ class BotPlayer:
         self.rng = random.Random(seed)
         self.budget = budget
         self.trace: deque[TraceEntry] = deque(maxlen=trace)
+        self._sides = 0
+        """Side actions played since the last answer (at most :data:`SIDE_LIMIT`)."""
+        self._refused: tuple[int, set[str]] = (0, set())
+        """The side actions the engine refused this round (not tried again until the next)."""
 
     @property
     def name(self) -> str:
@@ -78,6 +104,10 @@ class BotPlayer:
 
         With ``defer``, a ``search`` action is not run here: the decision comes back with its
         ``thinking`` for the caller to run in slices and then :meth:`Decision.conclude`."""
+        side = self._side(view, decision)
+        if side is not None:
+            return side
+        self._sides = 0
         handler = self.script.handlers.get(decision)
         entry = TraceEntry(getattr(view, "round", 0), decision, None, None)
         if handler is None:
@@ -98,15 +128,7 @@ class BotPlayer:
             except OverBudget as e:
                 entry.note = f"line {rule.line}: {e}: safe default"
                 return self._done(Decision(None, entry))
-            except (
-                BotRuntimeError,
-                ValueError,
-                TypeError,
-                AttributeError,
-                OverflowError,
-                MemoryError,
-                RecursionError,
-            ) as e:
+            except _SCRIPT_ERRORS as e:
                 entry.note = f"line {rule.line}: {e}: safe default"
                 return self._done(Decision(None, entry))
             if cmd is THINKING:
@@ -124,8 +146,56 @@ class BotPlayer:
         entry.note = "no rule matched: safe default"
         return self._done(Decision(None, entry))
 
+    def _side(self, view: object, decision: str) -> Decision | None:
+        """Before a decision the game takes side actions at (its environment's
+        ``SIDE_BEFORE``: Spanish Main's turn), the first rule of ``on side:`` that fires, as a
+        side decision; None to go on to the decision itself (no rule fired, ``pass``, or
+        :data:`SIDE_LIMIT` side actions since the last answer)."""
+        handler = self.script.handlers.get("side")
+        env = env_for(self.script.game)
+        if (
+            handler is None
+            or decision not in getattr(env, "SIDE_BEFORE", ())
+            or self._sides >= SIDE_LIMIT
+            or not isinstance(view, env.VIEW)
+        ):
+            return None
+        if self._refused[0] != view.round:
+            self._refused = (view.round, set())
+        ctx = Context(env.names_for(view, "side"), view, self.rng, self.budget, False)
+        entry = TraceEntry(view.round, "side", None, None)
+        for rule in handler.rules:
+            try:
+                if rule.guard is not None and not rule.guard(ctx):
+                    continue
+                cmd = rule.action(ctx)
+            except (OverBudget, *_SCRIPT_ERRORS) as e:
+                entry.rule = self.script.where(rule.line)
+                entry.note = f"line {rule.line}: {e}: on to 'on {decision}:'"
+                self.trace.append(entry)
+                return None
+            tag = _tag(cmd)
+            if cmd is None or tag == "pass":
+                return None
+            text = format_command(cmd)
+            if text in self._refused[1]:
+                continue  # (refused this round already: the next rule)
+            entry.rule, entry.command = self.script.where(rule.line), text
+            if tag not in getattr(env, "SIDE_ACTIONS", ()):
+                entry.note = f"'{text}' is not a side action: on to 'on {decision}:'"
+                self.trace.append(entry)
+                return None
+            self._sides += 1
+            return self._done(Decision(cmd, entry, side=True))
+        return None
+
     def refused(self, decision: Decision, reason: str, fallback: object | None) -> None:
-        """The engine refused the command: note why, and what was played instead."""
+        """The engine refused the command: note why, and what was played instead (a refused
+        side action: nothing; it is not tried again this round)."""
+        if decision.side:
+            decision.entry.note = f"refused ({reason}): on to the decision"
+            self._refused[1].add(decision.entry.command or "")
+            return
         decision.entry.note = f"refused ({reason}): safe default"
         decision.entry.command = format_command(fallback) if fallback is not None else None
 

@@ -18,9 +18,11 @@ from shipwreck.engine.core import IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main import rules
+from shipwreck.games.spanish_main.fleets import ability_kinds, crew_kind
 from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import (
     CoinView,
+    CrewView,
     IslandView,
     MastView,
     ShipView,
@@ -40,6 +42,8 @@ DECISIONS: dict[str, str] = {
     "load": "after an explore: `load SHIP N…`, `load SHIP none` or `load SHIP where GUARD`",
     "board": "after a ram: `board kill`, `board steal` or `pass`",
     "plunder": "you won a boarding party: `board kill`, `board steal` or `pass`",
+    "side": "before each answer in your turn: a free action (`drop off`, `pick up`,"
+    " `transfer`, `look`, `trade`, `sacrifice`, `break tow`) or `pass`",
 }
 
 ANSWERS: dict[str, frozenset[str]] = {
@@ -62,6 +66,10 @@ ANSWERS: dict[str, frozenset[str]] = {
     "load": frozenset({"load", "load_where"}),
     "board": frozenset({"board", "pass"}),
     "plunder": frozenset({"board", "pass"}),
+    "side": frozenset(
+        {"break_tow", "drop_off", "pick_up", "transfer", "trade", "look", "sacrifice", "arm"}
+        | {"cancel", "pass"}
+    ),
 }
 """The commands (grammar rules) that answer each decision (see ``lifeboat_env.ANSWERS``)."""
 
@@ -71,6 +79,10 @@ SIDE_ACTIONS = frozenset(
 """Free actions, in one's turn, beside its actions: ``break tow SHIP``, crew at a dock
 (``drop off``, ``pick up``, ``transfer``: SM-61) and the cards' own (``trade``, ``look``,
 ``sacrifice``, ``arm``, ``cancel``: SM-60)."""
+SIDE_BEFORE = frozenset({"turn"})
+"""The decisions ``on side:`` is asked before (:mod:`shipwreck.lang.bots.runner`): a free action
+is taken in one's turn (SM-10); the side handler may answer one, and is asked again after it,
+until it passes (at most a few times before each answer)."""
 LITERALS: dict[str, range] = {}
 
 
@@ -114,6 +126,27 @@ class Island:
 
     def __repr__(self) -> str:
         return self.i.id
+
+
+class CrewPiece:
+    """A crew piece (SM-61) as a script sees it: public, like the ships."""
+
+    __slots__ = ("c", "view")
+
+    def __init__(self, c: CrewView, view: SpanishMainView) -> None:
+        self.c = c
+        self.view = view
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CrewPiece):
+            return self.c.id == other.c.id
+        return isinstance(other, str) and other == self.c.id
+
+    def __hash__(self) -> int:
+        return hash(self.c.id)
+
+    def __repr__(self) -> str:
+        return self.c.id
 
 
 class Mast:
@@ -177,6 +210,8 @@ SHIP_ATTRS: dict[str, Callable[[Ship], object]] = {
     "value": lambda h: _known(h.s.cargo),
     "unknown": lambda h: sum(1 for c in h.s.cargo if c.value is None),
     "crew": lambda h: h.s.crew + len(h.s.aboard),
+    "aboard": lambda h: [CrewPiece(c, h.view) for c in h.s.aboard],
+    "can": lambda h: ability_kinds(h.s.card, [c.card for c in h.s.aboard], h.s.ability),
     "docked": lambda h: h.s.docked is not None,
     "at": lambda h: _island_of(h, h.s.docked),
     "towing": lambda h: _ship_of(h, h.s.towing),
@@ -198,6 +233,16 @@ ISLAND_ATTRS: dict[str, Callable[[Island], object]] = {
     "x": lambda i: round(i.i.x),
     "y": lambda i: round(i.i.y),
     "r": lambda i: round(i.i.r),
+    "crew": lambda i: [CrewPiece(c, i.view) for c in i.i.crew],
+}
+CREW_ATTRS: dict[str, Callable[[CrewPiece], Any]] = {
+    "id": lambda c: c.c.id,
+    "card": lambda c: c.c.card,
+    "name": lambda c: c.c.name,
+    "owner": lambda c: c.c.owner,
+    "mine": lambda c: c.view.seat is not None and c.c.owner == c.view.seat,
+    "slots": lambda c: c.c.slots,
+    "kind": lambda c: crew_kind(c.c.card),
 }
 COIN_ATTRS: dict[str, Callable[[CoinView], object]] = {
     "id": lambda c: c.id,
@@ -215,6 +260,7 @@ ATTRS: dict[type, dict[str, Callable[[Any], Any]]] = {
     Island: ISLAND_ATTRS,
     CoinView: COIN_ATTRS,
     Mast: MAST_ATTRS,
+    CrewPiece: CREW_ATTRS,
 }
 ALL_ATTRS = frozenset(a for table in ATTRS.values() for a in table)
 CHARACTER_FIELDS: frozenset[str] = frozenset()
@@ -327,6 +373,35 @@ def _fn_can_explore(ctx: Context, ship: object) -> bool:
 def _fn_can_repair(ctx: Context, ship: object) -> bool:
     sid = _id(ship)
     return _can(ctx, lambda c: isinstance(c, C.Repair) and c.ship == sid)
+
+
+def _crew_id(x: Any) -> str:
+    if isinstance(x, CrewPiece):
+        return x.c.id
+    raise BotRuntimeError("this names no crew piece")
+
+
+def _free(ctx: Context, cmd: Any) -> bool:
+    """Is ``cmd`` one of the free actions the seat may take now (the view's ``free``)?"""
+    return cmd in _view(ctx).free
+
+
+def _fn_can_drop(ctx: Context, crew: Any, ship: Any) -> bool:
+    return _free(ctx, C.DropOff(_crew_id(crew), _id(ship)))
+
+
+def _fn_can_pick(ctx: Context, crew: Any, ship: Any) -> bool:
+    return _free(ctx, C.PickUp(_crew_id(crew), _id(ship)))
+
+
+def _fn_can_transfer(ctx: Context, crew: Any, ship: Any, to: Any) -> bool:
+    return _free(ctx, C.Transfer(_crew_id(crew), _id(ship), _id(to)))
+
+
+def _fn_can_look(ctx: Context, ship: Any, coin: Any) -> bool:
+    if not isinstance(coin, CoinView):
+        raise BotRuntimeError("can_look(SHIP, COIN) needs a coin")
+    return _free(ctx, C.Look(_id(ship), coin.id))
 
 
 _MOVES = (C.Move, C.MoveToward, C.MoveDock, C.ComeAbout)
@@ -468,6 +543,10 @@ FUNCTIONS: dict[str, Callable[..., object]] = {
     "can_explore": _fn_can_explore,
     "can_repair": _fn_can_repair,
     "reach": _fn_reach,
+    "can_drop": _fn_can_drop,
+    "can_pick": _fn_can_pick,
+    "can_transfer": _fn_can_transfer,
+    "can_look": _fn_can_look,
     "value": _fn_value,
     "chance": _fn_chance,
     "len": lambda ctx, xs: len(xs),
@@ -487,6 +566,11 @@ FUNCTION_HELP: dict[str, str] = {
     "can_repair": "can_repair(SHIP): may SHIP repair a mast at home now?",
     "reach": "reach(SHIP, TARGET): how near `move SHIP to TARGET` leaves her bow (0: touching"
     " or docked), or none if she cannot move",
+    "can_drop": "can_drop(CREW, SHIP): may SHIP put CREW ashore where she is docked now?",
+    "can_pick": "can_pick(CREW, SHIP): may SHIP take CREW aboard from the island now?",
+    "can_transfer": "can_transfer(CREW, SHIP, TO): may CREW move from SHIP to TO (docked"
+    " together) now?",
+    "can_look": "can_look(SHIP, COIN): may SHIP's card look at COIN now (once a turn)?",
     "value": "value(X): the known value of a ship's cargo, a coin, or a list of them",
     "chance": "chance(30%): true 30% of the time (the bot's own seeded dice)",
     "len": "len(LIST): how many",
@@ -541,7 +625,7 @@ def _concerned(view: SpanishMainView, decision: str) -> tuple[str | None, str | 
             mine_id = r.ship if owners.get(r.ship) == seat else r.target
         other = r.target if mine_id == r.ship else r.ship
         return mine_id, other
-    if decision == "turn":
+    if decision in ("turn", "side"):
         movers = {getattr(c, "ship", None) for c in view.choices}
         for s in view.ships:
             if s.owner == seat and not s.acted and s.id in movers:
@@ -556,7 +640,8 @@ def names_for(view: SpanishMainView, decision: str) -> dict[str, object]:
     by_id = {s.s.id: s for s in ships}
     islands = [Island(i, view) for i in view.islands]
     mine = [s for s in ships if seat is not None and s.s.owner == seat]
-    movers = {getattr(c, "ship", None) for c in view.choices} if decision == "turn" else set()
+    turn = decision in ("turn", "side")  # (side actions are taken in one's turn)
+    movers = {getattr(c, "ship", None) for c in view.choices} if turn else set()
     ship_id, other_id = _concerned(view, decision)
     ship = by_id.get(ship_id or "")
     coins: list[CoinView] = []
@@ -608,6 +693,8 @@ def word_for(value: object) -> str:
         return str(value.id)
     if isinstance(value, Mast):
         return str(value.number)
+    if isinstance(value, CrewPiece):
+        return value.c.id
     if isinstance(value, bool) or value is None:
         raise BotRuntimeError("this names nothing here" if value is None else "not a name")
     return str(value)
@@ -659,12 +746,20 @@ KINDS = KindTable(
             "cargo": "list:coin",
             "at": "island",
             "towing": "ship",
+            "aboard": "list:crew",
+            "can": "list:text",
         },
         "island": {
             **dict.fromkeys(("owner", "coins", "x", "y", "r"), "number"),
             **dict.fromkeys(("home", "mine", "wild"), "bool"),
             "id": "text",
             "treasure": "list:coin",
+            "crew": "list:crew",
+        },
+        "crew": {
+            **dict.fromkeys(("id", "card", "name", "kind"), "text"),
+            **dict.fromkeys(("owner", "slots"), "number"),
+            "mine": "bool",
         },
         "coin": {"id": "number", "value": "number", "known": "bool"},
         "mast": {"number": "number", "rank": "number", "range": "range", "up": "bool"},
@@ -674,6 +769,9 @@ KINDS = KindTable(
         "in_range": (("ship", "ship"), "bool"),
         "nearest": (("list:ship|list:island", "ship|island"), "elem:0"),
         "can_move": (("ship",), "bool"),
+        **dict.fromkeys(("can_drop", "can_pick"), (("crew|text", "ship|text"), "bool")),
+        "can_transfer": (("crew|text", "ship|text", "ship|text"), "bool"),
+        "can_look": (("ship|text", "coin|number"), "bool"),
         "can_toward": (("ship", "ship|island"), "bool"),
         "can_dock": (("ship", "island"), "bool"),
         "can_shoot": (("ship", "ship"), "bool"),
@@ -702,12 +800,13 @@ KINDS = KindTable(
         "island": "an island",
         "coin": "a coin",
         "mast": "a mast",
+        "crew": "a crew piece",
         "take": "a boarding take",
         "range": "a cannon range",
         "decision": "a decision",
     },
     values={"take": ("kill", "steal"), "range": ("S", "L"), "decision": tuple(DECISIONS)},
-    equal=frozenset({("ship", "text"), ("island", "text")}),
+    equal=frozenset({("ship", "text"), ("island", "text"), ("crew", "text")}),
 )
 """Every name, attribute and function above, by the kind of value it gives (``bot check``'s
 kind check: :mod:`.kinds`)."""

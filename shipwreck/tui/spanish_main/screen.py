@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import msgspec
 from rich.console import RenderableType
 from rich.text import Text
 from textual import on
@@ -33,6 +34,7 @@ from textual.widgets import Input, Static
 from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.registry import get as get_game
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main import fleets
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang import CommandSyntaxError, parse_command
@@ -459,8 +461,16 @@ class SeaHelpScreen(CommandHelp):
 
 
 def _new_seats(word: New) -> list[SeatSpec] | str:
-    """The seats of the lobby's ``new sm [2-4] [BOT|free …]`` (:func:`lobby_seats`)."""
-    return lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
+    """The seats of the lobby's ``new sm [2-4] [BOT|free …] [fleet NAME…]`` (:func:`lobby_seats`);
+    with fleets named, every seat sails a crewed preset (:func:`fleets.table_fleets`)."""
+    seats = lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
+    if isinstance(seats, str) or not word.fleets:
+        return seats
+    try:
+        chosen = fleets.table_fleets(len(seats), word.fleets)
+    except fleets.FleetError as e:
+        return str(e)
+    return [msgspec.structs.replace(s, fleet=f) for s, f in zip(seats, chosen, strict=True)]
 
 
 registry.register(registry.TuiGame(GAME, SpanishMainScreen, _new_seats))

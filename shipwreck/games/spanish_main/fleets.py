@@ -1,0 +1,203 @@
+"""Building fleets (SM-4, SM-61): what an entry costs, which crew may sail on which ship, and the
+crewed preset fleets a table may choose.
+
+A fleet is a list of entries ``SHIP[+CREW...]``: a ship of the list (``dover``) and the crew
+cards that start aboard her (``dover+explorer-english+powder-pete``). A crew card naming a
+nation is bought only onto a ship of that nation, or one whose card (Royal Fortune, Bonny Kate)
+or a crew beside it (Brother Virgil) lets that nation's crew work there (SM-61): a crew card that
+could never use its ability aboard is refused when the fleet is built, with the fix.
+
+The crewed presets are each exactly :data:`CREWED_POINTS` points, so any mix of them is fair
+by points. The lobby's ``new sm N fleet NAME…`` picks them (:func:`table_fleets`). Equal points
+are not equal strength: between two copies of a shipped bot, seats swapped, navy beat armada in
+54-57 of 80 games (``shipwreck sim --game spanish_main --seed 3000 --games 40 --bots
+sm_raider,sm_raider --fleets navy,armada``, then ``armada,navy``; likewise sm_hauler).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from shipwreck.games.spanish_main import abilities
+from shipwreck.games.spanish_main.ships import CARDS, CREW, PRESETS, ShipCard
+
+CREWED_POINTS = 30
+"""Every crewed preset costs exactly this (the default point limit, SM-4)."""
+
+CREWED: dict[str, tuple[str, ...]] = {
+    "navy": (
+        "dover+explorer-english+powder-pete",
+        "lord-walpole+explorer-english",
+        "gallowglass",
+    ),
+    "armada": (
+        "el-tirador+explorer-spanish+master-bianco",
+        "pescados-de-plata+master-bianco+oarsman-spanish",
+        "el-picador+explorer-spanish",
+    ),
+    "corsairs": (
+        "pandora+explorer-pirate+lucky-the-parrot+oarsman-pirate",
+        "greyhound+silver-helmsman",
+        "carrion-crow+explorer-pirate",
+    ),
+    "smugglers": (
+        "royal-fortune+master-bianco+explorer-spanish+oarsman-spanish",
+        "bonny-kate+explorer-english",
+        "longshanks+explorer-pirate+skyme-the-monkey+oarsman-pirate",
+    ),
+}
+"""Crewed preset fleets (SM-4, SM-61), :data:`CREWED_POINTS` points each. ``smugglers`` sails
+Pirate ships whose cards take Spanish and English crew."""
+
+NATIONS = {"navy": "English", "armada": "Spanish", "corsairs": "Pirate", "smugglers": "mixed"}
+"""Whose ships each crewed preset sails (for the lobby's messages)."""
+
+ALL_PRESETS: dict[str, tuple[str, ...]] = {**PRESETS, **CREWED}
+"""Every preset a table option ``fleets`` may name: the plain ones and the crewed ones."""
+
+
+class FleetError(ValueError):
+    """A fleet that cannot be built; the message is one line saying what to change."""
+
+
+def split(entry: str) -> tuple[str, list[str]]:
+    """``dover+explorer-english`` -> (``dover``, [``explorer-english``])."""
+    ship, *crew = entry.split("+")
+    return ship, crew
+
+
+def fleet_cost(entry: str) -> int:
+    """SM-4, SM-61: the points of a fleet entry ``SHIP[+CREW...]``: the ship, and each crew
+    card less 1 for each discount card (Gaspar Zuan, Countess Diana Doone) placed with it."""
+    ship, crew = split(entry)
+    discount = [_is_discount(c) for c in crew]
+    cost = CARDS[ship].points
+    for c, own in zip(crew, discount, strict=True):
+        cost += max(0, CREW[c].points - (sum(discount) - own))
+    return cost
+
+
+def points(entries: list[str] | tuple[str, ...]) -> int:
+    return sum(fleet_cost(e) for e in entries)
+
+
+def _is_discount(cid: str) -> bool:
+    a = abilities.TEXTS.get(CREW[cid].ability)
+    return a is not None and a.kind == "discount"
+
+
+def _kind(text: str) -> str:
+    a = abilities.TEXTS.get(text)
+    return a.kind if a is not None else ""
+
+
+def crew_kind(card_id: str) -> str:
+    """The kind of a crew card's ability (``dock_explore``, ``look``, ``treasure_plus``…)."""
+    c = CREW.get(card_id)
+    return _kind(c.ability) if c is not None else ""
+
+
+def crew_nations(card: ShipCard, crew: list[str]) -> set[str] | None:
+    """The nations whose crew work aboard ``card`` with ``crew`` beside them (SM-61): hers, and
+    any her card allows; None when a crew card lets every nation's work there."""
+    if any(_kind(CREW[c].ability) == "any_crew" for c in crew):
+        return None
+    nations = {card.faction}
+    own = abilities.TEXTS.get(card.ability)
+    if own is not None and own.kind == "foreign_crew":
+        nations.add(own.faction)
+    return nations
+
+
+def ability_kinds(card_id: str, crew: list[str], text: str | None = None) -> list[str]:
+    """The kinds of ability (:data:`abilities.TEXTS`: ``look``, ``dock_explore``, ``trade``…)
+    a ship of ``card_id`` has with ``crew`` aboard: her card's (``text`` if given: a view's, empty
+    when abilities are off), and each crew card's that works aboard her (SM-61). Public, as the
+    cards are."""
+    card = CARDS.get(card_id)
+    if card is None:
+        return []
+    own = _kind(card.ability if text is None else text)
+    kinds = [own] if own else []
+    nations = crew_nations(card, crew)
+    for cid in crew:
+        c = CREW.get(cid)
+        if c is not None and _kind(c.ability) and (nations is None or c.faction in nations):
+            kinds.append(_kind(c.ability))
+    return kinds
+
+
+def entry_problem(entry: str) -> str | None:
+    """Why a fleet entry cannot be bought (an unknown ship or crew card, a crew card that
+    could never work aboard her, more crew than cargo slots), or None."""
+    ship, crew = split(entry)
+    if ship not in CARDS:
+        return f"{ship!r} is not on the ship list{_close(ship, CARDS)}"
+    card = CARDS[ship]
+    for cid in crew:
+        if cid not in CREW:
+            return f"{cid!r} is not a crew card{_close(cid, CREW)}"
+    nations = crew_nations(card, crew)
+    for cid in crew:
+        c = CREW[cid]
+        if nations is not None and c.faction not in nations:
+            return (
+                f"{cid} is {c.faction} crew: it works only on {c.faction} ships (or one whose"
+                f" card takes {c.faction} crew), and {ship} is {card.faction}"
+            )
+    slots = sum(abilities.crew_slots(c) for c in crew)
+    if slots > card.cargo:
+        return f"{ship} has {card.cargo} cargo slots, and her crew would take {slots}"
+    return None
+
+
+def _close(word: str, names: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def describe(name: str) -> str:
+    """One line for a crewed preset: ``navy (English, 30 points): dover with explorer-english,
+    powder-pete; lord-walpole with …``."""
+    parts = []
+    for entry in CREWED[name]:
+        ship, crew = split(entry)
+        parts.append(f"{ship} with {', '.join(crew)}" if crew else ship)
+    return f"{name} ({NATIONS[name]}, {points(CREWED[name])} points): " + "; ".join(parts)
+
+
+def table_fleets(seats: int, named: list[str] | tuple[str, ...]) -> list[str]:
+    """The crewed preset of each seat of a new table (``new sm N fleet NAME…``): the names
+    given, seat by seat from the first (the creator's), then for the seats left the crewed
+    presets not yet named, in :data:`CREWED`'s order (a name may be given twice: all cost the
+    same). Raises :class:`FleetError` with one line for a name that is not a crewed preset, or
+    more names than seats."""
+    names = list(named)
+    if len(names) > seats:
+        raise FleetError(
+            f"{len(names)} fleets named for {seats} seats: name at most one a seat, yours first"
+        )
+    for name in names:
+        if name not in CREWED:
+            close = difflib.get_close_matches(name, list(CREWED), n=1, cutoff=0.5)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise FleetError(f"no fleet {name!r}; {hint}the fleets: {', '.join(CREWED)}")
+    rest = [f for f in CREWED if f not in names]  # (4 presets: enough for 4 seats)
+    return names + rest[: seats - len(names)]
+
+
+def fleet_options(seats: int, names: list[str]) -> dict[str, object]:
+    """The table options that sail each seat's named preset (a table's seats, ``new sm N fleet
+    …``; ``sim --fleets``); ``["crewed"]``: the crewed presets as the lobby deals them.
+    FleetError, one line, for a name that is no preset or a count that is not the seats'."""
+    if names == ["crewed"]:
+        names = table_fleets(seats, [])
+    if len(names) != seats:
+        raise FleetError(f"one fleet per seat ({seats}), not {len(names)}")
+    for name in names:
+        if name not in ALL_PRESETS:
+            close = difflib.get_close_matches(name, list(ALL_PRESETS), n=1, cutoff=0.5)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise FleetError(f"no fleet {name!r}; {hint}the fleets: {', '.join(ALL_PRESETS)}")
+    return {"fleets": [[f] for f in names]}
