@@ -268,3 +268,72 @@ async def test_a_screen_on_a_table_its_worker_lost_follows_the_table_to_its_new_
         await a.stop()
         await b.stop()
         await bus.close()
+
+
+async def _until(check: Callable[[], bool], what: str) -> None:
+    for _ in range(500):  # 10 s: a loaded machine
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def test_a_whisper_to_a_spectator_on_another_worker_reaches_them_and_no_one_else(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """kay and lee watch A's table from B; ann (on A) whispers to kay: the table accepts it
+    (kay counts as watching), kay's screen reads it, and no subject but kay's own carries its
+    bytes (lee's, the spectators', the seats'). kay whispers back to ann; bob, seated on B,
+    may name kay (every screen lists who watches). When kay's screen closes, A forgets her."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a = _worker(db)
+    seats = [SeatSpec("human"), SeatSpec("human"), SeatSpec("bot"), SeatSpec("bot")]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=15)
+    assert table.sit(1, "bob") is None
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    heard: list[tuple[str, bytes]] = []  # every byte B's subscribers could ever receive
+
+    async def record(subject: str, data: bytes) -> None:
+        heard.append((subject, data))
+
+    spy = await bus_b.subscribe(f"table.{table.id}.>", record)
+    remote = RemoteTables(bus_b)
+    try:
+        kay = await remote.open(table.id, "kay", None, watching=True)
+        lee = await remote.open(table.id, "lee", None, watching=True)
+        bob = await remote.open(table.id, "bob", 1)
+        assert isinstance(kay, RemoteTable) and isinstance(lee, RemoteTable)
+        assert isinstance(bob, RemoteTable)
+        assert set(table.watchers) == {"kay", "lee"}, "A should count B's spectators"
+        await _until(lambda: set(bob.watchers) == {"kay", "lee"}, "bob's screen lists them")
+
+        assert table.say("ann", "psst-for-kay", 0, to_watcher="kay") is None
+        assert table.say("ann", "all-hear", 0) is None
+        await _until(lambda: "psst-for-kay" in [c.text for c in kay.mirror.chat], "kay reads it")
+        await _until(lambda: "all-hear" in [c.text for c in lee.mirror.chat], "lee reads on")
+        await _until(lambda: "all-hear" in [c.text for c in bob.mirror.chat], "bob reads on")
+        assert "psst-for-kay" not in [c.text for c in lee.mirror.chat]
+        assert "psst-for-kay" not in [c.text for c in bob.mirror.chat]
+        await _until(lambda: any(b"all-hear" in d for s, d in heard if "public" in s), "spy")
+        carried = {s for s, d in heard if b"psst-for-kay" in d}  # kay's, and ann's (she said it)
+        assert carried == {f"table.{table.id}.watcher.kay", f"table.{table.id}.seat.0"}, carried
+
+        assert await kay.say("kay", "back-to-ann", None, to=0) is None
+        assert "back-to-ann" in [c.text for c in table.chat_for("ann")]
+        assert "back-to-ann" not in [c.text for c in table.chat_for("bob")]
+        await _until(lambda: "back-to-ann" in [c.text for c in kay.mirror.chat], "kay's own")
+        await _until(lambda: "back-to-ann" in [c.text for c in table.chat_for("ann")], "on A")
+        sent = {s for s, d in heard if b"back-to-ann" in d} - {f"table.{table.id}.commands"}
+        assert f"table.{table.id}.watcher.kay" in sent and sent <= carried, sent  # (the request)
+
+        await kay.close()
+        assert set(table.watchers) == {"lee"}, "kay's closed screen still counts as watching"
+        refused = table.say("ann", "too late", 0, to_watcher="kay")
+        assert refused == "kay is not watching this table now"
+        await lee.close()
+        await bob.close()
+    finally:
+        await spy.stop()
+        await holder.stop()

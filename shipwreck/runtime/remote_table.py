@@ -43,8 +43,6 @@ class RemoteTable:
         """How many links of this worker follow each (table, seat, player): the last to
         close tells the owner the player has gone."""
         followers[self._key] += 1
-        self.watchers: dict[str, int] = {}
-        """Spectators are known to the owner only (a whisper to one is sent from there)."""
         self._listeners: dict[Callable[[Any], None], Callable[[TableMirror], None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown = False
@@ -69,10 +67,18 @@ class RemoteTable:
         player: str,
         seat: Seat | None,
         followers: Counter[Key] | None = None,
+        watching: bool = False,
     ) -> RemoteTable | str:
         """Follow ``seat`` (``None``: as a spectator) of table ``table_id``; the table, or why
-        not (one line)."""
-        mirror = TableMirror(bus, table_id, seat, player=player if seat is not None else None)
+        not (one line). ``watching``: a spectator's screen (the table counts ``player`` as
+        watching it, and whispers to them reach them), not a look at who sits where."""
+        mirror = TableMirror(
+            bus,
+            table_id,
+            seat,
+            player=player if seat is not None else None,
+            watcher=player if watching and seat is None else None,
+        )
         await mirror.start()
         if mirror.update is None:
             await mirror.stop()
@@ -127,6 +133,11 @@ class RemoteTable:
     @property
     def host(self) -> str | None:
         return self._update.host
+
+    @property
+    def watchers(self) -> dict[str, int]:
+        """Who watches the table, on any worker, as the owner last said."""
+        return dict.fromkeys(self._update.watchers, 1)
 
     @property
     def autopilot_after(self) -> int:
@@ -275,5 +286,9 @@ class RemoteTables:
         self.bus = bus
         self.followers: Counter[Key] = Counter()
 
-    async def open(self, table_id: int, player: str, seat: Seat | None) -> RemoteTable | str:
-        return await RemoteTable.open(self.bus, table_id, player, seat, self.followers)
+    async def open(
+        self, table_id: int, player: str, seat: Seat | None, watching: bool = False
+    ) -> RemoteTable | str:
+        return await RemoteTable.open(
+            self.bus, table_id, player, seat, self.followers, watching=watching
+        )

@@ -81,10 +81,35 @@ async def _enter(
 ) -> None:
     app = screen.shipwreck
     number, user = word.table, app.user
-    seen = await remote.open(number, user, None)  # as a spectator: who sits where, seat ids
-    if isinstance(seen, str):
-        screen.error(seen)
+    link: RemoteTable | str | None
+    if isinstance(word, W.Watch):  # a spectator's screen: the table counts them as watching
+        link = await remote.open(number, user, None, watching=True)
+    else:
+        link = await _seat_link(screen, remote, word, seat_to_join, free_seats_hint)
+    if link is None:
         return
+    if isinstance(link, str):
+        screen.error(link)
+        return
+    if not app.is_running:
+        await link.close()
+        return
+    app.open_table(link, spectate=isinstance(word, W.Watch))
+
+
+async def _seat_link(
+    screen: Told,
+    remote: RemoteTables,
+    word: W.JoinTable | W.Open,
+    seat_to_join: SeatFor | None,
+    free_seats_hint: FreeSeats | None,
+) -> RemoteTable | str | None:
+    """The player's seat at the table (``join`` sits them first), else a spectator's view of
+    it; ``None`` when the refusal is already on the screen."""
+    number, user = word.table, screen.shipwreck.user
+    seen = await remote.open(number, user, None)  # a look: who sits where, seat ids
+    if isinstance(seen, str):
+        return seen
     seat = seen.seat_of_player(user)
     if isinstance(word, W.JoinTable) and seat is None:
         assert seat_to_join is not None and free_seats_hint is not None, "join chooses a seat"
@@ -94,19 +119,10 @@ async def _enter(
             hint = free_seats_hint(seen) if isinstance(chosen, int) else ""
             await seen.close()
             screen.error(f"{problem}{hint}")
-            return
+            return None
         seat = chosen
-    link: RemoteTable | str = seen
-    if seat is not None and not isinstance(word, W.Watch):
-        await seen.close()
-        link = await remote.open(number, user, seat)
-    if isinstance(link, str):
-        screen.error(link)
-        return
-    if not app.is_running:
-        await link.close()
-        return
-    app.open_table(link, spectate=isinstance(word, W.Watch))
+    await seen.close()
+    return await remote.open(number, user, seat, watching=seat is None)
 
 
 def follow_moves(app: ShipwreckApp) -> Callable[[], None]:
