@@ -337,3 +337,55 @@ async def test_a_whisper_to_a_spectator_on_another_worker_reaches_them_and_no_on
     finally:
         await spy.stop()
         await holder.stop()
+
+
+async def test_two_sessions_of_one_player_on_two_workers_the_newer_takes_the_seat(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """As on one worker, the newer session takes the seat and the older is told so. bob's
+    first session is on A (the owner): his second, on B, takes the seat, and the first
+    watches, saying why. A third, on A again, takes it back: the one on B goes to the lobby,
+    saying so, and its leaving does not tell A that bob has gone (he is here, on A)."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("bot", "random"), SeatSpec("bot")]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=16)
+    assert table.sit(1, "bob") is None
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    links = [LobbyLink(bus_a, lobby_a, "a", heartbeat=0.1), LobbyLink(bus_b, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    lobby_a.remote_tables, lobby_b.remote_tables = RemoteTables(bus_a), RemoteTables(bus_b)
+    await _until(lambda: lobby_b.elsewhere(table.id), "B lists A's table")
+    first, second, third = (ShipwreckApp(lobby, "bob") for lobby in (lobby_a, lobby_b, lobby_a))
+    try:
+        async with first.run_test(size=(120, 40)) as one:
+            await until(one, lambda: isinstance(first.screen, SeatScreen), "bob at his seat")
+            assert isinstance(first.screen, SeatScreen) and first.screen.seat == 1
+            assert first.screen.table is table
+            async with second.run_test(size=(120, 40)) as two:
+                await until(two, lambda: isinstance(second.screen, SeatScreen), "the second")
+                assert isinstance(second.screen, SeatScreen) and second.screen.seat == 1
+                assert isinstance(second.screen.table, RemoteTable)
+                said = "your other session has this seat"
+                await until(one, lambda: said in _error_line(first), "the first says why")
+                assert isinstance(first.screen, SeatScreen) and first.screen.seat is None
+                assert lobby_a.controllers.get((table.id, "bob")) is None
+                async with third.run_test(size=(120, 40)) as three:
+                    await until(three, lambda: isinstance(third.screen, SeatScreen), "third")
+                    assert isinstance(third.screen, SeatScreen) and third.screen.seat == 1
+                    await until(
+                        two, lambda: isinstance(second.screen, LobbyScreen), "the second: lobby"
+                    )
+                    elsewhere = f"your other session has your seat at table {table.id}"
+                    await until(two, lambda: elsewhere in _error_line(second), "it says why")
+                    assert lobby_a.controllers.get((table.id, "bob")) is third
+                    assert not lobby_b.remote_tables.followers, "B still follows the seat"
+                    await asyncio.sleep(0.3)  # (a goodbye from B would have arrived by now)
+                    assert table.seats[1].connected, "the second session's goodbye sent bob away"
+    finally:
+        for link in links:
+            await link.stop()
+        await holder.stop()

@@ -82,6 +82,10 @@ class Lobby:
         }
         """How tables pace their bots (see `Table._run_bots`); the server gives a schedule."""
         self.controllers: dict[tuple[int, str], object] = {}
+        self._on_lost: dict[tuple[int, str], Callable[[], None]] = {}
+        """How each controlling session hears that a session on another worker took its seat."""
+        self.on_claim: Callable[[int, str], None] | None = None
+        """Told when a session here takes a player's seat (the other workers hear of it)."""
         """(table, player) -> the session that plays that seat now: never two at once."""
         self.book = BotBook()
         """Bots by name: shipped ones, and players' saved ones once a store is attached."""
@@ -358,22 +362,46 @@ class Lobby:
         for table in self.tables.values():
             table.close()
 
-    def claim(self, table_id: int, player: str, session: object) -> object | None:
-        """``session`` now controls ``player``'s seat; returns the session it took it from."""
+    def claim(
+        self,
+        table_id: int,
+        player: str,
+        session: object,
+        on_lost: Callable[[], None] | None = None,
+    ) -> object | None:
+        """``session`` now controls ``player``'s seat; returns the session it took it from.
+        ``on_lost``: called if a session on another worker takes the seat from it."""
         previous = self.controllers.get((table_id, player))
         self.controllers[(table_id, player)] = session
+        self._on_lost.pop((table_id, player), None)
+        if on_lost is not None:
+            self._on_lost[(table_id, player)] = on_lost
+        if self.on_claim is not None:
+            self.on_claim(table_id, player)
         return previous if previous is not session else None
+
+    def claimed_elsewhere(self, table_id: int, player: str) -> bool:
+        """A session on another worker took ``player``'s seat: the session here that
+        controlled it is told, and controls it no more. Whether there was one."""
+        if self.controllers.pop((table_id, player), None) is None:
+            return False
+        on_lost = self._on_lost.pop((table_id, player), None)
+        if on_lost is not None:
+            on_lost()
+        return True
 
     def release(self, session: object) -> list[tuple[int, str]]:
         """Forget every seat ``session`` controls; returns them."""
         mine = [k for k, v in self.controllers.items() if v is session]
         for k in mine:
             del self.controllers[k]
+            self._on_lost.pop(k, None)
         return mine
 
     def release_one(self, table_id: int, player: str, session: object) -> None:
         if self.controllers.get((table_id, player)) is session:
             del self.controllers[(table_id, player)]
+            self._on_lost.pop((table_id, player), None)
 
     def seats_of(self, player: str) -> list[Table]:
         """Unfinished tables where ``player`` has a seat."""

@@ -47,6 +47,9 @@ class RemoteTable:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown = False
         self.closed = False
+        self.handed_over = False
+        """Another session of the player took the seat: closing says no goodbye to the owner
+        (the player is still here, in that session)."""
         self._unused = asyncio.get_running_loop().call_later(UNUSED_SECONDS, self._close_unused)
 
     @property
@@ -94,7 +97,7 @@ class RemoteTable:
             last = self.followers[self._key] <= 0
             if last:
                 del self.followers[self._key]
-            await self.mirror.stop(away=last)
+            await self.mirror.stop(away=last and not self.handed_over)
 
     # ------------------------------------------------------------------ reading
 
