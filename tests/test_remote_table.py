@@ -26,7 +26,7 @@ from shipwreck.runtime.remote_table import RemoteTable, RemoteTables
 from shipwreck.store.db import Store
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.base import AppScreen, SeatScreen
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.screens import LobbyScreen, lobby_completions
 
 
 class Recording:
@@ -389,3 +389,35 @@ async def test_two_sessions_of_one_player_on_two_workers_the_newer_takes_the_sea
         for link in links:
             await link.stop()
         await holder.stop()
+
+
+async def test_tab_after_join_watch_open_lists_the_tables_of_every_worker(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """Tab in bob's lobby on B offers A's tables too, by the same rules as B's own: ``join``
+    a table with a free seat or his seat, ``watch`` any not over, ``open`` his own."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    bots = [SeatSpec("bot", "random")] * 3
+    one_free = [SeatSpec("human"), SeatSpec("empty"), *bots[:2]]
+    free = lobby_a.create_table("lifeboat", one_free, "ann")
+    full = lobby_a.create_table("lifeboat", [SeatSpec("human"), *bots], "ann")
+    his = lobby_a.create_table("lifeboat", [SeatSpec("human"), *bots], "bob")
+    here = lobby_b.create_table("lifeboat", [SeatSpec("human"), *bots], "bob")
+    links = [LobbyLink(bus_a, lobby_a, "a", heartbeat=0.1), LobbyLink(bus_b, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    try:
+        await _until(lambda: all(lobby_b.elsewhere(t.id) for t in (free, full, his)), "A's rows")
+
+        def tab(text: str) -> list[str]:
+            return lobby_completions(lobby_b, "bob", text)
+
+        assert tab("join ") == [str(t.id) for t in (free, his, here)]
+        assert tab("watch ") == [str(t.id) for t in (free, full, his, here)]
+        assert tab("open ") == [str(t.id) for t in (his, here)]
+        assert tab(f"join {free.id}") == [str(free.id)]
+    finally:
+        for link in links:
+            await link.stop()

@@ -23,6 +23,7 @@ from shipwreck.tui.pacer import post_callback
 
 if TYPE_CHECKING:
     from shipwreck.runtime import Lobby
+    from shipwreck.runtime.lobby import Row
     from shipwreck.tui.app import ShipwreckApp
 
 
@@ -44,17 +45,34 @@ log = logging.getLogger("shipwreck.tui.remote")
 _entering: set[asyncio.Task[None]] = set()
 
 
+def _players(row: Row) -> list[str]:
+    """The players a lobby row names (``ann, bob (away)``: ann and bob)."""
+    return [name.removesuffix(" (away)") for name in row[5].split(", ")]
+
+
 def remote_seat(lobby: Lobby, player: str) -> int | None:
     """The last unfinished table another worker owns where ``player`` sits, as the lobby
     lists it (a player coming back lands there, as at a table of this worker)."""
     mine = [
         int(row[0])
         for row in lobby.listing()
-        if int(row[0]) not in lobby.tables
-        and row[4] != "over"
-        and player in (name.removesuffix(" (away)") for name in row[5].split(", "))
+        if int(row[0]) not in lobby.tables and row[4] != "over" and player in _players(row)
     ]
     return mine[-1] if mine else None
+
+
+def remote_ids(lobby: Lobby, player: str, word: str) -> list[int]:
+    """The tables other workers own that Tab offers after ``word`` (``join``: with a free
+    seat, or ``player``'s; ``watch``: not over; ``open``: ``player``'s), as the lobby lists
+    them (a row says which seats are free: ``.`` in its seats column)."""
+    if lobby.remote_rows is None:
+        return []
+    rows = [r for r in lobby.remote_rows() if r[4] != "over" and int(r[0]) not in lobby.tables]
+    if word == "join":
+        rows = [r for r in rows if "." in r[2] or player in _players(r)]
+    elif word == "open":
+        rows = [r for r in rows if player in _players(r)]
+    return [int(r[0]) for r in rows]
 
 
 def enter_remote(
