@@ -9,24 +9,30 @@ server); the app is Textual's Pilot on worker B's lobby. The screen reads a ``Re
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 
 from shipwreck.bus import Bus, MemoryBus, Subscription
 from shipwreck.bus.core import Handler
-from shipwreck.lang import format_command
+from shipwreck.engine.core import IllegalCommand
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.lang import format_command, parse_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.runtime.lobby_link import LobbyLink
 from shipwreck.runtime.ownership import Leaseholder
-from shipwreck.runtime.remote_table import RemoteTable, RemoteTables
+from shipwreck.runtime.remote_table import PREVIEW_SECONDS, RemoteTable, RemoteTables
 from shipwreck.store.db import Store
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.base import AppScreen, SeatScreen
 from shipwreck.tui.screens import LobbyScreen, lobby_completions
+
+SM_MOVES = (C.Move, C.MoveToward, C.MoveDock)
 
 
 class Recording:
@@ -421,3 +427,84 @@ async def test_tab_after_join_watch_open_lists_the_tables_of_every_worker(
     finally:
         for link in links:
             await link.stop()
+
+
+class Counting:
+    """A worker's connection to the bus, counting the preview requests it sends."""
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self.previews: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bus, name)
+
+    async def request(self, subject: str, data: bytes, timeout: float = 2.0) -> bytes:
+        if b'"kind":"preview"' in data:
+            self.previews.append(time.monotonic())
+        return await self.bus.request(subject, data, timeout)
+
+
+async def test_a_spanish_main_move_typed_on_another_worker_is_previewed_by_the_owner(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """bob's Spanish Main seat is on A's table, his screen on B: the preview of a move he
+    types is the owner's (the same as A's table gives, a refusal in its words too), it comes
+    with a redraw of his screen, and however fast he types at most one preview request goes
+    every 0.1 s (as the local preview's pace)."""
+    bus_a, plain_b = buses
+    bus_b = Counting(plain_b)
+    lobby_a = _worker(tmp_path / "shipwreck.db")
+    seats = [SeatSpec("human"), SeatSpec("bot", "sm_random")]
+    table = lobby_a.create_table("spanish_main", seats, creator="bob", seed=3)
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    try:
+        remote = await RemoteTables(bus_b).open(table.id, "bob", 0)  # type: ignore[arg-type]
+        assert isinstance(remote, RemoteTable)
+        redrawn: list[object] = []
+        unsubscribe = remote.subscribe(redrawn.append)
+        moves = [c for c in table.rules.choices(table.state, 0) if isinstance(c, SM_MOVES)]
+        assert len(moves) > 20 and table.preview(0, moves[0]) is not None
+
+        assert remote.preview(0, moves[0]) is None  # asked of A
+        await _until(lambda: bool(redrawn), "the answer redraws bob's screen")
+        assert remote.preview(0, moves[0]) == table.preview(0, moves[0])
+        assert len(bus_b.previews) == 1
+        assert remote.preview(0, moves[0]) == table.preview(0, moves[0]), "asked again"
+        assert len(bus_b.previews) == 1
+
+        began = time.monotonic()
+        for cmd in moves[1:21]:  # typed fast: a new line every 5 ms
+            assert remote.preview(0, cmd) is None
+            await asyncio.sleep(0.005)
+        last = moves[20]
+        await _until(lambda: remote.preview(0, last) is not None, "the last line's preview")
+        took = time.monotonic() - began
+        assert remote.preview(0, last) == table.preview(0, last)
+        sent = bus_b.previews[1:]
+        assert len(sent) <= took / PREVIEW_SECONDS + 1, f"{len(sent)} requests in {took:.2f} s"
+        assert all(b - a >= PREVIEW_SECONDS * 0.9 for a, b in zip(sent, sent[1:], strict=False)), (
+            sent
+        )
+
+        illegal = parse_command("spanish_main", "move dover S 0 S 0 S 0 S 0 S 0")
+        with pytest.raises(IllegalCommand) as local:
+            table.preview(0, illegal)
+        assert remote.preview(0, illegal) is None
+
+        def refused() -> bool:
+            try:
+                remote.preview(0, illegal)
+            except IllegalCommand:
+                return True
+            return False
+
+        await _until(refused, "A's refusal")
+        with pytest.raises(IllegalCommand) as there:
+            remote.preview(0, illegal)
+        assert str(there.value) == str(local.value)
+        unsubscribe()
+        await remote.close()
+    finally:
+        await holder.stop()

@@ -18,10 +18,19 @@ from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import msgspec
+
 from shipwreck.bus import Bus
-from shipwreck.engine.core import Event, Seat
+from shipwreck.engine.core import Event, IllegalCommand, Seat
+from shipwreck.lang import format_command
 from shipwreck.runtime.table import ChatLine, SeatInfo, Submitted
-from shipwreck.runtime.updates import SeatUpdate, TableMirror, TableRequest
+from shipwreck.runtime.updates import (
+    PreviewAnswer,
+    SeatUpdate,
+    TableMirror,
+    TableRequest,
+    preview_type,
+)
 
 log = logging.getLogger("shipwreck.remote_table")
 
@@ -30,6 +39,10 @@ UNUSED_SECONDS = 30.0
 """A link no screen has followed this long after it opened is closed."""
 
 Key = tuple[int, Seat | None, str]
+PreviewKey = tuple[str, int, int]
+"""A preview asked for: the line (as the game formats it), and the update's epoch and seq."""
+PREVIEW_SECONDS = 0.1
+"""At most one preview request per this long, per screen (as the local screen's preview)."""
 
 
 class RemoteTable:
@@ -47,6 +60,11 @@ class RemoteTable:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._shown = False
         self.closed = False
+        self._preview: tuple[PreviewKey, PreviewAnswer] | None = None
+        """The owner's latest preview answer, and what it answered (line, epoch, seq)."""
+        self._preview_wanted: PreviewKey | None = None
+        self._preview_asking: asyncio.TimerHandle | None = None
+        self._preview_at = 0.0
         self.handed_over = False
         """Another session of the player took the seat: closing says no goodbye to the owner
         (the player is still here, in that session)."""
@@ -193,8 +211,49 @@ class RemoteTable:
         )
 
     def preview(self, seat: Seat, cmd: Any) -> Any:
-        """No preview from here (it needs the game's state, which only the owner has)."""
+        """What ``cmd`` would do for this seat, as the owner said for the latest update
+        (raises :class:`IllegalCommand` as the table would). Only the owner has the game's
+        state, so the first call for a line (or after a change) asks it and returns ``None``;
+        the answer, when it comes, is drawn as an update is (the listeners are called). At
+        most one request is on its way, and one per :data:`PREVIEW_SECONDS`, whatever is
+        typed: the last line asked for is the one sent."""
+        if seat != self.seat or self.mirror.update is None:
+            return None
+        wanted = (format_command(cmd), self.mirror.update.epoch, self.mirror.update.seq)
+        if self._preview is not None and self._preview[0] == wanted:
+            return self._previewed(self._preview[1])
+        self._preview_wanted = wanted
+        if self._preview_asking is None:
+            wait = self._preview_at + PREVIEW_SECONDS - time.monotonic()
+            self._preview_asking = asyncio.get_running_loop().call_later(
+                max(0.0, wait), lambda: self._spawn(self._ask_preview())
+            )
         return None
+
+    def _previewed(self, answer: PreviewAnswer) -> Any:
+        if not answer.ok:
+            if answer.message:
+                raise IllegalCommand(answer.message)
+            return None
+        kind = preview_type(self.game)
+        if kind is None:
+            return None
+        return msgspec.json.decode(answer.preview, type=kind | None)
+
+    async def _ask_preview(self) -> None:
+        try:
+            while (wanted := self._preview_wanted) is not None:
+                self._preview_at = time.monotonic()
+                answer = await self.mirror.ask_preview(wanted[0])
+                self._preview = (wanted, answer)
+                if self._preview_wanted == wanted:
+                    self._preview_wanted = None
+                    for heard in list(self._listeners.values()):
+                        heard(self.mirror)
+                    return
+                await asyncio.sleep(max(0.0, self._preview_at + PREVIEW_SECONDS - time.monotonic()))
+        finally:
+            self._preview_asking = None
 
     # ------------------------------------------------------------------ asking the owner
 

@@ -37,8 +37,9 @@ import msgspec
 
 from shipwreck.bus import Bus, NoResponder, Subscription
 from shipwreck.bus.core import valid_subject
-from shipwreck.engine.core import Event, Seat
+from shipwreck.engine.core import Event, IllegalCommand, Seat
 from shipwreck.games import get_ruleset
+from shipwreck.lang import CommandSyntaxError, parse_command
 from shipwreck.runtime.seat_link import waited_seats
 from shipwreck.runtime.table import CHAT_KEPT, ChatLine, SeatInfo, Submitted, Table
 
@@ -93,7 +94,18 @@ class SeatUpdate(msgspec.Struct, frozen=True):
 
 
 RequestKind = Literal[
-    "line", "here", "away", "say", "start", "sit", "leave", "takeback", "shown", "watch", "unwatch"
+    "line",
+    "here",
+    "away",
+    "say",
+    "start",
+    "sit",
+    "leave",
+    "takeback",
+    "shown",
+    "watch",
+    "unwatch",
+    "preview",
 ]
 
 
@@ -115,6 +127,17 @@ class TableRequest(msgspec.Struct, frozen=True):
     """``say``: a whisper to this spectator."""
     with_bots: bool = False
     """``start``: the free seats' bots become theirs."""
+
+
+class PreviewAnswer(msgspec.Struct, frozen=True):
+    """The owner's answer to a ``preview`` request: what the typed line would do for the
+    seat (``Table.preview``, encoded), or why the table would refuse it (``ok`` false, with
+    ``message``; no message: the line is not a command yet)."""
+
+    ok: bool
+    message: str = ""
+    preview: msgspec.Raw = msgspec.Raw(b"null")
+    """The game's preview, encoded (``null``: the game has none)."""
 
 
 def seat_subject(table_id: int, seat: Seat | None) -> str:
@@ -193,6 +216,16 @@ def _as_seen_by(seats: list[SeatInfo], seat: Seat | None) -> list[SeatInfo]:
 
 
 @functools.cache
+def preview_type(game: str) -> type | None:
+    """The struct ``game``'s ``preview`` returns (``None``: the game has no preview)."""
+    method = getattr(type(get_ruleset(game)), "preview", None)
+    if method is None:
+        return None
+    found: type = typing.get_type_hints(method)["return"]
+    return found
+
+
+@functools.cache
 def view_type(game: str) -> type:
     """The struct ``game``'s ``view`` returns (a mirror given none decodes views with it)."""
     found: type = typing.get_type_hints(type(get_ruleset(game)).view)["return"]
@@ -206,6 +239,7 @@ _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder(SeatUpdate)
 _REQUEST = msgspec.json.Decoder(TableRequest)
 _ANSWER = msgspec.json.Decoder(Submitted)
+_PREVIEW = msgspec.json.Decoder(PreviewAnswer)
 
 
 class TableOwner:
@@ -300,7 +334,27 @@ class TableOwner:
             req = _REQUEST.decode(data)
         except msgspec.DecodeError:
             return _ENCODER.encode(Submitted(False, "the server could not read that; try again"))
+        if req.kind == "preview":
+            return _ENCODER.encode(self._preview(req))
         return _ENCODER.encode(self._answer(req))
+
+    def _preview(self, req: TableRequest) -> PreviewAnswer:
+        """What the player's typed line would do for their seat (as a local screen's preview,
+        from the same ``Table.preview``)."""
+        t = self.table
+        if req.seat is None or t.seat_of_player(req.player) != req.seat:
+            return PreviewAnswer(False, "you have no seat at this table now")
+        try:
+            cmd = parse_command(t.game, req.text)
+        except CommandSyntaxError:
+            return PreviewAnswer(False)
+        try:
+            preview = t.preview(req.seat, cmd)
+        except IllegalCommand as e:
+            return PreviewAnswer(False, str(e))
+        if preview is None:
+            return PreviewAnswer(True)
+        return PreviewAnswer(True, preview=msgspec.Raw(_ENCODER.encode(preview)))
 
     def _answer(self, req: TableRequest) -> Submitted:
         t = self.table
@@ -473,6 +527,17 @@ class TableMirror:
         if seat is None or player is None:
             return Submitted(False, "you are watching this table: you have no seat to play")
         return await self.ask(TableRequest(player, seat, text))
+
+    async def ask_preview(self, text: str) -> PreviewAnswer:
+        """What ``text`` would do for the seat this mirror follows, as its owner sees it."""
+        if self.seat_followed is None or self.player is None:
+            return PreviewAnswer(False)
+        req = TableRequest(self.player, self.seat_followed, text, kind="preview")
+        try:
+            data = await self.bus.request(commands_subject(self.id), _ENCODER.encode(req))
+        except NoResponder:
+            return PreviewAnswer(False)
+        return _PREVIEW.decode(data)
 
     async def ask(self, req: TableRequest) -> Submitted:
         """Send ``req`` to the table's owner; its answer (a refusal if no owner answers)."""
