@@ -84,6 +84,9 @@ class Lobby:
         self.controllers: dict[tuple[int, str], object] = {}
         self._on_lost: dict[tuple[int, str], Callable[[], None]] = {}
         """How each controlling session hears that a session on another worker took its seat."""
+        self.hide_new_tables = False
+        """A new table's row stays out of the store's list until :meth:`Leaseholder.claim_new`
+        shows it (workers: see :mod:`shipwreck.runtime.ownership`)."""
         self.on_claim: Callable[[int, str], None] | None = None
         """Told when a session here takes a player's seat (the other workers hear of it)."""
         """(table, player) -> the session that plays that seat now: never two at once."""
@@ -160,7 +163,8 @@ class Lobby:
             specs = [msgspec.structs.replace(s, waiting=True) for s in specs]
         table_id = self._next_id
         if self.store is not None:  # the table exists on disk before its first command
-            table_id = self.store.new_table(game, seed, msgspec.json.encode(specs).decode())
+            seats_json = msgspec.json.encode(specs).decode()
+            table_id = self.store.new_table(game, seed, seats_json, hidden=self.hide_new_tables)
         table = Table(game, specs, seed, table_id=table_id, **self._table_options())
         self._next_id = max(self._next_id, table_id) + 1
         self.tables[table.id] = table

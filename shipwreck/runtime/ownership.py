@@ -41,14 +41,24 @@ class Leaseholder:
         self._task: asyncio.Task[None] | None = None
         self._orphans: set[int] = set()
         """Tables found without an owner at the last scan: adopted if still so at the next.
-        (A table just made by another worker is in the store a moment before its maker claims
-        it; waiting one scan lets the maker win.)"""
+        (A new table cannot be among them: its row is listed only once its maker holds its
+        lease, see :meth:`claim_new`. The second look spares a table whose owner's renewal
+        came a moment late.)"""
 
     async def claim_new(self, table_id: int) -> bool:
-        """Claim a table this worker is creating (before anyone can see it)."""
+        """Claim a table this worker made, and only then list it in the store.
+
+        Why in that order: the table's row was written hidden (``Lobby.hide_new_tables``), so
+        no other worker's scan for orphans can find it before its lease is ours; a scan can
+        never adopt a table whose maker has yet to claim it, however late the claim comes."""
         taken = await self._take(table_id) is not None
+        table, store = self.lobby.get(table_id), self.lobby.store
+        if taken and table is not None and store is not None:
+            store.show_table(table_id, table.game)
         if taken:
             log.info("%s: owns new table %d", self.worker, table_id)
+        else:
+            log.error("%s: could not claim new table %d; it stays unlisted", self.worker, table_id)
         return taken
 
     async def adopt(self, *, at_once: bool = False) -> list[int]:
