@@ -342,3 +342,32 @@ async def test_a_whisper_to_a_spectator_on_the_other_worker_reaches_only_them(
     assert "psst-from-kay" not in received["ann"] + received["lee"]
     for c in (ann, bob, kay, lee):
         c.close()
+
+
+async def test_a_second_session_on_the_other_worker_takes_the_seat_as_on_one(
+    workers: Workers,
+) -> None:
+    """bob sits at ann's table from her worker; he signs in again, landing on the other
+    worker: the new session is at his seat, and the old one watches, saying why. A third
+    session, on the owner's worker again, takes it back: the second goes to the lobby, saying
+    so (as on one worker, the newer session has the seat)."""
+    wanted = {"w1": 1, "w2": 1}
+    ann, home = await _on_worker(workers, "ann", wanted)
+    away = next(w for w in wanted if w != home)
+    await ann.line("new 6 free free free free free")
+    await ann.term.wait_for(AT_TABLE)
+    m = re.search(r"table (\d+) · lifeboat · you are", ann.term.text())
+    assert m, ann.term.text()
+    table_id = int(m.group(1))
+    await workers.wait_log(rf"{home}: owns new table {table_id}\b")
+    first, _ = await _on_worker(workers, "bob", {home: 1, away: 0})
+    await first.line(f"join {table_id}")
+    await first.term.wait_for(AT_TABLE)
+    second, _ = await _on_worker(workers, "bob", {home: 0, away: 1})
+    await second.term.wait_for(AT_TABLE)  # back at his seat, through the owner
+    await first.term.wait_for("your other session has this seat")
+    third, _ = await _on_worker(workers, "bob", {home: 1, away: 0})
+    await third.term.wait_for(AT_TABLE)
+    await second.term.wait_for(f"your other session has your seat at table {table_id}")
+    for c in (ann, first, second, third):
+        c.close()
