@@ -105,6 +105,13 @@ class Lobby:
         }
         """How tables pace their bots (see `Table._run_bots`); the server gives a schedule."""
         self.controllers: dict[tuple[int, str], object] = {}
+        self._on_lost: dict[tuple[int, str], Callable[[], None]] = {}
+        """How each controlling session hears that a session on another worker took its seat."""
+        self.hide_new_tables = False
+        """A new table's row stays out of the store's list until :meth:`Leaseholder.claim_new`
+        shows it (workers: see :mod:`shipwreck.runtime.ownership`)."""
+        self.on_claim: Callable[[int, str], None] | None = None
+        """Told when a session here takes a player's seat (the other workers hear of it)."""
         """(table, player) -> the session that plays that seat now: never two at once."""
         self.book = BotBook()
         """Bots by name: shipped ones, and players' saved ones once a store is attached."""
@@ -181,7 +188,8 @@ class Lobby:
             specs = [msgspec.structs.replace(s, waiting=True) for s in specs]
         table_id = self._next_id
         if self.store is not None:  # the table exists on disk before its first command
-            table_id = self.store.new_table(game, seed, msgspec.json.encode(specs).decode())
+            seats_json = msgspec.json.encode(specs).decode()
+            table_id = self.store.new_table(game, seed, seats_json, hidden=self.hide_new_tables)
         table = Table(game, specs, seed, table_id=table_id, **self._table_options())
         self._next_id = max(self._next_id, table_id) + 1
         self.tables[table.id] = table
@@ -383,22 +391,46 @@ class Lobby:
         for table in self.tables.values():
             table.close()
 
-    def claim(self, table_id: int, player: str, session: object) -> object | None:
-        """``session`` now controls ``player``'s seat; returns the session it took it from."""
+    def claim(
+        self,
+        table_id: int,
+        player: str,
+        session: object,
+        on_lost: Callable[[], None] | None = None,
+    ) -> object | None:
+        """``session`` now controls ``player``'s seat; returns the session it took it from.
+        ``on_lost``: called if a session on another worker takes the seat from it."""
         previous = self.controllers.get((table_id, player))
         self.controllers[(table_id, player)] = session
+        self._on_lost.pop((table_id, player), None)
+        if on_lost is not None:
+            self._on_lost[(table_id, player)] = on_lost
+        if self.on_claim is not None:
+            self.on_claim(table_id, player)
         return previous if previous is not session else None
+
+    def claimed_elsewhere(self, table_id: int, player: str) -> bool:
+        """A session on another worker took ``player``'s seat: the session here that
+        controlled it is told, and controls it no more. Whether there was one."""
+        if self.controllers.pop((table_id, player), None) is None:
+            return False
+        on_lost = self._on_lost.pop((table_id, player), None)
+        if on_lost is not None:
+            on_lost()
+        return True
 
     def release(self, session: object) -> list[tuple[int, str]]:
         """Forget every seat ``session`` controls; returns them."""
         mine = [k for k, v in self.controllers.items() if v is session]
         for k in mine:
             del self.controllers[k]
+            self._on_lost.pop(k, None)
         return mine
 
     def release_one(self, table_id: int, player: str, session: object) -> None:
         if self.controllers.get((table_id, player)) is session:
             del self.controllers[(table_id, player)]
+            self._on_lost.pop((table_id, player), None)
 
     def seats_of(self, player: str) -> list[Table]:
         """Unfinished tables where ``player`` has a seat."""

@@ -37,6 +37,7 @@ log = logging.getLogger("shipwreck.lobby_link")
 ROWS = "lobby.rows"
 CHAT = "lobby.chat"
 TURNS = "turns"
+SEATS = "lobby.seats"
 SILENT_BEATS = 3
 
 
@@ -57,6 +58,17 @@ class TurnsOf(msgspec.Struct, frozen=True):
 
     worker: str
     tables: tuple[int, ...]
+
+
+class SeatClaim(msgspec.Struct, frozen=True):
+    """A session on ``worker`` took ``player``'s seat at ``table`` (wall-clock ``at``): a
+    session of theirs on another worker that had it lets it go, as on one worker the newer
+    session takes the seat from the older."""
+
+    worker: str
+    table: int
+    player: str
+    at: float
 
 
 def turns_subject(player: str) -> str | None:
@@ -91,13 +103,17 @@ class LobbyLink:
         self._waiting_here: set[str] = set()
         """Players some table of ours waits for (their turns are sent again at each beat)."""
         self._turn_subs: dict[str, asyncio.Task[Subscription | None]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
+        self._claims: dict[tuple[int, str], float] = {}
+        """(table, player) -> when a session here last took that seat."""
 
     async def start(self) -> None:
         self._subs = [
             await self.bus.subscribe(f"{ROWS}.*", self._rows_received),
             await self.bus.subscribe(CHAT, self._chat_received),
+            await self.bus.subscribe(SEATS, self._claim_received),
         ]
+        self.lobby.on_claim = self._claimed
         self.lobby.remote_rows = self.rows
         self.lobby.on_say = self._said
         self.lobby.on_turns = self._turns_changed
@@ -118,6 +134,7 @@ class LobbyLink:
         for player in list(self._turn_subs):
             await self._unwatch(player)
         self.lobby.remote_rows = None
+        self.lobby.on_claim = None
         self.lobby.on_say = None
         self.lobby.on_turns = None
         self.lobby.on_turn_watch = None
@@ -201,6 +218,25 @@ class LobbyLink:
         message = msgspec.json.decode(data, type=ChatFrom)
         if message.worker != self.worker:
             self.lobby.hear(LobbyChat(message.sender, message.text))
+
+    # ------------------------------------------------------------------ seats
+
+    def _claimed(self, table_id: int, player: str) -> None:
+        at = time.time()  # (shared by the workers' clocks, unlike the monotonic one)
+        self._claims[(table_id, player)] = at
+        message = SeatClaim(self.worker, table_id, player, at)
+        self._spawn(self.bus.publish(SEATS, msgspec.json.encode(message)))
+
+    async def _claim_received(self, subject: str, data: bytes) -> None:
+        claim = msgspec.json.decode(data, type=SeatClaim)
+        if claim.worker == self.worker:
+            return
+        key = (claim.table, claim.player)
+        ours = self._claims.get(key)
+        if ours is not None and (ours, self.worker) > (claim.at, claim.worker):
+            return  # our session's claim is the newer: the other worker lets go instead
+        self._claims.pop(key, None)
+        self.lobby.claimed_elsewhere(claim.table, claim.player)
 
     # ------------------------------------------------------------------ turns
 

@@ -15,12 +15,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from shipwreck.bus import Bus
 from shipwreck.runtime.lobby import Lobby
 from shipwreck.runtime.updates import TableOwner
 
 log = logging.getLogger("shipwreck.ownership")
+
+T = TypeVar("T")
 
 
 def lease_key(table_id: int) -> str:
@@ -37,14 +41,24 @@ class Leaseholder:
         self._task: asyncio.Task[None] | None = None
         self._orphans: set[int] = set()
         """Tables found without an owner at the last scan: adopted if still so at the next.
-        (A table just made by another worker is in the store a moment before its maker claims
-        it; waiting one scan lets the maker win.)"""
+        (A new table cannot be among them: its row is listed only once its maker holds its
+        lease, see :meth:`claim_new`. The second look spares a table whose owner's renewal
+        came a moment late.)"""
 
     async def claim_new(self, table_id: int) -> bool:
-        """Claim a table this worker is creating (before anyone can see it)."""
+        """Claim a table this worker made, and only then list it in the store.
+
+        Why in that order: the table's row was written hidden (``Lobby.hide_new_tables``), so
+        no other worker's scan for orphans can find it before its lease is ours; a scan can
+        never adopt a table whose maker has yet to claim it, however late the claim comes."""
         taken = await self._take(table_id) is not None
+        table, store = self.lobby.get(table_id), self.lobby.store
+        if taken and table is not None and store is not None:
+            store.show_table(table_id, table.game)
         if taken:
             log.info("%s: owns new table %d", self.worker, table_id)
+        else:
+            log.error("%s: could not claim new table %d; it stays unlisted", self.worker, table_id)
         return taken
 
     async def adopt(self, *, at_once: bool = False) -> list[int]:
@@ -172,3 +186,47 @@ class Leaseholder:
             if release:
                 await self.bus.leases.release(lease_key(table_id), self.worker, revision)
         self.owned.clear()
+
+
+LADDER_LEASE = "ladder"
+"""The lease of the one worker that plays the saved bots' background ladder games."""
+
+
+async def while_held(
+    bus: Bus, key: str, worker: str, work: Callable[[], Coroutine[Any, Any, None]]
+) -> None:
+    """Run ``work`` on one worker among all: the one holding ``key``'s lease. The holder
+    renews it every third of its lifetime and stops ``work`` the moment a renewal fails; the
+    others try to claim it as often, so when the holder dies (its lease runs out) or stops
+    (cancelled: it hands the lease back) another takes the work over. Runs until cancelled.
+
+    Why: work that belongs to the whole server, not to a table (the ladder's games), done by
+    every worker would be done several times over."""
+    beat = bus.lease_seconds / 3
+    while True:
+        revision = await _quietly(bus.leases.claim(key, worker))
+        if revision is None:
+            await asyncio.sleep(beat)
+            continue
+        log.info("%s: holds the %s lease", worker, key)
+        task = asyncio.get_running_loop().create_task(work())
+        try:
+            while revision is not None and not task.done():
+                await asyncio.sleep(beat)
+                revision = await _quietly(bus.leases.renew(key, worker, revision))
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            if revision is not None:  # (cancelled: hand it back, another takes it at once)
+                await _quietly(bus.leases.release(key, worker, revision))
+        log.warning("%s: no longer holds the %s lease", worker, key)
+
+
+async def _quietly(call: Awaitable[T]) -> T | None:
+    """The bus's answer, or ``None`` if the bus failed (we cannot prove we hold a lease)."""
+    try:
+        return await call
+    except Exception:
+        log.exception("a lease call failed")
+        return None

@@ -17,11 +17,21 @@ import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
 
+import msgspec
+
 from shipwreck.bus import Bus
-from shipwreck.engine.core import Event, Seat
+from shipwreck.engine.core import Event, IllegalCommand, Seat
+from shipwreck.lang import format_command
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.runtime.table import ChatLine, SeatInfo, Submitted
-from shipwreck.runtime.updates import RequestKind, SeatUpdate, TableMirror, TableRequest
+from shipwreck.runtime.updates import (
+    PreviewAnswer,
+    RequestKind,
+    SeatUpdate,
+    TableMirror,
+    TableRequest,
+    preview_type,
+)
 
 log = logging.getLogger("shipwreck.remote_table")
 
@@ -30,6 +40,10 @@ UNUSED_SECONDS = 30.0
 """A link no screen has followed this long after it opened is closed."""
 
 Key = tuple[int, Seat | None, str]
+PreviewKey = tuple[str, int, int]
+"""A preview asked for: the line (as the game formats it), and the update's epoch and seq."""
+PREVIEW_SECONDS = 0.1
+"""At most one preview request per this long, per screen (as the local screen's preview)."""
 
 
 class RemoteTable:
@@ -43,12 +57,18 @@ class RemoteTable:
         """How many links of this worker follow each (table, seat, player): the last to
         close tells the owner the player has gone."""
         followers[self._key] += 1
-        self.watchers: dict[str, int] = {}
-        """Spectators are known to the owner only (a whisper to one is sent from there)."""
         self._listeners: dict[Callable[[SeatLink], None], Callable[[TableMirror], None]] = {}
         self._tasks: set[asyncio.Task[object]] = set()
         self._shown = False
         self.closed = False
+        self._preview: tuple[PreviewKey, PreviewAnswer] | None = None
+        """The owner's latest preview answer, and what it answered (line, epoch, seq)."""
+        self._preview_wanted: PreviewKey | None = None
+        self._preview_asking: asyncio.TimerHandle | None = None
+        self._preview_at = 0.0
+        self.handed_over = False
+        """Another session of the player took the seat: closing says no goodbye to the owner
+        (the player is still here, in that session)."""
         self._unused = asyncio.get_running_loop().call_later(UNUSED_SECONDS, self._close_unused)
 
     @property
@@ -69,10 +89,18 @@ class RemoteTable:
         player: str,
         seat: Seat | None,
         followers: Counter[Key] | None = None,
+        watching: bool = False,
     ) -> RemoteTable | str:
         """Follow ``seat`` (``None``: as a spectator) of table ``table_id``; the table, or why
-        not (one line)."""
-        mirror = TableMirror(bus, table_id, seat, player=player if seat is not None else None)
+        not (one line). ``watching``: a spectator's screen (the table counts ``player`` as
+        watching it, and whispers to them reach them), not a look at who sits where."""
+        mirror = TableMirror(
+            bus,
+            table_id,
+            seat,
+            player=player if seat is not None else None,
+            watcher=player if watching and seat is None else None,
+        )
         await mirror.start()
         if mirror.update is None:
             await mirror.stop()
@@ -88,7 +116,7 @@ class RemoteTable:
             last = self.followers[self._key] <= 0
             if last:
                 del self.followers[self._key]
-            await self.mirror.stop(away=last)
+            await self.mirror.stop(away=last and not self.handed_over)
 
     # ------------------------------------------------------------------ reading
 
@@ -127,6 +155,11 @@ class RemoteTable:
     @property
     def host(self) -> str | None:
         return self._update.host
+
+    @property
+    def watchers(self) -> dict[str, int]:
+        """Who watches the table, on any worker, as the owner last said."""
+        return dict.fromkeys(self._update.watchers, 1)
 
     @property
     def autopilot_after(self) -> int:
@@ -179,8 +212,49 @@ class RemoteTable:
         )
 
     def preview(self, seat: Seat, cmd: object) -> object:
-        """No preview from here (it needs the game's state, which only the owner has)."""
+        """What ``cmd`` would do for this seat, as the owner said for the latest update
+        (raises :class:`IllegalCommand` as the table would). Only the owner has the game's
+        state, so the first call for a line (or after a change) asks it and returns ``None``;
+        the answer, when it comes, is drawn as an update is (the listeners are called). At
+        most one request is on its way, and one per :data:`PREVIEW_SECONDS`, whatever is
+        typed: the last line asked for is the one sent."""
+        if seat != self.seat or self.mirror.update is None:
+            return None
+        wanted = (format_command(cmd), self.mirror.update.epoch, self.mirror.update.seq)
+        if self._preview is not None and self._preview[0] == wanted:
+            return self._previewed(self._preview[1])
+        self._preview_wanted = wanted
+        if self._preview_asking is None:
+            wait = self._preview_at + PREVIEW_SECONDS - time.monotonic()
+            self._preview_asking = asyncio.get_running_loop().call_later(
+                max(0.0, wait), lambda: self._spawn(self._ask_preview())
+            )
         return None
+
+    def _previewed(self, answer: PreviewAnswer) -> object:
+        if not answer.ok:
+            if answer.message:
+                raise IllegalCommand(answer.message)
+            return None
+        kind = preview_type(self.game)
+        if kind is None:
+            return None
+        return msgspec.json.decode(answer.preview, type=kind | None)
+
+    async def _ask_preview(self) -> None:
+        try:
+            while (wanted := self._preview_wanted) is not None:
+                self._preview_at = time.monotonic()
+                answer = await self.mirror.ask_preview(wanted[0])
+                self._preview = (wanted, answer)
+                if self._preview_wanted == wanted:
+                    self._preview_wanted = None
+                    for heard in list(self._listeners.values()):
+                        heard(self.mirror)
+                    return
+                await asyncio.sleep(max(0.0, self._preview_at + PREVIEW_SECONDS - time.monotonic()))
+        finally:
+            self._preview_asking = None
 
     # ------------------------------------------------------------------ asking the owner
 
@@ -291,5 +365,9 @@ class RemoteTables:
         self.bus = bus
         self.followers: Counter[Key] = Counter()
 
-    async def open(self, table_id: int, player: str, seat: Seat | None) -> RemoteTable | str:
-        return await RemoteTable.open(self.bus, table_id, player, seat, self.followers)
+    async def open(
+        self, table_id: int, player: str, seat: Seat | None, watching: bool = False
+    ) -> RemoteTable | str:
+        return await RemoteTable.open(
+            self.bus, table_id, player, seat, self.followers, watching=watching
+        )

@@ -36,14 +36,17 @@ from typing import Literal
 import msgspec
 
 from shipwreck.bus import Bus, NoResponder, Subscription
-from shipwreck.engine.core import Event, Seat
+from shipwreck.bus.core import valid_subject
+from shipwreck.engine.core import Event, IllegalCommand, Seat
 from shipwreck.games import get_ruleset
+from shipwreck.lang import CommandSyntaxError, parse_command
 from shipwreck.runtime.seat_link import waited_seats
 from shipwreck.runtime.table import CHAT_KEPT, ChatLine, SeatInfo, Submitted, Table
 
 log = logging.getLogger("shipwreck.updates")
 
 SPECTATOR = "public"
+WATCHER = "watcher"
 MOVING = "the table is moving to another server; try again"
 """A request no owner answered (between a dead owner and the next)."""
 
@@ -86,17 +89,33 @@ class SeatUpdate(msgspec.Struct, frozen=True):
     chat: tuple[ChatLine, ...] = ()
     """The chat lines this seat's player may read (a spectator: the table's), from the first
     one not yet sent."""
+    watchers: tuple[str, ...] = ()
+    """Who watches the table, on any worker (public: every screen may ``tell`` them)."""
 
 
-RequestKind = Literal["line", "here", "away", "say", "start", "sit", "leave", "takeback", "shown"]
+RequestKind = Literal[
+    "line",
+    "here",
+    "away",
+    "say",
+    "start",
+    "sit",
+    "leave",
+    "takeback",
+    "shown",
+    "watch",
+    "unwatch",
+    "preview",
+]
 
 
 class TableRequest(msgspec.Struct, frozen=True):
     """From a player's worker to the table's owner: a typed line, that the player's session
     came (``here``) or went (``away``), or one of the table's words (``say``, ``start``,
-    ``sit``, ``leave``, ``takeback``, ``shown``: the prompt has been shown, the clock may run).
-    ``seat`` is the player's seat (``None``: a spectator, who may only ``say``); for ``sit``,
-    the seat asked for."""
+    ``sit``, ``leave``, ``takeback``, ``shown``: the prompt has been shown, the clock may run),
+    or that a spectator's screen opened (``watch``) or closed (``unwatch``). ``seat`` is the
+    player's seat (``None``: a spectator, who may only ``say``); for ``sit``, the seat asked
+    for."""
 
     player: str
     seat: Seat | None
@@ -110,8 +129,25 @@ class TableRequest(msgspec.Struct, frozen=True):
     """``start``: the free seats' bots become theirs."""
 
 
+class PreviewAnswer(msgspec.Struct, frozen=True):
+    """The owner's answer to a ``preview`` request: what the typed line would do for the
+    seat (``Table.preview``, encoded), or why the table would refuse it (``ok`` false, with
+    ``message``; no message: the line is not a command yet)."""
+
+    ok: bool
+    message: str = ""
+    preview: msgspec.Raw = msgspec.Raw(b"null")
+    """The game's preview, encoded (``null``: the game has none)."""
+
+
 def seat_subject(table_id: int, seat: Seat | None) -> str:
     return f"table.{table_id}.{SPECTATOR if seat is None else f'seat.{seat}'}"
+
+
+def watcher_subject(table_id: int, player: str) -> str:
+    """A spectator's own subject: the spectators' update with the whispers to and from them
+    (a whisper to a spectator must reach no other spectator)."""
+    return f"table.{table_id}.{WATCHER}.{player}"
 
 
 def snapshot_subject(table_id: int) -> str:
@@ -123,14 +159,21 @@ def commands_subject(table_id: int) -> str:
 
 
 def seat_update(
-    table: Table, seat: Seat | None, seq: int, first: int = 0, epoch: int = 0, chat_from: int = 0
+    table: Table,
+    seat: Seat | None,
+    seq: int,
+    first: int = 0,
+    epoch: int = 0,
+    chat_from: int = 0,
+    watcher: str | None = None,
 ) -> SeatUpdate:
     """The update for ``seat`` with its log from line ``first`` on and its chat from line
-    number ``chat_from`` on. Everything in it comes from the table's filtered readers (``view``,
-    ``log``, ``chat_for``), never from the state itself; of the other seats it carries what
-    every screen shows (who sits there), not what the table played for them."""
+    number ``chat_from`` on (a spectator ``watcher``'s: with the whispers to and from them).
+    Everything in it comes from the table's filtered readers (``view``, ``log``,
+    ``chat_for``), never from the state itself; of the other seats it carries what every
+    screen shows (who sits there), not what the table played for them."""
     view = table.view(seat)
-    player = table.seats[seat].player if seat is not None else None
+    player = table.seats[seat].player if seat is not None else watcher
     clocks = [seat, *waited_seats(view)] if seat is not None else list(waited_seats(view))
     # (a deadline of 0 s left is due now: it is played before anyone could read it)
     return SeatUpdate(
@@ -159,6 +202,7 @@ def seat_update(
         host_here=table.host_here(),
         start_refusal=table.start_refusal(player),
         chat=tuple(c for c in table.chat_for(player) if c.n >= chat_from),
+        watchers=tuple(sorted(table.watchers)),
     )
 
 
@@ -172,16 +216,30 @@ def _as_seen_by(seats: list[SeatInfo], seat: Seat | None) -> list[SeatInfo]:
 
 
 @functools.cache
+def preview_type(game: str) -> type | None:
+    """The struct ``game``'s ``preview`` returns (``None``: the game has no preview)."""
+    method = getattr(type(get_ruleset(game)), "preview", None)
+    if method is None:
+        return None
+    found: type = typing.get_type_hints(method)["return"]
+    return found
+
+
+@functools.cache
 def view_type(game: str) -> type:
     """The struct ``game``'s ``view`` returns (a mirror given none decodes views with it)."""
     found: type = typing.get_type_hints(type(get_ruleset(game)).view)["return"]
     return found
 
 
+Follower = Seat | str | None
+"""Whom an owner publishes for: a seat, the spectators (``None``), or one spectator by name."""
+
 _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder(SeatUpdate)
 _REQUEST = msgspec.json.Decoder(TableRequest)
 _ANSWER = msgspec.json.Decoder(Submitted)
+_PREVIEW = msgspec.json.Decoder(PreviewAnswer)
 
 
 class TableOwner:
@@ -195,10 +253,12 @@ class TableOwner:
     def __init__(self, table: Table, bus: Bus, epoch: int = 0) -> None:
         self.table, self.bus, self.epoch = table, bus, epoch
         self.seq = 0
-        self._sent: dict[Seat | None, int] = {}
-        """Per seat, how many of its log lines have been published."""
-        self._chat_sent: dict[Seat | None, int] = {}
-        """Per seat, the number of the first chat line not yet published."""
+        self._sent: dict[Follower, int] = {}
+        """Per seat (or spectator by name), how many of its log lines have been published."""
+        self._chat_sent: dict[Follower, int] = {}
+        """Per seat (or spectator), the number of the first chat line not yet published."""
+        self._watching: dict[str, list[Callable[[], None]]] = {}
+        """Spectators on other workers: one ``Table.watch`` ending per screen of theirs."""
         self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._served: list[Subscription] = []
@@ -216,6 +276,10 @@ class TableOwner:
     async def stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        for screens in self._watching.values():
+            for unwatch in screens:
+                unwatch()
+        self._watching.clear()
         for served in self._served:
             await served.stop()
         await self._queue.join()
@@ -224,19 +288,23 @@ class TableOwner:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def _seats(self) -> list[Seat | None]:
-        return [*range(len(self.table.seats)), None]
+    def _followers(self) -> list[Follower]:
+        return [*range(len(self.table.seats)), None, *self._watching]
 
     def _changed(self, table: Table) -> None:
         self.seq += 1
         batch: list[tuple[str, bytes]] = []
-        for seat in self._seats():
-            first, chat_from = self._sent.get(seat, 0), self._chat_sent.get(seat, 0)
-            update = seat_update(table, seat, self.seq, first, self.epoch, chat_from)
-            self._sent[seat] = first + len(update.events)
+        for who in self._followers():
+            first, chat_from = self._sent.get(who, 0), self._chat_sent.get(who, 0)
+            seat, watcher = (None, who) if isinstance(who, str) else (who, None)
+            update = seat_update(table, seat, self.seq, first, self.epoch, chat_from, watcher)
+            self._sent[who] = first + len(update.events)
             if update.chat:
-                self._chat_sent[seat] = update.chat[-1].n + 1
-            batch.append((seat_subject(table.id, seat), _ENCODER.encode(update)))
+                self._chat_sent[who] = update.chat[-1].n + 1
+            subject = (
+                watcher_subject(table.id, watcher) if watcher else seat_subject(table.id, seat)
+            )
+            batch.append((subject, _ENCODER.encode(update)))
         self._queue.put_nowait(batch)
 
     async def _send(self) -> None:
@@ -253,10 +321,12 @@ class TableOwner:
     async def _snapshot(self, data: bytes) -> bytes:
         """A mirror's request for a seat's whole update (its log from the first line)."""
         text = data.decode(errors="replace")
-        seat: Seat | None = None if text == SPECTATOR else int(text)
+        watcher = text.removeprefix(f"{WATCHER}.") if text.startswith(f"{WATCHER}.") else None
+        seat: Seat | None = None if text == SPECTATOR or watcher else int(text)
         if seat is not None and not 0 <= seat < len(self.table.seats):
             return b""
-        return _ENCODER.encode(seat_update(self.table, seat, self.seq, epoch=self.epoch))
+        update = seat_update(self.table, seat, self.seq, epoch=self.epoch, watcher=watcher)
+        return _ENCODER.encode(update)
 
     async def _command(self, data: bytes) -> bytes:
         """A player's line from another worker: theirs only if they sit in that seat."""
@@ -264,7 +334,27 @@ class TableOwner:
             req = _REQUEST.decode(data)
         except msgspec.DecodeError:
             return _ENCODER.encode(Submitted(False, "the server could not read that; try again"))
+        if req.kind == "preview":
+            return _ENCODER.encode(self._preview(req))
         return _ENCODER.encode(self._answer(req))
+
+    def _preview(self, req: TableRequest) -> PreviewAnswer:
+        """What the player's typed line would do for their seat (as a local screen's preview,
+        from the same ``Table.preview``)."""
+        t = self.table
+        if req.seat is None or t.seat_of_player(req.player) != req.seat:
+            return PreviewAnswer(False, "you have no seat at this table now")
+        try:
+            cmd = parse_command(t.game, req.text)
+        except CommandSyntaxError:
+            return PreviewAnswer(False)
+        try:
+            preview = t.preview(req.seat, cmd)
+        except IllegalCommand as e:
+            return PreviewAnswer(False, str(e))
+        if preview is None:
+            return PreviewAnswer(True)
+        return PreviewAnswer(True, preview=msgspec.Raw(_ENCODER.encode(preview)))
 
     def _answer(self, req: TableRequest) -> Submitted:
         t = self.table
@@ -273,6 +363,8 @@ class TableOwner:
                 return Submitted(False, "which seat?")
             problem = t.sit(req.seat, req.player)
             return Submitted(problem is None, problem or "")
+        if req.kind in ("watch", "unwatch"):
+            return Submitted(self._watch(req.player, req.kind == "watch"))
         if t.seat_of_player(req.player) != req.seat:
             return Submitted(False, "you have no seat at this table now")
         if req.kind == "say":
@@ -298,6 +390,24 @@ class TableOwner:
                 t.set_connected(req.player, req.kind == "here")
         return Submitted(True)
 
+    def _watch(self, player: str, on: bool) -> bool:
+        """A screen of ``player``'s on another worker began (``on``) or stopped watching: the
+        table counts them as a spectator (whispers to them are accepted) while any does, and
+        their own subject carries the spectators' update with their whispers."""
+        if not valid_subject(watcher_subject(self.table.id, player)):
+            return False
+        screens = self._watching.setdefault(player, [])
+        if on:
+            screens.append(self.table.watch(player))
+        elif screens:
+            screens.pop()()
+        if not screens:
+            del self._watching[player]
+            self._sent.pop(player, None)
+            self._chat_sent.pop(player, None)
+        self._changed(self.table)  # (every screen lists who watches)
+        return True
+
 
 def _order(update: SeatUpdate) -> tuple[int, int]:
     return (update.epoch, update.seq)
@@ -310,7 +420,9 @@ class TableMirror:
     calls match :class:`~shipwreck.runtime.table.Table`'s for the seat followed. A mirror with a
     ``player`` is that player's session at the table: it tells the owner they are here when it
     starts (and again to a new owner after a failover, whose rebuilt table thinks everyone
-    away) and that they are away when it stops.
+    away) and that they are away when it stops. A spectators' mirror with a ``watcher`` is
+    that player's screen watching the table: it follows their own subject (the spectators'
+    update and their whispers) and tells the owner when it starts and stops watching.
     """
 
     def __init__(
@@ -320,9 +432,11 @@ class TableMirror:
         seat: Seat | None,
         view_type: type | None = None,
         player: str | None = None,
+        watcher: str | None = None,
     ) -> None:
         self.bus, self.id, self.seat_followed = bus, table_id, seat
         self.view_type, self.player = view_type, player
+        self.watcher = watcher if seat is None else None
         self.update: SeatUpdate | None = None
         self.events: list[Event] = []
         self.chat: list[ChatLine] = []
@@ -336,9 +450,12 @@ class TableMirror:
     async def start(self) -> None:
         """Follow the seat's subject, then catch up with a snapshot (in that order, so no
         change falls between the two)."""
-        self._sub = await self.bus.subscribe(
-            seat_subject(self.id, self.seat_followed), self._received
+        subject = (
+            watcher_subject(self.id, self.watcher)
+            if self.watcher is not None
+            else seat_subject(self.id, self.seat_followed)
         )
+        self._sub = await self.bus.subscribe(subject, self._received)
         await self.catch_up()
 
     async def stop(self, away: bool = True) -> None:
@@ -346,18 +463,24 @@ class TableMirror:
         session of theirs on this worker still follows the seat)."""
         if self._sub is not None:
             await self._sub.stop()
-        if away:
+        if away or self.watcher is not None:  # (each watching screen is counted by the owner)
             await self._presence("away")
 
     async def _presence(self, kind: Literal["here", "away"]) -> None:
-        if self.player is None or self.seat_followed is None:
+        if self.watcher is not None:
+            watch: RequestKind = "watch" if kind == "here" else "unwatch"
+            req = _ENCODER.encode(TableRequest(self.watcher, None, kind=watch))
+        elif self.player is None or self.seat_followed is None:
             return
-        req = _ENCODER.encode(TableRequest(self.player, self.seat_followed, kind=kind))
+        else:
+            req = _ENCODER.encode(TableRequest(self.player, self.seat_followed, kind=kind))
         with contextlib.suppress(NoResponder):  # no owner now: the next one is told on arrival
             await self.bus.request(commands_subject(self.id), req)
 
     async def catch_up(self) -> None:
         who = SPECTATOR if self.seat_followed is None else str(self.seat_followed)
+        if self.watcher is not None:
+            who = f"{WATCHER}.{self.watcher}"
         try:
             data = await self.bus.request(snapshot_subject(self.id), who.encode())
         except NoResponder:
@@ -404,6 +527,17 @@ class TableMirror:
         if seat is None or player is None:
             return Submitted(False, "you are watching this table: you have no seat to play")
         return await self.ask(TableRequest(player, seat, text))
+
+    async def ask_preview(self, text: str) -> PreviewAnswer:
+        """What ``text`` would do for the seat this mirror follows, as its owner sees it."""
+        if self.seat_followed is None or self.player is None:
+            return PreviewAnswer(False)
+        req = TableRequest(self.player, self.seat_followed, text, kind="preview")
+        try:
+            data = await self.bus.request(commands_subject(self.id), _ENCODER.encode(req))
+        except NoResponder:
+            return PreviewAnswer(False)
+        return _PREVIEW.decode(data)
 
     async def ask(self, req: TableRequest) -> Submitted:
         """Send ``req`` to the table's owner; its answer (a refusal if no owner answers)."""

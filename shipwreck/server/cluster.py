@@ -45,6 +45,7 @@ class ClusterMember:
         self.link = LobbyLink(self.bus, self.lobby, self.worker, heartbeat=s.heartbeat_seconds)
         await self.link.start()
         self.lobby.on_created = self._created
+        self.lobby.hide_new_tables = True  # (listed once claimed: Leaseholder.claim_new)
         self.lobby.remote_tables = RemoteTables(self.bus)
         self.holder.start()
         log.info("worker %s joined %s; took %d tables", self.worker, s.bus, len(adopted))
@@ -64,6 +65,7 @@ class ClusterMember:
     async def stop(self) -> None:
         """Leave cleanly: hand every lease back, so other workers take the tables at once."""
         self.lobby.on_created = None
+        self.lobby.hide_new_tables = False
         self.lobby.remote_tables = None
         if self.holder is not None:
             await self.holder.stop(release=True)

@@ -153,13 +153,21 @@ class Service:
 
     def _start_ladder_games(self) -> None:
         """Saved bots' background ladder games (server/ladder_games.py), unless ``[ladder]
-        games_per_minute`` is 0; one process only (several workers would each play them)."""
-        if self.config.ladder.games_per_minute <= 0 or self.cluster is not None:
+        games_per_minute`` is 0; among several workers, by the one holding the ladder's
+        lease only (each would play them)."""
+        if self.config.ladder.games_per_minute <= 0:
             return
         from shipwreck.server.ladder_games import LadderGames
 
         self.ladder_games = LadderGames(self.store, self.config.ladder)
-        self._ladder_task = asyncio.create_task(self.ladder_games.run())
+        cluster = self.cluster
+        if cluster is not None and cluster.bus is not None:
+            from shipwreck.runtime.ownership import LADDER_LEASE, while_held
+
+            held = while_held(cluster.bus, LADDER_LEASE, cluster.worker, self.ladder_games.run)
+            self._ladder_task = asyncio.create_task(held)
+        else:
+            self._ladder_task = asyncio.create_task(self.ladder_games.run())
 
     async def stop(self) -> None:
         if self._ladder_task is not None and self.ladder_games is not None:

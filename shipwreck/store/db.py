@@ -196,13 +196,19 @@ class Store:
 
     # ------------------------------------------------------------------ tables and commands
 
-    def new_table(self, game: str, seed: int, seats_json: str) -> int:
+    def new_table(self, game: str, seed: int, seats_json: str, hidden: bool = False) -> int:
         """A new table's row, with the next free id. The id is given inside the insert, so
-        several workers sharing the database never hand out one id twice."""
+        several workers sharing the database never hand out one id twice. ``hidden``: not
+        listed by :meth:`tables` until :meth:`show_table` (a worker's new table, until it
+        holds the table's lease: no other worker's scan for orphans can see it before)."""
         return self.db.insert_id(
             "INSERT INTO tables (game, seed, seats, created) VALUES (?,?,?,?)",
-            (game, seed, seats_json, time.time()),
+            ("" if hidden else game, seed, seats_json, time.time()),
         )
+
+    def show_table(self, table_id: int, game: str) -> None:
+        """List a table made ``hidden`` (its maker holds its lease now)."""
+        self.db.execute("UPDATE tables SET game = ? WHERE id = ? AND game = ''", (game, table_id))
 
     def append(self, table_id: int, n: int, seat: int, text: str, over: bool = False) -> None:
         """Commit one accepted command, and with ``over`` the end of its game, in one

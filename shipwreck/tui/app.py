@@ -153,7 +153,7 @@ class ShipwreckApp(App[None]):
         sitting down at once held every other session for over half a second)."""
         seat = None if spectate else table.seat_of_player(self.user)
         if seat is not None:
-            previous = self.lobby.claim(table.id, self.user, self)
+            previous = self.lobby.claim(table.id, self.user, self, self._taken_over(table.id))
             if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
                 previous.post_message(SeatTakenOver(table.id))
         greeting = welcome_back(table, seat) if seat is not None else ""
@@ -184,12 +184,22 @@ class ShipwreckApp(App[None]):
         else:
             self.push_screen(screen)
 
+    def _taken_over(self, table_id: int) -> Callable[[], None]:
+        """What a session on another worker taking this seat does here (from its worker's bus
+        task: only a message)."""
+
+        def tell() -> None:
+            self.post_message(SeatTakenOver(table_id))
+
+        return tell
+
     def on_seat_taken_over(self, message: SeatTakenOver) -> None:
         self.lobby.release_one(message.table_id, self.user, self)
         for screen in self.screen_stack:
             if not isinstance(screen, SeatScreen) or screen.table.id != message.table_id:
                 continue
             if isinstance(screen.table, RemoteTable):  # (it follows the seat's updates only)
+                screen.table.handed_over = True  # (the other session is here: no goodbye)
                 self._from_table_to_lobby(TAKEN_OVER_ELSEWHERE.format(id=message.table_id))
                 return
             screen.become_spectator(TAKEN_OVER)

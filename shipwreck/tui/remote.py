@@ -23,6 +23,7 @@ from shipwreck.tui.pacer import post_callback
 
 if TYPE_CHECKING:
     from shipwreck.runtime import Lobby
+    from shipwreck.runtime.lobby import Row
     from shipwreck.tui.app import ShipwreckApp
 
 
@@ -44,17 +45,34 @@ log = logging.getLogger("shipwreck.tui.remote")
 _entering: set[asyncio.Task[None]] = set()
 
 
+def _players(row: Row) -> list[str]:
+    """The players a lobby row names (``ann, bob (away)``: ann and bob)."""
+    return [name.removesuffix(" (away)") for name in row[5].split(", ")]
+
+
 def remote_seat(lobby: Lobby, player: str) -> int | None:
     """The last unfinished table another worker owns where ``player`` sits, as the lobby
     lists it (a player coming back lands there, as at a table of this worker)."""
     mine = [
         int(row[0])
         for row in lobby.listing()
-        if int(row[0]) not in lobby.tables
-        and row[4] != "over"
-        and player in (name.removesuffix(" (away)") for name in row[5].split(", "))
+        if int(row[0]) not in lobby.tables and row[4] != "over" and player in _players(row)
     ]
     return mine[-1] if mine else None
+
+
+def remote_ids(lobby: Lobby, player: str, word: str) -> list[int]:
+    """The tables other workers own that Tab offers after ``word`` (``join``: with a free
+    seat, or ``player``'s; ``watch``: not over; ``open``: ``player``'s), as the lobby lists
+    them (a row says which seats are free: ``.`` in its seats column)."""
+    if lobby.remote_rows is None:
+        return []
+    rows = [r for r in lobby.remote_rows() if r[4] != "over" and int(r[0]) not in lobby.tables]
+    if word == "join":
+        rows = [r for r in rows if "." in r[2] or player in _players(r)]
+    elif word == "open":
+        rows = [r for r in rows if player in _players(r)]
+    return [int(r[0]) for r in rows]
 
 
 def enter_remote(
@@ -81,10 +99,35 @@ async def _enter(
 ) -> None:
     app = screen.shipwreck
     number, user = word.table, app.user
-    seen = await remote.open(number, user, None)  # as a spectator: who sits where, seat ids
-    if isinstance(seen, str):
-        screen.error(seen)
+    link: RemoteTable | str | None
+    if isinstance(word, W.Watch):  # a spectator's screen: the table counts them as watching
+        link = await remote.open(number, user, None, watching=True)
+    else:
+        link = await _seat_link(screen, remote, word, seat_to_join, free_seats_hint)
+    if link is None:
         return
+    if isinstance(link, str):
+        screen.error(link)
+        return
+    if not app.is_running:
+        await link.close()
+        return
+    app.open_table(link, spectate=isinstance(word, W.Watch))
+
+
+async def _seat_link(
+    screen: Told,
+    remote: RemoteTables,
+    word: W.JoinTable | W.Open,
+    seat_to_join: SeatFor | None,
+    free_seats_hint: FreeSeats | None,
+) -> RemoteTable | str | None:
+    """The player's seat at the table (``join`` sits them first), else a spectator's view of
+    it; ``None`` when the refusal is already on the screen."""
+    number, user = word.table, screen.shipwreck.user
+    seen = await remote.open(number, user, None)  # a look: who sits where, seat ids
+    if isinstance(seen, str):
+        return seen
     seat = seen.seat_of_player(user)
     if isinstance(word, W.JoinTable) and seat is None:
         assert seat_to_join is not None and free_seats_hint is not None, "join chooses a seat"
@@ -94,19 +137,10 @@ async def _enter(
             hint = free_seats_hint(seen) if isinstance(chosen, int) else ""
             await seen.close()
             screen.error(f"{problem}{hint}")
-            return
+            return None
         seat = chosen
-    link: RemoteTable | str = seen
-    if seat is not None and not isinstance(word, W.Watch):
-        await seen.close()
-        link = await remote.open(number, user, seat)
-    if isinstance(link, str):
-        screen.error(link)
-        return
-    if not app.is_running:
-        await link.close()
-        return
-    app.open_table(link, spectate=isinstance(word, W.Watch))
+    await seen.close()
+    return await remote.open(number, user, seat, watching=seat is None)
 
 
 def follow_moves(app: ShipwreckApp) -> Callable[[], None]:

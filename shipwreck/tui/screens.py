@@ -47,7 +47,7 @@ from shipwreck.tui.learn import (
 )
 from shipwreck.tui.lifeboat import render as R
 from shipwreck.tui.pacer import RepaintPacer
-from shipwreck.tui.remote import enter_remote
+from shipwreck.tui.remote import enter_remote, remote_ids
 from shipwreck.tui.title import part, table_title
 from shipwreck.tui.typed import (
     MAX_ERROR_ROWS,
@@ -425,7 +425,8 @@ def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
             tables = [t for t in tables if t.free_seats() or t.seat_of_player(user) is not None]
         elif words[0] == "open":
             tables = [t for t in tables if t.seat_of_player(user) is not None]
-        return sorted((str(t.id) for t in tables if str(t.id).startswith(partial)), key=int)
+        ids = [t.id for t in tables] + remote_ids(lobby, user, words[0])  # (other workers')
+        return sorted((str(i) for i in ids if str(i).startswith(partial)), key=int)
     options = W.complete_words("lobby", text)
     if words == ["new"]:
         games = [o for o in options if o in lobby_games()]

@@ -116,3 +116,35 @@ async def test_an_owner_that_lost_its_lease_lets_go_of_the_table(tmp_path: Path)
     assert lobby_b.get(table.id) is not None
     await b.stop()
     await bus.close()
+
+
+async def test_a_new_table_is_never_adopted_before_its_maker_claims_it(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """The race of a new table's claim with another worker's scan for orphans, under a load
+    that delays the claim past any number of scans (here: the claim is simply made last). A's
+    table is in the store (its seats and lines are saved) but no scan of B's lists it; once A
+    holds its lease it is listed, and B still takes nothing: the claim cannot lose."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    lobby_a.hide_new_tables = True  # (as a worker's ClusterMember sets it)
+    seats = [SeatSpec("human"), *(SeatSpec("bot", "random") for _ in range(3))]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=78)
+    a, b = Leaseholder(bus_a, lobby_a, "a"), Leaseholder(bus_b, lobby_b, "b")
+    try:
+        for _ in range(3):  # scans, before A's claim: none may take it
+            assert await b.adopt() == [], "B adopted a table its maker has yet to claim"
+        assert await b.adopt(at_once=True) == []
+        assert await bus_b.leases.owner(lease_key(table.id)) is None
+        assert await a.claim_new(table.id), "A's claim lost the race"
+        assert await bus_b.leases.owner(lease_key(table.id)) == "a"
+        store = lobby_b.store
+        assert store is not None
+        assert [row[0] for row in store.tables(unfinished_only=True)] == [table.id]
+        for _ in range(3):
+            assert await b.adopt() == []
+        assert lobby_b.get(table.id) is None
+    finally:
+        await a.stop()
+        await b.stop()

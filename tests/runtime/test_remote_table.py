@@ -9,24 +9,30 @@ server); the app is Textual's Pilot on worker B's lobby. The screen reads a ``Re
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 
 from shipwreck.bus import Bus, MemoryBus, Subscription
 from shipwreck.bus.core import Handler
-from shipwreck.lang import format_command
+from shipwreck.engine.core import IllegalCommand
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.lang import format_command, parse_command
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.runtime.lobby_link import LobbyLink
 from shipwreck.runtime.ownership import Leaseholder
-from shipwreck.runtime.remote_table import RemoteTable, RemoteTables
+from shipwreck.runtime.remote_table import PREVIEW_SECONDS, RemoteTable, RemoteTables
 from shipwreck.store.db import Store
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.base import AppScreen, SeatScreen
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.screens import LobbyScreen, lobby_completions
+
+SM_MOVES = (C.Move, C.MoveToward, C.MoveDock)
 
 
 class Recording:
@@ -268,3 +274,237 @@ async def test_a_screen_on_a_table_its_worker_lost_follows_the_table_to_its_new_
         await a.stop()
         await b.stop()
         await bus.close()
+
+
+async def _until(check: Callable[[], bool], what: str) -> None:
+    for _ in range(500):  # 10 s: a loaded machine
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def test_a_whisper_to_a_spectator_on_another_worker_reaches_them_and_no_one_else(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """kay and lee watch A's table from B; ann (on A) whispers to kay: the table accepts it
+    (kay counts as watching), kay's screen reads it, and no subject but kay's own carries its
+    bytes (lee's, the spectators', the seats'). kay whispers back to ann; bob, seated on B,
+    may name kay (every screen lists who watches). When kay's screen closes, A forgets her."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a = _worker(db)
+    seats = [SeatSpec("human"), SeatSpec("human"), SeatSpec("bot"), SeatSpec("bot")]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=15)
+    assert table.sit(1, "bob") is None
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    heard: list[tuple[str, bytes]] = []  # every byte B's subscribers could ever receive
+
+    async def record(subject: str, data: bytes) -> None:
+        heard.append((subject, data))
+
+    spy = await bus_b.subscribe(f"table.{table.id}.>", record)
+    remote = RemoteTables(bus_b)
+    try:
+        kay = await remote.open(table.id, "kay", None, watching=True)
+        lee = await remote.open(table.id, "lee", None, watching=True)
+        bob = await remote.open(table.id, "bob", 1)
+        assert isinstance(kay, RemoteTable) and isinstance(lee, RemoteTable)
+        assert isinstance(bob, RemoteTable)
+        assert set(table.watchers) == {"kay", "lee"}, "A should count B's spectators"
+        await _until(lambda: set(bob.watchers) == {"kay", "lee"}, "bob's screen lists them")
+
+        assert table.say("ann", "psst-for-kay", 0, to_watcher="kay") is None
+        assert table.say("ann", "all-hear", 0) is None
+        await _until(lambda: "psst-for-kay" in [c.text for c in kay.mirror.chat], "kay reads it")
+        await _until(lambda: "all-hear" in [c.text for c in lee.mirror.chat], "lee reads on")
+        await _until(lambda: "all-hear" in [c.text for c in bob.mirror.chat], "bob reads on")
+        assert "psst-for-kay" not in [c.text for c in lee.mirror.chat]
+        assert "psst-for-kay" not in [c.text for c in bob.mirror.chat]
+        await _until(lambda: any(b"all-hear" in d for s, d in heard if "public" in s), "spy")
+        carried = {s for s, d in heard if b"psst-for-kay" in d}  # kay's, and ann's (she said it)
+        assert carried == {f"table.{table.id}.watcher.kay", f"table.{table.id}.seat.0"}, carried
+
+        assert await kay.say("kay", "back-to-ann", None, to=0) is None
+        assert "back-to-ann" in [c.text for c in table.chat_for("ann")]
+        assert "back-to-ann" not in [c.text for c in table.chat_for("bob")]
+        await _until(lambda: "back-to-ann" in [c.text for c in kay.mirror.chat], "kay's own")
+        await _until(lambda: "back-to-ann" in [c.text for c in table.chat_for("ann")], "on A")
+        sent = {s for s, d in heard if b"back-to-ann" in d} - {f"table.{table.id}.commands"}
+        assert f"table.{table.id}.watcher.kay" in sent and sent <= carried, sent  # (the request)
+
+        await kay.close()
+        assert set(table.watchers) == {"lee"}, "kay's closed screen still counts as watching"
+        refused = table.say("ann", "too late", 0, to_watcher="kay")
+        assert refused == "kay is not watching this table now"
+        await lee.close()
+        await bob.close()
+    finally:
+        await spy.stop()
+        await holder.stop()
+
+
+async def test_two_sessions_of_one_player_on_two_workers_the_newer_takes_the_seat(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """As on one worker, the newer session takes the seat and the older is told so. bob's
+    first session is on A (the owner): his second, on B, takes the seat, and the first
+    watches, saying why. A third, on A again, takes it back: the one on B goes to the lobby,
+    saying so, and its leaving does not tell A that bob has gone (he is here, on A)."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    seats = [SeatSpec("human"), SeatSpec("empty"), SeatSpec("bot", "random"), SeatSpec("bot")]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=16)
+    assert table.sit(1, "bob") is None
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    links = [LobbyLink(bus_a, lobby_a, "a", heartbeat=0.1), LobbyLink(bus_b, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    lobby_a.remote_tables, lobby_b.remote_tables = RemoteTables(bus_a), RemoteTables(bus_b)
+    await _until(lambda: lobby_b.elsewhere(table.id), "B lists A's table")
+    first, second, third = (ShipwreckApp(lobby, "bob") for lobby in (lobby_a, lobby_b, lobby_a))
+    try:
+        async with first.run_test(size=(120, 40)) as one:
+            await until(one, lambda: isinstance(first.screen, SeatScreen), "bob at his seat")
+            assert isinstance(first.screen, SeatScreen) and first.screen.seat == 1
+            assert first.screen.table is table
+            async with second.run_test(size=(120, 40)) as two:
+                await until(two, lambda: isinstance(second.screen, SeatScreen), "the second")
+                assert isinstance(second.screen, SeatScreen) and second.screen.seat == 1
+                assert isinstance(second.screen.table, RemoteTable)
+                said = "your other session has this seat"
+                await until(one, lambda: said in _error_line(first), "the first says why")
+                assert isinstance(first.screen, SeatScreen) and first.screen.seat is None
+                assert lobby_a.controllers.get((table.id, "bob")) is None
+                async with third.run_test(size=(120, 40)) as three:
+                    await until(three, lambda: isinstance(third.screen, SeatScreen), "third")
+                    assert isinstance(third.screen, SeatScreen) and third.screen.seat == 1
+                    await until(
+                        two, lambda: isinstance(second.screen, LobbyScreen), "the second: lobby"
+                    )
+                    elsewhere = f"your other session has your seat at table {table.id}"
+                    await until(two, lambda: elsewhere in _error_line(second), "it says why")
+                    assert lobby_a.controllers.get((table.id, "bob")) is third
+                    assert not lobby_b.remote_tables.followers, "B still follows the seat"
+                    await asyncio.sleep(0.3)  # (a goodbye from B would have arrived by now)
+                    assert table.seats[1].connected, "the second session's goodbye sent bob away"
+    finally:
+        for link in links:
+            await link.stop()
+        await holder.stop()
+
+
+async def test_tab_after_join_watch_open_lists_the_tables_of_every_worker(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """Tab in bob's lobby on B offers A's tables too, by the same rules as B's own: ``join``
+    a table with a free seat or his seat, ``watch`` any not over, ``open`` his own."""
+    bus_a, bus_b = buses
+    db = tmp_path / "shipwreck.db"
+    lobby_a, lobby_b = _worker(db), _worker(db)
+    bots = [SeatSpec("bot", "random")] * 3
+    one_free = [SeatSpec("human"), SeatSpec("empty"), *bots[:2]]
+    free = lobby_a.create_table("lifeboat", one_free, "ann")
+    full = lobby_a.create_table("lifeboat", [SeatSpec("human"), *bots], "ann")
+    his = lobby_a.create_table("lifeboat", [SeatSpec("human"), *bots], "bob")
+    here = lobby_b.create_table("lifeboat", [SeatSpec("human"), *bots], "bob")
+    links = [LobbyLink(bus_a, lobby_a, "a", heartbeat=0.1), LobbyLink(bus_b, lobby_b, "b", 0.1)]
+    for link in links:
+        await link.start()
+    try:
+        await _until(lambda: all(lobby_b.elsewhere(t.id) for t in (free, full, his)), "A's rows")
+
+        def tab(text: str) -> list[str]:
+            return lobby_completions(lobby_b, "bob", text)
+
+        assert tab("join ") == [str(t.id) for t in (free, his, here)]
+        assert tab("watch ") == [str(t.id) for t in (free, full, his, here)]
+        assert tab("open ") == [str(t.id) for t in (his, here)]
+        assert tab(f"join {free.id}") == [str(free.id)]
+    finally:
+        for link in links:
+            await link.stop()
+
+
+class Counting:
+    """A worker's connection to the bus, counting the preview requests it sends."""
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self.previews: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bus, name)
+
+    async def request(self, subject: str, data: bytes, timeout: float = 2.0) -> bytes:
+        if b'"kind":"preview"' in data:
+            self.previews.append(time.monotonic())
+        return await self.bus.request(subject, data, timeout)
+
+
+async def test_a_spanish_main_move_typed_on_another_worker_is_previewed_by_the_owner(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """bob's Spanish Main seat is on A's table, his screen on B: the preview of a move he
+    types is the owner's (the same as A's table gives, a refusal in its words too), it comes
+    with a redraw of his screen, and however fast he types at most one preview request goes
+    every 0.1 s (as the local preview's pace)."""
+    bus_a, plain_b = buses
+    bus_b = Counting(plain_b)
+    lobby_a = _worker(tmp_path / "shipwreck.db")
+    seats = [SeatSpec("human"), SeatSpec("bot", "sm_random")]
+    table = lobby_a.create_table("spanish_main", seats, creator="bob", seed=3)
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    try:
+        remote = await RemoteTables(bus_b).open(table.id, "bob", 0)  # type: ignore[arg-type]
+        assert isinstance(remote, RemoteTable)
+        redrawn: list[object] = []
+        unsubscribe = remote.subscribe(redrawn.append)
+        moves = [c for c in table.rules.choices(table.state, 0) if isinstance(c, SM_MOVES)]
+        assert len(moves) > 20 and table.preview(0, moves[0]) is not None
+
+        assert remote.preview(0, moves[0]) is None  # asked of A
+        await _until(lambda: bool(redrawn), "the answer redraws bob's screen")
+        assert remote.preview(0, moves[0]) == table.preview(0, moves[0])
+        assert len(bus_b.previews) == 1
+        assert remote.preview(0, moves[0]) == table.preview(0, moves[0]), "asked again"
+        assert len(bus_b.previews) == 1
+
+        began = time.monotonic()
+        for cmd in moves[1:21]:  # typed fast: a new line every 5 ms
+            assert remote.preview(0, cmd) is None
+            await asyncio.sleep(0.005)
+        last = moves[20]
+        await _until(lambda: remote.preview(0, last) is not None, "the last line's preview")
+        took = time.monotonic() - began
+        assert remote.preview(0, last) == table.preview(0, last)
+        sent = bus_b.previews[1:]
+        assert len(sent) <= took / PREVIEW_SECONDS + 1, f"{len(sent)} requests in {took:.2f} s"
+        assert all(b - a >= PREVIEW_SECONDS * 0.9 for a, b in zip(sent, sent[1:], strict=False)), (
+            sent
+        )
+
+        illegal = parse_command("spanish_main", "move dover S 0 S 0 S 0 S 0 S 0")
+        with pytest.raises(IllegalCommand) as local:
+            table.preview(0, illegal)
+        assert remote.preview(0, illegal) is None
+
+        def refused() -> bool:
+            try:
+                remote.preview(0, illegal)
+            except IllegalCommand:
+                return True
+            return False
+
+        await _until(refused, "A's refusal")
+        with pytest.raises(IllegalCommand) as there:
+            remote.preview(0, illegal)
+        assert str(there.value) == str(local.value)
+        unsubscribe()
+        await remote.close()
+    finally:
+        await holder.stop()

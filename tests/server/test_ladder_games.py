@@ -7,6 +7,7 @@ aside; and the server's loop keeps its turns while the games are played."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 
@@ -14,8 +15,11 @@ import asyncssh
 import pytest
 
 from shipwreck.arena.ladder_game import LadderJob, play_ladder_game, seating
-from shipwreck.config import Config, ConfigError, LadderSection, load_server_config
+from shipwreck.bus import Bus
+from shipwreck.bus.nats_server import NatsServer
+from shipwreck.config import ClusterSection, Config, ConfigError, LadderSection, load_server_config
 from shipwreck.resources import bots_dir
+from shipwreck.runtime.ownership import LADDER_LEASE, while_held
 from shipwreck.server.ladder_games import LadderGames
 from shipwreck.store import Entrant, Store
 
@@ -203,3 +207,69 @@ def test_ladder_opponents_must_be_shipped_bots(tmp_path: Path) -> None:
     toml.write_text('[ladder]\nopponents = ["random", "../../etc/passwd"]\n')
     with pytest.raises(ConfigError, match=r"\[ladder\] opponents: '../../etc/passwd' is not"):
         load_server_config(toml)
+
+
+async def test_with_two_workers_one_plays_the_ladder_games_and_the_other_takes_over(
+    buses: tuple[Bus, Bus], tmp_path: Path
+) -> None:
+    """Two workers share one store and one bus, each with its background games run under the
+    ladder's lease: only the holder plays (ann's bot plays its three games once, not twice);
+    when the holder stops, the other plays bob's bot, saved afterwards."""
+    bus_a, bus_b = buses
+    store = _store_with_bots(tmp_path, {("ann", "rower"): ROWER})
+    settings = LadderSection(games_per_minute=600, games_per_bot=3, games_per_owner_per_hour=3600)
+    games = {"a": LadderGames(store, settings, seed=1), "b": LadderGames(store, settings, seed=2)}
+    tasks = {
+        name: asyncio.create_task(while_held(bus, LADDER_LEASE, name, games[name].run))
+        for name, bus in (("a", bus_a), ("b", bus_b))
+    }
+    try:
+        async with asyncio.timeout(60):
+            while sum(g.played for g in games.values()) < 3:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(10 * games["a"].interval)  # (a second player would have played)
+        assert sorted(g.played for g in games.values()) == [0, 3], "both workers played"
+        rower = store.ratings.get("lifeboat", Entrant("bot", "ann/rower"))
+        assert rower is not None and rower.games == 3
+        holder = next(name for name, g in games.items() if g.played)
+        other = next(name for name in games if name != holder)
+        tasks.pop(holder).cancel()  # the holder stops (its lease handed back)
+        store.identify("bob", "SHA256:bob", "ssh-ed25519 bob")
+        store.save_bot("bob", "rower", ROWER)
+        async with asyncio.timeout(60):
+            while games[other].played < 3:
+                await asyncio.sleep(0.05)
+        bobs = store.ratings.get("lifeboat", Entrant("bot", "bob/rower"))
+        assert bobs is not None and bobs.games == 3
+        assert games[holder].played == 3, "the stopped worker went on playing"
+    finally:
+        for task in tasks.values():
+            task.cancel()
+        for task in tasks.values():
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for g in games.values():
+            await g.close()
+        store.close()
+
+
+async def test_serve_with_a_bus_plays_the_ladder_games_on_one_worker_only(tmp_path: Path) -> None:
+    """Two servers joined by a real NATS server, on one database: ann saves a bot on one;
+    its three games are played once, by one of them (before, a worker played none)."""
+    with NatsServer(tmp_path / "nats") as nats:
+        configs = []
+        for name in ("w1", "w2"):
+            config = fast(loopback_config(tmp_path))
+            config.server.host_key = str(tmp_path / f"host_key_{name}")
+            config.cluster = ClusterSection(bus=nats.url, worker=name, heartbeat_seconds=0.2)
+            configs.append(config)
+        async with running(configs[0]) as one, running(configs[1]) as two:
+            saved = await ssh(one.port, "ann", ANN_KEY, "bot save rower", ROWER)
+            assert saved.startswith("0\n"), saved
+            both = [svc.ladder_games for svc in (one, two)]
+            assert all(g is not None for g in both), "a worker plays no ladder games"
+            async with asyncio.timeout(60):
+                while sum(g.played for g in both if g is not None) < 3:
+                    await asyncio.sleep(0.05)
+            await asyncio.sleep(10 * both[0].interval if both[0] is not None else 0)
+            assert sorted(g.played for g in both if g is not None) == [0, 3]

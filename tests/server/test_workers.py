@@ -302,3 +302,71 @@ async def test_six_players_on_two_workers_play_one_table_to_the_end(workers: Wor
         await c.term.wait_for("land! final scores")
         c.close()
     store.close()
+
+
+async def test_a_whisper_to_a_spectator_on_the_other_worker_reaches_only_them(
+    workers: Workers,
+) -> None:
+    """ann's table is owned by her worker; kay and lee watch it from the other worker, bob
+    from ann's. ann whispers to kay, kay to bob: each whisper shows on its addressee's screen,
+    and no byte any other client received carries it."""
+    wanted = {"w1": 2, "w2": 2}
+    ann, home = await _on_worker(workers, "ann", wanted)
+    away = next(w for w in wanted if w != home)
+    wanted = {home: 1, away: 2}
+    bob, _ = await _on_worker(workers, "bob", wanted)
+    kay, _ = await _on_worker(workers, "kay", wanted)
+    lee, _ = await _on_worker(workers, "lee", wanted)
+    await ann.line("new")
+    await ann.term.wait_for(AT_TABLE)
+    m = re.search(r"table (\d+) · lifeboat · you are", ann.term.text())
+    assert m, ann.term.text()
+    table_id = int(m.group(1))
+    await workers.wait_log(rf"{home}: owns new table {table_id}\b")
+    for c in (bob, kay, lee):
+        await c.term.wait_for("ann")  # the table's row, whichever worker lists it
+        await c.line(f"watch {table_id}")
+        await c.term.wait_for(f"table {table_id} · lifeboat")
+    await ann.line("tell kay psst-from-ann")
+    await kay.term.wait_for("psst-from-ann")
+    await kay.line("tell bob psst-from-kay")
+    await bob.term.wait_for("psst-from-kay")
+    await ann.line("say all-hear")  # said after both: whoever reads it read what came before
+    for c in (ann, bob, kay, lee):
+        await c.term.wait_for("all-hear")
+    received = {
+        name: c.term.plain_bytes() for name, c in [("ann", ann), ("bob", bob), ("lee", lee)]
+    }
+    assert "psst-from-ann" not in received["bob"] + received["lee"]
+    assert "psst-from-kay" not in received["ann"] + received["lee"]
+    for c in (ann, bob, kay, lee):
+        c.close()
+
+
+async def test_a_second_session_on_the_other_worker_takes_the_seat_as_on_one(
+    workers: Workers,
+) -> None:
+    """bob sits at ann's table from her worker; he signs in again, landing on the other
+    worker: the new session is at his seat, and the old one watches, saying why. A third
+    session, on the owner's worker again, takes it back: the second goes to the lobby, saying
+    so (as on one worker, the newer session has the seat)."""
+    wanted = {"w1": 1, "w2": 1}
+    ann, home = await _on_worker(workers, "ann", wanted)
+    away = next(w for w in wanted if w != home)
+    await ann.line("new 6 free free free free free")
+    await ann.term.wait_for(AT_TABLE)
+    m = re.search(r"table (\d+) · lifeboat · you are", ann.term.text())
+    assert m, ann.term.text()
+    table_id = int(m.group(1))
+    await workers.wait_log(rf"{home}: owns new table {table_id}\b")
+    first, _ = await _on_worker(workers, "bob", {home: 1, away: 0})
+    await first.line(f"join {table_id}")
+    await first.term.wait_for(AT_TABLE)
+    second, _ = await _on_worker(workers, "bob", {home: 0, away: 1})
+    await second.term.wait_for(AT_TABLE)  # back at his seat, through the owner
+    await first.term.wait_for("your other session has this seat")
+    third, _ = await _on_worker(workers, "bob", {home: 1, away: 0})
+    await third.term.wait_for(AT_TABLE)
+    await second.term.wait_for(f"your other session has your seat at table {table_id}")
+    for c in (ann, first, second, third):
+        c.close()
