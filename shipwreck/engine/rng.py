@@ -13,6 +13,9 @@ from typing import TypeVar
 import msgspec
 
 _MASK = (1 << 64) - 1
+_SMALL = 64
+_LIMITS = [0] + [_MASK - (_MASK + 1) % n for n in range(1, _SMALL)]
+"""``below(n)``'s rejection bound for the small ``n`` games draw, worked out once."""
 T = TypeVar("T")
 
 
@@ -35,7 +38,7 @@ class Rng(msgspec.Struct):
         """A uniform integer in ``[0, n)`` (rejection sampling, so no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = _MASK - (_MASK + 1) % n
+        limit = _LIMITS[n] if n < _SMALL else _MASK - (_MASK + 1) % n
         while True:  # next_u64(), inlined: shuffles call this a lot
             self.state = s = (self.state + 0x9E3779B97F4A7C15) & _MASK
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -48,10 +51,21 @@ class Rng(msgspec.Struct):
         return items[self.below(len(items))]
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates, in place."""
+        """Fisher-Yates, in place, with :meth:`below`'s draws inlined (a deal shuffles 66 cards
+        and a simulated game is short): the same numbers in the same order."""
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            limit = _LIMITS[i + 1] if i < _SMALL - 1 else _MASK - (_MASK + 1) % (i + 1)
+            while True:
+                s = (s + 0x9E3779B97F4A7C15) & _MASK
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x <= limit:
+                    break
+            j = x % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
     def d6(self) -> int:
         return self.below(6) + 1

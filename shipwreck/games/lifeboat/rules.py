@@ -50,7 +50,12 @@ _SWAP_ROB = {cid: (_SWAP[cid], _ROB_HIDDEN[cid]) for cid in CHAR_IDS}
 _TAKE = {item: C.Take(item) for item in KNOWN_ITEMS}
 _CHOOSE = {n: C.Choose(n) for n in NAV}
 _REVEAL = {w: C.Reveal(w) for w in WEAPONS}
-_ROB_ITEM: dict[tuple[str, str], C.Rob] = {}
+_ROB_OF: dict[str, dict[str, C.Rob]] = {
+    cid: {item: C.Rob(cid, item) for item in KNOWN_ITEMS} for cid in CHAR_IDS
+}
+"""``rob X ITEM`` for every character and card: revealed items are real cards."""
+_SPECIAL_ITEMS = frozenset({"umbrella", "medkit", "flare"})
+"""The items that add turn choices of their own."""
 _KEEPS: dict[tuple[int, ...], tuple[C.Keep, ...]] = {}
 """The ``keep`` answers to each drawn hand, made once per hand (every subset, as ``choices``
 lists them)."""
@@ -68,11 +73,31 @@ def _keeps(drawn: list[int]) -> tuple[C.Keep, ...]:
 
 
 PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overboard", "thirst")
-# Prompts are frozen: one shared instance per (seat, kind).
-_PROMPTS: dict[tuple[int, str], Prompt] = {
-    (seat, k): Prompt(seat, k) for seat in range(len(CHAR_IDS)) for k in PROMPT_KINDS
+# Prompts are frozen: one shared instance per (seat, kind), listed by seat for each kind.
+_PROMPTS: dict[str, list[Prompt]] = {
+    k: [Prompt(seat, k) for seat in range(len(CHAR_IDS))] for k in PROMPT_KINDS
 }
-_FIGHT_PROMPTS = [_PROMPTS[seat, "fight"] for seat in range(len(CHAR_IDS))]
+_FIGHT_PROMPTS = _PROMPTS["fight"]
+_THIRST_PROMPTS = _PROMPTS["thirst"]
+_SEATS: dict[tuple[str, ...], dict[str, int]] = {}
+"""Character -> seat for each seating met (at most 1,800: 6 characters in 4 to 6 seats)."""
+_last_seats: tuple[list[str], dict[str, int]] = ([], {})
+
+
+def _seat_map(state: LifeboatState) -> dict[str, int]:
+    """Character -> seat of ``state`` (``players`` never changes in a game). A dict lookup is a
+    third of ``players.index``'s cost, and a fight asks everyone at every answer."""
+    global _last_seats
+    players = state.players
+    last = _last_seats
+    if last[0] is players:
+        return last[1]
+    key = tuple(players)
+    seats = _SEATS.get(key)
+    if seats is None:
+        seats = _SEATS[key] = {cid: i for i, cid in enumerate(players)}
+    _last_seats = (players, seats)
+    return seats
 
 
 class _Log:
@@ -180,13 +205,13 @@ def _wound(state: LifeboatState, log: _Log, c: Character, n: int, why: str) -> N
     """Give ``n`` wounds (LB-30): wounds = strength is unconscious, more is dead."""
     if n <= 0 or c.dead:
         return
-    was = c.state
+    was_awake = c.wounds < c.strength
     c.wounds += n
     if c.wounds > c.strength:
         c.dead = True
     if log.on:
         log.public("wound", f"{c.id} takes {n} wound{'s' if n > 1 else ''} ({why})")
-    if c.state != was:
+    if c.dead or (was_awake and c.wounds >= c.strength):  # its state changed
         if log.on:
             log.public("state", f"{c.id} is {'dead' if c.dead else 'unconscious'}")
         _lapse_trades(state, c)
@@ -253,36 +278,42 @@ def _waiting_for(state: LifeboatState, me: str) -> str:
 def prompts(state: LifeboatState) -> list[Prompt]:
     """Who must (or may) decide now. Trades waiting for an answer are non-blocking prompts."""
     step = state.step
-    seat = state.players.index
+    seat = _seat_map(state)
     out: list[Prompt]
     # The most frequent steps first: a fight asks everyone, one answer at a time.
     if step == "fight":
-        assert state.fight is not None
-        done = state.fight.done
+        f = state.fight
+        assert f is not None
+        done = f.done
         fight = _FIGHT_PROMPTS
-        out = [fight[seat(cid)] for cid in state.fight.voters if cid not in done]
+        if done:
+            out = [fight[seat[cid]] for cid in f.voters if cid not in done]
+        else:
+            out = [fight[seat[cid]] for cid in f.voters]
     elif step == "turn":
-        out = [_PROMPTS[seat(state.order[state.turn]), "turn"]]
+        out = [_PROMPTS["turn"][seat[state.order[state.turn]]]]
     elif step == "pick":
-        out = [_PROMPTS[seat(state.pickers[0]), "supply"]]
+        out = [_PROMPTS["supply"][seat[state.pickers[0]]]]
     elif step == "respond":
         assert state.request is not None
-        out = [_PROMPTS[seat(state.request.target), "respond"]]
+        out = [_PROMPTS["respond"][seat[state.request.target]]]
     elif step == "thirst":
-        out = [_PROMPTS[seat(cid), "thirst"] for cid in _thirst_prompted(state)]
+        thirst = _THIRST_PROMPTS
+        out = [thirst[seat[cid]] for cid in _thirst_prompted(state)]
     elif step == "keep":
-        out = [_PROMPTS[seat(state.order[state.turn]), "keep"]]
+        out = [_PROMPTS["keep"][seat[state.order[state.turn]]]]
     elif step == "overboard":
-        out = [_PROMPTS[seat(cid), "overboard"] for cid in state.responders]
+        overboard = _PROMPTS["overboard"]
+        out = [overboard[seat[cid]] for cid in state.responders]
     elif step == "choose":
         nav = navigator(state)
-        out = [_PROMPTS[seat(nav), "navigate"]] if nav else []
+        out = [_PROMPTS["navigate"][seat[nav]]] if nav else []
     else:
         return []
     if state.trades:
         seen = {p.seat for p in out if p.kind == "offer"}
         for t in state.trades:
-            s = seat(t.target)
+            s = seat[t.target]
             if s not in seen:
                 seen.add(s)
                 out.append(Prompt(s, "offer", blocking=False))
@@ -368,7 +399,10 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
         f = state.fight
         if f is not None and not c.dead and c.wounds < c.strength and me not in f.done:
             if me in f.attackers or me in f.defenders:
-                out = [_REVEAL[w] for w in dict.fromkeys(c.hidden) if w in WEAPONS]
+                for w in c.hidden:  # each hidden weapon once
+                    r = _REVEAL.get(w)
+                    if r is not None and r not in out:
+                        out.append(r)
             else:
                 out = list(_JOINS)
             out.append(_DONE)
@@ -402,13 +436,6 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
     return out
 
 
-def _rob_item(tid: str, item: str) -> C.Rob:
-    cmd = _ROB_ITEM.get((tid, item))
-    if cmd is None:
-        cmd = _ROB_ITEM[tid, item] = C.Rob(tid, item)
-    return cmd
-
-
 def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
     out: list[C.Command] = [_ROW, _REST]
     chars = state.chars
@@ -420,10 +447,14 @@ def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
                 out += _SWAP_ROB[tid]  # swap, then rob a hidden item
             else:
                 out.append(_SWAP[tid])
-            if t.revealed:
-                out.extend([_rob_item(tid, i) for i in dict.fromkeys(t.revealed)])
-    mine = c.hidden + c.revealed
-    if "umbrella" not in mine and "medkit" not in mine and "flare" not in mine:
+            revealed = t.revealed
+            if revealed:
+                rob = _ROB_OF[tid]
+                if len(revealed) == 1:
+                    out.append(rob[revealed[0]])
+                else:
+                    out += [rob[i] for i in dict.fromkeys(revealed)]
+    if _SPECIAL_ITEMS.isdisjoint(c.hidden) and _SPECIAL_ITEMS.isdisjoint(c.revealed):
         return out
     if holds(c, "umbrella"):
         if _find(c.hidden, "umbrella") >= 0:
@@ -870,7 +901,10 @@ def _cmd_respond(state: LifeboatState, log: _Log, me: Character, cmd: C.Agree | 
         return
     if log.on:
         log.public("fight", f"{me.id} resists: a fight between {req.attacker} and {me.id}!")
-    voters = [cid for cid in state.boat if state.chars[cid].conscious]
+    chars = state.chars
+    voters = [
+        cid for cid in state.boat if not (c := chars[cid]).dead and c.wounds < c.strength
+    ]  # the conscious
     state.fight = Fight(request=req, attackers=[req.attacker], defenders=[me.id], voters=voters)
     state.request = None
     state.step = "fight"
@@ -880,7 +914,7 @@ def _require_fight(state: LifeboatState, me: Character) -> Fight:
     f = state.fight
     if state.step != "fight" or f is None:
         raise IllegalCommand(f"there is no fight now; {_waiting_for(state, me.id)}")
-    if not me.conscious:
+    if me.dead or me.wounds >= me.strength:  # not me.conscious, inlined: a hot path
         raise IllegalCommand("you are unconscious and cannot fight (LB-26)")
     if me.id in f.done:
         raise IllegalCommand("you said 'done': your part in this fight is over")
@@ -923,9 +957,13 @@ def _cmd_done(state: LifeboatState, log: _Log, me: Character, cmd: C.Done) -> No
 def power(state: LifeboatState, side: list[str]) -> int:
     """A side's fight power: strength plus revealed weapons (LB-25, LB-3)."""
     total = 0
+    chars = state.chars
     for cid in side:
-        c = state.chars[cid]
-        total += c.strength + sum(WEAPONS.get(i, 0) for i in c.revealed)
+        c = chars[cid]
+        total += c.strength
+        for i in c.revealed:
+            if i in WEAPONS:
+                total += WEAPONS[i]
     return total
 
 
@@ -1335,10 +1373,17 @@ def _thirst_wound(state: LifeboatState, log: _Log, c: Character) -> None:
 def _settle_thirst(state: LifeboatState, log: _Log) -> None:
     """Conscious characters without water take their wounds now; those with water are asked.
     When nobody is left to ask, the unconscious take theirs and the round ends."""
-    for cid in list(state.thirst):
-        c = state.chars[cid]
-        while state.thirst[cid] > 0 and c.conscious and not holds(c, "water"):
-            state.thirst[cid] -= 1
+    thirst, chars = state.thirst, state.chars
+    for cid in list(thirst):
+        c = chars[cid]
+        while (
+            thirst[cid] > 0
+            and not c.dead
+            and c.wounds < c.strength  # conscious
+            and "water" not in c.hidden
+            and "water" not in c.revealed
+        ):
+            thirst[cid] -= 1
             _thirst_wound(state, log, c)
     if _thirst_prompted(state):
         return
