@@ -54,7 +54,15 @@ _ROB_OF: dict[str, dict[str, C.Rob]] = {
     cid: {item: C.Rob(cid, item) for item in KNOWN_ITEMS} for cid in CHAR_IDS
 }
 """``rob X ITEM`` for every character and card: revealed items are real cards."""
+_THIRSTY = {n: frozenset(named(card.thirsty, list(CHAR_IDS))) for n, card in NAV.items()}
+"""Who each navigation card makes thirsty by name, of all characters (LB-50)."""
 _SPECIAL_ITEMS = frozenset({"umbrella", "medkit", "flare"})
+_FIRE = C.FireFlare()
+_USE: dict[str, dict[str | None, C.Use]] = {
+    item: {cid: C.Use(item, cid) for cid in (None, *CHAR_IDS)} for item in ("umbrella", "medkit")
+}
+"""``use ITEM on X`` made once; ``None``: on oneself."""
+
 """The items that add turn choices of their own."""
 _KEEPS: dict[tuple[int, ...], tuple[C.Keep, ...]] = {}
 """The ``keep`` answers to each drawn hand, made once per hand (every subset, as ``choices``
@@ -325,23 +333,21 @@ def _thirst_prompted(state: LifeboatState) -> list[str]:
     thirst of its own (drink or wound), and, while an unconscious character is still thirsty,
     every other conscious water holder who has not passed (give it water, or pass)."""
     thirst = state.thirst
+    asked: list[str] = []
     if not thirst:
-        return []
+        return asked
     chars = state.chars
-    for cid, n in thirst.items():
+    for cid, n in thirst.items():  # in seat order; one pass, a hot path
         if n > 0:
             c = chars[cid]
-            if not c.dead and c.wounds >= c.strength:
+            if c.dead:
+                continue
+            if c.wounds >= c.strength:
                 break  # an unconscious one is thirsty: every conscious water holder is asked
-    else:  # only the thirsty are asked (state.thirst is in seat order)
-        return [
-            cid
-            for cid, n in thirst.items()
-            if n > 0
-            and ("water" in (c := chars[cid]).hidden or "water" in c.revealed)
-            and not c.dead
-            and c.wounds < c.strength
-        ]
+            if "water" in c.hidden or "water" in c.revealed:
+                asked.append(cid)
+    else:  # only the thirsty are asked
+        return asked
     passed = state.passed
     return [
         cid
@@ -457,19 +463,19 @@ def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
     if _SPECIAL_ITEMS.isdisjoint(c.hidden) and _SPECIAL_ITEMS.isdisjoint(c.revealed):
         return out
     if holds(c, "umbrella"):
+        use = _USE["umbrella"]
         if _find(c.hidden, "umbrella") >= 0:
-            out.append(C.Use("umbrella"))
-        out.extend(
-            C.Use("umbrella", tid) for tid in state.boat if tid != c.id and not chars[tid].dead
-        )
+            out.append(use[None])
+        out += [use[tid] for tid in state.boat if tid != me and not chars[tid].dead]
     if holds(c, "medkit"):
-        out.extend(
-            C.Use("medkit", None if tid == c.id else tid)
+        use = _USE["medkit"]
+        out += [
+            use[None if tid == me else tid]
             for tid in state.boat
-            if not chars[tid].dead and chars[tid].wounds > 0
-        )
+            if not (t := chars[tid]).dead and t.wounds > 0
+        ]
     if holds(c, "flare"):
-        out.append(C.FireFlare())
+        out.append(_FIRE)
     return out
 
 
@@ -1335,17 +1341,20 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
 def _start_thirst(state: LifeboatState, log: _Log) -> None:
     """LB-50: one thirst per true cause: the oar, the fight sign, the name."""
     nc = NAV[state.card]
-    named_ = named(nc.thirsty, state.boat)
-    state.thirst = {}
+    named_ = _THIRSTY[state.card]
+    oar, fight = nc.oar, nc.fight
+    thirst: dict[str, int] = {}
+    state.thirst = thirst
     state.passed = []
+    chars = state.chars
     for cid in state.boat:
-        c = state.chars[cid]
+        c = chars[cid]
         if c.dead:
             continue
-        n = (c.rowed and nc.oar) + (c.fought and nc.fight) + (cid in named_)
+        n = (c.rowed and oar) + (c.fought and fight) + (cid in named_)
         if n:
-            state.thirst[cid] = n
-    if state.thirst and log.on:
+            thirst[cid] = n
+    if thirst and log.on:
         log.public("thirst", "thirsty: " + ", ".join(f"{k} x{v}" for k, v in state.thirst.items()))
     state.step = "thirst"
     _settle_thirst(state, log)
@@ -1374,7 +1383,8 @@ def _settle_thirst(state: LifeboatState, log: _Log) -> None:
     """Conscious characters without water take their wounds now; those with water are asked.
     When nobody is left to ask, the unconscious take theirs and the round ends."""
     thirst, chars = state.thirst, state.chars
-    for cid in list(thirst):
+    left = False  # any thirst still to settle
+    for cid in thirst:  # (wounds never change thirst's keys)
         c = chars[cid]
         while (
             thirst[cid] > 0
@@ -1385,11 +1395,13 @@ def _settle_thirst(state: LifeboatState, log: _Log) -> None:
         ):
             thirst[cid] -= 1
             _thirst_wound(state, log, c)
-    if _thirst_prompted(state):
-        return
-    for cid, n in state.thirst.items():
-        for _ in range(n):
-            _thirst_wound(state, log, state.chars[cid])
+        left = left or thirst[cid] > 0
+    if left:
+        if _thirst_prompted(state):
+            return
+        for cid, n in thirst.items():
+            for _ in range(n):
+                _thirst_wound(state, log, chars[cid])
     state.thirst = {}
     state.passed = []
     _end_round(state, log)
