@@ -286,10 +286,10 @@ def _waiting_for(state: LifeboatState, me: str) -> str:
 def prompts(state: LifeboatState) -> list[Prompt]:
     """Who must (or may) decide now. Trades waiting for an answer are non-blocking prompts."""
     step = state.step
-    seat = _seat_map(state)
     out: list[Prompt]
     # The most frequent steps first: a fight asks everyone, one answer at a time.
     if step == "fight":
+        seat = _seat_map(state)
         f = state.fight
         assert f is not None
         done = f.done
@@ -298,27 +298,28 @@ def prompts(state: LifeboatState) -> list[Prompt]:
             out = [fight[seat[cid]] for cid in f.voters if cid not in done]
         else:
             out = [fight[seat[cid]] for cid in f.voters]
-    elif step == "turn":
-        out = [_PROMPTS["turn"][seat[state.order[state.turn]]]]
+    elif step == "turn":  # one seat to find: players.index beats building the map
+        out = [_PROMPTS["turn"][state.players.index(state.order[state.turn])]]
     elif step == "pick":
-        out = [_PROMPTS["supply"][seat[state.pickers[0]]]]
+        out = [_PROMPTS["supply"][state.players.index(state.pickers[0])]]
     elif step == "respond":
         assert state.request is not None
-        out = [_PROMPTS["respond"][seat[state.request.target]]]
+        out = [_PROMPTS["respond"][state.players.index(state.request.target)]]
     elif step == "thirst":
-        thirst = _THIRST_PROMPTS
+        seat, thirst = _seat_map(state), _THIRST_PROMPTS
         out = [thirst[seat[cid]] for cid in _thirst_prompted(state)]
     elif step == "keep":
-        out = [_PROMPTS["keep"][seat[state.order[state.turn]]]]
+        out = [_PROMPTS["keep"][state.players.index(state.order[state.turn])]]
     elif step == "overboard":
-        overboard = _PROMPTS["overboard"]
+        seat, overboard = _seat_map(state), _PROMPTS["overboard"]
         out = [overboard[seat[cid]] for cid in state.responders]
     elif step == "choose":
         nav = navigator(state)
-        out = [_PROMPTS["navigate"][seat[nav]]] if nav else []
+        out = [_PROMPTS["navigate"][state.players.index(nav)]] if nav else []
     else:
         return []
     if state.trades:
+        seat = _seat_map(state)
         seen = {p.seat for p in out if p.kind == "offer"}
         for t in state.trades:
             s = seat[t.target]
@@ -612,12 +613,16 @@ def _cmd_take(state: LifeboatState, log: _Log, me: Character, cmd: C.Take) -> No
         raise IllegalCommand(f"'take' is for the supply phase; {_waiting_for(state, me.id)}")
     if state.pickers[0] != me.id:
         raise IllegalCommand(f"it is {state.pickers[0]}'s pick from the supply")
-    _check_item(cmd.item)
-    i = _find(state.offer, cmd.item)
-    if i < 0:
-        on_offer = ", ".join(state.offer)
-        raise IllegalCommand(f"there is no {cmd.item} on offer; you may take: {on_offer}")
-    card = state.offer.pop(i)
+    offer = state.offer
+    if cmd.item in offer:  # a card on offer is a known item: the usual case, checked at once
+        i = offer.index(cmd.item)
+    else:
+        _check_item(cmd.item)
+        i = _find(offer, cmd.item)
+        if i < 0:
+            on_offer = ", ".join(offer)
+            raise IllegalCommand(f"there is no {cmd.item} on offer; you may take: {on_offer}")
+    card = offer.pop(i)
     me.hidden.append(card)
     state.pickers.pop(0)
     if log.on:
@@ -1249,9 +1254,11 @@ def _can_respond(state: LifeboatState, cid: str) -> bool:
     c = chars[cid]
     if c.dead or c.wounds >= c.strength:
         return False
-    return holds(c, "bait") or (
-        holds(c, "preserver")
-        and any(not chars[t].dead and chars[t].wounds < chars[t].strength for t in state.overboard)
+    hidden, revealed = c.hidden, c.revealed  # holds(), inlined: a hot path
+    if "bait" in hidden or "bait" in revealed:
+        return True
+    return ("preserver" in hidden or "preserver" in revealed) and any(
+        not chars[t].dead and chars[t].wounds < chars[t].strength for t in state.overboard
     )
 
 
@@ -1305,7 +1312,9 @@ def _cmd_pass(state: LifeboatState, log: _Log, me: Character, cmd: C.Pass) -> No
 def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
     """LB-42..LB-45: lost revealed items, the fall, the sharks, drowning."""
     chars = state.chars
-    baits = state.baits + sum(chars[cid].revealed.count("bait") for cid in state.overboard)
+    baits = state.baits
+    for cid in state.overboard:
+        baits += chars[cid].revealed.count("bait")
     for cid in state.overboard:
         c = chars[cid]
         if c.dead:  # LB-45: the dead lose everything
