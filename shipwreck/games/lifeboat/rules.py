@@ -80,6 +80,20 @@ def _keeps(drawn: list[int]) -> tuple[C.Keep, ...]:
     return keeps
 
 
+_TAKES: dict[tuple[str, ...], tuple[C.Take, ...]] = {}
+"""The ``take`` answers to each supply offer met, made once (each card kind once, in order)."""
+
+
+def _takes(offer: list[str]) -> list[C.Command]:
+    key = tuple(offer)
+    takes = _TAKES.get(key)
+    if takes is None:
+        if len(_TAKES) >= 4096:  # offers are many (up to 6 of 15 kinds, in order): stay small
+            _TAKES.clear()
+        takes = _TAKES[key] = tuple(_TAKE[i] for i in dict.fromkeys(offer))
+    return list(takes)
+
+
 PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overboard", "thirst")
 # Prompts are frozen: one shared instance per (seat, kind), listed by seat for each kind.
 _PROMPTS: dict[str, list[Prompt]] = {
@@ -418,7 +432,7 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
             out = _turn_choices(state, c)
     elif step == "pick":
         if state.pickers[0] == me:
-            out = [_TAKE[i] for i in dict.fromkeys(state.offer)]
+            out = _takes(state.offer)
     elif step == "respond":
         if state.request is not None and state.request.target == me:
             out = [_AGREE, _RESIST]
@@ -641,9 +655,7 @@ def start_round(state: LifeboatState, log: _Log) -> None:
     state.step = "pick"
     state.trades = []
     chars = state.chars
-    awake = [
-        cid for cid in state.boat if not chars[cid].dead and chars[cid].wounds < chars[cid].strength
-    ]
+    awake = [cid for cid in state.boat if not (c := chars[cid]).dead and c.wounds < c.strength]
     k = min(len(awake), len(state.supply_deck))
     state.offer = state.supply_deck[:k]
     del state.supply_deck[:k]
@@ -1324,7 +1336,7 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
             if lost and log.on:
                 log.public("lost", f"{cid}'s body sinks with {len(lost)} items")
             continue
-        lost = [i for i in c.revealed if i != "preserver"]
+        lost = [i for i in c.revealed if i != "preserver"] if c.revealed else []
         if lost:
             c.revealed = [i for i in c.revealed if i == "preserver"]
             state.out.extend(lost)
