@@ -42,7 +42,7 @@ _ROW, _REST, _DONE, _AGREE, _RESIST, _PASS = (
     C.Resist(),
     C.Pass(),
 )
-_JOINS = (C.Join("attacker"), C.Join("defender"))
+_JOIN_ATTACKER, _JOIN_DEFENDER = C.Join("attacker"), C.Join("defender")
 _THIRST = (C.Drink(), C.Wound())
 _SWAP = {cid: C.Swap(cid) for cid in CHAR_IDS}
 _ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
@@ -303,7 +303,8 @@ def prompts(state: LifeboatState) -> list[Prompt]:
     out: list[Prompt]
     # The most frequent steps first: a fight asks everyone, one answer at a time.
     if step == "fight":
-        seat = _seat_map(state)
+        last = _last_seats  # _seat_map's usual answer, without the call: a fight's hot path
+        seat = last[1] if last[0] is state.players else _seat_map(state)
         f = state.fight
         assert f is not None
         done = f.done
@@ -424,9 +425,9 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
                     r = _REVEAL.get(w)
                     if r is not None and r not in out:
                         out.append(r)
+                out.append(_DONE)
             else:
-                out = list(_JOINS)
-            out.append(_DONE)
+                out = [_JOIN_ATTACKER, _JOIN_DEFENDER, _DONE]
     elif step == "turn":
         if state.order[state.turn] == me:
             out = _turn_choices(state, c)
@@ -581,7 +582,8 @@ def apply_quiet(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log = _Q
     (which passes its own ``log``)."""
     if state.phase == "over":
         raise IllegalCommand("the game is over")
-    handler = _HANDLERS.get(type(cmd))
+    cls = type(cmd)
+    handler = _HANDLERS.get(cls)
     if handler is not None and 0 <= seat < len(state.players):  # the common case first
         me = state.chars[state.players[seat]]
         if me.dead:
@@ -589,7 +591,7 @@ def apply_quiet(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log = _Q
         handler(state, log, me, cmd)
         if state.trades:
             _lapse_stale_trades(state)
-        if type(cmd) in _FREE and state.step in _RECHECK_STEPS:
+        if cls in _FREE and state.step in _RECHECK_STEPS:
             _recheck(state, log)
         return
     if seat == SYSTEM:
