@@ -89,9 +89,9 @@ class Rng(msgspec.Struct):
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates, in place, with the draws of ``below(i + 1)`` for ``i`` from the top
-        down. They are made together by :func:`_outputs` (a deal shuffles 79 cards, and one
-        draw at a time was most of a new game's cost); :meth:`_shuffle_slow` makes them one by
-        one when one of them is to be rejected (about once in 2**58 draws)."""
+        down. They are made together by :func:`_outputs` (a 6-seat deal makes 79 draws, and one
+        at a time they were 70 % of a new game's instructions); :meth:`_shuffle_slow` makes them
+        one by one when one of them is to be rejected (about once in 2**58 draws)."""
         n = len(items)
         if n < 2:
             return

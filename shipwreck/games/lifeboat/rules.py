@@ -57,13 +57,12 @@ _ROB_OF: dict[str, dict[str, C.Rob]] = {
 _THIRSTY = {n: frozenset(named(card.thirsty, list(CHAR_IDS))) for n, card in NAV.items()}
 """Who each navigation card makes thirsty by name, of all characters (LB-50)."""
 _SPECIAL_ITEMS = frozenset({"umbrella", "medkit", "flare"})
+"""The items that add turn choices of their own."""
 _FIRE = C.FireFlare()
 _USE: dict[str, dict[str | None, C.Use]] = {
     item: {cid: C.Use(item, cid) for cid in (None, *CHAR_IDS)} for item in ("umbrella", "medkit")
 }
 """``use ITEM on X`` made once; ``None``: on oneself."""
-
-"""The items that add turn choices of their own."""
 _KEEPS: dict[tuple[int, ...], tuple[C.Keep, ...]] = {}
 """The ``keep`` answers to each drawn hand, made once per hand (every subset, as ``choices``
 lists them)."""
@@ -107,8 +106,9 @@ _last_seats: tuple[list[str], dict[str, int]] = ([], {})
 
 
 def _seat_map(state: LifeboatState) -> dict[str, int]:
-    """Character -> seat of ``state`` (``players`` never changes in a game). A dict lookup is a
-    third of ``players.index``'s cost, and a fight asks everyone at every answer."""
+    """Character -> seat of ``state`` (``players`` never changes in a game). Why: a dict lookup
+    is cheaper than ``players.index``'s scan, and a fight asks everyone at every answer. The last
+    seating is kept with its list (compared by identity), so one game's prompts find it at once."""
     global _last_seats
     players = state.players
     last = _last_seats
