@@ -156,6 +156,8 @@ assert tuple(range(19, 43)) == NAV_NUMBERS
 
 def named(spec: tuple[str, ...], present: list[str]) -> list[str]:
     """The characters a card names, among those present (absent names are ignored, LB-2)."""
+    if not spec:
+        return []
     if spec == ("*",):
         return list(present)
     if spec and spec[0] == "-":

@@ -42,7 +42,7 @@ _ROW, _REST, _DONE, _AGREE, _RESIST, _PASS = (
     C.Resist(),
     C.Pass(),
 )
-_JOINS = (C.Join("attacker"), C.Join("defender"))
+_JOIN_ATTACKER, _JOIN_DEFENDER = C.Join("attacker"), C.Join("defender")
 _THIRST = (C.Drink(), C.Wound())
 _SWAP = {cid: C.Swap(cid) for cid in CHAR_IDS}
 _ROB_HIDDEN = {cid: C.Rob(cid) for cid in CHAR_IDS}
@@ -50,7 +50,19 @@ _SWAP_ROB = {cid: (_SWAP[cid], _ROB_HIDDEN[cid]) for cid in CHAR_IDS}
 _TAKE = {item: C.Take(item) for item in KNOWN_ITEMS}
 _CHOOSE = {n: C.Choose(n) for n in NAV}
 _REVEAL = {w: C.Reveal(w) for w in WEAPONS}
-_ROB_ITEM: dict[tuple[str, str], C.Rob] = {}
+_ROB_OF: dict[str, dict[str, C.Rob]] = {
+    cid: {item: C.Rob(cid, item) for item in KNOWN_ITEMS} for cid in CHAR_IDS
+}
+"""``rob X ITEM`` for every character and card: revealed items are real cards."""
+_THIRSTY = {n: frozenset(named(card.thirsty, list(CHAR_IDS))) for n, card in NAV.items()}
+"""Who each navigation card makes thirsty by name, of all characters (LB-50)."""
+_SPECIAL_ITEMS = frozenset({"umbrella", "medkit", "flare"})
+"""The items that add turn choices of their own."""
+_FIRE = C.FireFlare()
+_USE: dict[str, dict[str | None, C.Use]] = {
+    item: {cid: C.Use(item, cid) for cid in (None, *CHAR_IDS)} for item in ("umbrella", "medkit")
+}
+"""``use ITEM on X`` made once; ``None``: on oneself."""
 _KEEPS: dict[tuple[int, ...], tuple[C.Keep, ...]] = {}
 """The ``keep`` answers to each drawn hand, made once per hand (every subset, as ``choices``
 lists them)."""
@@ -67,12 +79,47 @@ def _keeps(drawn: list[int]) -> tuple[C.Keep, ...]:
     return keeps
 
 
+_TAKES: dict[tuple[str, ...], tuple[C.Take, ...]] = {}
+"""The ``take`` answers to each supply offer met, made once (each card kind once, in order)."""
+
+
+def _takes(offer: list[str]) -> list[C.Command]:
+    key = tuple(offer)
+    takes = _TAKES.get(key)
+    if takes is None:
+        if len(_TAKES) >= 4096:  # offers are many (up to 6 of 15 kinds, in order): stay small
+            _TAKES.clear()
+        takes = _TAKES[key] = tuple(_TAKE[i] for i in dict.fromkeys(offer))
+    return list(takes)
+
+
 PROMPT_KINDS = ("supply", "turn", "keep", "respond", "fight", "navigate", "overboard", "thirst")
-# Prompts are frozen: one shared instance per (seat, kind).
-_PROMPTS: dict[tuple[int, str], Prompt] = {
-    (seat, k): Prompt(seat, k) for seat in range(len(CHAR_IDS)) for k in PROMPT_KINDS
+# Prompts are frozen: one shared instance per (seat, kind), listed by seat for each kind.
+_PROMPTS: dict[str, list[Prompt]] = {
+    k: [Prompt(seat, k) for seat in range(len(CHAR_IDS))] for k in PROMPT_KINDS
 }
-_FIGHT_PROMPTS = [_PROMPTS[seat, "fight"] for seat in range(len(CHAR_IDS))]
+_FIGHT_PROMPTS = _PROMPTS["fight"]
+_THIRST_PROMPTS = _PROMPTS["thirst"]
+_SEATS: dict[tuple[str, ...], dict[str, int]] = {}
+"""Character -> seat for each seating met (at most 1,800: 6 characters in 4 to 6 seats)."""
+_last_seats: tuple[list[str], dict[str, int]] = ([], {})
+
+
+def _seat_map(state: LifeboatState) -> dict[str, int]:
+    """Character -> seat of ``state`` (``players`` never changes in a game). Why: a dict lookup
+    is cheaper than ``players.index``'s scan, and a fight asks everyone at every answer. The last
+    seating is kept with its list (compared by identity), so one game's prompts find it at once."""
+    global _last_seats
+    players = state.players
+    last = _last_seats
+    if last[0] is players:
+        return last[1]
+    key = tuple(players)
+    seats = _SEATS.get(key)
+    if seats is None:
+        seats = _SEATS[key] = {cid: i for i, cid in enumerate(players)}
+    _last_seats = (players, seats)
+    return seats
 
 
 class _Log:
@@ -180,13 +227,13 @@ def _wound(state: LifeboatState, log: _Log, c: Character, n: int, why: str) -> N
     """Give ``n`` wounds (LB-30): wounds = strength is unconscious, more is dead."""
     if n <= 0 or c.dead:
         return
-    was = c.state
+    was_awake = c.wounds < c.strength
     c.wounds += n
     if c.wounds > c.strength:
         c.dead = True
     if log.on:
         log.public("wound", f"{c.id} takes {n} wound{'s' if n > 1 else ''} ({why})")
-    if c.state != was:
+    if c.dead or (was_awake and c.wounds >= c.strength):  # its state changed
         if log.on:
             log.public("state", f"{c.id} is {'dead' if c.dead else 'unconscious'}")
         _lapse_trades(state, c)
@@ -253,36 +300,44 @@ def _waiting_for(state: LifeboatState, me: str) -> str:
 def prompts(state: LifeboatState) -> list[Prompt]:
     """Who must (or may) decide now. Trades waiting for an answer are non-blocking prompts."""
     step = state.step
-    seat = state.players.index
     out: list[Prompt]
     # The most frequent steps first: a fight asks everyone, one answer at a time.
     if step == "fight":
-        assert state.fight is not None
-        done = state.fight.done
+        last = _last_seats  # _seat_map's usual answer, without the call: a fight's hot path
+        seat = last[1] if last[0] is state.players else _seat_map(state)
+        f = state.fight
+        assert f is not None
+        done = f.done
         fight = _FIGHT_PROMPTS
-        out = [fight[seat(cid)] for cid in state.fight.voters if cid not in done]
-    elif step == "turn":
-        out = [_PROMPTS[seat(state.order[state.turn]), "turn"]]
+        if done:
+            out = [fight[seat[cid]] for cid in f.voters if cid not in done]
+        else:
+            out = [fight[seat[cid]] for cid in f.voters]
+    elif step == "turn":  # one seat to find: players.index beats building the map
+        out = [_PROMPTS["turn"][state.players.index(state.order[state.turn])]]
     elif step == "pick":
-        out = [_PROMPTS[seat(state.pickers[0]), "supply"]]
+        out = [_PROMPTS["supply"][state.players.index(state.pickers[0])]]
     elif step == "respond":
         assert state.request is not None
-        out = [_PROMPTS[seat(state.request.target), "respond"]]
+        out = [_PROMPTS["respond"][state.players.index(state.request.target)]]
     elif step == "thirst":
-        out = [_PROMPTS[seat(cid), "thirst"] for cid in _thirst_prompted(state)]
+        seat, thirst = _seat_map(state), _THIRST_PROMPTS
+        out = [thirst[seat[cid]] for cid in _thirst_prompted(state)]
     elif step == "keep":
-        out = [_PROMPTS[seat(state.order[state.turn]), "keep"]]
+        out = [_PROMPTS["keep"][state.players.index(state.order[state.turn])]]
     elif step == "overboard":
-        out = [_PROMPTS[seat(cid), "overboard"] for cid in state.responders]
+        seat, overboard = _seat_map(state), _PROMPTS["overboard"]
+        out = [overboard[seat[cid]] for cid in state.responders]
     elif step == "choose":
         nav = navigator(state)
-        out = [_PROMPTS[seat(nav), "navigate"]] if nav else []
+        out = [_PROMPTS["navigate"][state.players.index(nav)]] if nav else []
     else:
         return []
     if state.trades:
+        seat = _seat_map(state)
         seen = {p.seat for p in out if p.kind == "offer"}
         for t in state.trades:
-            s = seat(t.target)
+            s = seat[t.target]
             if s not in seen:
                 seen.add(s)
                 out.append(Prompt(s, "offer", blocking=False))
@@ -294,23 +349,21 @@ def _thirst_prompted(state: LifeboatState) -> list[str]:
     thirst of its own (drink or wound), and, while an unconscious character is still thirsty,
     every other conscious water holder who has not passed (give it water, or pass)."""
     thirst = state.thirst
+    asked: list[str] = []
     if not thirst:
-        return []
+        return asked
     chars = state.chars
-    for cid, n in thirst.items():
+    for cid, n in thirst.items():  # in seat order; one pass, a hot path
         if n > 0:
             c = chars[cid]
-            if not c.dead and c.wounds >= c.strength:
+            if c.dead:
+                continue
+            if c.wounds >= c.strength:
                 break  # an unconscious one is thirsty: every conscious water holder is asked
-    else:  # only the thirsty are asked (state.thirst is in seat order)
-        return [
-            cid
-            for cid, n in thirst.items()
-            if n > 0
-            and ("water" in (c := chars[cid]).hidden or "water" in c.revealed)
-            and not c.dead
-            and c.wounds < c.strength
-        ]
+            if "water" in c.hidden or "water" in c.revealed:
+                asked.append(cid)
+    else:  # only the thirsty are asked
+        return asked
     passed = state.passed
     return [
         cid
@@ -368,16 +421,19 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
         f = state.fight
         if f is not None and not c.dead and c.wounds < c.strength and me not in f.done:
             if me in f.attackers or me in f.defenders:
-                out = [_REVEAL[w] for w in dict.fromkeys(c.hidden) if w in WEAPONS]
+                for w in c.hidden:  # each hidden weapon once
+                    r = _REVEAL.get(w)
+                    if r is not None and r not in out:
+                        out.append(r)
+                out.append(_DONE)
             else:
-                out = list(_JOINS)
-            out.append(_DONE)
+                out = [_JOIN_ATTACKER, _JOIN_DEFENDER, _DONE]
     elif step == "turn":
         if state.order[state.turn] == me:
             out = _turn_choices(state, c)
     elif step == "pick":
         if state.pickers[0] == me:
-            out = [_TAKE[i] for i in dict.fromkeys(state.offer)]
+            out = _takes(state.offer)
     elif step == "respond":
         if state.request is not None and state.request.target == me:
             out = [_AGREE, _RESIST]
@@ -402,13 +458,6 @@ def choices(state: LifeboatState, seat: Seat) -> list[C.Command]:
     return out
 
 
-def _rob_item(tid: str, item: str) -> C.Rob:
-    cmd = _ROB_ITEM.get((tid, item))
-    if cmd is None:
-        cmd = _ROB_ITEM[tid, item] = C.Rob(tid, item)
-    return cmd
-
-
 def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
     out: list[C.Command] = [_ROW, _REST]
     chars = state.chars
@@ -420,25 +469,29 @@ def _turn_choices(state: LifeboatState, c: Character) -> list[C.Command]:
                 out += _SWAP_ROB[tid]  # swap, then rob a hidden item
             else:
                 out.append(_SWAP[tid])
-            if t.revealed:
-                out.extend([_rob_item(tid, i) for i in dict.fromkeys(t.revealed)])
-    mine = c.hidden + c.revealed
-    if "umbrella" not in mine and "medkit" not in mine and "flare" not in mine:
+            revealed = t.revealed
+            if revealed:
+                rob = _ROB_OF[tid]
+                if len(revealed) == 1:
+                    out.append(rob[revealed[0]])
+                else:
+                    out += [rob[i] for i in dict.fromkeys(revealed)]
+    if _SPECIAL_ITEMS.isdisjoint(c.hidden) and _SPECIAL_ITEMS.isdisjoint(c.revealed):
         return out
     if holds(c, "umbrella"):
+        use = _USE["umbrella"]
         if _find(c.hidden, "umbrella") >= 0:
-            out.append(C.Use("umbrella"))
-        out.extend(
-            C.Use("umbrella", tid) for tid in state.boat if tid != c.id and not chars[tid].dead
-        )
+            out.append(use[None])
+        out += [use[tid] for tid in state.boat if tid != me and not chars[tid].dead]
     if holds(c, "medkit"):
-        out.extend(
-            C.Use("medkit", None if tid == c.id else tid)
+        use = _USE["medkit"]
+        out += [
+            use[None if tid == me else tid]
             for tid in state.boat
-            if not chars[tid].dead and chars[tid].wounds > 0
-        )
+            if not (t := chars[tid]).dead and t.wounds > 0
+        ]
     if holds(c, "flare"):
-        out.append(C.FireFlare())
+        out.append(_FIRE)
     return out
 
 
@@ -529,7 +582,8 @@ def apply_quiet(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log = _Q
     (which passes its own ``log``)."""
     if state.phase == "over":
         raise IllegalCommand("the game is over")
-    handler = _HANDLERS.get(type(cmd))
+    cls = type(cmd)
+    handler = _HANDLERS.get(cls)
     if handler is not None and 0 <= seat < len(state.players):  # the common case first
         me = state.chars[state.players[seat]]
         if me.dead:
@@ -537,7 +591,7 @@ def apply_quiet(state: LifeboatState, seat: Seat, cmd: C.Command, log: _Log = _Q
         handler(state, log, me, cmd)
         if state.trades:
             _lapse_stale_trades(state)
-        if type(cmd) in _FREE and state.step in _RECHECK_STEPS:
+        if cls in _FREE and state.step in _RECHECK_STEPS:
             _recheck(state, log)
         return
     if seat == SYSTEM:
@@ -575,12 +629,16 @@ def _cmd_take(state: LifeboatState, log: _Log, me: Character, cmd: C.Take) -> No
         raise IllegalCommand(f"'take' is for the supply phase; {_waiting_for(state, me.id)}")
     if state.pickers[0] != me.id:
         raise IllegalCommand(f"it is {state.pickers[0]}'s pick from the supply")
-    _check_item(cmd.item)
-    i = _find(state.offer, cmd.item)
-    if i < 0:
-        on_offer = ", ".join(state.offer)
-        raise IllegalCommand(f"there is no {cmd.item} on offer; you may take: {on_offer}")
-    card = state.offer.pop(i)
+    offer = state.offer
+    if cmd.item in offer:  # a card on offer is a known item: the usual case, checked at once
+        i = offer.index(cmd.item)
+    else:
+        _check_item(cmd.item)
+        i = _find(offer, cmd.item)
+        if i < 0:
+            on_offer = ", ".join(offer)
+            raise IllegalCommand(f"there is no {cmd.item} on offer; you may take: {on_offer}")
+    card = offer.pop(i)
     me.hidden.append(card)
     state.pickers.pop(0)
     if log.on:
@@ -599,9 +657,7 @@ def start_round(state: LifeboatState, log: _Log) -> None:
     state.step = "pick"
     state.trades = []
     chars = state.chars
-    awake = [
-        cid for cid in state.boat if not chars[cid].dead and chars[cid].wounds < chars[cid].strength
-    ]
+    awake = [cid for cid in state.boat if not (c := chars[cid]).dead and c.wounds < c.strength]
     k = min(len(awake), len(state.supply_deck))
     state.offer = state.supply_deck[:k]
     del state.supply_deck[:k]
@@ -870,7 +926,10 @@ def _cmd_respond(state: LifeboatState, log: _Log, me: Character, cmd: C.Agree | 
         return
     if log.on:
         log.public("fight", f"{me.id} resists: a fight between {req.attacker} and {me.id}!")
-    voters = [cid for cid in state.boat if state.chars[cid].conscious]
+    chars = state.chars
+    voters = [
+        cid for cid in state.boat if not (c := chars[cid]).dead and c.wounds < c.strength
+    ]  # the conscious
     state.fight = Fight(request=req, attackers=[req.attacker], defenders=[me.id], voters=voters)
     state.request = None
     state.step = "fight"
@@ -880,7 +939,7 @@ def _require_fight(state: LifeboatState, me: Character) -> Fight:
     f = state.fight
     if state.step != "fight" or f is None:
         raise IllegalCommand(f"there is no fight now; {_waiting_for(state, me.id)}")
-    if not me.conscious:
+    if me.dead or me.wounds >= me.strength:  # not me.conscious, inlined: a hot path
         raise IllegalCommand("you are unconscious and cannot fight (LB-26)")
     if me.id in f.done:
         raise IllegalCommand("you said 'done': your part in this fight is over")
@@ -923,9 +982,13 @@ def _cmd_done(state: LifeboatState, log: _Log, me: Character, cmd: C.Done) -> No
 def power(state: LifeboatState, side: list[str]) -> int:
     """A side's fight power: strength plus revealed weapons (LB-25, LB-3)."""
     total = 0
+    chars = state.chars
     for cid in side:
-        c = state.chars[cid]
-        total += c.strength + sum(WEAPONS.get(i, 0) for i in c.revealed)
+        c = chars[cid]
+        total += c.strength
+        for i in c.revealed:
+            if i in WEAPONS:
+                total += WEAPONS[i]
     return total
 
 
@@ -1205,9 +1268,11 @@ def _can_respond(state: LifeboatState, cid: str) -> bool:
     c = chars[cid]
     if c.dead or c.wounds >= c.strength:
         return False
-    return holds(c, "bait") or (
-        holds(c, "preserver")
-        and any(not chars[t].dead and chars[t].wounds < chars[t].strength for t in state.overboard)
+    hidden, revealed = c.hidden, c.revealed  # holds(), inlined: a hot path
+    if "bait" in hidden or "bait" in revealed:
+        return True
+    return ("preserver" in hidden or "preserver" in revealed) and any(
+        not chars[t].dead and chars[t].wounds < chars[t].strength for t in state.overboard
     )
 
 
@@ -1261,7 +1326,9 @@ def _cmd_pass(state: LifeboatState, log: _Log, me: Character, cmd: C.Pass) -> No
 def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
     """LB-42..LB-45: lost revealed items, the fall, the sharks, drowning."""
     chars = state.chars
-    baits = state.baits + sum(chars[cid].revealed.count("bait") for cid in state.overboard)
+    baits = state.baits
+    for cid in state.overboard:
+        baits += chars[cid].revealed.count("bait")
     for cid in state.overboard:
         c = chars[cid]
         if c.dead:  # LB-45: the dead lose everything
@@ -1271,7 +1338,7 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
             if lost and log.on:
                 log.public("lost", f"{cid}'s body sinks with {len(lost)} items")
             continue
-        lost = [i for i in c.revealed if i != "preserver"]
+        lost = [i for i in c.revealed if i != "preserver"] if c.revealed else []
         if lost:
             c.revealed = [i for i in c.revealed if i == "preserver"]
             state.out.extend(lost)
@@ -1297,17 +1364,20 @@ def _resolve_overboard(state: LifeboatState, log: _Log) -> None:
 def _start_thirst(state: LifeboatState, log: _Log) -> None:
     """LB-50: one thirst per true cause: the oar, the fight sign, the name."""
     nc = NAV[state.card]
-    named_ = named(nc.thirsty, state.boat)
-    state.thirst = {}
+    named_ = _THIRSTY[state.card]
+    oar, fight = nc.oar, nc.fight
+    thirst: dict[str, int] = {}
+    state.thirst = thirst
     state.passed = []
+    chars = state.chars
     for cid in state.boat:
-        c = state.chars[cid]
+        c = chars[cid]
         if c.dead:
             continue
-        n = (c.rowed and nc.oar) + (c.fought and nc.fight) + (cid in named_)
+        n = (c.rowed and oar) + (c.fought and fight) + (cid in named_)
         if n:
-            state.thirst[cid] = n
-    if state.thirst and log.on:
+            thirst[cid] = n
+    if thirst and log.on:
         log.public("thirst", "thirsty: " + ", ".join(f"{k} x{v}" for k, v in state.thirst.items()))
     state.step = "thirst"
     _settle_thirst(state, log)
@@ -1335,16 +1405,26 @@ def _thirst_wound(state: LifeboatState, log: _Log, c: Character) -> None:
 def _settle_thirst(state: LifeboatState, log: _Log) -> None:
     """Conscious characters without water take their wounds now; those with water are asked.
     When nobody is left to ask, the unconscious take theirs and the round ends."""
-    for cid in list(state.thirst):
-        c = state.chars[cid]
-        while state.thirst[cid] > 0 and c.conscious and not holds(c, "water"):
-            state.thirst[cid] -= 1
+    thirst, chars = state.thirst, state.chars
+    left = False  # any thirst still to settle
+    for cid in thirst:  # (wounds never change thirst's keys)
+        c = chars[cid]
+        while (
+            thirst[cid] > 0
+            and not c.dead
+            and c.wounds < c.strength  # conscious
+            and "water" not in c.hidden
+            and "water" not in c.revealed
+        ):
+            thirst[cid] -= 1
             _thirst_wound(state, log, c)
-    if _thirst_prompted(state):
-        return
-    for cid, n in state.thirst.items():
-        for _ in range(n):
-            _thirst_wound(state, log, state.chars[cid])
+        left = left or thirst[cid] > 0
+    if left:
+        if _thirst_prompted(state):
+            return
+        for cid, n in thirst.items():
+            for _ in range(n):
+                _thirst_wound(state, log, chars[cid])
     state.thirst = {}
     state.passed = []
     _end_round(state, log)

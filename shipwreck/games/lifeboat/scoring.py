@@ -18,9 +18,9 @@ def treasure_of(char: str, items: Iterable[str]) -> int:
     """Cash 1 each, jewels 1/4/8 as a set, paintings by their value; doubled by the character's
     own kind (LB-4, LB-61). Hidden and revealed items both count."""
     items = list(items)
-    cash = sum(1 for i in items if i == "cash")
-    jewels = JEWEL_SET_VALUE[min(3, sum(1 for i in items if i == "jewels"))]
-    paintings = sum(int(i.split(":")[1]) for i in items if kind(i) == "painting")
+    cash = items.count("cash")
+    jewels = JEWEL_SET_VALUE[min(3, items.count("jewels"))]
+    paintings = sum(int(i.split(":")[1]) for i in items if kind(i) == "painting") if items else 0
     doubles = CHAR[char].doubles
     return (
         cash * (2 if doubles == "cash" else 1)

@@ -45,6 +45,10 @@ class Position(msgspec.Struct, forbid_unknown_fields=True):
     options: dict[str, bool] = msgspec.field(default_factory=dict)
 
 
+_UNFIXED = CharacterPosition()
+"""A character the position leaves to the deal (read only)."""
+
+
 class SetupError(ValueError):
     """A position that cannot exist (unknown names, more cards than the deck has, …)."""
 
@@ -123,7 +127,7 @@ def _build(
     pool = list(SUPPLY_DECK)
     chars: dict[str, Character] = {}
     for cid in boat:
-        cp = fixed.get(cid, CharacterPosition())
+        cp = fixed.get(cid, _UNFIXED)
         where = f"characters.{cid}"
         strength = CHAR[cid].strength
         if cp.wounds < 0 or cp.wounds > strength + 1:
