@@ -14,19 +14,27 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.screen import SeaMap
 
+DRAW = R.sea_map
+"""The map drawn as the screen draws it (``drawn`` counts the calls)."""
 
-async def test_a_map_asked_for_again_at_a_size_it_had_is_not_drawn_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    lobby, table = two_humans()
-    drawn: list[tuple[int, int]] = []
-    draw = R.sea_map
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The size of each map drawn from now on (drawing them as ever)."""
+    sizes: list[tuple[int, int]] = []
 
     def counting(view: Any, cols: int, rows: int, *rest: Any) -> Any:
-        drawn.append((cols, rows))
-        return draw(view, cols, rows, *rest)
+        sizes.append((cols, rows))
+        return DRAW(view, cols, rows, *rest)
 
     monkeypatch.setattr(R, "sea_map", counting)
+    return sizes
+
+
+async def test_a_map_asked_for_again_at_a_size_it_had_is_not_drawn_again(
+    drawn: list[tuple[int, int]],
+) -> None:
+    lobby, table = two_humans()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -39,27 +47,19 @@ async def test_a_map_asked_for_again_at_a_size_it_had_is_not_drawn_again(
             shown = sea.render()
             size = sea.content_size
             assert sea.view is not None
-            fresh = draw(sea.view, size.width, size.height, sea.preview, sea.ship)
+            fresh = DRAW(sea.view, size.width, size.height, sea.preview, sea.ship)
             assert shown.plain == fresh.plain, "the map kept is the map of now"
         assert len(set(drawn)) == len(drawn), f"a map was drawn twice: {drawn}"
 
 
 async def test_refused_lines_neither_redraw_the_map_nor_change_its_size(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn: list[tuple[int, int]],
 ) -> None:
     """A refused line shows a two-row error (the line with a caret, then why) and goes with
     the next line: the map keeps its size (the error line keeps two rows) and is not drawn
     again (nothing it shows changed). A flood of refused lines cost a map each before. (An
     error of three rows or more takes them from the map: not here.)"""
     lobby, table = two_humans()
-    drawn: list[tuple[int, int]] = []
-    draw = R.sea_map
-
-    def counting(view: Any, cols: int, rows: int, *rest: Any) -> Any:
-        drawn.append((cols, rows))
-        return draw(view, cols, rows, *rest)
-
-    monkeypatch.setattr(R, "sea_map", counting)
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
