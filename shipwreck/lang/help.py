@@ -262,12 +262,12 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
         "In the lobby",
         {
             "new": CommandHelp(
-                "new [4-6] [BOT...] | new sm [2-4] [BOT...] [fleet NAME...] | new tutorial [sm]",
+                "new [4-6] [BOT...] | new sm [2-4] [BOT...] | new tutorial [sm]",
                 "start a table and sit at it: Lifeboat (6 seats, shipped bots), Spanish Main"
                 " ('sm') or a tutorial (Lifeboat's, or Spanish Main's with 'sm'); a BOT 'free'"
-                " keeps a seat for a friend; 'fleet corsairs' sails a fleet with crew (navy,"
-                " armada, corsairs or smugglers, 30 points each; yours first, the other seats"
-                " the other crewed fleets)",
+                " keeps a seat for a friend; 'new sm 2 fleet corsairs' sails fleets with crew"
+                " (navy, armada, corsairs or smugglers, 30 points each; yours first, the other"
+                " seats the other crewed fleets)",
                 "",
                 "new 4 free loyal",
             ),

@@ -37,7 +37,7 @@ HOSTILE_WORDS = [
     "random.bot",
     "./random",
     "~root",
-    "RANDOM",
+    "Random.bot",  # (a name in any case is the name: "RANDOM" is random; a file name is not)
     "a" * 40,
 ]
 

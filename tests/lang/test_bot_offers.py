@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+from paths import ROOT
+
 from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.lang.bots import BotScript, load_source
 from shipwreck.runtime import Lobby, SeatSpec, Table
@@ -56,7 +58,9 @@ def test_lb13_a_bot_answers_an_offer_with_its_on_offer_handler() -> None:
     assert not any(p.kind == "offer" for p in table.rules.prompts(table.state))
     bot = table.bots[HOARDER_SEAT]
     entry = next(e for e in reversed(bot.trace) if e.decision == "offer")
-    assert entry.rule is not None and entry.rule.endswith("hoarder.bot:42"), entry
+    lines = (ROOT / "bots" / "hoarder.bot").read_text().splitlines()
+    accepting = next(n for n, line in enumerate(lines, 1) if "ask == none -> accept" in line)
+    assert entry.rule is not None and entry.rule.endswith(f"hoarder.bot:{accepting}"), entry
     assert entry.command == "accept" and entry.note == ""
 
 
