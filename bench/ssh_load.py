@@ -362,6 +362,25 @@ class Server:
         return (int(fields[11]) + int(fields[12])) / TICK  # utime and stime (fields 14, 15)
 
 
+def server_warnings(lines: list[str]) -> list[str]:
+    """The server's WARNING and ERROR lines; the first ERROR with its traceback (the lines after
+    it that are not log lines), so that a failure the bench sees says where it came from."""
+    out: list[str] = []
+    traced = False
+    keep = False
+    for line in lines:
+        logged = re.match(r"\d{4}-\d\d-\d\d ", line) is not None
+        if logged:
+            keep = False
+            if " WARNING " in line or " ERROR " in line:
+                out.append(line.rstrip())
+                if " ERROR " in line and not traced:
+                    traced = keep = True
+        elif keep:
+            out[-1] += "\n        " + line.rstrip()
+    return out
+
+
 def ladder_setup(workdir: Path, per_minute: float) -> str:
     """``--ladder-games X``: four saved bots (two Lifeboat, two Spanish Main, two owners) in the
     server's database before it starts, and background ladder games at X a minute, as many as
@@ -1256,7 +1275,7 @@ async def measure(args: argparse.Namespace, server: Any) -> None:
     rss_played = server.rss_mib()
     received = sum(p.term.bytes for p in players)
     labels = session_labels(server.lines)
-    warnings = [line.rstrip() for line in server.lines if " WARNING " in line or " ERROR " in line]
+    warnings = server_warnings(server.lines)
 
     # One player leaves while the rest stay: the full collection that frees its session.
     one_left = time.monotonic()

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import msgspec
 
+from shipwreck.games.registry import default_timers
+from shipwreck.lang.bots.registry import is_shipped, shipped_names
 from shipwreck.store.sql import is_database_url
 
 
@@ -50,18 +52,6 @@ class BotsSection(msgspec.Struct, forbid_unknown_fields=True):
     default: str = "random"
     bot_moves_per_turn: int = 4
     unattended_move_seconds: float = 0.3
-
-
-class TimersSection(msgspec.Struct, forbid_unknown_fields=True):
-    turn: int = 120
-    respond: int = 60
-    fight: int = 45
-    navigate: int = 60
-    thirst: int = 60
-    supply: int = 60
-    overboard: int = 45
-    keep: int = 60
-    offer: int = 0
 
 
 class TablesSection(msgspec.Struct, forbid_unknown_fields=True):
@@ -113,7 +103,8 @@ class Config(msgspec.Struct, forbid_unknown_fields=True):
     server: ServerSection = msgspec.field(default_factory=ServerSection)
     limits: LimitsSection = msgspec.field(default_factory=LimitsSection)
     bots: BotsSection = msgspec.field(default_factory=BotsSection)
-    timers: TimersSection = msgspec.field(default_factory=TimersSection)
+    timers: dict[str, int] = msgspec.field(default_factory=dict)
+    """Seconds per kind of decision, over each game's own defaults (``decision_timers``)."""
     tables: TablesSection = msgspec.field(default_factory=TablesSection)
     cluster: ClusterSection = msgspec.field(default_factory=ClusterSection)
     ladder: LadderSection = msgspec.field(default_factory=LadderSection)
@@ -121,6 +112,12 @@ class Config(msgspec.Struct, forbid_unknown_fields=True):
 
 class ConfigError(ValueError):
     pass
+
+
+def decision_timers(config: Config) -> dict[str, int]:
+    """Seconds for each kind of decision at a timed table: every game's own defaults (each
+    game registers one for every kind it asks), with ``[timers]`` over them."""
+    return {**default_timers(), **config.timers}
 
 
 RETIRED = {"server": ("allow_guests",)}
@@ -158,8 +155,6 @@ def load_server_config(
     ``log_file`` are relative to the file's folder, so the server finds the same key and
     database from any working directory."""
     config = load_config(path, warn)
-    from shipwreck.lang.bots.registry import is_shipped, shipped_names
-
     if not is_shipped(config.bots.default):  # a name, never a path (like every bot here)
         raise ConfigError(
             f"{path}: [bots] default = {config.bots.default!r} is not a shipped bot; "
@@ -171,6 +166,14 @@ def load_server_config(
                 f"{path}: [ladder] opponents: {name!r} is not a shipped bot; "
                 f"use some of {', '.join(shipped_names())}"
             )
+    known = default_timers()
+    for kind, seconds in config.timers.items():
+        if kind not in known:
+            raise ConfigError(
+                f"{path}: [timers] {kind} is no kind of decision; use some of {', '.join(known)}"
+            )
+        if seconds < 0:
+            raise ConfigError(f"{path}: [timers] {kind} = {seconds}; use 0 (no timer) or more")
     if path is not None:
         base = Path(path).parent
         s = config.server

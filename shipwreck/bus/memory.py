@@ -7,7 +7,6 @@ slow handler never blocks the publisher. Leases expire by a clock that tests may
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from shipwreck.bus.core import (
     check_subject,
     subject_matches,
 )
+from shipwreck.tasks import stop_task
 
 
 class _Sub:
@@ -35,9 +35,7 @@ class _Sub:
     async def stop(self) -> None:
         if self in self.bus._subs:
             self.bus._subs.remove(self)
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
+        await stop_task(self.task)
 
 
 class _Server:

@@ -26,6 +26,8 @@ NO_RESPONDER_RETRIES = (0.02, 0.05, 0.1, None)
 made on another connection, flushed and so known to the server, can still be missing from the
 server's routing for a moment (nats-server issue #2876; seen here under load). ``None``: give
 up. About 0.2 s in all, so a request no one serves still fails fast."""
+CLOSE_SECONDS = 5.0
+"""At most this long for each of draining and closing a connection."""
 SERVE_GROUP = "owners"
 """Every server of a subject joins this queue group: a request reaches one of them."""
 
@@ -176,5 +178,10 @@ class NatsBus:
         return msg.data
 
     async def close(self) -> None:
+        """Drain (deliver what has arrived), then close; bounded, so that a server that has
+        gone quiet cannot hold a worker's shutdown (nats-py's own close waits for the socket)."""
         with contextlib.suppress(Exception):
-            await self._nc.drain()
+            await asyncio.wait_for(self._nc.drain(), CLOSE_SECONDS)
+        if not self._nc.is_closed:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._nc.close(), CLOSE_SECONDS)

@@ -77,6 +77,11 @@ class Game(msgspec.Struct, frozen=True):
     """A scenario's final state (the ruleset's ``summary``) as lines of text."""
     default: bool = False
     """The game a player gets when they name none (one game says so)."""
+    timers: dict[str, int] = {}
+    """Seconds a player has for each kind of decision (prompt kind) at a timed table; 0 = it
+    waits. Every blocking kind the game can ask belongs here: a kind with no timer can hold a
+    table of several players for as long as one of them is away (``server.toml [timers]``
+    overrides any of them; a kind no game names gets ``other``)."""
 
     @property
     def word(self) -> str:
@@ -141,6 +146,22 @@ def get(name_or_alias: str) -> Game:
         known = ", ".join(g.name for g in all_games())
         raise UnknownGame(f"unknown game {name_or_alias!r}; known games: {known}")
     return game
+
+
+OTHER_TIMER = "other"
+"""The ``[timers]`` key for a decision kind no game lists (a game added later)."""
+OTHER_SECONDS = 60
+
+
+def default_timers() -> dict[str, int]:
+    """Every game's decision timers in one table (a kind two games share, such as ``turn``,
+    takes the longer of their times), and ``other``: what ``server.toml [timers]`` starts from."""
+    out: dict[str, int] = {}
+    for game in all_games():
+        for kind, seconds in game.timers.items():
+            out[kind] = max(seconds, out.get(kind, seconds))
+    out.setdefault(OTHER_TIMER, OTHER_SECONDS)
+    return out
 
 
 def default_game() -> Game:

@@ -31,6 +31,7 @@ import msgspec
 from shipwreck.bus import Bus, Subscription
 from shipwreck.bus.core import valid_subject
 from shipwreck.runtime.lobby import Lobby, LobbyChat, Row
+from shipwreck.tasks import stop_task
 
 log = logging.getLogger("shipwreck.lobby_link")
 
@@ -125,10 +126,7 @@ class LobbyLink:
     async def stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
         for sub in self._subs:
             await sub.stop()
         for player in list(self._turn_subs):
@@ -156,7 +154,8 @@ class LobbyLink:
         """Publish our rows when they change, and at every beat in any case."""
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), self.heartbeat)
+                async with asyncio.timeout(self.heartbeat):  # (not wait_for: see tasks.py)
+                    await self._changed.wait()
             self._changed.clear()
             await self.publish()
             for player in list(self._waiting_here):

@@ -13,7 +13,6 @@ a command before anyone sees its effect).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
@@ -21,6 +20,7 @@ from typing import Any, TypeVar
 from shipwreck.bus import Bus
 from shipwreck.runtime.lobby import Lobby
 from shipwreck.runtime.updates import TableOwner
+from shipwreck.tasks import stop_task
 
 log = logging.getLogger("shipwreck.ownership")
 
@@ -159,9 +159,7 @@ class Leaseholder:
                 await self.renew()
                 await asyncio.sleep(self.bus.lease_seconds / 3)
         finally:
-            adopting.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await adopting
+            await stop_task(adopting)
 
     async def _adopt_forever(self) -> None:
         while True:
@@ -177,10 +175,7 @@ class Leaseholder:
     async def stop(self, *, release: bool = True) -> None:
         """Stop renewing; ``release`` hands every lease back at once (a clean shutdown), while
         a crash simply stops and lets them expire."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
         for table_id, (revision, owner) in list(self.owned.items()):
             await owner.stop()
             if release:
@@ -215,9 +210,7 @@ async def while_held(
                 await asyncio.sleep(beat)
                 revision = await _quietly(bus.leases.renew(key, worker, revision))
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop_task(task)
             if revision is not None:  # (cancelled: hand it back, another takes it at once)
                 await _quietly(bus.leases.release(key, worker, revision))
         log.warning("%s: no longer holds the %s lease", worker, key)

@@ -33,6 +33,7 @@ from shipwreck.engine.core import (
     visible,
 )
 from shipwreck.games import AnyRuleset, get_ruleset
+from shipwreck.games.registry import OTHER_TIMER
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotError, BotPlayer, BotScript, Decision
 from shipwreck.lang.text import clean_text, without_rule_ids
@@ -624,7 +625,7 @@ class Table:
             if seat not in waiting:
                 del self.deadlines[seat]
         for seat, kind in waiting.items():
-            seconds = self.timers.get(kind, 0)
+            seconds = self.timers.get(kind, self.timers.get(OTHER_TIMER, 0))
             if arm and seconds > 0 and seat not in self.deadlines:
                 self.deadlines[seat] = now + seconds
 

@@ -42,6 +42,7 @@ from shipwreck.games import get_ruleset
 from shipwreck.lang import CommandSyntaxError, parse_command
 from shipwreck.runtime.seat_link import waited_seats
 from shipwreck.runtime.table import CHAT_KEPT, ChatLine, SeatInfo, Submitted, Table
+from shipwreck.tasks import stop_task
 
 log = logging.getLogger("shipwreck.updates")
 
@@ -283,10 +284,7 @@ class TableOwner:
         for served in self._served:
             await served.stop()
         await self._queue.join()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
 
     def _followers(self) -> list[Follower]:
         return [*range(len(self.table.seats)), None, *self._watching]

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -42,23 +42,30 @@ def _lower_priority(niceness: int = WORKER_NICENESS) -> None:
         os.nice(niceness)
 
 
+def _real_stderr() -> contextlib.redirect_stderr[TextIO]:
+    """The process's own stderr, for as long as processes are started: each is handed
+    ``sys.stderr``'s file descriptor, and while any player's Textual app runs, ``sys.stderr`` is
+    that app's capture, whose descriptor is -1 (``ValueError: bad value(s) in fds_to_keep``).
+    Making a pool starts multiprocessing's resource tracker, submitting to it starts workers."""
+    return contextlib.redirect_stderr(sys.__stderr__ or sys.stderr)
+
+
 def low_priority_pool(workers: int, niceness: int = WORKER_NICENESS) -> ProcessPoolExecutor:
     """Worker processes at a lower CPU priority than the server: started fresh ("spawn": a
     fresh interpreter, not a fork of a server holding sockets and threads)."""
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_lower_priority,
-        initargs=(niceness,),
-    )
+    with _real_stderr():
+        return ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_lower_priority,
+            initargs=(niceness,),
+        )
 
 
 def run_in_pool(pool: ProcessPoolExecutor, fn: Callable[..., T], *args: object) -> Awaitable[T]:
     """``fn(*args)`` in ``pool``, awaited on the running loop."""
     loop = asyncio.get_running_loop()
-    # Submitting may start processes, which are handed sys.stderr's file descriptor; a running
-    # Textual app has replaced sys.stderr with a capture that has none.
-    with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+    with _real_stderr():
         return loop.run_in_executor(pool, fn, *args)
 
 

@@ -8,15 +8,14 @@ which persists to the :class:`~shipwreck.store.Store`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import asyncssh
 
-from shipwreck.config import Config
+from shipwreck.config import Config, decision_timers
 from shipwreck.games import seat_names
 from shipwreck.lang.bots import shipped_bot, shipped_names
 from shipwreck.lang.bots.registry import header_name
@@ -41,6 +40,7 @@ from shipwreck.server.ssh import (
     start_server,
 )
 from shipwreck.store import Store
+from shipwreck.tasks import stop_task
 from shipwreck.tui._textual import install_patches
 from shipwreck.tui.app import ShipwreckApp
 
@@ -68,7 +68,7 @@ class Service:
         self.config = config
         self.live = live if live is not None else LIVE_APPS
         self.store = Store(config.server.database)
-        timers = {k: int(v) for k, v in _fields(config.timers).items()}
+        timers = decision_timers(config)
         self.lobby = Lobby(
             default_bot=config.bots.default,
             timers=timers,
@@ -171,14 +171,10 @@ class Service:
 
     async def stop(self) -> None:
         if self._ladder_task is not None and self.ladder_games is not None:
-            self._ladder_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ladder_task
+            await stop_task(self._ladder_task)
             await self.ladder_games.close()
         if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
+            await stop_task(self._ticker)
         if self.acceptor is not None:
             self.acceptor.close()
             try:  # closing a listener may wait for its connections: never forever
@@ -439,10 +435,6 @@ def _reads_script(command: str) -> bool:
     command is answered at once instead of waiting for an EOF that ``ssh host bot`` never sends."""
     words = command.split()
     return words == ["bot", "check"] or (words[:2] == ["bot", "save"] and len(words) <= 3)
-
-
-def _fields(section: Any) -> dict[str, Any]:
-    return {f: getattr(section, f) for f in section.__struct_fields__}
 
 
 def setup_logging(log_file: str) -> None:

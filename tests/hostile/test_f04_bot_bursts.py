@@ -39,7 +39,7 @@ def uncapped(config: Config) -> Config:
     config.limits.new_tables_per_minute = TABLES
     config.tables.solo_timers = True  # (see the module's docstring)
     config.tables.autopilot_after = 1
-    config.timers.turn = 1
+    config.timers["turn"] = 1
     return config
 
 

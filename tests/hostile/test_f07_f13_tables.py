@@ -10,6 +10,7 @@ import pytest
 
 from shipwreck.config import Config
 from shipwreck.engine.core import SYSTEM
+from shipwreck.games.registry import default_timers
 from shipwreck.server.service import Service
 
 from harness import Bystander, eventually
@@ -43,8 +44,7 @@ async def test_f7_one_player_cannot_flood_the_lobby_with_tables(
 def timed(config: Config) -> Config:
     """Every decision has a one-second timer (set before the server starts), at a lone
     player's table too (by default since issue 16 such a table waits for its player)."""
-    for kind in config.timers.__struct_fields__:
-        setattr(config.timers, kind, 1)
+    config.timers = dict.fromkeys(default_timers(), 1)
     config.tables.solo_timers = True
     return config
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from shipwreck.config import TimersSection
 from shipwreck.engine.core import SYSTEM
+from shipwreck.games.registry import default_timers
 from shipwreck.lang.bots import BotError
 from shipwreck.lang.text import clean_text, whole_number
 from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
@@ -66,7 +66,7 @@ def test_f7_finished_tables_leave_memory_but_not_the_store(tmp_path: object) -> 
 
 def test_f13_one_broken_table_does_not_stop_the_others_clocks() -> None:
     clock = Clock()
-    kinds = TimersSection.__struct_fields__
+    kinds = default_timers()
     lobby = Lobby(clock=clock, timers=dict.fromkeys(kinds, 5), solo_timers=True)
     tables = [
         lobby.create_table("lifeboat", [SeatSpec("human"), *BOTS], creator=p, seed=i)

@@ -388,7 +388,9 @@ async def test_two_sessions_of_one_player_on_two_workers_the_newer_takes_the_sea
                     elsewhere = f"your other session has your seat at table {table.id}"
                     await until(two, lambda: elsewhere in _error_line(second), "it says why")
                     assert lobby_a.controllers.get((table.id, "bob")) is third
-                    assert not lobby_b.remote_tables.followers, "B still follows the seat"
+                    # (the screen it left lets go of the seat as it unmounts, a moment later)
+                    followers = lobby_b.remote_tables.followers
+                    await until(two, lambda: not followers, "B stops following the seat")
                     await asyncio.sleep(0.3)  # (a goodbye from B would have arrived by now)
                     assert table.seats[1].connected, "the second session's goodbye sent bob away"
     finally:

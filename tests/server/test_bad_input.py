@@ -52,6 +52,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from shipwreck.games.registry import default_timers
 from shipwreck.lang import format_command
 from shipwreck.replay import export_table, table_at
 from shipwreck.runtime import SeatSpec, Table
@@ -288,8 +289,7 @@ def new_table(service: Service, player: str, seed: int) -> Table:
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[Service]:
     config = loopback_config(tmp_path)
-    for kind in config.timers.__struct_fields__:  # no timeouts: nothing moves unless typed
-        setattr(config.timers, kind, 0)
+    config.timers = dict.fromkeys(default_timers(), 0)  # no timeouts: nothing moves unless typed
     async with running(config) as svc:
         yield svc
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -273,3 +275,44 @@ async def test_serve_with_a_bus_plays_the_ladder_games_on_one_worker_only(tmp_pa
                     await asyncio.sleep(0.05)
             await asyncio.sleep(10 * both[0].interval if both[0] is not None else 0)
             assert sorted(g.played for g in both if g is not None) == [0, 3]
+
+
+LADDER_WHILE_AN_APP_RUNS = """
+import asyncio, sys, tempfile
+from pathlib import Path
+from textual.app import App
+from shipwreck.config import LadderSection
+from shipwreck.resources import bots_dir
+from shipwreck.server.ladder_games import LadderGames
+from shipwreck.store import Store
+
+async def main() -> None:
+    store = Store(str(Path(tempfile.mkdtemp()) / "ladder.db"))
+    store.identify("ann", "SHA256:ann", "ssh-ed25519 ann")
+    store.save_bot("ann", "robber", (bots_dir() / "hoarder.bot").read_text())
+    games = LadderGames(store, LadderSection(games_per_minute=600, games_per_bot=1), seed=1)
+    async with App().run_test():  # a player's app: sys.stderr is its capture (fileno -1)
+        assert sys.stderr.fileno() == -1, "Textual no longer captures stderr here"
+        assert games.start_next()
+        while games.playing:
+            await asyncio.sleep(0.05)
+    await games.close()
+    print(games.played, store.ratings.ladder_runs()["ann/robber"].games)
+
+asyncio.run(main())
+"""
+
+
+def test_a_ladder_game_starts_its_worker_while_a_players_app_holds_stderr() -> None:
+    """Found by bench/ssh_load.py: every ladder game failed while anyone played, because a new
+    worker pool was made while a Textual app had replaced ``sys.stderr`` (its descriptor -1 was
+    handed to the process that multiprocessing starts: "bad value(s) in fds_to_keep"). In a
+    fresh interpreter, as a server is: that process starts only once per interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", LADDER_WHILE_AN_APP_RUNS],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.stdout.split() == ["1", "1"], done.stderr[-2000:]

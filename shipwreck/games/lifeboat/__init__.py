@@ -132,6 +132,17 @@ GAME = registry.register(
         summary_lines=summary_lines,
         seat_names=CHAR_IDS,
         default=True,
+        timers={
+            "turn": 120,
+            "respond": 60,
+            "fight": 45,
+            "navigate": 60,
+            "thirst": 60,
+            "supply": 60,
+            "overboard": 45,
+            "keep": 60,
+            "offer": 0,  # a standing offer (not blocking): it waits for an answer
+        },
     )
 )
 

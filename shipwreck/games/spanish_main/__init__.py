@@ -184,6 +184,14 @@ GAME = registry.register(
         default_bots=("sm_random",),
         summary_lines=summary_lines,
         seat_names=SEAT_NAMES,
+        timers={
+            "turn": 120,
+            "after_move": 45,
+            "eliminate": 45,
+            "load": 45,
+            "board": 45,
+            "plunder": 45,
+        },
     )
 )
 
