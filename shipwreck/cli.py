@@ -170,7 +170,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
     from shipwreck.tui import ShipwreckApp
     from shipwreck.tui._textual import install_patches
-    from shipwreck.tui.screens import DEFAULT_BOTS
 
     install_patches()  # the Textual the server runs (off ones are in the report, not shown here)
     lobby = Lobby(seed=args.seed)
@@ -183,8 +182,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
             return 2
         ShipwreckApp(lobby, user, open_table=tutorial.id).run()
         return 0
-    words = args.bots.split(",") if args.bots else DEFAULT_BOTS
-    game = registry.default_game().name
+    default = registry.default_game()
+    words = args.bots.split(",") if args.bots else list(default.default_bots)
+    game = default.name
     try:  # checked as `bot check` checks it, each named by its header (as sim and arena do)
         scripts = load_named(game, words)
     except BotError as e:

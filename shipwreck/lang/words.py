@@ -3,7 +3,7 @@
 They are a language like a game's commands (``grammar/lobby.lark``, ``grammar/table.lark``),
 read into the structs below, so that errors, "did you mean" and Tab completion treat them as
 they treat a game's commands (:mod:`shipwreck.lang.errors`). The screens dispatch on the
-structs (``tui/screens.py``, ``tui/base.py``); what a word means (which bots exist, which table
+structs (``tui/lobby/screen.py``, ``tui/base.py``); what a word means (which bots exist, which table
 or seat) is theirs and the lobby's to check.
 
 A line is read a word at a time (the errors module's :class:`Walker`), never by Lark's lexer

@@ -21,10 +21,12 @@ from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
+from shipwreck.tui.lobby.screen import LobbyScreen
+from shipwreck.tui.lobby.words import free_seats_hint, seat_to_join
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.registry import table_screen
 from shipwreck.tui.remote import enter_remote, follow_moves, remote_seat
-from shipwreck.tui.screens import LobbyScreen, TooSmallScreen, free_seats_hint, seat_to_join
+from shipwreck.tui.too_small import TooSmallScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 

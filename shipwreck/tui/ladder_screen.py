@@ -26,7 +26,7 @@ from shipwreck.tui.base import ClosingModal
 from shipwreck.tui.learn import SCROLL_BINDINGS, ReadingBox
 
 if TYPE_CHECKING:
-    from shipwreck.tui.screens import LobbyScreen
+    from shipwreck.tui.lobby.screen import LobbyScreen
 
 TOP = 100
 """The places listed (the screen scrolls); the player's own place is added below if lower."""

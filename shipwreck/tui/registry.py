@@ -1,7 +1,7 @@
 """Each game's screens, one record per game: the table screen a seat (or a spectator) sees, its
 tutorial screen, and how the lobby's ``new`` lays out its seats.
 
-A game's screen module registers its record once, as it loads (``tui/screens.py`` for
+A game's screen module registers its record once, as it loads (``tui/lifeboat/screen.py`` for
 Lifeboat, ``tui/spanish_main/screen.py``, ``tui/tutorial.py`` for the tutorials); the built-in
 ones are imported on first use, so the app opens a table's screen without naming a game (and without
 importing the screens that import it).
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from shipwreck.tui.base import AnySeatScreen
 
 _load = games.BuiltIns(
-    "shipwreck.tui.screens", "shipwreck.tui.spanish_main.screen", "shipwreck.tui.tutorial"
+    "shipwreck.tui.lifeboat.screen", "shipwreck.tui.spanish_main.screen", "shipwreck.tui.tutorial"
 )
 """The modules imported on first use: each registers its game's screens as it loads."""
 

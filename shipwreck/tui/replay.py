@@ -10,7 +10,7 @@ from textual.events import Mount
 from shipwreck.replay import GameFile, table_at
 from shipwreck.runtime import Lobby
 from shipwreck.tui.app import ShipwreckApp
-from shipwreck.tui.screens import TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
 from shipwreck.tui.widgets import EventLog
 
 

@@ -17,8 +17,8 @@ from shipwreck.runtime.coach import CoachLine
 from shipwreck.runtime.tutorial import TutorialTable
 from shipwreck.tui.base import AnySeatScreen
 from shipwreck.tui.board import Spot
+from shipwreck.tui.lifeboat.screen import TableScreen
 from shipwreck.tui.registry import set_tutorial_screen, table_screen
-from shipwreck.tui.screens import TableScreen
 from shipwreck.tui.spanish_main.screen import GAME as SEA_GAME
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 

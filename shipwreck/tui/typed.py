@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from shipwreck.runtime import Submitted
     from shipwreck.runtime.seat_link import SeatLink
     from shipwreck.tui.base import AnySeatScreen as SeatScreen  # (any game's table screen)
-    from shipwreck.tui.screens import LobbyScreen
+    from shipwreck.tui.lobby.screen import LobbyScreen
 
 _COLUMN = re.compile(r"column (\d+): ")
 

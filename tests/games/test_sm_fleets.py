@@ -30,7 +30,7 @@ from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.scenario import ScenarioError, from_dict, run
 from shipwreck.store import Store
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 from shipwreck.tui.widgets import CommandLine
 

@@ -30,7 +30,8 @@ from shipwreck.runtime.remote_table import PREVIEW_SECONDS, RemoteTable, RemoteT
 from shipwreck.store.db import Store
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.base import AppScreen, SeatScreen
-from shipwreck.tui.screens import LobbyScreen, lobby_completions
+from shipwreck.tui.lobby.screen import LobbyScreen
+from shipwreck.tui.lobby.words import lobby_completions
 
 SM_MOVES = (C.Move, C.MoveToward, C.MoveDock)
 

@@ -73,7 +73,7 @@ async def test_the_lobby_marks_my_tables_where_the_game_waits_for_me() -> None:
     move changes no lobby row, so the lobby tells the player whose turn came or went."""
     from tui_helpers import shown_rows
 
-    from shipwreck.tui.screens import LobbyScreen
+    from shipwreck.tui.lobby.screen import LobbyScreen
 
     lobby = Lobby(seed=1)
     bots = [SeatSpec("bot", b) for b in ("loyal", "survivor", "hoarder")]
@@ -104,7 +104,7 @@ async def test_a_host_in_the_lobby_sees_that_their_waiting_table_waits_for_their
     joined and could not start it, and nothing told alice. Her row now says it waits for her."""
     from tui_helpers import shown_rows
 
-    from shipwreck.tui.screens import LobbyScreen
+    from shipwreck.tui.lobby.screen import LobbyScreen
 
     lobby = Lobby(seed=1)
     seats = [

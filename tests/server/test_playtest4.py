@@ -23,7 +23,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.learn import CardsScreen
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.widgets import CommandLine, EventLog
 

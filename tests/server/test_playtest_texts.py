@@ -20,7 +20,8 @@ from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.server.service import Service
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.lifeboat.render import END_PARTS
-from shipwreck.tui.screens import LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.standings import key
 
 from sshclient import BOB, key_file, needs_ssh, ssh

@@ -29,7 +29,8 @@ from shipwreck.config import Config
 from shipwreck.server.service import STOP_WAIT, Service
 from shipwreck.server.ssh import LiveApps
 from shipwreck.tui.app import ShipwreckApp
-from shipwreck.tui.screens import LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 
 from sshclient import Client, PtyReader, Terminal, needs_openssh, set_winsize
 

@@ -12,7 +12,8 @@ from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang import words as W
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
-from shipwreck.tui.screens import HelpScreen, LobbyHelpScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import HelpScreen, TableScreen
+from shipwreck.tui.lobby.screen import LobbyHelpScreen
 
 
 @pytest.mark.parametrize(

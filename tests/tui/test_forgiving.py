@@ -16,7 +16,8 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import WARN_SECONDS
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
-from shipwreck.tui.screens import LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 SIZES = [(80, 24), (120, 40)]

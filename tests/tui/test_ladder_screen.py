@@ -18,7 +18,8 @@ from shipwreck.store import Entrant, Store
 from shipwreck.store.ratings import RatingRow
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.ladder_screen import LadderScreen, ladder_table
-from shipwreck.tui.screens import LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 SIZES = [(80, 24), (120, 40)]

@@ -161,7 +161,7 @@ async def test_the_score_now_line_follows_the_game_live() -> None:
     from shipwreck.lang import format_command
     from shipwreck.tui import ShipwreckApp
     from shipwreck.tui.board import Board
-    from shipwreck.tui.screens import TableScreen
+    from shipwreck.tui.lifeboat.screen import TableScreen
 
     lobby, table = lobby_with_table(seed=11)
     app = ShipwreckApp(lobby, "ann", open_table=table.id)

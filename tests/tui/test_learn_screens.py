@@ -20,7 +20,8 @@ from shipwreck.runtime import Lobby
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.learn import LegendScreen, RulesScreen
-from shipwreck.tui.screens import HelpScreen, LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import HelpScreen, TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 
 GAMES = {"lifeboat": "lifeboat.md", "spanish_main": "spanish-main.md"}
 

@@ -22,8 +22,8 @@ from tui_helpers import shown_rows
 
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.lobby.screen import LobbyScreen, lobby_pacer
 from shipwreck.tui.pacer import RepaintPacer
-from shipwreck.tui.screens import LobbyScreen, lobby_pacer
 from shipwreck.tui.widgets import EventLog
 
 SIZE = (120, 40)

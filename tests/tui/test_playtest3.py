@@ -205,7 +205,7 @@ def test_the_fleet_screen_explains_masts_of_different_ranks() -> None:
 from shipwreck.lang.help import SHELL_TITLE  # noqa: E402
 from shipwreck.runtime.tutorial import TutorialTable  # noqa: E402
 from shipwreck.tui.base import TABLE_TITLE, CommandHelp  # noqa: E402
-from shipwreck.tui.screens import LOBBY_HELP, LobbyHelpScreen, LobbyScreen  # noqa: E402
+from shipwreck.tui.lobby.screen import LOBBY_HELP, LobbyHelpScreen, LobbyScreen  # noqa: E402
 
 
 def rows(app: ShipwreckApp) -> list[str]:
@@ -317,7 +317,7 @@ def test_a_tutorial_leaves_memory_when_its_player_leaves_it() -> None:
 
 # ------------------------------------------------------------------ 3. 80×24: seats line, chat
 
-from shipwreck.tui.screens import CHAT_KEYS, TableScreen  # noqa: E402
+from shipwreck.tui.lifeboat.screen import CHAT_KEYS, TableScreen  # noqa: E402
 from shipwreck.tui.widgets import EventLog  # noqa: E402
 
 

@@ -27,7 +27,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.ladder_screen import LadderScreen
 from shipwreck.tui.learn import ReadingBox
 from shipwreck.tui.lifeboat import render as R
-from shipwreck.tui.screens import LOBBY_HELP, LobbyHelpScreen, LobbyScreen
+from shipwreck.tui.lobby.screen import LOBBY_HELP, LobbyHelpScreen, LobbyScreen
 from shipwreck.tui.spanish_main import render as RS
 from shipwreck.tui.spanish_main.screen import SeaMap, SpanishMainScreen
 from shipwreck.tui.typed import SHELL_HINT

@@ -19,7 +19,7 @@ from shipwreck.runtime import Lobby, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.learn import CardsScreen
 from shipwreck.tui.lifeboat.render import card_chip, fight
-from shipwreck.tui.screens import TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
 
 HAND = ["water", "water", "water", "cash", "compass", "oar", "knife"]
 """Seven hidden items: the play-test's hand that showed as ``hid: water, cash, compas…``."""

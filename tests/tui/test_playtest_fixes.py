@@ -62,7 +62,8 @@ from shipwreck.tui import ShipwreckApp  # noqa: E402
 from shipwreck.tui.app import TAKEN_OVER  # noqa: E402
 from shipwreck.tui.base import AppScreen, SeatScreen  # noqa: E402
 from shipwreck.tui.confirm import Confirm  # noqa: E402
-from shipwreck.tui.screens import HelpScreen, LobbyScreen  # noqa: E402
+from shipwreck.tui.lifeboat.screen import HelpScreen  # noqa: E402
+from shipwreck.tui.lobby.screen import LobbyScreen  # noqa: E402
 from shipwreck.tui.spanish_main.screen import SeaFleetScreen, SpanishMainScreen  # noqa: E402
 
 BOTS = ["survivor", "loyal", "predator", "hoarder"]

@@ -20,7 +20,8 @@ from shipwreck.lang import format_command
 from shipwreck.runtime import Lobby, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.lifeboat.render import final, me_panel
-from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import EndScreen, TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.tutorial import LifeboatTutorialScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 

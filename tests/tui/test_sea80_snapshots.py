@@ -12,7 +12,7 @@ from tui_helpers import lobby_with_table, lobby_with_tables
 
 from shipwreck.lang import format_command
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.screens import TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
 
 SMALL, LARGE = (80, 24), (120, 40)
 

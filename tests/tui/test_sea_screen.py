@@ -26,7 +26,7 @@ from shipwreck.lang.bots import BotPlayer
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import AppScreen
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.screen import (
     PREVIEW_INTERVAL,

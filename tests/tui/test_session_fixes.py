@@ -14,7 +14,8 @@ from tui_helpers import lobby_with_table, play_my_seat_to_end
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import EndOfGame
-from shipwreck.tui.screens import LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.widgets import CommandLine
 
 SIZE = (80, 24)

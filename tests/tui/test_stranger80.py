@@ -20,7 +20,8 @@ from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import HelpList, help_grid
 from shipwreck.tui.board import Board
-from shipwreck.tui.screens import HelpScreen, LobbyHelpScreen
+from shipwreck.tui.lifeboat.screen import HelpScreen
+from shipwreck.tui.lobby.screen import LobbyHelpScreen
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.screen import SeaHelpScreen
 

@@ -28,7 +28,9 @@ from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.lifeboat.render import Boat
-from shipwreck.tui.screens import EndScreen, LobbyScreen, TableScreen, TooSmallScreen
+from shipwreck.tui.lifeboat.screen import EndScreen, TableScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
+from shipwreck.tui.too_small import TooSmallScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 
 from sshclient import eventually
@@ -226,7 +228,7 @@ async def test_lobby_updates_on_every_screen_without_refresh() -> None:
 def test_the_lobby_lists_open_tables_first_and_counts_what_does_not_fit() -> None:
     from rich.console import Console
 
-    from shipwreck.tui.screens import tables_panel
+    from shipwreck.tui.lobby.screen import tables_panel
 
     rows = [
         (str(i), "lifeboat", "HBBBBB", "1", ("over", "running", "open")[i % 3], "ann")

@@ -11,7 +11,7 @@ from tui_helpers import shown_rows
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import AppScreen
-from shipwreck.tui.screens import LobbyScreen
+from shipwreck.tui.lobby.screen import LobbyScreen
 
 
 def lobby_with_a_tutorial() -> tuple[Lobby, int, int]:

@@ -13,7 +13,8 @@ from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import CommandHelp, SeatScreen
 from shipwreck.tui.learn import LegendScreen
-from shipwreck.tui.screens import LobbyHelpScreen, LobbyScreen, TableScreen
+from shipwreck.tui.lifeboat.screen import TableScreen
+from shipwreck.tui.lobby.screen import LobbyHelpScreen, LobbyScreen
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 from shipwreck.tui.widgets import CommandLine, EventLog
 

@@ -1,1 +1,1 @@
-"""Lifeboat's renderables (``render``); its table screen is in ``tui/screens.py``."""
+"""Lifeboat's table screen (``screen``) and its renderables (``render``)."""

@@ -1,69 +1,56 @@
-"""The app's screens: lobby, Lifeboat table, end of game, help, and "please enlarge"."""
+"""The lobby: the tables, the chat, who is online, and the commands that make and join tables.
+
+Every session in the lobby shows the same tables: they are drawn once per width for all of them
+(:class:`SharedRender`), and repaints are paced (:func:`lobby_pacer`)."""
 
 from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.events import Key, Resize
+from textual.events import Resize
 from textual.geometry import Region, Size
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.screen import Screen
 
-from shipwreck.games.lifeboat import GAME as LIFEBOAT
-from shipwreck.games.lifeboat import LifeboatView
 from shipwreck.games.registry import default_game
-from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
-from shipwreck.lang.complete import command_list, complete
 from shipwreck.lang.help import SHELL_COMMANDS, SHELL_TITLE, player_commands
 from shipwreck.lang.help import CommandHelp as CommandEntry
-from shipwreck.lang.rules_text import LEGEND
-from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
+from shipwreck.runtime import Lobby, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
-from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui import registry
-from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, EndOfGame, SeatScreen
-from shipwreck.tui.board import Board, Spot, split
-from shipwreck.tui.ladder_screen import rating_tag, show_ladder
+from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, SeatScreen
+from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.ladder_screen import show_ladder
 from shipwreck.tui.learn import (
     LEGEND_KEY,
     RULES_KEY,
     RULES_USAGE,
-    CardsScreen,
     LegendScreen,
     RulesScreen,
     rules_game,
 )
-from shipwreck.tui.lifeboat import render as R
+from shipwreck.tui.lobby.words import free_seats_hint, lobby_completions, seat_to_join
 from shipwreck.tui.pacer import RepaintPacer
-from shipwreck.tui.remote import enter_remote, remote_ids
-from shipwreck.tui.title import part, table_title
+from shipwreck.tui.remote import enter_remote
 from shipwreck.tui.typed import (
     MAX_ERROR_ROWS,
     cut_visibly,
     error_width,
     fit_error,
     run_lobby_line,
-    seat_counts,
-    too_many_names,
 )
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
-DEFAULT_BOTS = list(default_game().default_bots)
-CHAT_KEYS = "Ctrl+↑/Ctrl+↓"
-"""The keys that page a Lifeboat table's chat pane (PgUp/PgDn page its log), as its hint
-names them ("Ctrl+↑: earlier" once the chat has more lines than rows)."""
 LOBBY_HELP = Text(
     "new [4-6] [BOT|free …]     Lifeboat         new tutorial [sm] learn to play\n"
     "new sm [2-4] [BOT|free …]  Spanish Main     rules [sm]        how to win\n"
@@ -407,273 +394,6 @@ class LobbyScreen(AppScreen):
         app.open_table(table, spectate=how == "watch")
 
 
-def lobby_games() -> frozenset[str]:
-    """The words of ``new``'s game position (``tutorial`` too: ``new tutorial``)."""
-    return frozenset({*W.game_names(), "tutorial"})
-
-
-def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
-    """Tab in the lobby: the grammar's next words, and where the grammar takes a table's
-    number, the tables' ids that fit (``join``: tables with a free seat or mine; ``watch``:
-    every table not over; ``open``: mine). Right after ``new``, the game names only, unless
-    what is typed starts none (``new pred`` still completes a bot)."""
-    words = text.split()
-    partial = "" if not words or text[-1:].isspace() else words.pop()
-    if len(words) == 1 and words[0] in ("join", "watch", "open"):
-        tables = [t for t in lobby.tables.values() if not t.over]
-        if words[0] == "join":
-            tables = [t for t in tables if t.free_seats() or t.seat_of_player(user) is not None]
-        elif words[0] == "open":
-            tables = [t for t in tables if t.seat_of_player(user) is not None]
-        ids = [t.id for t in tables] + remote_ids(lobby, user, words[0])  # (other workers')
-        return sorted((str(i) for i in ids if str(i).startswith(partial)), key=int)
-    options = W.complete_words("lobby", text)
-    if words == ["new"]:
-        games = [o for o in options if o in lobby_games()]
-        return games or options
-    return options
-
-
-def seat_to_join(table: SeatLink, seat: int | str | None) -> int | str:
-    """The seat ``join N [SEAT]`` asks for (a number from 1, a seat's id, or the first free
-    one), or why there is none."""
-    if isinstance(seat, int):
-        return seat - 1
-    free = table.free_seats()
-    if seat is None:
-        if free:
-            return free[0]
-        return f"table {table.id} has no free seat; 'watch {table.id}' instead"
-    for i in range(len(table.seats)):
-        if table.seat_name(i) == seat:
-            return i
-    return f"table {table.id} has no seat {seat[:32]!r}" + free_seats_hint(table)
-
-
-def free_seats_hint(table: SeatLink) -> str:
-    """The end of a refused ``join``: the free seats by id, as ``join`` takes them."""
-    free = [table.seat_name(i) for i in table.free_seats()]
-    if not free:
-        return f"; no seat is free: 'watch {table.id}' instead"
-    return f"; free: {', '.join(free)} (e.g. 'join {table.id} {free[0]}')"
-
-
-class TableScreen(SeatScreen[LifeboatView]):
-    """One Lifeboat table, as one seat (or a spectator) sees it.
-
-    The full layout needs 33 rows; below ``COMPACT_BELOW`` (34) the screen is compact: no
-    seats line, the boat without its title, three rows of cards as one-line chips, a
-    borderless command line; so an 80×24 terminal shows every panel and a log."""
-
-    BINDINGS = [
-        Binding("f1", "help", "help"),
-        Binding(LEGEND_KEY, "legend", "legend"),
-        Binding(R.CARDS_KEY, "cards", "cards"),
-        Binding("escape", "confirm_lobby", "lobby"),
-        Binding("ctrl+up", "chat_page(-1)", "earlier chat", show=False),
-        Binding("ctrl+down", "chat_page(1)", "later chat", show=False),
-    ]
-
-    PANELS = dict.fromkeys(("title", "seats", "boat", "me", "nav", "fight"), "board")
-    PANELS.update(prompt="foot", error="foot")
-
-    def compose(self) -> ComposeResult:
-        yield Board(self.board_layout, id="board")
-        yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
-        yield EventLog(id="chat", max_lines=200, page_keys=CHAT_KEYS)
-        yield Board(self.foot_layout, id="foot")
-        yield CommandLine(
-            completer=self.complete,
-            run=self.run_typed,
-            placeholder=self.placeholder(),
-            id="command",
-            max_length=self._max_line(),
-        )
-        yield KeyLine()
-
-    def board_layout(self, size: Size) -> list[Spot]:
-        """The title, who sits where, the boat and my panel, the cards and the fight; compact:
-        no seats line, and shorter boat and cards (see the class's docstring)."""
-        width = size.width
-        (lx, lw), (rx, rw) = split(width, 2, 1)
-        spots = [
-            Spot("title", Region(0, 0, width, 1), pad=1, style="bar"),  # the clock comes first
-            Spot("seats", Region(0, 1, width, 1 if self.compact else 2), pad=1, style="muted"),
-        ]
-        y = spots[-1].region.bottom
-        h = 8 if self.compact else 10  # the boat's title, header, rule and six seats
-        spots += [Spot("boat", Region(lx, y, lw, h)), Spot("me", Region(rx, y, rw, h))]
-        y += h
-        h = 3 if self.compact else 8  # the track, a label and a row of cards
-        if self.compact and not self._fight_open:  # the cards take the fight's room
-            return [*spots, Spot("nav", Region(0, y, width, h), pad=1)]
-        spots += [Spot("nav", Region(lx, y, lw, h), pad=1), Spot("fight", Region(rx, y, rw, h))]
-        return spots
-
-    _fight_open = False
-    """Whether a fight is shown (compact, the cards are as wide as the screen without one)."""
-
-    def fight_shown(self, open_: bool) -> None:
-        """A fight opened or closed: compact, the board is laid out again for it."""
-        if open_ != self._fight_open:
-            self._fight_open = open_
-            if self.compact:
-                self.query_one("#board", Board).relayout()
-
-    def prompt_rows(self) -> int:
-        """What to decide, and the choices on two lines (wrapped, not cut), at every size."""
-        return R.PROMPT_ROWS
-
-    def compacted(self, compact: bool) -> None:
-        for board in self.query(Board):
-            board.relayout()
-
-    def placeholder(self) -> str:
-        if self.seat is None:
-            return "watching: 'lobby' to go back, 'help' for commands"
-        return f"Tab completes · 'help' · {self.SEAT_WORDS}"
-
-    def refresh_seats(self) -> None:
-        """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
-        (see `SeatScreen.refresh_clock`). Compact, the seats have one row: a bot is named by
-        its name alone (``mate: loyal``, dim) when ``bot loyal`` would not fit, and is just
-        ``bot`` only when the names do not fit either."""
-        board = self.query_one("#board", Board)
-        spot = board.spot("seats") if board.size.width else None
-        width = spot.width - 2 if spot is not None else None  # (not laid out yet: any)
-        line = self._seat_line(0)
-        for brief in (1, 2, 3):
-            if not self.compact or width is None or line.cell_len <= width:
-                break
-            line = self._seat_line(brief)
-        self.show("seats", line, lambda: line)
-
-    def on_resize(self, _event: Resize) -> None:  # (Textual runs SeatScreen's too)
-        """The seats line is fitted to the width: once the board has its new size."""
-        self.call_after_refresh(self.refresh_seats)
-
-    def _seat_line(self, brief: int) -> Text:
-        """The seats line; ``brief`` 0: each rated player's and bot's rating too; 1: a bot by
-        its name alone (dim); 2: its name cut to what the row has room for (``loy…``, at
-        least two letters), seats one space apart; 3: a bot as ``bot``."""
-        t = self.table
-        bots = [i for i, s in enumerate(t.seats) if s.kind == "bot"]
-        cut = self._bot_name_room(bots) if brief == 2 else 0
-        line = Text()
-        for i, s in enumerate(t.seats):
-            name = t.seat_name(i)
-            style = "yellow" if s.autopilot else ""
-            if s.kind == "human":
-                who = s.player or "?"
-                if s.autopilot:
-                    who += " (autopilot)"
-                elif not s.connected:
-                    who += " (away)"
-            elif s.kind == "bot":
-                bot = s.bot or "bot"
-                short = bot if len(bot) <= cut else bot[: max(2, cut - 1)] + "…"
-                who = (f"bot {bot}", bot, short, "bot")[brief]
-                style = "dim" if brief in (1, 2) else style
-            else:
-                who = f"free seat (bot {s.bot})" if t.started and not self.compact else "free seat"
-            if brief == 0:  # (the shorter forms leave the ratings out)
-                who += rating_tag(self.shipwreck.lobby, t, i)
-            line.append(f"{name}: ", style="bold" if i == self.seat else "")
-            line.append(who, style=style)
-            line.append(" " if brief >= 2 else "  " if self.compact else "   ")
-        line.rstrip()
-        return line
-
-    def _bot_name_room(self, bots: list[int]) -> int:
-        """How many cells each bot's name may have for the compact seats line to fit its
-        row (the rest of the line as :meth:`_seat_line` draws it with 1-letter names)."""
-        board = self.query_one("#board", Board)
-        spot = board.spot("seats") if board.size.width else None
-        if spot is None or not bots:
-            return 0
-        rest = self._seat_line(3).cell_len - 3 * len(bots)  # ("bot" in each bot's place)
-        return (spot.width - 2 - rest) // len(bots)
-
-    def action_chat_page(self, pages: int) -> None:
-        """Ctrl+↑ / Ctrl+↓: page the chat (PgUp / PgDn page the game's log)."""
-        self.chat_log().page(pages)
-
-    def complete(self, text: str) -> list[str]:
-        options = [] if self.seat is None else complete(text, self.table.view(self.seat))
-        options = self.complete_words(text, options)
-        self.show_options(options)
-        return options
-
-    def paint(self, view: LifeboatView) -> None:
-        me = part("spectator", "", rank=7)
-        if view.me:
-            me = part(f"you are {view.me}", view.me, "", rank=7)
-        signed_in = self.shipwreck.signed_in_line()
-        title = table_title(self.table.name, self.table.game, me, signed_in=signed_in)
-        self.show_title((view.me, signed_in), title, view)
-        self.refresh_seats()
-        compact = self.compact
-        people = (view.characters, view.actor, view.navigator, view.me)
-        self.show("boat", people, lambda: R.boat(view, compact))
-        mine = [c for c in view.characters if c.id == view.me]
-        states = tuple((c.id, c.state) for c in view.characters)  # (my score now counts deaths)
-        self.show("me", (mine, states), lambda: R.me_panel(view, compact))
-        # The fight and the navigation cards: keyed on exactly what they draw.
-        fight = view.fight and (view.fight, states)
-        self.fight_shown(view.fight is not None)
-        self.show("fight", fight, lambda: R.fight(view, compact) or "")
-        nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
-        started = self.table.started
-        offer = (view.supply_offer, started)
-        self.show("nav", (nav, offer, states), lambda: R.navigation(view, compact, started))
-        ask = (view.prompts, view.phase, view.request, view.choices, people)
-        self.show_prompt(ask, lambda: R.prompt(view, compact, self.prompt_rows()))
-
-    def chat_log(self) -> EventLog:
-        return self.query_one("#chat", EventLog)
-
-    def action_cards(self) -> None:
-        """F4: every navigation card I see, in words."""
-        view = cast(LifeboatView, self.table.view(self.seat))  # (a Lifeboat table)
-        self.shipwreck.push_screen(CardsScreen(R.cards_in_words(view), R.cards_title(view)))
-
-    def end_screen(self, view: LifeboatView) -> ModalScreen[None]:
-        return EndScreen(view)
-
-    def help_screen(self) -> ModalScreen[None]:
-        return HelpScreen(self.table.game)
-
-
-class EndScreen(EndOfGame[LifeboatView]):
-    """Every score broken down and everything revealed."""
-
-    def result(self) -> RenderableType:
-        return R.scores(self.view)
-
-
-class HelpScreen(CommandHelp):
-    """Every Lifeboat command, generated from the language's own command list, then the
-    legend of the board's marks."""
-
-    GAME_TITLE = "Lifeboat"
-
-    def __init__(self, game: str = LIFEBOAT.name) -> None:
-        super().__init__()
-        self.game = game
-
-    def commands(self) -> list[tuple[str, str]]:
-        return list(command_list(self.game))
-
-    def keys(self) -> list[CommandEntry]:
-        return [
-            CommandEntry(LEGEND_KEY.upper(), "what the marks on the board mean (as 'legend')", ""),
-            CommandEntry(CHAT_KEYS.replace("/", " / "), "read back through the chat, and on", ""),
-        ]
-
-    def extra(self) -> RenderableType | None:
-        return Markdown(LEGEND[self.game])
-
-
 class LobbyHelpScreen(CommandHelp):
     """The lobby's commands, each with an example."""
 
@@ -690,49 +410,3 @@ class LobbyHelpScreen(CommandHelp):
             ("Keys", keys),
             (SHELL_TITLE, list(SHELL_COMMANDS.values())),
         ]
-
-
-class TooSmallScreen(ModalScreen[None]):
-    """Shown while the terminal is smaller than 80×24; keys are ignored."""
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="too-small")
-
-    def on_mount(self) -> None:
-        self.update_size()
-
-    def update_size(self, size: tuple[int, int] | None = None) -> None:
-        w, h = size or self.app.size
-        for notice in self.query("#too-small").results(Static):  # (none before it is composed)
-            notice.update(
-                Text(f"please enlarge your terminal to 80×24\n(it is {w}×{h})", justify="center")
-            )
-
-    def on_key(self, event: Key) -> None:
-        event.stop()
-        event.prevent_default()
-
-
-def lifeboat_seats(word: W.New) -> list[SeatSpec] | str:
-    """The seats of ``new [4-6] [BOT|free …]``: the creator first, then the bots named (in
-    turn; by default the game's default bots), ``free`` seats left for friends."""
-    game = get_game(word.game)
-    n = game.default_seats if word.seats is None else word.seats
-    if word.fleets:
-        return f"fleets are Spanish Main's: new sm 2 fleet {word.fleets[0]}"
-    if not game.min_seats <= n <= game.max_seats:
-        return f"{game.title} is for {game.min_seats} to {game.max_seats} seats: " + seat_counts(
-            game
-        )
-    too_many = too_many_names(game, n, list(word.bots))
-    if too_many:
-        return too_many
-    bots = list(word.bots) or list(game.default_bots)
-    seats = [SeatSpec("human")]
-    for i in range(n - 1):
-        b = bots[i % len(bots)]
-        seats.append(SeatSpec("empty") if b == "free" else SeatSpec("bot", b))
-    return seats
-
-
-registry.register(registry.TuiGame(LIFEBOAT.name, TableScreen, lifeboat_seats))

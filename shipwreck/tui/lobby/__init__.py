@@ -1,0 +1,1 @@
+"""The lobby's screen (``screen``) and its table words (``words``)."""
