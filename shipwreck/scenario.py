@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
@@ -32,7 +31,7 @@ class Scenario(msgspec.Struct):
     game: str
     position: object
     commands: list[str]
-    expect: dict[str, Any]
+    expect: dict[str, object]
     rule: str = ""
     title: str = ""
     xfail: str = ""
@@ -57,12 +56,12 @@ def load(path: str | Path) -> Scenario:
 
 
 def from_dict(
-    data: dict[str, Any], where: str = "scenario", reachable_only: bool = True
+    data: dict[str, object], where: str = "scenario", reachable_only: bool = True
 ) -> Scenario:
     """A scenario from its TOML table. A position no game can reach (two characters holding one
     friend card...) is refused, unless ``reachable_only`` is off: unit tests of the scoring sums
     set cards freely; a scenario file (:func:`load`) never may."""
-    game = data.get("game", default_game().name)
+    game = str(data.get("game", default_game().name))
     try:
         rules = get_ruleset(game)
     except KeyError as e:
@@ -71,7 +70,7 @@ def from_dict(
     try:
         position = msgspec.convert(fields, type=positions(rules).position_type)
         commands = msgspec.convert(data.get("commands", []), type=list[str])
-        expect = msgspec.convert(data.get("expect", {}), type=dict[str, Any])
+        expect = msgspec.convert(data.get("expect", {}), type=dict[str, object])
     except msgspec.ValidationError as e:
         raise ScenarioError(f"{where}: {e}") from None
     check = getattr(rules, "check_position", None)  # positions no game reaches (issue 19)
@@ -145,7 +144,7 @@ def log_lines(result: Result, seat: int | None = None) -> list[str]:
     return [e.text for e in visible(result.events, seat)]
 
 
-def check(result: Result, expect: dict[str, Any]) -> list[str]:
+def check(result: Result, expect: dict[str, object]) -> list[str]:
     """Compare ``[expect]`` with the result: every key given must match; returns the mismatches.
 
     Keys are paths into the ``--json`` summary (``birds``, ``characters.kid.wounds``), plus
@@ -161,7 +160,7 @@ def check(result: Result, expect: dict[str, Any]) -> list[str]:
             continue
         if key == "log":
             lines = log_lines(result)
-            for w in [want] if isinstance(want, str) else want:
+            for w in map(str, want if isinstance(want, list) else [want]):
                 if not any(w in line for line in lines):
                     problems.append(f"log: no line contains {w!r}")
             continue

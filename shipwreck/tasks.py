@@ -10,13 +10,15 @@ until the task has ended, and never swallows a cancellation of its own caller.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TypeVar
+
+T = TypeVar("T")
 
 CANCEL_AGAIN_SECONDS = 5.0
 """How long a cancelled task may take to end before it is cancelled again."""
 
 
-async def stop_task(task: asyncio.Future[Any] | None) -> None:
+async def stop_task(task: asyncio.Future[T] | None) -> None:
     """Cancel ``task`` and wait until it has ended; an exception it ended with is raised."""
     if task is None:
         return

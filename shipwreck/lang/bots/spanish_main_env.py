@@ -375,30 +375,30 @@ def _fn_can_repair(ctx: Context, ship: object) -> bool:
     return _can(ctx, lambda c: isinstance(c, C.Repair) and c.ship == sid)
 
 
-def _crew_id(x: Any) -> str:
+def _crew_id(x: object) -> str:
     if isinstance(x, CrewPiece):
         return x.c.id
     raise BotRuntimeError("this names no crew piece")
 
 
-def _free(ctx: Context, cmd: Any) -> bool:
+def _free(ctx: Context, cmd: C.Command) -> bool:
     """Is ``cmd`` one of the free actions the seat may take now (the view's ``free``)?"""
     return cmd in _view(ctx).free
 
 
-def _fn_can_drop(ctx: Context, crew: Any, ship: Any) -> bool:
+def _fn_can_drop(ctx: Context, crew: object, ship: object) -> bool:
     return _free(ctx, C.DropOff(_crew_id(crew), _id(ship)))
 
 
-def _fn_can_pick(ctx: Context, crew: Any, ship: Any) -> bool:
+def _fn_can_pick(ctx: Context, crew: object, ship: object) -> bool:
     return _free(ctx, C.PickUp(_crew_id(crew), _id(ship)))
 
 
-def _fn_can_transfer(ctx: Context, crew: Any, ship: Any, to: Any) -> bool:
+def _fn_can_transfer(ctx: Context, crew: object, ship: object, to: object) -> bool:
     return _free(ctx, C.Transfer(_crew_id(crew), _id(ship), _id(to)))
 
 
-def _fn_can_look(ctx: Context, ship: Any, coin: Any) -> bool:
+def _fn_can_look(ctx: Context, ship: object, coin: object) -> bool:
     if not isinstance(coin, CoinView):
         raise BotRuntimeError("can_look(SHIP, COIN) needs a coin")
     return _free(ctx, C.Look(_id(ship), coin.id))
