@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import secrets
 import time
 import typing
 from collections.abc import Callable
@@ -49,6 +50,11 @@ log = logging.getLogger("shipwreck.updates")
 SPECTATOR = "public"
 WATCHER = "watcher"
 MOVING = "the table is moving to another server; try again"
+WATCH_RENEW_SECONDS = 5.0
+"""A spectator's screen on another worker says it still watches this often; the owner forgets
+one it has not heard from for :data:`WATCH_KEPT_BEATS` of these (its worker died: no
+``unwatch`` will ever come)."""
+WATCH_KEPT_BEATS = 3
 """A request no owner answered (between a dead owner and the next)."""
 
 
@@ -128,6 +134,9 @@ class TableRequest(msgspec.Struct, frozen=True):
     """``say``: a whisper to this spectator."""
     with_bots: bool = False
     """``start``: the free seats' bots become theirs."""
+    screen: str = ""
+    """``watch``/``unwatch``: which of the player's watching screens (a renewal of a screen's
+    ``watch`` is not another screen)."""
 
 
 class PreviewAnswer(msgspec.Struct, frozen=True):
@@ -258,8 +267,11 @@ class TableOwner:
         """Per seat (or spectator by name), how many of its log lines have been published."""
         self._chat_sent: dict[Follower, int] = {}
         """Per seat (or spectator), the number of the first chat line not yet published."""
-        self._watching: dict[str, list[Callable[[], None]]] = {}
-        """Spectators on other workers: one ``Table.watch`` ending per screen of theirs."""
+        self._watching: dict[str, dict[str, _Watching]] = {}
+        """Spectators on other workers: per player, per screen of theirs, its ``Table.watch``
+        ending and when the screen last said it watches."""
+        self.clock: Callable[[], float] = time.monotonic
+        self._expiry: asyncio.Task[None] | None = None
         self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._served: list[Subscription] = []
@@ -271,15 +283,17 @@ class TableOwner:
             await self.bus.serve(commands_subject(self.table.id), self._command),
         ]
         self._task = asyncio.get_running_loop().create_task(self._send())
+        self._expiry = asyncio.get_running_loop().create_task(self._forget_silent_watchers())
         self._unsubscribe = self.table.subscribe(self._changed)
         self._changed(self.table)
 
     async def stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        await stop_task(self._expiry)
         for screens in self._watching.values():
-            for unwatch in screens:
-                unwatch()
+            for watching in screens.values():
+                watching.unwatch()
         self._watching.clear()
         for served in self._served:
             await served.stop()
@@ -362,7 +376,7 @@ class TableOwner:
             problem = t.sit(req.seat, req.player)
             return Submitted(problem is None, problem or "")
         if req.kind in ("watch", "unwatch"):
-            return Submitted(self._watch(req.player, req.kind == "watch"))
+            return Submitted(self._watch(req.player, req.kind == "watch", req.screen))
         if t.seat_of_player(req.player) != req.seat:
             return Submitted(False, "you have no seat at this table now")
         if req.kind == "say":
@@ -388,23 +402,56 @@ class TableOwner:
                 t.set_connected(req.player, req.kind == "here")
         return Submitted(True)
 
-    def _watch(self, player: str, on: bool) -> bool:
-        """A screen of ``player``'s on another worker began (``on``) or stopped watching: the
-        table counts them as a spectator (whispers to them are accepted) while any does, and
-        their own subject carries the spectators' update with their whispers."""
+    def _watch(self, player: str, on: bool, screen: str = "") -> bool:
+        """A screen of ``player``'s on another worker began (``on``; or says again that it
+        still) watches, or stopped: the table counts them as a spectator (whispers to them are
+        accepted) while any does, and their own subject carries the spectators' update with
+        their whispers."""
         if not valid_subject(watcher_subject(self.table.id, player)):
             return False
-        screens = self._watching.setdefault(player, [])
+        screens = self._watching.setdefault(player, {})
+        if on and screen in screens:
+            screens[screen].heard = self.clock()  # (a renewal: nothing else changes)
+            return True
         if on:
-            screens.append(self.table.watch(player))
+            screens[screen] = _Watching(self.table.watch(player), self.clock())
         elif screens:
-            screens.pop()()
-        if not screens:
-            del self._watching[player]
-            self._sent.pop(player, None)
-            self._chat_sent.pop(player, None)
+            screens.pop(screen if screen in screens else next(iter(screens))).unwatch()
+        self._forget_unwatched(player)
         self._changed(self.table)  # (every screen lists who watches)
         return True
+
+    def _forget_unwatched(self, player: str) -> None:
+        if not self._watching.get(player):
+            self._watching.pop(player, None)
+            self._sent.pop(player, None)
+            self._chat_sent.pop(player, None)
+
+    async def _forget_silent_watchers(self) -> None:
+        """Every beat, forget the watching screens not heard from for a while: their worker
+        died, so the table must stop listing them (and accepting whispers to them)."""
+        while True:
+            await asyncio.sleep(WATCH_RENEW_SECONDS)
+            oldest = self.clock() - WATCH_KEPT_BEATS * WATCH_RENEW_SECONDS
+            gone = False
+            for player, screens in list(self._watching.items()):
+                for screen, watching in list(screens.items()):
+                    if watching.heard < oldest:
+                        del screens[screen]
+                        watching.unwatch()
+                        gone = True
+                self._forget_unwatched(player)
+            if gone:
+                self._changed(self.table)
+
+
+class _Watching:
+    """One watching screen on another worker, as the owner counts it."""
+
+    __slots__ = ("heard", "unwatch")
+
+    def __init__(self, unwatch: Callable[[], None], heard: float) -> None:
+        self.unwatch, self.heard = unwatch, heard
 
 
 def _order(update: SeatUpdate) -> tuple[int, int]:
@@ -444,6 +491,9 @@ class TableMirror:
         self._view: object = None
         self._sub: Subscription | None = None
         self.listeners: list[Callable[[TableMirror], None]] = []
+        self._screen = secrets.token_hex(6)
+        """This watching screen's name to the owner (``TableRequest.screen``)."""
+        self._renewing: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Follow the seat's subject, then catch up with a snapshot (in that order, so no
@@ -455,10 +505,23 @@ class TableMirror:
         )
         self._sub = await self.bus.subscribe(subject, self._received)
         await self.catch_up()
+        if self.watcher is not None:
+            self._renewing = asyncio.get_running_loop().create_task(self._renew_watch())
+
+    async def _renew_watch(self) -> None:
+        """Tell the owner, every beat, that this screen still watches (it forgets one whose
+        worker has died); a failed beat is tried again at the next."""
+        while True:
+            await asyncio.sleep(WATCH_RENEW_SECONDS)
+            try:
+                await self._presence("here")
+            except Exception:  # (the bus is down: the next beat tries again)
+                log.debug("table %s: a watching beat failed", self.id, exc_info=True)
 
     async def stop(self, away: bool = True) -> None:
         """Stop following; ``away``: tell the owner the player has gone (not when another
         session of theirs on this worker still follows the seat)."""
+        await stop_task(self._renewing)
         if self._sub is not None:
             await self._sub.stop()
         if away or self.watcher is not None:  # (each watching screen is counted by the owner)
@@ -467,7 +530,7 @@ class TableMirror:
     async def _presence(self, kind: Literal["here", "away"]) -> None:
         if self.watcher is not None:
             watch: RequestKind = "watch" if kind == "here" else "unwatch"
-            req = _ENCODER.encode(TableRequest(self.watcher, None, kind=watch))
+            req = _ENCODER.encode(TableRequest(self.watcher, None, kind=watch, screen=self._screen))
         elif self.player is None or self.seat_followed is None:
             return
         else:

@@ -9,6 +9,7 @@ server); the app is Textual's Pilot on worker B's lobby. The screen reads a ``Re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,10 +24,11 @@ from shipwreck.bus.core import Handler
 from shipwreck.engine.core import IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.lang import format_command, parse_command
-from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.runtime import Lobby, SeatSpec, Table, updates
 from shipwreck.runtime.lobby_link import LobbyLink
 from shipwreck.runtime.ownership import Leaseholder
 from shipwreck.runtime.remote_table import PREVIEW_SECONDS, RemoteTable, RemoteTables
+from shipwreck.runtime.updates import TableMirror
 from shipwreck.store.db import Store
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.base import AppScreen, SeatScreen
@@ -510,4 +512,40 @@ async def test_a_spanish_main_move_typed_on_another_worker_is_previewed_by_the_o
         unsubscribe()
         await remote.close()
     finally:
+        await holder.stop()
+
+
+@pytest.mark.parametrize("buses", ["nats"], indirect=True)
+async def test_a_spectator_whose_worker_dies_is_no_longer_listed_or_whispered_to(
+    buses: tuple[Bus, Bus], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kay watches A's table from worker B, lee from A. B dies (its connection to the bus
+    closes; no ``unwatch`` ever comes): within a few beats A's table stops listing kay and
+    refuses a whisper to her, while lee, whose screen keeps saying it watches, stays listed
+    throughout. Before, kay stayed listed until the table moved to another worker."""
+    monkeypatch.setattr(updates, "WATCH_RENEW_SECONDS", 0.1)
+    bus_a, bus_b = buses
+    lobby_a = _worker(tmp_path / "shipwreck.db")
+    seats = [SeatSpec("human"), SeatSpec("bot"), SeatSpec("bot"), SeatSpec("bot")]
+    table = lobby_a.create_table("lifeboat", seats, creator="ann", seed=15)
+    holder = Leaseholder(bus_a, lobby_a, "a")
+    assert await holder.claim_new(table.id)
+    kay = TableMirror(bus_b, table.id, None, watcher="kay")
+    lee = TableMirror(bus_a, table.id, None, watcher="lee")
+    try:
+        await kay.start()
+        await lee.start()
+        await _until(lambda: set(table.watchers) == {"kay", "lee"}, "both watch")
+        await asyncio.sleep(1.0)  # ten beats, three of them the owner's limit: both renewed
+        assert set(table.watchers) == {"kay", "lee"}
+        assert table.say("ann", "psst", 0, to_watcher="kay") is None
+
+        await bus_b.close()  # B dies
+        await _until(lambda: set(table.watchers) == {"lee"}, "A forgets kay")
+        assert table.say("ann", "psst", 0, to_watcher="kay") is not None
+        await _until(lambda: lee.update is not None and "kay" not in lee.update.watchers, "lee")
+    finally:
+        await lee.stop()
+        with contextlib.suppress(Exception):  # (its bus is gone)
+            await kay.stop()
         await holder.stop()
