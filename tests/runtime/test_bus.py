@@ -95,12 +95,16 @@ async def test_a_stopped_subscription_receives_nothing(buses: tuple[Bus, Bus]) -
         got.append(data)
 
     sub = await worker.subscribe("lobby.chat", handler)
-    await owner.publish("lobby.chat", b"one")
-    await _until(lambda: got)
+    for _ in range(100):  # (a new subscription can miss a first message: nats-server #2876)
+        await owner.publish("lobby.chat", b"one")
+        await _until(lambda: got, 0.1)
+        if got:
+            break
+    assert got and set(got) == {b"one"}
     await sub.stop()
     await owner.publish("lobby.chat", b"two")
     await asyncio.sleep(0.1)
-    assert got == [b"one"]
+    assert b"two" not in got
 
 
 async def test_a_command_is_a_request_to_the_tables_owner(buses: tuple[Bus, Bus]) -> None:
