@@ -142,9 +142,9 @@ def test_table_fleets_fills_the_seats_and_refuses_in_one_line() -> None:
 
 
 def test_the_lobby_grammar_names_exactly_the_crewed_presets() -> None:
-    """The words after ``fleet`` are the crewed presets (Tab completes them; a typo gets the
-    closest)."""
-    assert complete_words("lobby", "new sm 2 fleet ") == sorted(CREWED)
+    """The words after ``fleet`` are the crewed presets and ``build`` (one's own: the fleet
+    builder) (Tab completes them; a typo gets the closest)."""
+    assert complete_words("lobby", "new sm 2 fleet ") == sorted([*CREWED, "build"])
     assert complete_words("lobby", "new sm 2 fleet co") == ["corsairs"]
     assert parse_words("lobby", "new sm 3 sm_raider fleet corsairs navy") == New(
         "spanish_main", 3, ("sm_raider",), ("corsairs", "navy")

@@ -35,9 +35,7 @@ BUILD = "build"
 
 NATIONS = ("English", "Spanish", "Pirate")
 
-WORDS = (
-    "add SHIP · crew CREW on SHIP · drop NAME · info NAME · show english|spanish|pirate|all · done"
-)
+WORDS = "add SHIP · crew CREW on SHIP · drop NAME · info NAME · show NATION · done"
 """The screen's words, on its hint line."""
 
 Fleet = list[list[str]]
@@ -174,18 +172,26 @@ def info(name: str) -> str:
 
 def catalog(nation: str | None) -> Text:
     """The ship cards (two to a row: id, points, nation, cargo slots) and the crew cards (id,
-    points, nation, the start of the ability), of one nation or all."""
+    points, nation, as much of the ability as fits), of one nation or all, nation by nation
+    and cheapest first."""
     out = Text()
-    ships = [c for c in CARDS.values() if nation in (None, c.faction)]
+    order = {n: i for i, n in enumerate(NATIONS)}
+    ships = sorted(
+        (c for c in CARDS.values() if nation in (None, c.faction)),
+        key=lambda c: (order.get(c.faction, 9), c.points, c.id),
+    )
     out.append("Ships  (points, nation, cargo slots; 'info NAME' for the card)\n", style="bold")
     cells = [f"{c.id:<19} {c.points:>2}p {c.faction:<7} {c.cargo}c" for c in ships]
     for i in range(0, len(cells), 2):
         out.append("  ".join(f"{cell:<36}" for cell in cells[i : i + 2]).rstrip() + "\n")
-    crew = [k for k in CREW.values() if nation in (None, k.faction)]
+    crew = sorted(
+        (k for k in CREW.values() if nation in (None, k.faction)),
+        key=lambda k: (order.get(k.faction, 9), k.points, k.id),
+    )
     out.append("Crew  (points, nation: works on that nation's ships)\n", style="bold")
     for k in crew:
         out.append(f"{k.id:<29} {k.points:>2}p {k.faction:<7} ")
-        out.append(k.ability[:36] + "\n", style="dim")
+        out.append(k.ability + "\n", style="dim")
     out.rstrip()
     return out
 
@@ -219,7 +225,8 @@ class FleetBuilder(Screen[list[SeatSpec] | None]):
     FleetBuilder #fb-title { height: 1; background: $primary; color: $text; padding: 0 1; }
     FleetBuilder #fb-fleet { height: auto; max-height: 7; padding: 0 1; }
     FleetBuilder #fb-list { height: 1fr; border-top: solid $primary; padding: 0 1; }
-    FleetBuilder #fb-error { height: 1; padding: 0 1; }
+    FleetBuilder #fb-catalog { text-wrap: nowrap; text-overflow: ellipsis; }
+    FleetBuilder #fb-error { height: auto; max-height: 3; padding: 0 1; }
     FleetBuilder #fb-hint { height: 1; padding: 0 1; color: $text-muted; }
     FleetBuilder #command { height: 1; border: none; padding: 0 1; }
     """
@@ -267,7 +274,8 @@ class FleetBuilder(Screen[list[SeatSpec] | None]):
         self.query_one("#fb-fleet", Static).update(fleet_text(self.fleet, self.limit))
 
     def say(self, text: str, style: str = "red") -> None:
-        self.query_one("#fb-error", Static).update(Text(text, style=style, no_wrap=True))
+        """A refusal (one line) or a card's text (``info``: up to three rows)."""
+        self.query_one("#fb-error", Static).update(Text(text, style=style))
 
     def run_line(self, line: str) -> None:
         """One typed line: a change (checked by the game), ``info``, ``show``, ``done``."""
@@ -284,7 +292,7 @@ class FleetBuilder(Screen[list[SeatSpec] | None]):
         elif word in ("show", "list"):
             self.show_nation(rest.strip())
         elif word == "help":
-            self.say(WORDS, "cyan")
+            self.say(f"{WORDS}; NATION: english, spanish, pirate or all", "cyan")
         else:
             result = change(self.fleet, line.lower())
             if isinstance(result, str):

@@ -1,0 +1,148 @@
+"""Building one's own Spanish Main fleet in the app (SM-4, SM-61): ``new sm N fleet build``
+opens the fleet-building screen; typed words build a fleet within the point limit, each refusal
+one line; ``done`` makes the table with it, kept through a restart and a replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+from sea_helpers import sm_view
+from textual.widgets import Static
+from tui_helpers import error, screen_text, type_line
+
+from shipwreck import replay
+from shipwreck.lang.words import complete_words
+from shipwreck.runtime import Lobby
+from shipwreck.store import Store
+from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.lobby.screen import LobbyScreen
+from shipwreck.tui.spanish_main.fleet_builder import FleetBuilder, change, info
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
+
+
+def said(app: ShipwreckApp) -> str:
+    """The builder's message line."""
+    return str(app.screen.query_one("#fb-error", Static).render())
+
+
+def title(app: ShipwreckApp) -> str:
+    return str(app.screen.query_one("#fb-title", Static).render())
+
+
+async def test_sm4_sm61_a_fleet_typed_at_80x24_sails_at_the_new_table(tmp_path: Path) -> None:
+    """SM-4, SM-61: add ships and crew, every refusal one line that says why and what to do
+    (over the limit, too many crew for her slots, a crew of another nation, a name that is no
+    card), points left in the title; ``done`` seats me with that fleet, the bot with a crewed
+    preset, and a restart and an exported game keep it."""
+    lobby = Lobby(seed=1)
+    lobby.attach_store(Store(tmp_path / "s.db"))
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "new sm 2 sm_hauler fleet build")
+        assert isinstance(app.screen, FleetBuilder)
+        assert not lobby.tables  # (no table until the fleet is built)
+        assert "30 points · 30 left" in title(app)
+        shown = screen_text(app)
+        assert "dover" in shown and "Your fleet is empty" in shown
+        await type_line(pilot, "add dover")
+        assert "20 left" in title(app)
+        await type_line(pilot, "crew explorer-english on dover")
+        await type_line(pilot, "add gallowglass")
+        assert "13 left · 2 ships" in title(app)
+        await type_line(pilot, "add titan")  # 17 > 13
+        assert said(app).startswith("34 points, over the limit of 30: drop a ship or crew")
+        assert "13 left" in title(app)
+        await type_line(pilot, "crew explorer-spanish on gallowglass")
+        assert said(app).startswith("explorer-spanish is Spanish crew")
+        await type_line(pilot, "crew powder-pete on gallowglass")
+        await type_line(pilot, "crew explorer-english on gallowglass")
+        await type_line(pilot, "crew musketeer-english on gallowglass")
+        assert said(app) == (
+            "gallowglass has 2 cargo slots, and her crew would take 3: put the crew on another ship"
+        )
+        await type_line(pilot, "add galowglass")
+        assert said(app) == (
+            "no ship or crew card 'galowglass': did you mean 'gallowglass'? the list below has"
+            " them all"
+        )
+        await type_line(pilot, "drop explorer-english")  # (the last one aboard: gallowglass's)
+        await type_line(pilot, "add el-picador")
+        assert "6 left · 3 ships" in title(app)
+        for line in ("info el-picador", "show pirate"):
+            await type_line(pilot, line)
+            assert "\n" not in said(app)
+        await type_line(pilot, "done")
+        assert isinstance(app.screen, SpanishMainScreen)
+        table = app.screen.table
+        mine = "dover+explorer-english gallowglass+powder-pete el-picador"
+        assert table.fleets == [mine, "navy"]
+        view = sm_view(table, 0)
+        red = [s for s in view.ships if s.owner == 0]
+        assert [s.card for s in red] == ["dover", "gallowglass", "el-picador"]
+        assert [[c.card for c in s.aboard] for s in red] == [
+            ["explorer-english"],
+            ["powder-pete"],
+            [],
+        ]
+        state, table_id = table.state, table.id
+    again = Lobby(seed=1)
+    assert again.attach_store(Store(tmp_path / "s.db")) == 1
+    back = again.tables[table_id]
+    assert back.fleets == [mine, "navy"]
+    assert msgspec.json.encode(back.state) == msgspec.json.encode(state)
+    gf = replay.export_table(Store(tmp_path / "s.db"), table_id)
+    assert msgspec.json.encode(replay.table_at(gf).state) == msgspec.json.encode(state)
+
+
+async def test_done_with_no_ship_and_esc_leave_no_table() -> None:
+    """``done`` with an empty fleet says what to do; Esc goes back to the lobby, no table."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "new sm 2 fleet build")
+        await type_line(pilot, "done")
+        assert said(app) == "an empty fleet: add a ship"
+        await type_line(pilot, "jump")
+        assert said(app).startswith("no word 'jump' here: add SHIP")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert not lobby.tables
+
+
+async def test_build_comes_first_and_the_others_take_the_presets_named() -> None:
+    """``fleet build corsairs``: mine built, the next seat corsairs; 'build' elsewhere is
+    refused in one line."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "new sm 2 fleet navy build")
+        assert "'build' comes first, for your own fleet" in error(app)
+        await type_line(pilot, "new sm 3 fleet build corsairs")
+        assert isinstance(app.screen, FleetBuilder)
+        await type_line(pilot, "add el-picador")
+        await type_line(pilot, "done")
+        assert isinstance(app.screen, SpanishMainScreen)
+        assert app.screen.table.fleets == ["el-picador", "corsairs", "navy"]
+
+
+def test_the_lobby_offers_build_after_fleet() -> None:
+    assert "build" in complete_words("lobby", "new sm 2 fleet ")
+
+
+def test_changes_name_repeated_ships_and_drop_the_one_named() -> None:
+    """Two el-picadors are el-picador and el-picador-2; ``drop el-picador-2`` drops that one
+    with her crew; a crew card typed as a ship says how to crew it."""
+    fleet = change([], "add el-picador el-picador")
+    assert fleet == [["el-picador"], ["el-picador"]]
+    fleet = change(fleet, "crew explorer-spanish on el-picador-2")
+    assert fleet == [["el-picador"], ["el-picador", "explorer-spanish"]]
+    assert change(fleet, "drop el-picador-2") == [["el-picador"]]
+    assert change(fleet, "add explorer-english") == (
+        "explorer-english is crew: 'crew explorer-english on SHIP' puts it aboard one of your ships"
+    )
+    assert change(fleet, "crew explorer-spanish") == (
+        "on which ship? 'crew explorer-spanish on el-picador-2' (yours: el-picador, el-picador-2)"
+    )
+    assert info("dover").startswith("HMS Dover (English, 10 points): move S+S, cannons 3S 3L")
