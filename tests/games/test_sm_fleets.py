@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import msgspec
 import pytest
-from sea_helpers import sm_view
+from sea_helpers import kept_fleets, sm_view
 from tui_helpers import error, type_line
 
-from shipwreck import replay
 from shipwreck.games.spanish_main import abilities
 from shipwreck.games.spanish_main.fleets import (
     CREWED,
@@ -173,18 +171,7 @@ async def test_new_sm_with_a_fleet_seats_crewed_presets(tmp_path: Path) -> None:
             "lucky-the-parrot",
             "oarsman-pirate",
         ]
-        state = table.state
-        table_id, seed = table.id, table.seed
-    again = Lobby(seed=1)
-    assert again.attach_store(Store(tmp_path / "s.db")) == 1
-    back = again.tables[table_id]
-    assert back.fleets == ["corsairs", "navy", "armada"]
-    assert msgspec.json.encode(back.state) == msgspec.json.encode(state)
-    gf = replay.export_table(Store(tmp_path / "s.db"), table_id)
-    assert [s.fleet for s in gf.seats] == ["corsairs", "navy", "armada"]
-    replayed = replay.table_at(gf)
-    assert msgspec.json.encode(replayed.state) == msgspec.json.encode(state)
-    assert replayed.seed == seed
+    assert kept_fleets(tmp_path / "s.db", table) == ["corsairs", "navy", "armada"]
 
 
 async def test_tab_in_the_lobby_completes_a_fleets_name() -> None:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import msgspec
-from sea_helpers import sm_view
+from sea_helpers import kept_fleets, sm_view
 from textual.widgets import Static
 from tui_helpers import error, screen_text, type_line
 
-from shipwreck import replay
 from shipwreck.lang.words import complete_words
 from shipwreck.runtime import Lobby
 from shipwreck.store import Store
@@ -85,14 +83,7 @@ async def test_sm4_sm61_a_fleet_typed_at_80x24_sails_at_the_new_table(tmp_path: 
             ["powder-pete"],
             [],
         ]
-        state, table_id = table.state, table.id
-    again = Lobby(seed=1)
-    assert again.attach_store(Store(tmp_path / "s.db")) == 1
-    back = again.tables[table_id]
-    assert back.fleets == [mine, "navy"]
-    assert msgspec.json.encode(back.state) == msgspec.json.encode(state)
-    gf = replay.export_table(Store(tmp_path / "s.db"), table_id)
-    assert msgspec.json.encode(replay.table_at(gf).state) == msgspec.json.encode(state)
+    assert kept_fleets(tmp_path / "s.db", table) == [mine, "navy"]
 
 
 async def test_done_with_no_ship_and_esc_leave_no_table() -> None:
