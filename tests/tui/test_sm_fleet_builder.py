@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sea_helpers import kept_fleets, sm_view
 from textual.widgets import Static
 from tui_helpers import error, screen_text, type_line
@@ -137,3 +138,41 @@ def test_changes_name_repeated_ships_and_drop_the_one_named() -> None:
         "on which ship? 'crew explorer-spanish on el-picador-2' (yours: el-picador, el-picador-2)"
     )
     assert info("dover").startswith("HMS Dover (English, 10 points): move S+S, cannons 3S 3L")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "add",
+        "add 💥",
+        "add dover+explorer-english",
+        "crew",
+        "crew on",
+        "crew dover on dover",
+        "crew explorer-english on",
+        "crew explorer-english on titan",
+        "drop",
+        "drop titan",
+        "add " + "x" * 300,
+        "fly away",
+    ],
+)
+def test_any_bad_line_is_one_line_and_changes_nothing(line: str) -> None:
+    """A stranger's bad line: one line saying what to type instead; the fleet is unchanged."""
+    fleet = [["dover", "explorer-english"]]
+    result = change(fleet, line)
+    assert isinstance(result, str), result
+    assert result and "\n" not in result and len(result) < 200
+    assert fleet == [["dover", "explorer-english"]]
+
+
+def test_sm61_a_crew_card_of_several_nations_may_be_named_without_its_nation() -> None:
+    """``crew explorer on dover``: the Explorer of dover's nation (SM-61: it works there)."""
+    assert change([["dover"]], "crew explorer on dover") == [["dover", "explorer-english"]]
+    assert change([["el-picador"]], "crew explorer on el-picador") == [
+        ["el-picador", "explorer-spanish"]
+    ]
+    assert change([["dover"]], "crew explorer-spanish on dover") == (
+        "explorer-spanish is Spanish crew: it works only on Spanish ships (or one whose card"
+        " takes Spanish crew), and dover is English"
+    )

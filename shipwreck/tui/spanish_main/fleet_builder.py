@@ -38,6 +38,9 @@ NATIONS = ("English", "Spanish", "Pirate")
 WORDS = "add SHIP · crew CREW on SHIP · drop NAME · info NAME · show NATION · done"
 """The screen's words, on its hint line."""
 
+MAX_LINE = 200
+"""The longest line typed here (a few names)."""
+
 Fleet = list[list[str]]
 """A fleet as it is built: per ship, its card id then the crew cards aboard."""
 
@@ -66,7 +69,8 @@ def unknown(name: str) -> str:
     """One line for a name that is no card, with the closest."""
     close = difflib.get_close_matches(name, [*CARDS, *CREW], n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'? " if close else ""
-    return f"no ship or crew card {name!r}: {hint}the list below has them all"
+    shown = name if len(name) <= 30 else name[:29] + "…"
+    return f"no ship or crew card '{shown}': {hint}the list below has them all"
 
 
 def change(fleet: Fleet, line: str) -> Fleet | str:
@@ -90,6 +94,8 @@ def _add(fleet: Fleet, rest: str) -> Fleet | str:
     names = [card_name(rest)] if card_name(rest) in CARDS else [card_name(w) for w in rest.split()]
     new = [list(s) for s in fleet]
     for name in names:
+        if not name:
+            return "add which ship? 'add dover': a ship's name as the list below shows it"
         if name in CREW:
             return f"{name} is crew: 'crew {name} on SHIP' puts it aboard one of your ships"
         if name not in CARDS:
@@ -99,12 +105,17 @@ def _add(fleet: Fleet, rest: str) -> Fleet | str:
 
 
 def _crew(fleet: Fleet, rest: str) -> Fleet | str:
-    crew, on, ship = rest.rpartition(" on ")
-    if not on:
-        crew, ship = rest, ""
-    name = card_name(crew)
+    """``crew CREW on SHIP``; a card printed for several nations may be named without its
+    nation (``crew explorer on dover``: the ship's nation's)."""
+    words = rest.split()
+    cut = len(words) - 1 - words[::-1].index("on") if "on" in words else len(words)
+    name, ship = card_name(" ".join(words[:cut])), card_name(" ".join(words[cut + 1 :]))
     if not name:
         return "crew which card on which ship? 'crew explorer-english on dover'"
+    at = _ship_at(fleet, ship)
+    if name not in CREW and at is not None:
+        own = f"{name}-{CARDS[fleet[at][0]].faction.lower()}"
+        name = own if own in CREW else name
     if name not in CREW:
         return f"{name} is a ship: 'add {name}'" if name in CARDS else unknown(name)
     if not fleet:
@@ -112,9 +123,8 @@ def _crew(fleet: Fleet, rest: str) -> Fleet | str:
     ids = ship_ids(fleet)
     if not ship:
         return f"on which ship? 'crew {name} on {ids[-1]}' (yours: {', '.join(ids)})"
-    at = _ship_at(fleet, card_name(ship))
     if at is None:
-        return f"no ship {card_name(ship)!r} in your fleet: yours are {', '.join(ids)}"
+        return f"no ship {ship!r} in your fleet: yours are {', '.join(ids)}"
     new = [list(s) for s in fleet]
     new[at].append(name)
     return _checked(new)
@@ -124,6 +134,9 @@ def _drop(fleet: Fleet, rest: str) -> Fleet | str:
     """``drop SHIP`` (with her crew) or ``drop CREW`` (from the last ship carrying it)."""
     name = card_name(rest)
     ids = ship_ids(fleet)
+    if not name:
+        example = ids[-1] if ids else "dover"
+        return f"drop which? 'drop {example}' (a ship, with her crew, or a crew card)"
     at = _ship_at(fleet, name)
     new = [list(s) for s in fleet]
     if at is not None:
@@ -134,7 +147,7 @@ def _drop(fleet: Fleet, rest: str) -> Fleet | str:
             del ship[len(ship) - 1 - ship[::-1].index(name)]  # (the last one aboard)
             return new
     mine = ", ".join(ids + [c for s in fleet for c in s[1:]]) or "nothing yet"
-    return f"{name or 'what'}: not in your fleet, which has {mine}"
+    return f"{name}: not in your fleet, which has {mine}"
 
 
 def _ship_at(fleet: Fleet, name: str) -> int | None:
@@ -251,7 +264,10 @@ class FleetBuilder(Screen[list[SeatSpec] | None]):
         yield Static(id="fb-error")
         yield Static(WORDS, id="fb-hint")
         yield CommandLine(
-            run=self.run_line, placeholder="add SHIP (first ship? try: add dover)", id="command"
+            run=self.run_line,
+            placeholder="add SHIP (first ship? try: add dover)",
+            id="command",
+            max_length=MAX_LINE,
         )
         yield KeyLine()
 
