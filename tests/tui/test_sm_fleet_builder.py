@@ -119,6 +119,21 @@ async def test_build_comes_first_and_the_others_take_the_presets_named() -> None
         assert app.screen.table.fleets == ["el-picador", "corsairs", "navy"]
 
 
+async def test_a_player_who_may_not_make_a_table_is_told_before_building() -> None:
+    """At the cap of unfinished tables, ``new sm 2 fleet build`` is refused at once (the
+    lobby's line), not after the fleet is built."""
+    lobby = Lobby(seed=1, open_tables_per_player=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "new sm 2 sm_raider")
+        await type_line(pilot, "lobby")
+        assert isinstance(app.screen, LobbyScreen)
+        await type_line(pilot, "new sm 2 fleet build")
+        assert isinstance(app.screen, LobbyScreen)
+        assert "you already play at 1 unfinished tables" in error(app)
+        assert len(lobby.tables) == 1
+
+
 def test_the_lobby_offers_build_after_fleet() -> None:
     assert "build" in complete_words("lobby", "new sm 2 fleet ")
 

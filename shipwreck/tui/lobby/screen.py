@@ -353,6 +353,7 @@ class LobbyScreen(AppScreen):
             return
         screen = game.seats_screen(word, seats) if game.seats_screen is not None else None
         if screen is not None:  # (the creator completes the seats first: a fleet to build)
+            self.shipwreck.lobby.check_creator(self.shipwreck.user)
             self.shipwreck.push_screen(screen, lambda done: self.sit_at_new(word.game, done))
             return
         self.sit_at_new(word.game, seats)
