@@ -5,9 +5,11 @@ one line; ``done`` makes the table with it, kept through a restart and a replay.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sea_helpers import kept_fleets, sm_view
+from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_helpers import error, screen_text, type_line
 
@@ -132,6 +134,23 @@ async def test_a_player_who_may_not_make_a_table_is_told_before_building() -> No
         assert isinstance(app.screen, LobbyScreen)
         assert "you already play at 1 unfinished tables" in error(app)
         assert len(lobby.tables) == 1
+
+
+def test_snapshot_the_fleet_builder_at_80x24(snap_compare: Any) -> None:
+    """The title with the points left, two ships with their crew, the list, a refusal."""
+    app = ShipwreckApp(Lobby(seed=1), "ann", "SHA256:ann")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        for line in (
+            "new sm 2 fleet build",
+            "add dover",
+            "crew explorer on dover",
+            "add gallowglass",
+            "add titan",
+        ):
+            await type_line(pilot, line)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 def test_the_lobby_offers_build_after_fleet() -> None:
