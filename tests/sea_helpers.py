@@ -3,6 +3,11 @@ screen's rows, positions used by several tests. Plain functions, not tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import msgspec
+
+from shipwreck import replay
 from shipwreck.games.spanish_main.commands import (
     Command,
     EndTurn,
@@ -15,6 +20,7 @@ from shipwreck.games.spanish_main.commands import (
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.runtime import Lobby, SeatSpec, Table
+from shipwreck.store import Store
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.packed import Packed
 from shipwreck.tui.spanish_main import render as R
@@ -25,6 +31,22 @@ SEED = 3
 PLAN = {0: ("plantagenet", "isla-3"), 1: ("el-picador", "isla-2")}
 """Seed 3 (red moves first, SM-2): a ship of each fleet and a wild island near her home that
 she heads for; each explores where she docks, a different wild island each."""
+
+
+def kept_fleets(db: Path, table: Table) -> list[str]:
+    """SM-4: the fleets of ``table`` as a restart finds them (a new lobby on its store ``db``),
+    each of the restarted table and the exported game's replay checked to deal its state."""
+    state = msgspec.json.encode(table.state)
+    again = Lobby(seed=1)
+    assert again.attach_store(Store(db)) == 1
+    back = again.tables[table.id]
+    assert msgspec.json.encode(back.state) == state
+    game = replay.export_table(Store(db), table.id)
+    assert [s.fleet for s in game.seats] == back.fleets
+    replayed = replay.table_at(game)
+    assert msgspec.json.encode(replayed.state) == state
+    assert replayed.seed == table.seed
+    return back.fleets
 
 
 def two_humans(seed: int = SEED) -> tuple[Lobby, Table]:

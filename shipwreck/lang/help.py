@@ -267,7 +267,8 @@ LOBBY_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 " ('sm') or a tutorial (Lifeboat's, or Spanish Main's with 'sm'); a BOT 'free'"
                 " keeps a seat for a friend; 'new sm 2 fleet corsairs' sails fleets with crew"
                 " (navy, armada, corsairs or smugglers, 30 points each; yours first, the other"
-                " seats the other crewed fleets)",
+                " seats the other crewed fleets); 'new sm 2 fleet build' builds yours first,"
+                " ship by ship, to 30 points",
                 "",
                 "new 4 free loyal",
             ),

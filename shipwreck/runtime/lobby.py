@@ -222,6 +222,12 @@ class Lobby:
         self._notify()
         return table
 
+    def check_creator(self, creator: str) -> None:
+        """:class:`TableCreateError` (one line) if ``creator`` may not make a table now: asked
+        before a screen has the player complete a table's seats (a fleet to build), so that
+        the work is not refused at the end."""
+        self._check_caps(creator)
+
     def _check_caps(self, creator: str) -> None:
         """What one player may create: a few unfinished tables, a few new ones a minute."""
         mine = [t for t in self.seats_of(creator) if not isinstance(t, TutorialTable)]

@@ -17,6 +17,8 @@ import msgspec
 from shipwreck.games import registry as games
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from shipwreck.lang.words import New
     from shipwreck.runtime import SeatSpec
     from shipwreck.runtime.seat_link import SeatLink
@@ -30,6 +32,11 @@ _load = games.BuiltIns(
 SeatsFor = Callable[["New"], "list[SeatSpec] | str"]
 """A lobby ``new`` -> the table's seats (the creator's first), or why not (one line)."""
 
+SeatsScreen = Callable[["New", "list[SeatSpec]"], "Screen[list[SeatSpec] | None] | None"]
+"""A lobby ``new`` and its seats -> a screen where the creator completes them before the
+table is made (Spanish Main's fleet building), dismissed with the seats or None; None: no
+screen, the table is made at once."""
+
 
 class TuiGame(msgspec.Struct):
     """One game's screens."""
@@ -41,6 +48,8 @@ class TuiGame(msgspec.Struct):
     lobby_seats: SeatsFor
     tutorial_screen: Callable[[SeatLink, int | None], AnySeatScreen] | None = None
     """Its tutorial's table screen (the table screen with the coach), if it has a tutorial."""
+    seats_screen: SeatsScreen | None = None
+    """What the creator completes before a ``new`` table is made, if the game asks anything."""
 
 
 _GAMES: dict[str, TuiGame] = {}

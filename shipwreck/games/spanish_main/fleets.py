@@ -17,10 +17,11 @@ sm_raider,sm_raider --fleets navy,armada``, then ``armada,navy``; likewise sm_ha
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from shipwreck.games.spanish_main import abilities
 from shipwreck.games.spanish_main.ships import CARDS, CREW, PRESETS, ShipCard
+from shipwreck.games.spanish_main.state import Options
 
 CREWED_POINTS = 30
 """Every crewed preset costs exactly this (the default point limit, SM-4)."""
@@ -78,7 +79,7 @@ def fleet_cost(entry: str) -> int:
     return cost
 
 
-def points(entries: list[str] | tuple[str, ...]) -> int:
+def points(entries: Sequence[str]) -> int:
     return sum(fleet_cost(e) for e in entries)
 
 
@@ -148,8 +149,54 @@ def entry_problem(entry: str) -> str | None:
             )
     slots = sum(abilities.crew_slots(c) for c in crew)
     if slots > card.cargo:
-        return f"{ship} has {card.cargo} cargo slots, and her crew would take {slots}"
+        return (
+            f"{ship} has {card.cargo} cargo slots, and her crew would take {slots}:"
+            " put the crew on another ship"
+        )
     return None
+
+
+POINT_LIMIT = Options().points
+"""SM-4: a table's point limit when its options name none (the lobby's tables)."""
+
+
+def fleet_problem(
+    entries: Sequence[str], limit: int = POINT_LIMIT, with_abilities: bool = True
+) -> str | None:
+    """SM-4, SM-61: why the fleet ``entries`` (``SHIP+CREW…``) cannot sail, in one line that
+    says what to change, or None. The one check of a built fleet: a scenario's, a table
+    option's (:mod:`.setup`) and one built in the app."""
+    if not entries:
+        return "an empty fleet: add a ship"
+    for entry in entries:
+        problem = entry_problem(entry)
+        if problem is not None:
+            return problem
+        if "+" in entry and not with_abilities:
+            return "crew play only with abilities on"
+    total = points(entries)
+    if total > limit:
+        return (
+            f"{total} points, over the limit of {limit}: drop a ship or crew, or pick cheaper"
+            " ones (SM-4)"
+        )
+    return None
+
+
+BUILT_SEPARATOR = " "
+"""Between the entries of a fleet built in the app, kept as one seat's ``fleet`` word (the
+table's seats, so a restart and a replay deal the same fleet)."""
+
+
+def built(entries: Sequence[str]) -> str:
+    """A built fleet as one seat's fleet word: ``dover+explorer-english lord-walpole``."""
+    return BUILT_SEPARATOR.join(entries)
+
+
+def seat_fleet(word: str) -> list[str]:
+    """A seat's fleet word as table options name it: a preset's name, or a built fleet's
+    entries (:func:`built`)."""
+    return [word] if word in ALL_PRESETS else word.split(BUILT_SEPARATOR)
 
 
 def _close(word: str, names: Iterable[str]) -> str:
@@ -188,16 +235,23 @@ def table_fleets(seats: int, named: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def fleet_options(seats: int, names: list[str]) -> dict[str, object]:
-    """The table options that sail each seat's named preset (a table's seats, ``new sm N fleet
-    …``; ``sim --fleets``); ``["crewed"]``: the crewed presets as the lobby deals them.
-    FleetError, one line, for a name that is no preset or a count that is not the seats'."""
+    """The table options that sail each seat's named preset or built fleet (a table's seats,
+    ``new sm N fleet …``; ``sim --fleets``); ``["crewed"]``: the crewed presets as the lobby
+    deals them. FleetError, one line, for a name that is no preset, a built fleet that cannot
+    sail (:func:`fleet_problem`) or a count that is not the seats'."""
     if names == ["crewed"]:
         names = table_fleets(seats, [])
     if len(names) != seats:
         raise FleetError(f"one fleet per seat ({seats}), not {len(names)}")
     for name in names:
-        if name not in ALL_PRESETS:
+        entries = seat_fleet(name)
+        if name in ALL_PRESETS:
+            continue
+        if len(entries) == 1 and split(name)[0] not in CARDS:  # (nor a fleet built in the app)
             close = difflib.get_close_matches(name, list(ALL_PRESETS), n=1, cutoff=0.5)
             hint = f"did you mean '{close[0]}'? " if close else ""
             raise FleetError(f"no fleet {name!r}; {hint}the fleets: {', '.join(ALL_PRESETS)}")
-    return {"fleets": [[f] for f in names]}
+        problem = fleet_problem(entries)
+        if problem is not None:
+            raise FleetError(f"fleet {name!r}: {problem}")
+    return {"fleets": [seat_fleet(f) for f in names]}

@@ -20,12 +20,11 @@ from shipwreck.games.spanish_main import abilities, rules
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main.fleets import (
     ALL_PRESETS,
-    entry_problem,
+    fleet_problem,
 )
 from shipwreck.games.spanish_main.fleets import (
     fleet_cost as fleet_cost,
 )
-from shipwreck.games.spanish_main.fleets import points as fleet_points
 from shipwreck.games.spanish_main.ships import CARDS, CREW, DEFAULT_PRESETS
 from shipwreck.games.spanish_main.state import (
     Coin,
@@ -273,17 +272,9 @@ def _fleet(where: str, fleet: list[str], opts: Options) -> list[str]:
         ids = list(ALL_PRESETS[fleet[0]])
     else:
         ids = list(fleet)
-    if not ids:
-        raise SetupError(f"{where}: an empty fleet")
-    for entry in ids:
-        problem = entry_problem(entry)
-        if problem is not None:
-            raise SetupError(f"{where}: {problem}")
-        if "+" in entry and not opts.abilities:
-            raise SetupError(f"{where}: crew play only with abilities on")
-    total = fleet_points(ids)
-    if total > opts.points:
-        raise SetupError(f"{where}: {total} points, over the limit of {opts.points} (SM-4)")
+    problem = fleet_problem(ids, opts.points, opts.abilities)
+    if problem is not None:
+        raise SetupError(f"{where}: {problem}")
     return ids
 
 

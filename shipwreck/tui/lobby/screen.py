@@ -25,7 +25,7 @@ from shipwreck.games.registry import default_game
 from shipwreck.lang import words as W
 from shipwreck.lang.help import SHELL_COMMANDS, SHELL_TITLE, player_commands
 from shipwreck.lang.help import CommandHelp as CommandEntry
-from shipwreck.runtime import Lobby, TableCreateError
+from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import registry
 from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, SeatScreen
@@ -346,13 +346,29 @@ class LobbyScreen(AppScreen):
     def create(self, word: W.New) -> None:
         """``new [4-6] [BOT|free …]`` (Lifeboat) or ``new sm …``: the lobby checks each bot's
         name (a shipped bot or one of the player's saved bots, never a path)."""
-        seats = registry.get(word.game).lobby_seats(word)
+        game = registry.get(word.game)
+        seats = game.lobby_seats(word)
         if isinstance(seats, str):
             self.error(seats)
             return
-        table = self.shipwreck.lobby.create_table(
-            word.game, seats, creator=self.shipwreck.user, gather=True
-        )
+        screen = game.seats_screen(word, seats) if game.seats_screen is not None else None
+        if screen is not None:  # (the creator completes the seats first: a fleet to build)
+            self.shipwreck.lobby.check_creator(self.shipwreck.user)
+            self.shipwreck.push_screen(screen, lambda done: self.sit_at_new(word.game, done))
+            return
+        self.sit_at_new(word.game, seats)
+
+    def sit_at_new(self, game: str, seats: list[SeatSpec] | None) -> None:
+        """A new table with ``seats`` (None: none after all), its creator seated at it."""
+        if seats is None:
+            return
+        try:
+            table = self.shipwreck.lobby.create_table(
+                game, seats, creator=self.shipwreck.user, gather=True
+            )
+        except TableCreateError as e:
+            self.error(str(e))
+            return
         self.shipwreck.open_table(table)
 
     def new_tutorial(self, game: str) -> None:

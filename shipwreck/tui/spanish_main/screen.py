@@ -51,6 +51,7 @@ from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.ladder_screen import short_rating
 from shipwreck.tui.learn import LEGEND_KEY
 from shipwreck.tui.spanish_main import render as R
+from shipwreck.tui.spanish_main.fleet_builder import BUILD, build_seats
 from shipwreck.tui.typed import too_many_names
 from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
 
@@ -462,15 +463,22 @@ class SeaHelpScreen(CommandHelp):
 
 def _new_seats(word: New) -> list[SeatSpec] | str:
     """The seats of the lobby's ``new sm [2-4] [BOT|free …] [fleet NAME…]`` (:func:`lobby_seats`);
-    with fleets named, every seat sails a crewed preset (:func:`fleets.table_fleets`)."""
+    with fleets named, every seat sails a crewed preset (:func:`fleets.table_fleets`). With
+    ``fleet build`` the creator's fleet is built next (:mod:`.fleet_builder`), the other seats
+    take the crewed presets named after it, or not named."""
     seats = lobby_seats([*([str(word.seats)] if word.seats else []), *word.bots])
     if isinstance(seats, str) or not word.fleets:
         return seats
+    build = word.fleets[0] == BUILD
+    named = word.fleets[1:] if build else word.fleets
+    if BUILD in named:
+        return "'build' comes first, for your own fleet: 'new sm 2 fleet build'"
     try:
-        chosen = fleets.table_fleets(len(seats), word.fleets)
+        chosen = fleets.table_fleets(len(seats) - build, named)
     except fleets.FleetError as e:
         return str(e)
+    chosen = [""] * build + chosen  # (the creator's is built before the table is made)
     return [msgspec.structs.replace(s, fleet=f) for s, f in zip(seats, chosen, strict=True)]
 
 
-registry.register(registry.TuiGame(GAME, SpanishMainScreen, _new_seats))
+registry.register(registry.TuiGame(GAME, SpanishMainScreen, _new_seats, seats_screen=build_seats))
