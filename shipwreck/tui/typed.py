@@ -224,21 +224,32 @@ def seat_counts(game: Game) -> str:
     return ", ".join(lines[:-1]) + " or " + lines[-1] if len(lines) > 1 else lines[0]
 
 
+def first_word_folded(line: str) -> tuple[str, str]:
+    """The first word of ``line`` in lower case, and the line with it so: first words are
+    case-insensitive ('REST' is 'rest', 'Ladder XYZ' is 'ladder XYZ'); ("", line) if none."""
+    words = split_words(line)
+    if not words:
+        return "", line
+    start, typed = words[0]
+    first = lower_ascii(typed)
+    return first, line[:start] + first + line[start + len(first) :]
+
+
 def run_lobby_line(screen: LobbyScreen, line: str) -> None:
     """Read ``line`` as a lobby word and do it."""
     try:
         word = W.parse_words("lobby", line)
     except CommandSyntaxError as e:
-        hint = lobby_number_hint(line)
+        first, folded = first_word_folded(line)  # ('Ladder XYZ': the error is about 'XYZ')
+        hint = lobby_number_hint(folded)
         if hint is not None:
             screen.error(hint)
             return
-        loose = named_bots(line)
+        loose = named_bots(folded)
         if loose is not None:
             screen.create(loose)
             return
-        first = split_words(line)[0][1] if split_words(line) else ""
-        if first.lower() in SHELL_WORDS:
+        if first in SHELL_WORDS:
             screen.error(SHELL_HINT)
             return
         if first not in W.first_words("lobby"):
@@ -395,9 +406,7 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
     words = split_words(line)
     if not words:
         return
-    start, typed_first = words[0]
-    first = lower_ascii(typed_first)  # first words are case-insensitive: 'REST' is 'rest'
-    line = line[:start] + first + line[start + len(first) :]
+    first, line = first_word_folded(line)
     commands = game_words(t.game)
     table_words = W.first_words("table")
     if is_table_first_word(screen, first):
