@@ -12,6 +12,8 @@ from tui_helpers import error, lobby_with_table, type_line
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
@@ -93,3 +95,65 @@ async def test_a_lobby_error_after_a_capital_points_at_the_real_problem(
         assert wanted in shown
         assert "unknown lobby command" not in shown
         assert isinstance(app.screen, LobbyScreen)
+
+
+# ------------------------------------------------------------------ 4. quit in the lobby
+
+
+async def test_quit_in_the_lobby_asks_when_a_seat_is_left_behind() -> None:
+    """ann sits at a game not over: 'quit' in the lobby asks (n stays, y quits; the seat is
+    kept). bob sits nowhere: nothing is lost, 'quit' quits at once."""
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "lobby")
+        assert isinstance(app.screen, LobbyScreen)
+        await type_line(pilot, "quit")
+        assert isinstance(app.screen, Confirm)
+        question = str(app.screen.query_one("#question").render())
+        assert f"your seat at table {table.id} is kept" in question
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and app.is_running
+        await type_line(pilot, "Quit")
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
+    assert table.seat_of_player("ann") == 0
+    app = ShipwreckApp(lobby, "bob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "quit")
+        assert not app.is_running
+
+
+# ------------------------------------------------------------------ 5. stale errors
+
+
+async def test_an_error_goes_once_the_game_asks_something_else() -> None:
+    """ann's refused line stays while the game still asks the same; once another player's
+    answer moves the game on, it goes, but only after it was shown ERROR_KEPT seconds."""
+    lobby, table = lobby_with_table(("ann", "bob"))
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        screen.ERROR_KEPT = 0.5
+        bob = table.seat_of_player("bob")
+        assert bob is not None
+        for _ in range(40):  # play ann's seat until the game waits for bob
+            if any(p.seat == bob for p in table.view(bob).prompts):  # type: ignore[attr-defined]
+                break
+            await type_line(pilot, format_command(table.view(0).choices[0]))  # type: ignore[attr-defined]
+        else:
+            raise AssertionError("the game never waited for bob")
+        await type_line(pilot, "frobnicate")
+        assert "frobnicate" in error(app)
+        await pilot.pause(0.6)
+        assert "frobnicate" in error(app), "the game asks the same: the error stays"
+        await type_line(pilot, "frobnicate again")
+        assert table.submit(bob, table.view(bob).choices[0]).ok  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "frobnicate" in error(app), "just shown: it stays a while"
+        await pilot.pause(0.7)
+        assert error(app) == ""
