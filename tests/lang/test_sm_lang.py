@@ -399,7 +399,8 @@ def view() -> SpanishMainView:
             "column 7: unexpected '3'; expected a ship (dover, plantagenet, el-leon, far-red,"
             " far-blue); usage: shoot SHIP at SHIP [with MAST...] [, at SHIP with MAST...]",
         ),
-        ("  move Dover S 0", "column 8: unknown word 'Dover'; did you mean 'move dover S 0'?"),
+        # (any case reads: a wrong id is quoted as typed, the correction in the grammar's case)
+        ("  MOVE DOVRE S 0", "column 8: unknown ship 'DOVRE'; did you mean 'move dover S 0'?"),
     ],
 )
 def test_ids_are_checked_against_the_view(view: SpanishMainView, text: str, message: str) -> None:
