@@ -237,8 +237,8 @@ class SeatScreen(AppScreen, Generic[V]):
     def refresh_all(self) -> None:
         t, seat = self.table, self.seat
         view = cast(V, t.view(seat))  # (the table is of this screen's game)
+        self._decision = decision_of(view)  # (first: what paint shows on the error line is new)
         self.paint(view)
-        self._decision = decision_of(view)
         self._drop_stale_error()
         events = t.log(seat)  # only what this seat may read; new lines are appended
         if t.started and len(events) > self._log_shown:  # (a waiting table: no game yet)

@@ -29,6 +29,7 @@ from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.ladder_screen import ladder_body
 from shipwreck.tui.lobby.screen import LobbyScreen
+from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.end import final, gold_to_win
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 from shipwreck.tui.widgets import EventLog
@@ -309,3 +310,19 @@ async def test_the_sea_log_gets_the_rows_the_fleet_does_not_use_at_80x24(bots: i
         for seat in sm_view(table, 0).seats[1:]:
             assert f"{seat}:" in text  # (the other fleets, in brief)
         assert "coins you know" in text and "your turn" in text
+
+
+@pytest.mark.parametrize("bots", [1, 2, 3])
+@pytest.mark.parametrize("sunk", [(), ("el-picador", "lord-walpole")])
+def test_the_fleet_takes_the_rows_it_draws(bots: int, sunk: tuple[str, ...]) -> None:
+    """The side gives the fleet what :func:`R.fleet_height` says; that is what it draws at
+    that width (the "sunk:" list included), no blank rows and none cut."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human")] + [SeatSpec("bot", "sm_raider")] * bots
+    table = lobby.create_table("spanish_main", seats, creator="ann", seed=3)
+    view = msgspec.structs.replace(sm_view(table, 0), sunk=sunk)
+    rows = SpanishMainScreen.COMPACT_SHIPS
+    for width in (45, 60):
+        drawn = plain(R.fleet(view, rows=rows), width).rstrip("\n").split("\n")
+        assert len(drawn) - 1 == R.fleet_height(view, rows, width), drawn
+        assert "more: F3" not in drawn[-1] or R.fleet_height(view, rows, width) == rows

@@ -630,7 +630,7 @@ def _in_brief(items: list[Text], lines: int) -> Packed:
 def fleet_height(view: SpanishMainView, rows: int, width: int) -> int:
     """The rows :func:`fleet` with ``rows`` draws under its header at ``width`` columns: the
     ships with a row of their own, then the lines the others in brief take (80×24: the rows
-    they leave go to the log). Ships only sink, so it never needs more later."""
+    they leave go to the log). A sinking may need one more (the "sunk:" list)."""
     full, brief = _fleet_rows(view, rows)
     if brief is None:
         return len(full) + bool(view.sunk)

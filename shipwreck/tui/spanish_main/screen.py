@@ -221,7 +221,7 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
     COMPACT_SHIPS = 6
     """Rows of the fleet panel under its header on a compact screen (80×24), at most."""
     _fleet_room = COMPACT_SHIPS
-    """Rows the fleet panel has under its header now (compact: as many as it needs)."""
+    """Rows the fleet panel has under its header now (compact: as many as it draws)."""
 
     def prompt_rows(self) -> int:
         """What to decide, and two lines of choices (:class:`R.Packed`)."""
@@ -250,6 +250,18 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
             Spot("treasure", Region(0, treasure, width, 2 if self.compact else 5)),
         ]
 
+    _fleet_ships: object = None
+    """The ships the fleet's rows were last checked for (:meth:`_fit_fleet`)."""
+
+    def _fit_fleet(self, view: SpanishMainView) -> None:
+        """Compact, a ship sunk may need one more row for the fleet (the "sunk:" list): the
+        side is laid out again then (the log gives the row up)."""
+        side = self.query_one("#side", Board)
+        if side.size.width and R.fleet_height(view, self.COMPACT_SHIPS, side.size.width) > (
+            self._fleet_room
+        ):
+            side.relayout()
+
     @property
     def view(self) -> SpanishMainView:
         view = self.table.view(self.seat)
@@ -268,7 +280,10 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
         key = (players, ships, view.gold, rated)
         self.show("seats", key, lambda: R.seats(view, players, rated))
         wide = self.has_class("-wide")
-        rows = self._fleet_room if self.compact else None  # (what is left over: "+1 more: F3")
+        rows = self.COMPACT_SHIPS if self.compact else None
+        if self.compact and ships != self._fleet_ships:
+            self._fleet_ships = ships
+            self._fit_fleet(view)
         self.show("fleet", (ships, wide, rows), lambda: R.fleet(view, wide, rows))
         self.show(
             "treasure",
