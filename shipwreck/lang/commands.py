@@ -16,6 +16,7 @@ from shipwreck.lang.errors import (
     check_line,
     check_names,
     diagnose,
+    split_words,
     transformer,
 )
 from shipwreck.lang.grammar import command_parser
@@ -41,7 +42,7 @@ def parse_command(game: str, text: str, view: object = None) -> object:
     """
     typed, offset = check_line(text)
     lang = registry.find(game)
-    line = fold_case(typed) if lang is not None and lang.any_case else typed
+    line = fold_case(typed, lang.upper_words) if lang is not None and lang.any_case else typed
     names = view_names(game, view)
     try:
         tree = command_parser(game).parse(line)
@@ -51,7 +52,7 @@ def parse_command(game: str, text: str, view: object = None) -> object:
         tokens = tree.scan_values(lambda v: isinstance(v, Token))
         wrong = check_names(game, tokens, line, offset, names)
         if wrong is not None:
-            raise wrong
+            raise _as_typed(wrong, typed, line, offset)
     try:
         return transformer(game).transform(tree)
     except VisitError as e:
@@ -74,15 +75,23 @@ def lower_ascii(text: str) -> str:
     return text.translate(_ASCII_LOWER)
 
 
-def fold_case(line: str) -> str:
-    """A Lifeboat line in the grammar's case: ``LAUREN: REST`` and ``Rest`` are ``rest``.
+def fold_case(line: str, upper: frozenset[str] = frozenset()) -> str:
+    """A line in the grammar's case: ``LAUREN: REST`` and ``Rest`` are ``rest``; a word of
+    ``upper`` (Spanish Main's legs ``S`` and ``L``) is upper case, so ``MOVE DOVER s 0`` is
+    ``move dover S 0``.
 
     Only ASCII letters fold, so every column stays where it was typed; what follows ``say``
     is the speaker's own words and keeps its case."""
     words = line.split(None, 1)
     if words and lower_ascii(words[0]) == "say":
         return "say" + line[3:]
-    return lower_ascii(line)
+    low = lower_ascii(line)
+    if not upper:
+        return low
+    for start, word in split_words(low):
+        if word.upper() in upper:
+            low = low[:start] + word.upper() + low[start + len(word) :]
+    return low
 
 
 def _as_typed(err: CommandSyntaxError, typed: str, line: str, offset: int) -> CommandSyntaxError:

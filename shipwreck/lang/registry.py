@@ -77,7 +77,8 @@ class LangGame(msgspec.Struct, Generic[V, C], frozen=True):
     upper_words: frozenset[str] = frozenset()
     """Upper-case words a lower-case partial word completes to (``s`` -> ``S``)."""
     any_case: bool = False
-    """Its commands read in any case (``REST`` is ``rest``): every word of it is lower case."""
+    """Its commands read in any case (``REST`` is ``rest``): every word of it is lower case but
+    its ``upper_words`` (``s`` is the leg ``S``)."""
     how_to_win: str = ""
     """The rules screen's first section (Markdown)."""
     legend: str | None = None

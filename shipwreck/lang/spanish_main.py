@@ -449,6 +449,7 @@ LANG = registry.register(
         view_names=view_names,
         more_words=move_words,
         upper_words=_LEGS,
+        any_case=True,
         how_to_win=SPANISH_MAIN_HOW_TO_WIN,
         scenario_form="'SEAT: COMMAND', e.g. 'red: move dover S 0'",
         scenario_view=True,

@@ -103,11 +103,20 @@ def ladder(
     return best, mine
 
 
+def nobody_rated(game: str) -> str:
+    """What an empty ladder says: how to get on it (a finished game with yourself and at
+    least one other player or bot counts, :func:`rated_seats`)."""
+    return (
+        f"nobody is rated in {title(game)} yet: finish a game against bots or other players"
+        " ('new' starts one) and you are on it"
+    )
+
+
 def format_ladder(game: str, best: list[Place], mine: Place | None) -> list[str]:
     """The ladder as plain text lines (for ``ssh host ladder`` and the lobby's ladder screen)."""
     lines = [f"{title(game)} ladder: rating = μ − 3σ, the skill the games are sure of"]
     if not best:
-        return [*lines, "nobody is rated yet: finish a game with another player or a bot"]
+        return [*lines, nobody_rated(game)]
     lines.append(" #  who                      rating  μ ± σ         games")
     for p in best:
         lines.append(_line(p))

@@ -237,7 +237,9 @@ class SeatScreen(AppScreen, Generic[V]):
     def refresh_all(self) -> None:
         t, seat = self.table, self.seat
         view = cast(V, t.view(seat))  # (the table is of this screen's game)
+        self._decision = decision_of(view)  # (first: what paint shows on the error line is new)
         self.paint(view)
+        self._drop_stale_error()
         events = t.log(seat)  # only what this seat may read; new lines are appended
         if t.started and len(events) > self._log_shown:  # (a waiting table: no game yet)
             log = self.query_one("#log", EventLog)
@@ -336,9 +338,38 @@ class SeatScreen(AppScreen, Generic[V]):
     usual two-row error (the typed line with a caret under it, then why), so that errors come
     and go without laying the screen out again."""
 
+    ERROR_KEPT = 4.0
+    """Seconds an error stays at least, even once the game has moved on (then it goes: an
+    error about a turn long past misleads)."""
+
+    _decision: object = None
+    """What the game asks now (:func:`decision_of` the view last painted)."""
+    _error_at: tuple[float, object] | None = None
+    """When the error line was last given text, and what the game asked then."""
+
+    def _drop_stale_error(self) -> None:
+        """Empty the error line once the game asks something else than when it was shown (a
+        new turn, a new decision), and it has been shown :attr:`ERROR_KEPT` seconds; before
+        that, look again when they are up."""
+        if self._error_at is None or self._error_at[1] == self._decision:
+            return
+        left = self._error_at[0] + self.ERROR_KEPT - time.monotonic()
+        if left <= 0:
+            self.error("")
+        elif self.is_attached and not self._looking_again:
+            self._looking_again = True
+            self.set_timer(left, self._look_again)
+
+    _looking_again = False
+
+    def _look_again(self) -> None:
+        self._looking_again = False
+        self._drop_stale_error()
+
     def error_text(self, text: Text) -> None:
         """Show ``text`` on the error line, wrapped, on as many rows as it needs (see
         :meth:`error_room`), under the prompt, which keeps its rows."""
+        self._error_at = (time.monotonic(), self._decision) if text.plain else None
         room = self.error_room()
         text = cut_visibly(self, text, error_width(self), room)  # (no room left: cut, visibly)
         fit_error(self, "foot", "error", text, self.error_rows, room, self.ERROR_ROWS_AT_LEAST)
@@ -638,6 +669,12 @@ class CommandHelp(TypingCloses):
             extra = self.extra()
             if extra is not None:
                 yield Static(extra)
+
+
+def decision_of(view: object) -> object:
+    """What a seat's view says the game asks now, any game's: the round, the step and whose
+    prompts are open for what (a view's own ``round``, ``step`` and ``prompts``)."""
+    return tuple(getattr(view, name, None) for name in ("round", "step", "prompts"))
 
 
 def _was_waiting(prompt_key: object) -> bool:

@@ -20,7 +20,7 @@ from textual.binding import Binding
 from shipwreck.games import title
 from shipwreck.games.registry import all_games, default_game, find
 from shipwreck.runtime import Lobby
-from shipwreck.runtime.ladder import Place, ladder, seat_rating
+from shipwreck.runtime.ladder import Place, ladder, nobody_rated, seat_rating
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui.base import ClosingModal
 from shipwreck.tui.learn import SCROLL_BINDINGS, ReadingBox
@@ -111,7 +111,7 @@ def ladder_body(lobby: Lobby, game: str, player: str) -> RenderableType:
     best, mine = ladder(lobby.store.ratings, game, player, top=TOP)
     intro = Text("rating = μ − 3σ: the skill the games are sure of", style="dim")
     if not best:
-        empty = Text(f"nobody is rated in {title(game)} yet: finish a game with another player")
+        empty = Text(nobody_rated(game))
         return Group(intro, Text(""), empty)
     return Group(intro, ladder_table(best, mine), Text(""), your_place(game, mine))
 

@@ -30,8 +30,9 @@ from shipwreck.runtime.seat_link import when_answered
 from shipwreck.tui.confirm import Confirm
 
 if TYPE_CHECKING:
-    from shipwreck.runtime import Submitted
+    from shipwreck.runtime import Lobby, Submitted
     from shipwreck.runtime.seat_link import SeatLink
+    from shipwreck.tui.app import ShipwreckApp
     from shipwreck.tui.base import AnySeatScreen as SeatScreen  # (any game's table screen)
     from shipwreck.tui.lobby.screen import LobbyScreen
 
@@ -224,21 +225,32 @@ def seat_counts(game: Game) -> str:
     return ", ".join(lines[:-1]) + " or " + lines[-1] if len(lines) > 1 else lines[0]
 
 
+def first_word_folded(line: str) -> tuple[str, str]:
+    """The first word of ``line`` in lower case, and the line with it so: first words are
+    case-insensitive ('REST' is 'rest', 'Ladder XYZ' is 'ladder XYZ'); ("", line) if none."""
+    words = split_words(line)
+    if not words:
+        return "", line
+    start, typed = words[0]
+    first = lower_ascii(typed)
+    return first, line[:start] + first + line[start + len(first) :]
+
+
 def run_lobby_line(screen: LobbyScreen, line: str) -> None:
     """Read ``line`` as a lobby word and do it."""
     try:
         word = W.parse_words("lobby", line)
     except CommandSyntaxError as e:
-        hint = lobby_number_hint(line)
+        first, folded = first_word_folded(line)  # ('Ladder XYZ': the error is about 'XYZ')
+        hint = lobby_number_hint(folded)
         if hint is not None:
             screen.error(hint)
             return
-        loose = named_bots(line)
+        loose = named_bots(folded)
         if loose is not None:
             screen.create(loose)
             return
-        first = split_words(line)[0][1] if split_words(line) else ""
-        if first.lower() in SHELL_WORDS:
+        if first in SHELL_WORDS:
             screen.error(SHELL_HINT)
             return
         if first not in W.first_words("lobby"):
@@ -266,7 +278,7 @@ def run_lobby_line(screen: LobbyScreen, line: str) -> None:
         case W.Ladder(game):
             _call(screen, "show_ladder", game)
         case W.Quit():
-            app.exit()
+            quit_asking(app, quit_in_lobby_question(app.lobby, app.user))
 
 
 def _call(screen: Any, method: str, *args: Any) -> None:
@@ -395,9 +407,7 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
     words = split_words(line)
     if not words:
         return
-    start, typed_first = words[0]
-    first = lower_ascii(typed_first)  # first words are case-insensitive: 'REST' is 'rest'
-    line = line[:start] + first + line[start + len(first) :]
+    first, line = first_word_folded(line)
     commands = game_words(t.game)
     table_words = W.first_words("table")
     if is_table_first_word(screen, first):
@@ -525,8 +535,23 @@ def ask_quit(screen: SeatScreen) -> None:
     """``quit`` typed at a table asks first where the player sits in a game not over, as
     Ctrl+C and Esc do (a play-tester lost their turn's time to a ``quit`` meant for the table);
     a spectator, or a player whose game is over, quits at once."""
-    app = screen.shipwreck
-    if screen.seat is None or screen.table.over:
+    seated = screen.seat is not None and not screen.table.over
+    quit_asking(screen.shipwreck, QUIT_SEATED if seated else None)
+
+
+def quit_in_lobby_question(lobby: Lobby, user: str) -> str | None:
+    """What ``quit`` typed in the lobby asks when ``user`` sits at a game not over (a stranger
+    must not walk away from a game by one word), or None: nothing is lost, quit at once."""
+    tables = [str(t.id) for t in lobby.seats_of(user)]
+    if not tables:
+        return None
+    which = f"table {tables[0]}" if len(tables) == 1 else "tables " + ", ".join(tables)
+    return f"quit Shipwreck? your seat at {which} is kept, and its clock runs on ·"
+
+
+def quit_asking(app: ShipwreckApp, question: str | None) -> None:
+    """Quit, once the player says yes to ``question`` (None: at once)."""
+    if question is None:
         app.exit()
         return
 
@@ -534,7 +559,7 @@ def ask_quit(screen: SeatScreen) -> None:
         if yes:
             app.exit()
 
-    app.push_screen(Confirm(QUIT_SEATED), answer)
+    app.push_screen(Confirm(question), answer)
 
 
 def tell(screen: SeatScreen, who: str, text: str) -> None:

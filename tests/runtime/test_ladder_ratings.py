@@ -118,7 +118,7 @@ def test_the_ladder_lists_the_best_and_the_players_own_place(database: str) -> N
     assert shown[-2].split()[:2] == [str(me.place), "ann"]
     assert ladder(store.ratings, "lifeboat", "nobody")[1] is None
     assert format_ladder("spanish_main", *ladder(store.ratings, "spanish_main"))[1].startswith(
-        "nobody is rated yet"
+        "nobody is rated in Spanish Main yet"
     )
 
 
@@ -158,7 +158,11 @@ async def test_ssh_ladder_prints_the_ladder_and_a_server_restart_keeps_it(tmp_pa
         assert status == 0
         assert after == before
         status, sm = await _ssh(again.port, "ladder sm")
-        assert status == 0 and "Spanish Main ladder" in sm and "nobody is rated yet" in sm
+        assert (
+            status == 0
+            and "Spanish Main ladder" in sm
+            and "nobody is rated in Spanish Main yet" in sm
+        )
         status, bad = await _ssh(again.port, "ladder chess")
         assert (
             status == 2 and bad == "shipwreck: ladder GAME: GAME is lifeboat or sm (Spanish Main)\n"

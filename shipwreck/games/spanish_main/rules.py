@@ -1141,8 +1141,13 @@ def _plan_dock(state: SpanishMainState, s: Ship, isl: Island) -> geo.Path:
     gap = geo.point_segment(isl.x, isl.y, geo.axis(path.x, path.y, path.heading, s.length))[0]
     short = gap - geo.HULL_RADIUS - isl.r
     raise IllegalCommand(
-        f"{s.id} cannot reach {isl.id} this turn: she would stop {_fmt(short)} short"
+        f"{s.id} cannot reach {isl.id} this turn: too far, her move would end {_about(short)} short"
     )
+
+
+def _about(x: float) -> str:
+    """A distance as a player reads it: ``about 13``, ``less than 1`` (not ``12.9``)."""
+    return "less than 1" if x < 1 else f"about {round(x)}"
 
 
 def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> str:
@@ -1159,7 +1164,7 @@ def _dock_advice(state: SpanishMainState, seat: int, s: Ship, isl: Island) -> st
     if path.moved and path.hit is None:
         toward = C.MoveToward(s.id, isl.id)
         if _legal_move(state, seat, toward):
-            return f"; sail closer first: 'move {s.id} toward {isl.id}'"
+            return f"; sail closer first: 'move {s.id} toward {isl.id}', then dock next turn"
         return ""
     if path.moved and path.hit is not None and path.legs[0].ran > 0:
         return ""  # (something lies in her way out there: not her heading)

@@ -160,6 +160,7 @@ class TableScreen(SeatScreen[LifeboatView]):
                 style = "dim" if brief in (1, 2) else style
             else:
                 who = f"free seat (bot {s.bot})" if t.started and not self.compact else "free seat"
+                who = "free" if brief else who  # (its letters go to the bots' names)
             if brief == 0:  # (the shorter forms leave the ratings out)
                 who += rating_tag(self.shipwreck.lobby, t, i)
             line.append(f"{name}: ", style="bold" if i == self.seat else "")

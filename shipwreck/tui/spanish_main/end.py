@@ -48,8 +48,14 @@ def final(view: SpanishMainView, width: int = 76) -> RenderableType:
         coins = ", ".join(f"#{c}" for c in view.home_coins[i]) or "none"
         ships = ", ".join(s.name for s in afloat[i]) or "none"
         detail = Text(
-            f"gold {view.gold[i]} of the {goal} that wins (coins {coins})\n"
+            f"{gold_to_win(view.gold[i], goal)} (coins {coins})\n"
             f"ships afloat {len(afloat[i])} ({points[i]} pts, the tie-break): {ships}"
         )
         rows += [line, Padding(detail, (0, 0, 0, 8))]
     return Group(*rows)
+
+
+def gold_to_win(gold: int, goal: int) -> str:
+    """A player's gold against the winning line: ``gold 3 of the 7 that wins``, and once
+    past it ``gold 11 (7 wins)`` (not "11 of the 7")."""
+    return f"gold {gold} ({goal} wins)" if gold >= goal else f"gold {gold} of the {goal} that wins"

@@ -616,12 +616,26 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
     if rows is not None and brief is not None:
         lines = rows - len(full)
         items = fleets_in_brief(view, brief, codes)
-        parts.append(
-            ToWidth(lambda width: Group(*Packed(Text(), items, lines, "F3", " ").pack(width)))
-        )
+        parts.append(ToWidth(lambda width: Group(*_in_brief(items, lines).pack(width))))
     elif view.sunk:
         parts.append(Text("sunk: " + ", ".join(view.sunk), style="dim"))
     return Group(*parts)
+
+
+def _in_brief(items: list[Text], lines: int) -> Packed:
+    """The other fleets in brief, on at most ``lines`` lines (F3 lists every ship)."""
+    return Packed(Text(), items, lines, "F3", " ")
+
+
+def fleet_height(view: SpanishMainView, rows: int, width: int) -> int:
+    """The rows :func:`fleet` with ``rows`` draws under its header at ``width`` columns: the
+    ships with a row of their own, then the lines the others in brief take (80×24: the rows
+    they leave go to the log). A sinking may need one more (the "sunk:" list)."""
+    full, brief = _fleet_rows(view, rows)
+    if brief is None:
+        return len(full) + bool(view.sunk)
+    items = fleets_in_brief(view, brief, ship_codes(view))
+    return len(full) + len(_in_brief(items, rows - len(full)).pack(width))
 
 
 def _fleet_rows(
@@ -834,9 +848,9 @@ def prompt(view: SpanishMainView, suggested: dict[str, str] | None = None) -> Re
         emptied = emptied_islands(view)
         for line in hint_commands(view.choices, suggested or {}, loaded, emptied):
             items.append(Text(line, style="bold" if line.startswith("move ") else ""))
-        items += [Text(format_command(c)) for c in view.free]  # (free actions: a tow to break)
-        if not items:
+        if not items:  # (every ship has had her action: ending the turn is what is left)
             items.append(Text("end turn", style="bold"))
+        items += [Text(format_command(c)) for c in view.free]  # (free actions: a tow to break)
     else:
         items = [Text(format_command(c)) for c in view.choices]
         items[0] = Text.assemble(("choices: ", "bold"), items[0])

@@ -220,7 +220,9 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
             self.paint(self.view)
 
     COMPACT_SHIPS = 6
-    """Rows of the fleet panel under its header on a compact screen (80×24)."""
+    """Rows of the fleet panel under its header on a compact screen (80×24), at most."""
+    _fleet_room = COMPACT_SHIPS
+    """Rows the fleet panel has under its header now (compact: as many as it draws)."""
 
     def prompt_rows(self) -> int:
         """What to decide, and two lines of choices (:class:`R.Packed`)."""
@@ -229,14 +231,18 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
     def side_layout(self, size: Size) -> list[Spot]:
         """The seats and the fleet as tall as this table needs: a header and a row per seat;
         a header, a row per ship and the "sunk:" line (compact: six rows at most, mine first,
-        the fleets that do not fit in brief, see :func:`R.fleet`), so that every ship is
+        the fleets that do not fit in brief on the lines they take, see :func:`R.fleet` and
+        :func:`R.fleet_height`), so that every ship is
         listed and the log keeps the rest of the side; then the coins
         (compact: two rows, and no blank rows between). Worked out when the board is sized or
         the screen turns compact; ships only sink, so those heights stay enough."""
         view, width, gap = self.view, size.width, 0 if self.compact else 1
         seats = len(view.seats) + 1
-        listed = len(view.ships) + bool(view.sunk)
-        ships = min(listed, self.COMPACT_SHIPS) + 1 if self.compact else len(view.ships) + 2
+        if self.compact:  # (the rows the other fleets in brief leave go to the log)
+            self._fleet_room = R.fleet_height(view, self.COMPACT_SHIPS, width)
+            ships = self._fleet_room + 1
+        else:
+            ships = len(view.ships) + 2
         fleet = seats + gap
         treasure = fleet + ships + gap
         return [
@@ -244,6 +250,18 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
             Spot("fleet", Region(0, fleet, width, ships)),
             Spot("treasure", Region(0, treasure, width, 2 if self.compact else 5)),
         ]
+
+    _fleet_ships: object = None
+    """The ships the fleet's rows were last checked for (:meth:`_fit_fleet`)."""
+
+    def _fit_fleet(self, view: SpanishMainView) -> None:
+        """Compact, a ship sunk may need one more row for the fleet (the "sunk:" list): the
+        side is laid out again then (the log gives the row up)."""
+        side = self.query_one("#side", Board)
+        if side.size.width and R.fleet_height(view, self.COMPACT_SHIPS, side.size.width) > (
+            self._fleet_room
+        ):
+            side.relayout()
 
     @property
     def view(self) -> SpanishMainView:
@@ -264,6 +282,9 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
         self.show("seats", key, lambda: R.seats(view, players, rated))
         wide = self.has_class("-wide")
         rows = self.COMPACT_SHIPS if self.compact else None
+        if self.compact and ships != self._fleet_ships:
+            self._fleet_ships = ships
+            self._fit_fleet(view)
         self.show("fleet", (ships, wide, rows), lambda: R.fleet(view, wide, rows))
         self.show(
             "treasure",
@@ -314,8 +335,8 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
                     who += " (autopilot)"
                 elif not s.connected:
                     who += " (away)"
-            elif s.kind == "empty":
-                who = "free seat (random stand-in)"
+            elif s.kind == "empty":  # (its stand-in: the random bot; short enough for 80×24)
+                who = "free (bot random)" if self.compact else "free seat (bot random)"
             else:
                 who = f"bot {s.bot}"
             out.append(who)
