@@ -67,10 +67,10 @@ def main() -> None:
         t = play("lifeboat", bots, a.games, a.seed + 100_000 * (i + 1), 6, workers=k)
         h = ratings_history(t)
         for n in range(a.games):
-            gap = h["Hoarder"][n].mu - h["Random"][n].mu
+            gap = h["hoarder"][n].mu - h["random"][n].mu
             gaps[n].append(gap)
             right[n] += gap > 0
-        confident.append(ahead_from(t, "Hoarder", "Random"))
+        confident.append(ahead_from(t, "hoarder", "random"))
     share = [r / a.separate for r in right]
     since = next((n for n in range(a.games) if all(s >= 0.95 for s in share[n:])), None)
     for n in (1, 2, 3, 5, 10, 20, 40, a.games):
