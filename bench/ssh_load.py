@@ -27,8 +27,9 @@ echo frame: the load of real typing).
 The server runs with its decision timers off (players still waiting for the rest of their
 table to sit down would otherwise be timed out onto the autopilot) and a little instrumentation
 patched in by this script (the app itself is unchanged): when each Enter arrives
-(``SessionIO.feed``), when each ``say`` is applied (``Table.submit_text``; one the game refuses
-is reported with its reason and left out of the latencies), when each session's
+(``SessionIO.feed``), when each ``say`` is applied (``Table.say``: at a table it is chat;
+``Table.submit_text`` for a game command; one refused is reported with its reason and left out
+of the latencies), when each session's
 output carrying its token is handed to the channel (``SSHDriver.flush``), how late a 50 ms timer
 runs (event-loop lag), where the event loop is when it has not run that timer for 0.25 s (a
 watchdog thread), and how long each full (generation 2) garbage collection takes. That splits
@@ -195,6 +196,18 @@ def timed_submit_text(self, seat, text):
         times["refused"][m.group(0)] = result.message
     return result
 Table.submit_text = timed_submit_text
+
+say = Table.say  # (at a table, 'say' is table chat, not a game command)
+def timed_say(self, sender, text, *args, **kw):
+    m = TOKEN.search(text)
+    started = time.monotonic()
+    problem = say(self, sender, text, *args, **kw)
+    if m and problem is None:
+        times["submit"][m.group(0)] = [started, sender]
+    elif m:
+        times["refused"][m.group(0)] = problem
+    return problem
+Table.say = timed_say
 
 feed = driver.SessionIO.feed
 def timed_feed(self, data):

@@ -170,6 +170,11 @@ class ShipwreckApp(App[None]):
     _opening: tuple[SeatLink, int | None, str] | None = None
     """The table a lobby command asked for, until its screen is built (the last one asked)."""
 
+    @property
+    def opening(self) -> bool:
+        """Is a table's screen about to replace the current one (asked for, not built yet)?"""
+        return self._opening is not None
+
     def _post_opening(self) -> None:
         post_callback(self, self._show_opening)
 

@@ -17,10 +17,12 @@ that styling was a third of the server's CPU. Here a row is styled when it is dr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from typing import ClassVar, NamedTuple
 
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
 from textual.geometry import Region, Size
@@ -39,6 +41,37 @@ class Spot(NamedTuple):
     style: str = ""
     """How the panel stands out, if it does: ``bar`` (on the theme's ``$boost``, as a title
     bar) or ``muted`` (in ``$text-muted``)."""
+
+
+class SharedRender:
+    """A renderable drawn once for all the sessions that show it at the same width: what
+    ``make()`` renders, kept under ``key`` (which must name everything it draws).
+
+    Every session in the lobby shows the same tables; drawn by each session for itself, a
+    Rich table of thirty rows took 20 ms a session, and one change there took seconds of the
+    server's time with two hundred sessions in the lobby (Textual 8.2.8, measured with
+    ``bench/ssh_load.py --sessions 200``). On a :class:`Board`, the panel's rows (padded,
+    styled and filtered) are kept for all of them too (see :meth:`Board.shared_rows`)."""
+
+    KEEP = 16
+    _drawn: ClassVar[OrderedDict[Hashable, list[Segment]]] = OrderedDict()
+
+    def __init__(self, key: Hashable, make: Callable[[], RenderableType]) -> None:
+        self.key = key
+        self.make = make
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        o = options
+        key = (self.key, o.max_width, o.height, o.ascii_only, o.legacy_windows, o.encoding)
+        segments = self._drawn.get(key)
+        if segments is None:
+            segments = list(console.render(self.make(), options))
+            self._drawn[key] = segments
+            while len(self._drawn) > self.KEEP:
+                self._drawn.popitem(last=False)
+        else:
+            self._drawn.move_to_end(key)
+        yield from segments
 
 
 Layout = Callable[[Size], Sequence[Spot]]
@@ -181,14 +214,47 @@ class Board(StyleKeyed, Widget):
             color = background_color + Color.parse(value)
         return Style(bgcolor=color.rich_color) if background else Style(color=color.rich_color)
 
+    SHARED_KEEP = 16
+    _shared: ClassVar[OrderedDict[Hashable, list[Strip]]] = OrderedDict()
+    """The rows of :class:`SharedRender` panels, for every board that draws one the same way."""
+
     def _draw(self, spot: Spot) -> list[Strip]:
         """Every row of one panel, padded and filtered, at its place's size."""
+        content = self._contents.get(spot.name, "")
+        if isinstance(content, SharedRender):
+            return self.shared_rows(spot, content)
+        return self._draw_rows(spot, content)
+
+    def shared_rows(self, spot: Spot, content: SharedRender) -> list[Strip]:
+        """A shared panel's rows, drawn by the first board to show it this way and kept for the
+        others (rows are never changed in place). Each lobby session drew the tables' rows
+        again from the shared segments (splitting, padding, filtering: about 10 ms each), and
+        every seat taken while a hundred watched the lobby cost that a hundred times over."""
+        o = self.app.console.options
+        key = (
+            content.key,
+            spot.region.size,
+            spot.pad,
+            self._style(spot),
+            self.background_colors[1],
+            tuple(_filter_key(f) for f in self.get_line_filters()),
+            (o.ascii_only, o.legacy_windows, o.encoding),
+        )
+        rows = self._shared.get(key)
+        if rows is None:
+            rows = self._shared[key] = self._draw_rows(spot, content)
+            while len(self._shared) > self.SHARED_KEEP:
+                self._shared.popitem(last=False)
+        else:
+            self._shared.move_to_end(key)
+        return rows
+
+    def _draw_rows(self, spot: Spot, content: RenderableType) -> list[Strip]:
         _, _, width, height = spot.region
         style, pad = self._style(spot), spot.pad
         inner = max(0, width - 2 * pad)
         console = self.app.console
         options = console.options.update(width=inner, height=height)
-        content = self._contents.get(spot.name, "")
         lines = console.render_lines(content, options, style=style, pad=True)[:height]
         side = Strip.blank(pad, style)
         rows = []
@@ -227,3 +293,14 @@ class Board(StyleKeyed, Widget):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         spots = self._place(Size(width, container.height))
         return max((s.region.bottom for s in spots), default=0)
+
+
+def _filter_key(line_filter: object) -> Hashable:
+    """A line filter as a key: its kind and settings (each app has its own filter objects, all
+    alike), or the object itself if a setting cannot be a key."""
+    try:
+        settings = tuple(sorted(vars(line_filter).items()))
+        hash(settings)
+    except TypeError:
+        return line_filter
+    return (type(line_filter), settings)

@@ -22,7 +22,9 @@ from tui_helpers import shown_rows
 
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
-from shipwreck.tui.lobby.screen import LobbyScreen, lobby_pacer
+from shipwreck.tui.base import SeatScreen
+from shipwreck.tui.board import Board
+from shipwreck.tui.lobby.screen import LobbyScreen, lobby_pacer, tables_panel
 from shipwreck.tui.pacer import RepaintPacer
 from shipwreck.tui.widgets import EventLog
 
@@ -263,6 +265,48 @@ async def test_what_a_player_types_in_the_lobby_is_drawn_at_once_not_paced() -> 
         chat = apps[0].screen.query_one("#lobby-chat", EventLog)
         assert "ahoy" in chat.texts[-1].plain  # drawn by the typed line itself
         assert pacer.waiting == 1  # the other screen waits its turn (a minute here)
+
+
+async def test_lobby_screens_of_one_size_share_the_tables_rows() -> None:
+    """The tables' rows are drawn once for every lobby screen that shows them alike: the
+    second screen's board holds the very rows the first drew (it draws nothing itself)."""
+    lobby = Lobby(seed=1)
+    async with lobby_sessions(lobby, 3) as (apps, _):
+        pacer = lobby_pacer(lobby)
+        open_table(lobby, "ann")
+        await until(lambda: pacer.waiting == 0 and pacer.posted == 0)
+        boards = [app.screen.query_one("#board", Board) for app in apps]
+        rows = [board._rows["tables"] for board in boards]
+        assert rows[0] is rows[1] is rows[2]
+        for app in apps:
+            assert shows(app, lobby), shown_rows(app)
+
+
+async def test_a_join_goes_to_the_table_without_drawing_the_lobby_list_first() -> None:
+    """The joiner's lobby is about to be replaced by the table: it does not draw the changed
+    list (the costliest part of a crowd sitting down), and its table screen shows the seat."""
+    lobby = Lobby(seed=1)
+    async with lobby_sessions(lobby, 2) as (apps, pilots):
+        table = open_table(lobby, "ann")
+        pacer = lobby_pacer(lobby)
+        await until(lambda: pacer.waiting == 0 and pacer.posted == 0)
+        drawn: list[object] = []
+        make = tables_panel
+
+        def counted(rows: list[Any], height: int) -> Any:
+            drawn.append(rows)
+            return make(rows, height)
+
+        pacer.every = 60.0  # the other screen's paced repaint would not come during this test
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("shipwreck.tui.lobby.screen.tables_panel", counted)
+            await pilots[0].press(*f"join {table.id}", "enter")
+            await until(lambda: isinstance(apps[0].screen, SeatScreen))
+        assert drawn == []
+        screen = apps[0].screen
+        assert isinstance(screen, SeatScreen)
+        assert (screen.table.id, screen.seat) == (table.id, 1)
+        assert table.seat_of_player(apps[0].user) == 1
 
 
 async def test_a_burst_of_table_repaints_is_spread_over_turns_of_the_loop() -> None:

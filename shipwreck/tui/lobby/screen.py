@@ -6,13 +6,11 @@ Every session in the lobby shows the same tables: they are drawn once per width 
 from __future__ import annotations
 
 import weakref
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any
 
 from rich import box
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.segment import Segment
+from rich.console import RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,7 +27,7 @@ from shipwreck.runtime import Lobby, SeatSpec, TableCreateError
 from shipwreck.runtime.lobby import LobbyChat, Row
 from shipwreck.tui import registry
 from shipwreck.tui.base import TABLE_TITLE, AppScreen, CommandHelp, SeatScreen
-from shipwreck.tui.board import Board, Spot
+from shipwreck.tui.board import Board, SharedRender, Spot
 from shipwreck.tui.ladder_screen import show_ladder
 from shipwreck.tui.learn import (
     LEGEND_KEY,
@@ -63,36 +61,6 @@ LOBBY_HELP = Text(
 board's padding), so that no row wraps at 80×24; ``help`` has them all, and the table's. The
 last row is typed in a shell (``ssh … bot save NAME < FILE``), named here so that a stranger
 finds that bots can be written (fifth play-test); typed here, it says so."""
-
-
-class SharedRender:
-    """A renderable drawn once for all the sessions that show it at the same width: what
-    ``make()`` renders, kept under ``key`` (which must name everything it draws).
-
-    Every session in the lobby shows the same tables; drawn by each session for itself, a
-    Rich table of thirty rows took 20 ms a session, and one change there took seconds of the
-    server's time with two hundred sessions in the lobby (Textual 8.2.8, measured with
-    ``bench/ssh_load.py --sessions 200``)."""
-
-    KEEP = 16
-    _drawn: ClassVar[OrderedDict[Hashable, list[Segment]]] = OrderedDict()
-
-    def __init__(self, key: Hashable, make: Callable[[], RenderableType]) -> None:
-        self.key = key
-        self.make = make
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        o = options
-        key = (self.key, o.max_width, o.height, o.ascii_only, o.legacy_windows, o.encoding)
-        segments = self._drawn.get(key)
-        if segments is None:
-            segments = list(console.render(self.make(), options))
-            self._drawn[key] = segments
-            while len(self._drawn) > self.KEEP:
-                self._drawn.popitem(last=False)
-        else:
-            self._drawn.move_to_end(key)
-        yield from segments
 
 
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
@@ -307,6 +275,9 @@ class LobbyScreen(AppScreen):
                 run_lobby_line(self, line)
             except TableCreateError as e:
                 self.error(str(e))
+        if app.opening:  # a table's screen replaces this one: drawing the list is wasted
+            self.pacer.forget(self)  # (the player's own join was the costliest part of
+            return  # a crowd sitting down: the first to draw the changed list pays for it)
         if self.is_current and self.pacer.forget(self):  # what I did, shown now (not paced)
             self.refresh_all()
 
