@@ -459,7 +459,8 @@ def check_any_line(text: str, view: SpanishMainView | None = None) -> None:
         m = _QUOTED.match(msg)
         if m is not None and not msg.startswith(f"column {e.column}: unknown ship or island "):
             rest = text.rstrip()[e.column - 1 :]
-            word = re.match(r"[^ \t]*", rest).group()  # type: ignore[union-attr]
+            # (a word ends at a separator: a blank, or the comma of a split shot, SM-25)
+            word = re.match(r"[^ \t,]*", rest).group()  # type: ignore[union-attr]
             assert repr(word[:40]) in msg[m.end() - 1 :][:48], (text, msg)
         for fix in re.findall(r"did you mean '([^']* [^']*)'\?", msg):
             parse_command(GAME, fix, view)  # a suggested line always parses
