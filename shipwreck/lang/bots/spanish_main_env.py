@@ -651,7 +651,7 @@ NAME_HELP: dict[str, str] = {
     "wild": "the wild islands that still hold coins",
     "coins": "the coins at the island (in `load`)",
     "rams": "the enemy ships `ship` may ram now (in `after_move`)",
-    "tows": "the derelicts `ship` may take in tow now (in `after_move`)",
+    "tows": "the derelicts `ship` may take in tow now (in `after_move`; in `turn`, where she lies)",
     "takes": "what a boarding party may take: 'kill', 'steal' (in `board`, `plunder`)",
     "gold": "the gold I have unloaded at home",
     "enemy_gold": "the most gold another seat has unloaded",
@@ -721,7 +721,9 @@ def names_for(view: SpanishMainView, decision: str) -> dict[str, object]:
         "wild": [i for i in islands if i.i.home is None and i.i.coins],
         "coins": coins,
         "rams": [by_id[c.target] for c in view.choices if isinstance(c, C.Ram)],
-        "tows": [by_id[c.target] for c in view.choices if isinstance(c, C.Tow)],
+        "tows": [
+            by_id[c.target] for c in view.choices if isinstance(c, C.Tow) and c.ship == ship_id
+        ],
         "takes": [c.take for c in view.choices if isinstance(c, C.Board)],
         "gold": gold[seat] if seat is not None and seat < len(gold) else 0,
         "enemy_gold": max((g for k, g in enumerate(gold) if k != seat), default=0),
