@@ -64,7 +64,6 @@ def test_sm61_crew_in_the_presets_works_aboard_the_ship_it_sails() -> None:
     assert {c.card for c in state.ships["royal-fortune"].aboard} == {
         "master-bianco",
         "explorer-spanish",
-        "oarsman-spanish",
     }
 
 
@@ -165,12 +164,8 @@ async def test_new_sm_with_a_fleet_seats_crewed_presets(tmp_path: Path) -> None:
         assert table.fleets == ["corsairs", "navy", "armada"]
         view = sm_view(table, 0)
         mine = [s for s in view.ships if s.owner == 0]
-        assert [s.card for s in mine] == ["pandora", "greyhound", "carrion-crow"]
-        assert [c.card for c in mine[0].aboard] == [
-            "explorer-pirate",
-            "lucky-the-parrot",
-            "oarsman-pirate",
-        ]
+        assert [s.card for s in mine] == ["pandora", "greyhound", "treachery"]
+        assert [c.card for c in mine[0].aboard] == ["explorer-pirate", "lucky-the-parrot"]
     assert kept_fleets(tmp_path / "s.db", table) == ["corsairs", "navy", "armada"]
 
 

@@ -110,7 +110,7 @@ async def test_a_bots_side_actions_are_in_the_tables_log_and_a_restart_replays_t
     are seen; a restart rebuilds the same game from the log."""
     lobby = Lobby(seed=1)
     lobby.attach_store(Store(tmp_path / "s.db"))
-    specs = [SeatSpec("human", fleet="navy"), SeatSpec("bot", "sm_hauler", fleet="armada")]
+    specs = [SeatSpec("human", fleet="navy"), SeatSpec("bot", "sm_hauler", fleet="smugglers")]
     table = lobby.create_table("spanish_main", specs, "ann", 3)
     for _ in range(4):
         assert table.submit_text(0, "end turn").ok

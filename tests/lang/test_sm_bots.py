@@ -262,3 +262,18 @@ def test_sim_cli_spanish_main_bots(capsys: pytest.CaptureFixture[str]) -> None:
     ended = [int(line.split()[1].rstrip(":")) for line in lines if line.startswith("ended ")]
     assert sum(ended) == 2, lines
     assert re.fullmatch(r"games=2 seconds=\d+\.\d+ games_per_s=\d+\.\d", lines[-1]), lines
+
+
+def test_sm40_raiders_that_cannot_get_nearer_do_not_come_about_until_the_cap() -> None:
+    """SM-40: raider against raider from seed 66 used to run to the 1000-round safety cap. A
+    laden raider docked beside a laden enemy she could get no nearer to came about on the spot
+    turn after turn (coming about was her "best move" to it), while the enemy's ships, boxed in
+    by a laden derelict with no legal move, ended their turns. Now a chase that gets her no
+    nearer (``reach`` not below ``distance``) is no chase, and a raider takes a laden derelict
+    she lies against in tow (``tows`` in ``turn``: her own tows where she lies). Measured: 80
+    raider-vs-raider games from seed 1, none at the cap (1 of 80 before; ``shipwreck sim --game
+    spanish_main --games 80 --bots sm_raider,sm_raider``)."""
+    raider = str(bots_dir() / "sm_raider.bot")
+    s = simulate_bots("spanish_main", 1, [raider, raider], seed=66, seats=2)
+    assert sum(s.ends.values()) == 1
+    assert not [why for why in s.ends if "rounds have been played" in why], s.ends

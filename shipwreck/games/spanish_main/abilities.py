@@ -205,6 +205,8 @@ def of(state: SpanishMainState, s: Ship) -> list[Ability]:
     own = [TEXTS[card.ability]] if card is not None and card.ability in TEXTS else []
     if own and cancelled(state, s.id):
         own = []
+    if not s.aboard:
+        return own  # (no crew: her card's alone; the rules ask this for every move)
     crew = [
         (CREW[c.card], TEXTS.get(CREW[c.card].ability))
         for c in s.aboard

@@ -15,7 +15,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from operator import attrgetter
 
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main.state import SpanishMainState
@@ -23,10 +22,12 @@ from shipwreck.games.spanish_main.state import SpanishMainState
 KEEP = 16
 """Positions remembered (a server runs several tables; a bot previews on a copy of the sea)."""
 
-_SHIP = attrgetter("id", "owner", "x", "y", "heading", "length", "towing")
-_ISLAND = attrgetter("id", "x", "y", "r", "home")
 _memos: OrderedDict[tuple[Hashable, ...], dict[Hashable, object]] = OrderedDict()
 _lock = threading.Lock()
+_last: tuple[tuple[Hashable, ...], dict[Hashable, object]] = ((), {})
+"""The position asked for last and its dict: the rules ask for one position many times running
+(every move listed or previewed), and comparing a fresh key with the last one is much cheaper
+than hashing it (the floats are mostly the very same objects, so most compare by identity)."""
 
 
 def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
@@ -34,14 +35,20 @@ def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
     return (
         state.width,
         state.height,
-        tuple(map(_ISLAND, state.islands.values())),
-        tuple(map(_SHIP, state.ships.values())),
+        tuple([(i.id, i.x, i.y, i.r, i.home) for i in state.islands.values()]),
+        tuple(
+            [(s.id, s.owner, s.x, s.y, s.heading, s.length, s.towing) for s in state.ships.values()]
+        ),
     )
 
 
 def memo(state: SpanishMainState) -> dict[Hashable, object]:
     """The dict of what has been worked out from this position's geometry."""
+    global _last
     key = sea_key(state)
+    last_key, last = _last
+    if key == last_key:
+        return last
     with _lock:
         got = _memos.get(key)
         if got is None:
@@ -50,6 +57,7 @@ def memo(state: SpanishMainState) -> dict[Hashable, object]:
                 _memos.popitem(last=False)
         else:
             _memos.move_to_end(key)
+        _last = (key, got)
         return got
 
 
@@ -69,5 +77,7 @@ def waters(
 
 def clear() -> None:
     """Forget everything (benchmarks: time the work, not the lookups)."""
+    global _last
     with _lock:
         _memos.clear()
+        _last = ((), {})

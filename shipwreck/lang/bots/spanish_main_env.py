@@ -445,9 +445,17 @@ def _end(ctx: Context, cmd: Moving) -> tuple[geo.Segment, str | None, bool] | No
     key = ("end", cmd)  # (commands are frozen structs: hashable)
     if key in ctx.memo:
         return cast("tuple[geo.Segment, str | None, bool] | None", ctx.memo[key])
-    ctx.tick(PREVIEW_STEPS)
+    _tick(ctx, cmd)
     end = ctx.memo[key] = _preview_end(ctx, cmd)
     return end
+
+
+def _tick(ctx: Context, cmd: Moving) -> None:
+    """What previewing ``cmd`` costs of the step budget, counted once per decision (whether it
+    is previewed or, sure to lose, left out: :func:`best_move`)."""
+    if ("ticked", cmd) not in ctx.memo:
+        ctx.tick(PREVIEW_STEPS)
+        ctx.memo[("ticked", cmd)] = True
 
 
 def _preview_end(ctx: Context, cmd: Moving) -> tuple[geo.Segment, str | None, bool] | None:
@@ -487,27 +495,78 @@ def best_move(ctx: Context, ship: object, target: object) -> tuple[Moving | None
     got = ctx.memo.get(key)
     if got is not None:
         return cast("tuple[Moving | None, float]", got)
+    sid, tid = ship.s.id, key[2]
+    moves = [c for c in ctx.view.choices if isinstance(c, _MOVES) and c.ship == sid]
+    for cmd in moves:  # (the budget as if each were previewed, in the offer's order)
+        _tick(ctx, cmd)
     best: Moving | None = None
     best_gap = math.inf
-    for cmd in ctx.view.choices:
-        if not isinstance(cmd, _MOVES) or cmd.ship != ship.s.id:
+    best_at = len(moves)
+    # the moves most likely nearest first (toward it, docking there), then the offer's order,
+    # leaving out each move that cannot end nearer than the best so far (:func:`_least_gap`);
+    # ties go to the first in the offer's order, as if every move were previewed in turn
+    likely = [k for k, c in enumerate(moves) if _aims_at(c, tid)]
+    for k in [*likely, *(k for k in range(len(moves)) if k not in likely)]:
+        cmd = moves[k]
+        if ("end", cmd) not in ctx.memo and _least_gap(ctx, cmd, target) > best_gap + 1e-4:
             continue
         end = _end(ctx, cmd)
         if end is None:  # pragma: no cover
             continue
         hull, touch, bow = end
-        if touch is not None and touch == key[2] and isinstance(target, Island):
+        if touch is not None and touch == tid and isinstance(target, Island):
             gap = -1.0
         else:
             gap = _gap(hull, target)
-            if touch is not None and touch != key[2]:
+            if touch is not None and touch != tid:
                 trap = bow and (touch == _EDGE_ID or touch in _sea(ctx).ships)
                 gap += TRAPPED if trap else AGROUND
             gap += STAY if isinstance(cmd, C.ComeAbout) else 0.0
-        if gap < best_gap:
-            best, best_gap = cmd, gap
+        if gap < best_gap or (gap == best_gap and k < best_at):
+            best, best_gap, best_at = cmd, gap, k
     ctx.memo[key] = (best, best_gap)
     return best, best_gap
+
+
+def _aims_at(cmd: Moving, target: str) -> bool:
+    return (isinstance(cmd, C.MoveToward) and cmd.target == target) or (
+        isinstance(cmd, C.MoveDock) and cmd.island == target
+    )
+
+
+def _least_gap(ctx: Context, cmd: Moving, target: Ship | Island) -> float:
+    """The least gap to ``target`` that :func:`best_move` could give ``cmd``, without sailing
+    it (no obstacle is looked at): a turn keeps the centre of her bow's rounding where it is and
+    a run takes it at most the run's length, so after a typed move it lies within the later
+    legs' length of her first leg's track, and after a helper move within the whole move's
+    length of where it is; her hull reaches at most its own length behind it. -1 where she
+    might end touching a target island (the gap docking counts)."""
+    if isinstance(cmd, C.ComeAbout):
+        return -1.0  # (cheap to work out: never left out)
+    state = _sea(ctx)
+    s = state.ships[cmd.ship]
+    ux, uy = geo.unit(s.heading)
+    cx, cy = s.x - geo.HULL_RADIUS * ux, s.y - geo.HULL_RADIUS * uy
+    if isinstance(cmd, C.Move):
+        kind, turn, dist = cmd.legs[0]
+        run = geo.LEG_LENGTH[kind] if dist is None else dist
+        vx, vy = geo.unit(s.heading + turn)
+        track = (cx, cy, cx + run * vx, cy + run * vy)
+        rest = sum(geo.LEG_LENGTH[k] if d is None else d for k, _, d in cmd.legs[1:])
+    else:
+        track = (cx, cy, cx, cy)
+        rest = sum(geo.LEG_LENGTH[k] for k in rules.move_legs(s, state))
+    if isinstance(target, Island):
+        i = target.i
+        near = geo.point_segment(i.x, i.y, track)[0] - i.r
+    else:
+        t = target.s
+        near = geo.segment_segment(track, geo.axis(t.x, t.y, t.heading, t.length))[0]
+        near -= geo.HULL_RADIUS
+    least = near - rest - (s.length - geo.HULL_RADIUS)
+    if isinstance(target, Island) and least <= 1.0:
+        return -1.0
+    return max(0.0, least)
 
 
 def _fn_reach(ctx: Context, ship: object, target: object) -> int | None:
@@ -592,7 +651,7 @@ NAME_HELP: dict[str, str] = {
     "wild": "the wild islands that still hold coins",
     "coins": "the coins at the island (in `load`)",
     "rams": "the enemy ships `ship` may ram now (in `after_move`)",
-    "tows": "the derelicts `ship` may take in tow now (in `after_move`)",
+    "tows": "the derelicts `ship` may take in tow now (in `after_move`; in `turn`, where she lies)",
     "takes": "what a boarding party may take: 'kill', 'steal' (in `board`, `plunder`)",
     "gold": "the gold I have unloaded at home",
     "enemy_gold": "the most gold another seat has unloaded",
@@ -662,7 +721,9 @@ def names_for(view: SpanishMainView, decision: str) -> dict[str, object]:
         "wild": [i for i in islands if i.i.home is None and i.i.coins],
         "coins": coins,
         "rams": [by_id[c.target] for c in view.choices if isinstance(c, C.Ram)],
-        "tows": [by_id[c.target] for c in view.choices if isinstance(c, C.Tow)],
+        "tows": [
+            by_id[c.target] for c in view.choices if isinstance(c, C.Tow) and c.ship == ship_id
+        ],
         "takes": [c.take for c in view.choices if isinstance(c, C.Board)],
         "gold": gold[seat] if seat is not None and seat < len(gold) else 0,
         "enemy_gold": max((g for k, g in enumerate(gold) if k != seat), default=0),
