@@ -144,6 +144,9 @@ class Search(Generic[S, C]):
         self.rollout = rollout
         self.observe = observe
         self.explore = explore
+        self._apply: Callable[[S, Seat, C], object] = getattr(game, "apply_quiet", game.apply)
+        """Nobody reads a playout's events: a game's quiet apply (same state, no event text)
+        when it has one. Lifeboat's makes a playout about a fifth cheaper."""
         self.done = 0
         """Playouts made so far."""
         self.nodes: dict[tuple[Hashable, ...], _Node] = {}
@@ -180,7 +183,7 @@ class Search(Generic[S, C]):
     # ------------------------------------------------------------------ one iteration
 
     def _iterate(self) -> None:
-        game, rng, observe = self.game, self.rng, self.observe
+        game, rng, observe, apply = self.game, self.rng, self.observe, self._apply
         state = self.sample(rng)
         path: list[tuple[_Node, Hashable, Seat]] = []
         key: tuple[Hashable, ...] = ()
@@ -214,7 +217,7 @@ class Search(Generic[S, C]):
                     path.append((node, keys[i], seat))
             if not in_rollout:
                 key = (*key, observe(state, seat, cmd))
-            game.apply(state, seat, cmd)
+            apply(state, seat, cmd)
             moves += 1
             if moves > MAX_MOVES:
                 break

@@ -59,11 +59,12 @@ def greedy_rollout(
     me = chars[state.players[seat]]
     if kind == "supply":
         have = me.hidden + me.revealed
+        now = treasure_of(me.id, have)  # once, not once per card on offer
 
         def gain(cmd: C.Command) -> int:
             assert isinstance(cmd, C.Take)
             item = cmd.item
-            worth = treasure_of(me.id, [*have, item]) - treasure_of(me.id, have)
+            worth = treasure_of(me.id, [*have, item]) - now
             water = item == "water" and "water" not in have
             return 10 * worth + 5 * water + WEAPONS.get(kind_of(item), 0)
 
