@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from shipwreck.games.lifeboat.cards import CHAR, JEWEL_SET_VALUE, kind
+from shipwreck.games.lifeboat.cards import CHAR, JEWEL_SET_VALUE
 from shipwreck.games.lifeboat.state import Character, LifeboatState
 
 
@@ -20,7 +20,11 @@ def treasure_of(char: str, items: Iterable[str]) -> int:
     items = list(items)
     cash = items.count("cash")
     jewels = JEWEL_SET_VALUE[min(3, items.count("jewels"))]
-    paintings = sum(int(i.split(":")[1]) for i in items if kind(i) == "painting") if items else 0
+    # A painting's id is ``painting:VALUE``. Why not ``kind(i) == "painting"``: a search's greedy
+    # playouts score holdings all the time, and that call was a third of this function's time.
+    paintings = (
+        sum(int(i.split(":")[1]) for i in items if i.startswith("painting:")) if items else 0
+    )
     doubles = CHAR[char].doubles
     return (
         cash * (2 if doubles == "cash" else 1)
