@@ -60,14 +60,17 @@ def play_random(
     state, _ = rules.new_game(seed, seats or default_seats(game))
     pick = random.Random(seed)
     apply = getattr(rules, "apply_quiet", rules.apply)  # nobody reads the events here
+    # Bound once, not looked up at each of a game's ~160 commands: with a compiled engine
+    # (hatch_build.py) this loop is much of what is left in Python.
+    is_over, prompts, choices, choice = rules.is_over, rules.prompts, rules.choices, pick.choice
     n = 0
-    while not rules.is_over(state):
-        waiting = [p.seat for p in rules.prompts(state) if p.blocking]
+    while not is_over(state):
+        waiting = [p.seat for p in prompts(state) if p.blocking]
         if not waiting:
             raise RuntimeError(f"game {seed} stalled: nobody is prompted")
-        seat = waiting[0] if len(waiting) == 1 else pick.choice(waiting)
-        options = rules.choices(state, seat)
-        apply(state, seat, options[0] if len(options) == 1 else pick.choice(options))
+        seat = waiting[0] if len(waiting) == 1 else choice(waiting)
+        options = choices(state, seat)
+        apply(state, seat, options[0] if len(options) == 1 else choice(options))
         n += 1
         if n > max_commands:
             raise RuntimeError(f"game {seed} did not end within {max_commands} commands")
