@@ -54,7 +54,7 @@ from shipwreck.tui.typed import (
     fit_error,
     run_table_line,
 )
-from shipwreck.tui.widgets import CommandLine, EventLog, new_since
+from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine, new_since
 
 log = logging.getLogger("shipwreck.tui")
 
@@ -180,6 +180,25 @@ class SeatScreen(AppScreen, Generic[V]):
 
     def placeholder(self) -> str:
         raise NotImplementedError
+
+    def complete(self, text: str) -> list[str]:
+        """Tab on the command line: what may come next after ``text``."""
+        raise NotImplementedError
+
+    def compose_foot(self, changes: bool = False) -> ComposeResult:
+        """What every table screen ends with: the prompt and error board (``#foot``), the
+        command line (``changes``: it posts each change, for a game that previews moves as they
+        are typed) and the keys line."""
+        yield Board(self.foot_layout, id="foot")
+        yield CommandLine(
+            completer=self.complete,
+            changes=changes,
+            run=self.run_typed,
+            placeholder=self.placeholder(),
+            id="command",
+            max_length=self._max_line(),
+        )
+        yield KeyLine()
 
     SEAT_WORDS = "'lobby' keeps your seat, 'leave' gives it up"
     """The end of a seated player's placeholder: the two ways back to the lobby, told apart."""

@@ -13,7 +13,7 @@ from shipwreck.lang.words import New
 from shipwreck.runtime import SeatSpec
 from shipwreck.tui.base import ClosingModal, SeatScreen
 from shipwreck.tui.board import Board, Spot
-from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
+from shipwreck.tui.widgets import EventLog
 from toygame.rules import TallyView
 
 
@@ -23,14 +23,7 @@ class TallyScreen(SeatScreen):
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
         yield EventLog(id="log", max_lines=100)
-        yield Board(self.foot_layout, id="foot")
-        yield CommandLine(
-            completer=self.complete,
-            run=self.run_typed,
-            placeholder=self.placeholder(),
-            id="command",
-        )
-        yield KeyLine()
+        yield from self.compose_foot()
 
     def board_layout(self, size: Size) -> list[Spot]:
         return [

@@ -35,7 +35,7 @@ from shipwreck.tui.typed import (
     seat_counts,
     too_many_names,
 )
-from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
+from shipwreck.tui.widgets import EventLog
 
 CHAT_KEYS = "Ctrl+↑/Ctrl+↓"
 """The keys that page a Lifeboat table's chat pane (PgUp/PgDn page its log), as its hint
@@ -65,15 +65,7 @@ class TableScreen(SeatScreen[LifeboatView]):
         yield Board(self.board_layout, id="board")
         yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
         yield EventLog(id="chat", max_lines=200, page_keys=CHAT_KEYS)
-        yield Board(self.foot_layout, id="foot")
-        yield CommandLine(
-            completer=self.complete,
-            run=self.run_typed,
-            placeholder=self.placeholder(),
-            id="command",
-            max_length=self._max_line(),
-        )
-        yield KeyLine()
+        yield from self.compose_foot()
 
     def board_layout(self, size: Size) -> list[Spot]:
         """The title, who sits where, the boat and my panel, the cards and the fight; compact:

@@ -53,7 +53,7 @@ from shipwreck.tui.learn import LEGEND_KEY
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.fleet_builder import BUILD, build_seats
 from shipwreck.tui.typed import too_many_names
-from shipwreck.tui.widgets import CommandLine, EventLog, KeyLine
+from shipwreck.tui.widgets import CommandLine, EventLog
 
 GAME = "spanish_main"
 MOVES = (C.Move, C.MoveToward, C.MoveDock)
@@ -186,16 +186,7 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
                 log = EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
                 log.border_title = "log and chat"
                 yield log
-        yield Board(self.foot_layout, id="foot")
-        yield CommandLine(
-            completer=self.complete,
-            changes=True,  # moves are previewed as they are typed
-            run=self.run_typed,
-            placeholder=self.placeholder(),
-            id="command",
-            max_length=self._max_line(),
-        )
-        yield KeyLine()
+        yield from self.compose_foot(changes=True)  # moves are previewed as they are typed
 
     def top_layout(self, size: Size) -> list[Spot]:
         """The title bar (the seat's clock first: see :meth:`SeatScreen.show_title`)."""
