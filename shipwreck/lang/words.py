@@ -337,10 +337,14 @@ def complete_words(where: Where, text: str, names: Names | None = None) -> list[
     words = [w for _, w in split_words(text)]
     partial = words.pop() if words and text[-1] not in " \t" else ""
     walker = Walker(where, names)
-    for word in words:
-        if not walker.feed(word) or walker.text:
+    for word in words:  # (any case reads, as parse_words reads it: ``NEW s`` completes)
+        low = lower_ascii(word)
+        if not (walker.feed(word) or (low != word and walker.feed(low))) or walker.text:
             return []
     accepted = walker.accepts()
     if accepted & walker.vocab.text:
         return []
-    return sorted(w for w in walker.vocab.candidates(accepted) if w.startswith(partial))
+    low = lower_ascii(partial)
+    return sorted(
+        w for w in walker.vocab.candidates(accepted) if w.startswith(partial) or w.startswith(low)
+    )

@@ -23,16 +23,18 @@ from tui_helpers import (
 
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
+from shipwreck.lang.words import complete_words
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.confirm import Confirm
 from shipwreck.tui.ladder_screen import ladder_body
 from shipwreck.tui.lobby.screen import LobbyScreen
+from shipwreck.tui.lobby.words import lobby_completions
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.end import final, gold_to_win
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
-from shipwreck.tui.widgets import EventLog
+from shipwreck.tui.widgets import CommandLine, EventLog
 
 # ------------------------------------------------------------------ 1. capitals in Spanish Main
 
@@ -326,3 +328,23 @@ def test_the_fleet_takes_the_rows_it_draws(bots: int, sunk: tuple[str, ...]) -> 
         drawn = plain(R.fleet(view, rows=rows), width).rstrip("\n").split("\n")
         assert len(drawn) - 1 == R.fleet_height(view, rows, width), drawn
         assert "more: F3" not in drawn[-1] or R.fleet_height(view, rows, width) == rows
+
+
+def test_tab_in_the_lobby_reads_any_case_as_the_lobby_does() -> None:
+    """A stranger who types in capitals gets the same Tab as in lower case (``NEW s`` offered
+    nothing before): the words are read in any case, and the word completed is the lobby's."""
+    assert complete_words("lobby", "NEW s") == complete_words("lobby", "new s")
+    assert "sm" in complete_words("lobby", "NEW s")
+    assert complete_words("lobby", "New SM 2 Fleet ") == complete_words("lobby", "new sm 2 fleet ")
+    assert complete_words("lobby", "HE") == ["help"]
+    lobby = Lobby(seed=1)
+    table = lobby.create_table("lifeboat", [SeatSpec("human"), SeatSpec("empty")] * 2, "ann")
+    assert lobby_completions(lobby, "bob", "JOIN ") == [str(table.id)]
+
+
+async def test_tab_completes_a_word_typed_in_capitals_on_the_command_line() -> None:
+    app = ShipwreckApp(Lobby(seed=1), "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "NEW SM 2 FLEET smu", enter=False)
+        await pilot.press("tab")
+        assert app.screen.query_one("#command", CommandLine).value == "NEW SM 2 FLEET smugglers "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shipwreck.lang import words as W
+from shipwreck.lang.commands import lower_ascii
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui.remote import remote_ids
@@ -18,7 +19,7 @@ def lobby_completions(lobby: Lobby, user: str, text: str) -> list[str]:
     number, the tables' ids that fit (``join``: tables with a free seat or mine; ``watch``:
     every table not over; ``open``: mine). Right after ``new``, the game names only, unless
     what is typed starts none (``new pred`` still completes a bot)."""
-    words = text.split()
+    words = [lower_ascii(w) for w in text.split()]  # (any case reads)
     partial = "" if not words or text[-1:].isspace() else words.pop()
     if len(words) == 1 and words[0] in ("join", "watch", "open"):
         tables = [t for t in lobby.tables.values() if not t.over]
