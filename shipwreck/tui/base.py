@@ -35,6 +35,7 @@ from shipwreck.lang.help import player_commands, usage_forms
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import ChatLine
 from shipwreck.runtime.seat_link import SeatLink, when_answered
+from shipwreck.runtime.table import SeatInfo
 from shipwreck.tui._textual.draw_now import draw_now, is_closing
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
@@ -60,6 +61,14 @@ log = logging.getLogger("shipwreck.tui")
 
 if TYPE_CHECKING:
     from shipwreck.tui.app import ShipwreckApp
+
+
+def player_label(seat: SeatInfo) -> str:
+    """A player's seat as the seat lists show it: the name, and "(autopilot)" or "(away)"."""
+    who = seat.player or "?"
+    if seat.autopilot:
+        return who + " (autopilot)"
+    return who if seat.connected else who + " (away)"
 
 
 class AppScreen(Screen[None]):

@@ -231,7 +231,9 @@ async def test_twenty_sessions_leave_nothing_behind(service: Service, tracked: T
     for k, i in enumerate(polite):
         if i < 16 and k % 2 == 1:
             await clients[i].term.wait_for(IN_LOBBY)
-            clients[i].type("quit\r")
+            clients[i].type("quit\r")  # (seated at a game not over: it asks first)
+            await clients[i].term.wait_for("quit Shipwreck?")
+            clients[i].type("y")
     for i in polite:
         assert await exit_status(clients[i]) == 0, names[i]
 

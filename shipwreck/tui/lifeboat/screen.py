@@ -22,7 +22,7 @@ from shipwreck.lang.help import CommandHelp as CommandEntry
 from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import SeatSpec
 from shipwreck.tui import registry
-from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen
+from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen, player_label
 from shipwreck.tui.board import Board, Spot, split
 from shipwreck.tui.ladder_screen import rating_tag
 from shipwreck.tui.learn import (
@@ -140,11 +140,7 @@ class TableScreen(SeatScreen[LifeboatView]):
             name = t.seat_name(i)
             style = "yellow" if s.autopilot else ""
             if s.kind == "human":
-                who = s.player or "?"
-                if s.autopilot:
-                    who += " (autopilot)"
-                elif not s.connected:
-                    who += " (away)"
+                who = player_label(s)
             elif s.kind == "bot":
                 bot = s.bot or "bot"
                 short = bot if len(bot) <= cut else bot[: max(2, cut - 1)] + "…"

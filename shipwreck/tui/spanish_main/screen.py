@@ -46,7 +46,7 @@ from shipwreck.lang.words import New
 from shipwreck.runtime import SeatSpec
 from shipwreck.runtime.seat_link import SeatLink
 from shipwreck.tui import registry
-from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen, TypingCloses
+from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen, TypingCloses, player_label
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.ladder_screen import short_rating
 from shipwreck.tui.learn import LEGEND_KEY
@@ -321,11 +321,7 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
         out = []
         for s in self.table.seats:
             if s.kind == "human":
-                who = s.player or "?"
-                if s.autopilot:
-                    who += " (autopilot)"
-                elif not s.connected:
-                    who += " (away)"
+                who = player_label(s)
             elif s.kind == "empty":  # (its stand-in: the random bot; short enough for 80×24)
                 who = "free (bot random)" if self.compact else "free seat (bot random)"
             else:
