@@ -42,7 +42,7 @@ from shipwreck.tui.clock import clock_parts, waited_seats, waiting_panel
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.handoff import HandsKeysOn
 from shipwreck.tui.learn import RULES_KEY, RULES_USAGE, LegendScreen, RulesScreen, rules_game
-from shipwreck.tui.pacer import TABLE_TURNS, post_callback
+from shipwreck.tui.pacer import TABLE_TURNS, after, post_callback
 from shipwreck.tui.title import Part, TitleBar
 from shipwreck.tui.typed import (
     END_OF_LINE,
@@ -386,7 +386,7 @@ class SeatScreen(AppScreen, Generic[V]):
             self.error("")
         elif self.is_attached and not self._looking_again:
             self._looking_again = True
-            self.set_timer(left, self._look_again)
+            after(self, left, self._look_again)
 
     _looking_again = False
 

@@ -210,6 +210,34 @@ async def test_a_stream_of_keys_is_previewed_ten_times_a_second_and_its_last_lin
         assert f"bow at ({preview.x:.1f}, {preview.y:.1f})" in screen.panel_text("error")
 
 
+async def test_a_line_changed_just_before_the_interval_is_up_is_previewed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """F6 (CI, 2026-12): a change that comes a microsecond before the last preview is
+    `PREVIEW_INTERVAL` old waits a microsecond. Textual's ``set_timer`` skips a one-shot timer
+    whose delay has passed when its task first reads the clock, so the preview never came and
+    every later change waited for it: the player saw the first line's preview for good."""
+    from shipwreck.tui.spanish_main import screen as sea_screen
+
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        ship = PLAN[0][0]
+        await pilot.press(*f"move {ship} L 3")
+        await pilot.pause(2 * PREVIEW_INTERVAL)
+        frozen = time.monotonic()
+        monkeypatch.setattr(sea_screen, "time", type("Clock", (), {"monotonic": lambda: frozen}))
+        screen._previewed_at = frozen - PREVIEW_INTERVAL + 1e-9  # due in a nanosecond
+        await pilot.press("backspace", "2")
+        await pilot.pause(0.2)
+        await pilot.pause()
+        preview = table.preview(0, Move(ship, (("L", 2.0, None),)))
+        assert screen.query_one("#sea", SeaMap).preview == preview
+        assert f"bow at ({preview.x:.1f}, {preview.y:.1f})" in screen.panel_text("error")
+
+
 async def test_an_illegal_preview_says_why() -> None:
     lobby, table = two_humans()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)

@@ -14,6 +14,7 @@ changing is previewed again when the interval is up, so the last line typed is a
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -27,7 +28,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -50,6 +50,7 @@ from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen, TypingCloses,
 from shipwreck.tui.board import Board, Spot
 from shipwreck.tui.ladder_screen import short_rating
 from shipwreck.tui.learn import LEGEND_KEY
+from shipwreck.tui.pacer import after
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.fleet_builder import BUILD, build_seats
 from shipwreck.tui.typed import too_many_names
@@ -169,7 +170,7 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
         super().__init__(table, seat)
         self._ghost: C.Move | C.MoveToward | C.MoveDock | None = None
         """The move command being previewed, if any."""
-        self._preview_due: Timer | None = None
+        self._preview_due: asyncio.TimerHandle | None = None
         """The preview of the typed line, when one is waiting for `PREVIEW_INTERVAL`."""
         self._previewed_at = -PREVIEW_INTERVAL
         """When the typed line was last previewed (`time.monotonic`)."""
@@ -369,7 +370,7 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
             return
         wait = self._previewed_at + PREVIEW_INTERVAL - time.monotonic()
         if wait > 0:
-            self._preview_due = self.set_timer(wait, self._preview_line, name="move preview")
+            self._preview_due = after(self, wait, self._preview_line)
         else:
             self._preview_line()
 
