@@ -9,6 +9,7 @@ runs her forward at least ``MIN_RUN``; the turns that lay her along what her bow
 
 from __future__ import annotations
 
+import copy
 import random
 
 from shipwreck.engine.core import IllegalCommand
@@ -30,8 +31,11 @@ def runs_somewhere(
     saved = state.turn, state.step, state.acted
     state.turn, state.step, state.acted = s.owner, "turn", []
     try:
-        docked = s.docked is not None and not s.towing
-        if come_about and docked and rules._can_move(state, s) is None:
+        if (  # SM-16 (docked, or her bow against something: this server's SM-12 promise)
+            come_about
+            and rules._can_move(state, s) is None
+            and rules._come_about_problem(state, s) is None
+        ):
             return True
         length, skip = rules._body(state, s)
         slides = rules.slide_turns(s, length, rules.obstacles(state, s, skip))
@@ -46,9 +50,18 @@ def runs_somewhere(
                     continue
                 if min_run <= 0.0 or (path.legs and path.legs[0].ran >= min_run):
                     return True
-        return False
+        return bool(s.towing) and _free_once_cast_off(state, s, min_run, come_about)
     finally:
         state.turn, state.step, state.acted = saved
+
+
+def _free_once_cast_off(state: SpanishMainState, s: Ship, min_run: float, come_about: bool) -> bool:
+    """SM-17: a towing ship may let her tow go at any time in her turn (free): has she a move
+    then? (Asked of a copy: the state is left as it was.)"""
+    cast_off = copy.deepcopy(state)
+    cast_off.turn, cast_off.step, cast_off.acted = s.owner, "turn", []
+    RULES.apply(cast_off, s.owner, C.BreakTow(s.id))
+    return runs_somewhere(cast_off, cast_off.ships[s.id], min_run, come_about)
 
 
 def should_sail(state: SpanishMainState, s: Ship) -> bool:

@@ -142,7 +142,8 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "come": CommandHelp(
                 "come about SHIP",
-                "a docked ship turns in place, bow where the stern was (her action)",
+                "a docked ship, or one whose bow is against something, turns in place, bow"
+                " where the stern was (her action)",
                 "SM-16",
             ),
             "shoot": CommandHelp(

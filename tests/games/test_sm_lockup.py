@@ -101,6 +101,71 @@ def test_sm12_ship_stopped_short_of_an_enemy_home_turns_away() -> None:
     assert state.ships["el-leon"].y > 30.0
 
 
+def boxed_in() -> SpanishMainState:
+    """Where raider against raider left el-tirador (seed 9, round 6): her bow against the
+    derelict dover, a rock astern and el-leon to starboard. Every turn about her bow swings her
+    into one of them, and running straight ahead runs into dover."""
+    pos = Position(
+        seed=7,
+        seats=2,
+        islands=[*ISLANDS, IslandPosition(35.49, 10.72, 5.24, id="rock")],
+        ships=[
+            ShipPosition("el-tirador", RED, 33.80, 17.91, 268.3, id="el-tirador"),
+            ShipPosition("dover", RED, 33.71, 15.66, 160.1, id="dover", masts=0),
+            ShipPosition("el-leon", RED, 32.99, 20.03, 248.2, id="el-leon"),
+            FAR_BLUE,
+        ],
+    )
+    state, _ = RULES.from_position(pos)
+    return state
+
+
+def test_sm12_sm16_a_ship_boxed_in_with_her_bow_against_something_comes_about() -> None:
+    """SM-12's promise (every sailing, unpinned ship has a move), kept where a turn about the
+    bow cannot keep it: no move of el-tirador's takes her anywhere, so she may come about as a
+    docked ship may (SM-16, this server's rule: her bow is against something). Coming about
+    takes exactly the water she lies in; her bow is then where her stern was, and next turn
+    she sails out. The refusals of her moves name it."""
+    state = boxed_in()
+    tirador = state.ships["el-tirador"]
+    assert tirador.docked is None and not tirador.derelict
+    assert rules.pinned_by(state, tirador) is None
+    assert not runs_somewhere(state, tirador, come_about=False)  # boxed in: no move runs her
+    assert C.ComeAbout("el-tirador") in RULES.choices(state, RED)
+    with pytest.raises(IllegalCommand) as err:
+        RULES.apply(state, RED, C.Move("el-tirador", (("L", 0.0, None),)))
+    assert str(err.value) == (
+        "el-tirador cannot go that way: her bow is against dover;"
+        " to take her in tow where she lies: 'tow el-tirador dover'"
+    )
+    with pytest.raises(IllegalCommand) as err:
+        RULES.apply(state, RED, C.Move("el-tirador", (("L", 60.0, None),)))
+    assert str(err.value).endswith(
+        "no turn takes her clear: 'come about el-tirador' turns her round"
+    )
+    stern = rules.come_about_pose(tirador)
+    log = sail(state, C.ComeAbout("el-tirador"))
+    assert log == ["el-tirador comes about against dover"]
+    assert (tirador.x, tirador.y, tirador.heading) == stern
+    assert tirador.heading == pytest.approx(88.3)
+    next_turn(state)
+    assert runs_somewhere(state, tirador, come_about=False)  # now she sails out
+    sail(state, C.Move("el-tirador", (("L", 0.0, None),)))
+    assert tirador.x > stern[0] + 5.0
+
+
+def test_sm16_a_ship_whose_bow_is_clear_does_not_come_about_at_sea() -> None:
+    """SM-16: at sea with nothing against her bow, coming about is refused (her move takes her
+    somewhere), with a line that says when a ship may."""
+    state = game(ShipPosition("dover", RED, 30, 20, 90, id="dover"))
+    before = frozen(state)
+    assert C.ComeAbout("dover") not in RULES.choices(state, RED)
+    with pytest.raises(IllegalCommand) as err:
+        RULES.apply(state, RED, C.ComeAbout("dover"))
+    assert str(err.value).startswith("dover is not docked and her bow is against nothing:")
+    assert frozen(state) == before
+
+
 def test_sm12_every_sailing_unpinned_ship_has_a_move_in_random_games() -> None:
     """SM-12's promise, over seeded random games (each checked at every round's end): every
     sailing ship that is not pinned (SM-19) has a move that runs her somewhere, or (docked) may

@@ -686,7 +686,8 @@ def test_every_usage_form_parses() -> None:
 
 def test_explain_and_command_list() -> None:
     assert explain("come", GAME) == (
-        "come about SHIP: a docked ship turns in place, bow where the stern was (her action)"
+        "come about SHIP: a docked ship, or one whose bow is against something, turns in place,"
+        " bow where the stern was (her action)"
         " (SM-16)"
     )
     assert explain("move dover S 30", GAME) == explain("move", GAME)

@@ -37,9 +37,11 @@ Choices made where the rules are silent or ambiguous (see also each module):
   not spent; sliding along what it touches is free.
 - SM-13/14: "touching" is a gap of at most 0.02; a move stops 0.005-0.01 short of contact. At an
   enemy home it stops 0.05-0.1 short, so it does not touch (no dock, SM-14).
-- SM-16: come about keeps the ship docked and opens no ram or tow; a towing ship must break the
-  tow first. SM-17: the tow rides rigidly astern (the pair sweeps as one hull); a tow is offered
-  only if there is room astern; the derelict joins the fleet at once; repairing it casts it off.
+- SM-16: come about keeps the ship docked and opens no ram or tow; a ship whose bow is against
+  something may come about too (SM-12's promise: a boxed-in ship has a move); a towing ship
+  must break the tow first. SM-17: the tow rides rigidly astern (the pair sweeps as one hull); a
+  tow is offered only if there is room astern; the derelict joins the fleet at once; repairing
+  it casts it off.
 - SM-18: ramming a derelict has no mast to take but opens boarding. SM-20: the starter declares
   ``kill`` or ``steal`` (only what is possible is offered); a defender that wins chooses in
   ``plunder``. A boarding party nothing could come of is not offered.

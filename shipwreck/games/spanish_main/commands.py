@@ -69,7 +69,8 @@ class MoveDock(_Cmd, tag="move-dock", frozen=True):
 
 
 class ComeAbout(_Cmd, tag="come-about", frozen=True):
-    """SM-16: a docked ship turns in place, bow where the stern was. It is that ship's move."""
+    """SM-16: a docked ship (or one whose bow is against something) turns in place, bow where
+    the stern was. It is that ship's move."""
 
     ship: str
 

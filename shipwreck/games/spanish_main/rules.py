@@ -488,7 +488,7 @@ def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
     out: list[C.Command] = []
     if _can_move(state, s) is None:
         out.extend(_sample_moves(state, s))
-        if s.docked is not None and not s.towing:
+        if _come_about_problem(state, s) is None:
             out.append(C.ComeAbout(s.id))
         out.extend(C.Tow(s.id, t) for t in _tows_in_place(state, s))
     if not s.derelict:
@@ -999,7 +999,7 @@ def _refuse_nowhere(
         which = "" if n == 1 else f" for leg {n}"
         raise IllegalCommand(
             f"{s.id} cannot turn {asked:+g}°{which} there: her {leg.part} would swing onto"
-            f" {hit.id}{_try_instead(state, s, turns[0] if turns else 0.0)}"
+            f" {hit.id}{_way_out(state, s, turns[0] if turns else 0.0)}"
         )
     if leg is not None and hit is not None and ran < MIN_RUN:
         if hit.id in _tows_in_place(state, s):
@@ -1007,7 +1007,7 @@ def _refuse_nowhere(
         elif s.docked is not None and leg.part == "bow" and not s.towing:
             hint = f"; come about first: 'come about {s.id}'"
         else:
-            hint = _try_instead(state, s, turns[0] if turns else 0.0)
+            hint = _way_out(state, s, turns[0] if turns else 0.0)
         raise IllegalCommand(f"{s.id} cannot go that way: her {leg.part} is against {hit.id}{hint}")
     if not path.moved:
         raise IllegalCommand(f"that move does not move {s.id}: give a turn or a distance")
@@ -1023,6 +1023,14 @@ def _stop_text(path: geo.Path) -> str:
         return f"turning for leg {n} would swing her {leg.part} onto {hit.id}"
     what = "stops short of" if hit.margin == geo.STANDOFF else "touches"
     return f"her {leg.part} {what} {hit.id} after {_fmt(leg.ran)} of leg {n}"
+
+
+def _way_out(state: SpanishMainState, s: Ship, near: float) -> str:
+    """:func:`_try_instead`, or when no turn takes her anywhere, coming about if she may."""
+    hint = _try_instead(state, s, near)
+    if not hint and _come_about_problem(state, s) is None:
+        hint = f"; no turn takes her clear: 'come about {s.id}' turns her round"
+    return hint
 
 
 def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
@@ -1372,16 +1380,41 @@ def _cmd_come_about(state: SpanishMainState, log: _Log, seat: int, cmd: C.ComeAb
     """SM-16: the hull is a capsule, so coming about takes exactly the same water."""
     _my_turn(state, seat, "come about")
     s = _mine(state, seat, cmd.ship)
-    why = _can_move(state, s)
+    why = _can_move(state, s) or _come_about_problem(state, s)
     if why:
         raise IllegalCommand(why)
-    if s.docked is None:
-        raise IllegalCommand(f"{s.id} is not docked: only a docked ship comes about (SM-16)")
-    if s.towing:
-        raise IllegalCommand(f"{s.id} is towing {s.towing}: break the tow first")
+    against = None if s.docked is not None else bow_against(state, s)
     s.x, s.y, s.heading = come_about_pose(s)
     state.acted.append(s.id)
-    log.public("come-about", f"{s.id} comes about at {s.docked}")
+    where = f"at {s.docked}" if s.docked is not None else f"against {against.id}" if against else ""
+    log.public("come-about", f"{s.id} comes about {where}".rstrip())
+
+
+def _come_about_problem(state: SpanishMainState, s: Ship) -> str | None:
+    """Why ``s`` may not come about now (besides :func:`_can_move`'s reasons), or None.
+
+    SM-16 lets a docked ship come about. This server also lets a ship whose bow is against an
+    island, a ship or the sea's edge come about, to keep SM-12's promise that every sailing ship
+    that is not pinned has a move: a turn about her bow can swing her hull into what lies
+    alongside, so a ship boxed in by a derelict ahead and an island astern had none, for good
+    (bot games, seed 9). Coming about takes exactly the water she lies in (her hull is a
+    capsule), so it is never blocked, and her bow is then where her stern was."""
+    if s.towing:
+        return f"{s.id} is towing {s.towing}: break the tow first"
+    if s.docked is None and bow_against(state, s) is None:
+        return (
+            f"{s.id} is not docked and her bow is against nothing: only a docked ship, or one"
+            " whose bow is against an island, a ship or the sea's edge, comes about (SM-16)"
+        )
+    return None
+
+
+def bow_against(state: SpanishMainState, s: Ship) -> geo.Obstacle | None:
+    """What her bow is against (an island, a ship, the sea's edge): what stops her running
+    straight ahead where she lies (SM-13), or None."""
+    length, skip = _body(state, s)
+    sw = geo.sweep(s.x, s.y, s.heading, length, MIN_RUN, obstacles(state, s, skip))
+    return sw.hit if sw.hit is not None and sw.done < MIN_RUN else None
 
 
 # --- after a move: tow and ram (SM-17, SM-18)
