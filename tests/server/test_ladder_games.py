@@ -25,6 +25,7 @@ from shipwreck.resources import bots_dir
 from shipwreck.runtime.ownership import LADDER_LEASE, while_held
 from shipwreck.server.ladder_games import LadderGames
 from shipwreck.store import Entrant, Store
+from shipwreck.tasks import stop_task
 
 from sshclient import loopback_config, running
 
@@ -194,6 +195,38 @@ async def test_a_script_that_no_longer_compiles_is_set_aside_until_saved_again(
     store.save_bot("ann", "old", ROWER)
     chosen = games.choose()
     assert chosen is not None and chosen.entrant == "ann/old"
+
+
+async def test_a_due_game_waits_while_the_loop_runs_late(tmp_path: Path) -> None:
+    """Players first: while something keeps the server's loop busy (here a task that holds it
+    0.15 s at a time), a due ladder game is held back, look after look; once the loop is on
+    time again the game starts and is played."""
+    store = _store_with_bots(tmp_path, {("ann", "rower"): ROWER})
+    games = LadderGames(store, LadderSection(games_per_minute=600), seed=1)  # one due each 0.1 s
+    games.PROBE = 0.05
+    busy = True
+
+    async def hog() -> None:
+        while busy:
+            time.sleep(0.15)  # (blocks the loop: what a stalled server does)
+            await asyncio.sleep(0)
+
+    hogging = asyncio.create_task(hog())
+    runner = asyncio.create_task(games.run())
+    try:
+        await asyncio.sleep(2.0)
+        assert games.held >= 2 and not games.playing and games.played == 0
+        busy = False
+        await hogging
+        async with asyncio.timeout(60):
+            while games.played == 0:
+                await asyncio.sleep(0.05)
+        run = store.ratings.ladder_run("ann/rower")
+        assert run is not None and run.games >= 1 and not run.error
+    finally:
+        busy = False
+        await stop_task(runner)
+        await games.close()
 
 
 def test_a_ladder_job_plays_the_same_game_every_time_with_the_saved_bot_seated_once() -> None:
