@@ -18,7 +18,7 @@ import msgspec
 
 from shipwreck.engine.core import Event, Prompt
 from shipwreck.games.lifeboat import GAME as LIFEBOAT
-from shipwreck.games.lifeboat.advice import KeepAdvice, best_keep
+from shipwreck.games.lifeboat.advice import KeepAdvice, best_keep, keep_cost
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 
 
@@ -78,6 +78,14 @@ ADVISERS: dict[tuple[str, str], Callable[[Any], KeepAdvice | None]] = {
 prompt kind: off the script, the coach asks for the adviser's answer, judged from the player's
 own view, rather than a hint's fixed command (the first legal answer, 'keep none', once let the
 player's friend drown)."""
+
+
+JUDGES: dict[tuple[str, str], Callable[[Any, object], str | None]] = {
+    (LIFEBOAT.name, "keep"): keep_cost,
+}
+"""Decisions whose off-script answers the coach judges, by game and prompt kind: for a command
+the player chose in the view it was chosen in, what it may cost them and what was better (a
+keep that threw everyone overboard was once praised as "that works too"), or None."""
 
 
 class CoachLine(msgspec.Struct, frozen=True):
@@ -159,9 +167,15 @@ class Coach:
             self.note = self.words.good
         elif ours:
             self.done.add(ours[0])
-            self.note = self.steps[ours[0]].other or self.words.other
+            self.note = self._judged(kind, before, text) or self.steps[ours[0]].other
+            self.note = self.note or self.words.other
         else:
             self.note = ""
+
+    def _judged(self, kind: str, before: object, text: str) -> str | None:
+        judge = JUDGES.get((self.game, kind))
+        cmd = _parse(self.game, before, text)
+        return judge(before, cmd) if judge is not None and cmd is not None else None
 
     # ------------------------------------------------------------------ reading the view
 

@@ -116,6 +116,34 @@ def test_a_step_taken_out_of_order_keeps_the_others() -> None:
     assert table.coach_line().command == "end turn"
 
 
+def test_a_keep_worse_than_the_coach_asked_is_not_praised() -> None:
+    """LB-20, LB-40 (the stranger's play-test): asked to keep #25 (a seagull: land), the
+    player keeps #22 (everyone overboard and thirsty). The coach says what it may cost and
+    what was better, judged from the player's own view, not "that works too"; and the line
+    still fits the coach's panel at 80 columns."""
+    from rich.console import Console
+
+    from shipwreck.tui.tutorial import CoachPanel, coach_text
+
+    table = start("lifeboat", "ann")
+    for _ in range(100):
+        line = table.coach_line()
+        assert line.command is not None
+        if line.command == "keep 25":
+            break
+        assert table.submit_text(0, line.command).ok
+    else:
+        raise AssertionError("the coach never asked for 'keep 25'")
+    assert table.submit_text(0, "keep 22").ok
+    line = table.coach_line()
+    assert line.note == (
+        "Risky: #22 overboard ALL, thirsty ALL, fight."
+        " 'keep 25' was better: its seagull would bring the boat to land now."
+    )
+    rows = Console(width=78).render_lines(coach_text(line), pad=False)
+    assert len(rows) <= CoachPanel.COACH_ROWS, line
+
+
 def test_off_the_script_the_coach_still_brings_the_game_to_its_end() -> None:
     """A player who keeps nothing, rests and never joins: the bots' lines no longer fit (they
     play safe defaults), the coach hints with legal commands, and the boat still lands."""

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from shipwreck.games.lifeboat.cards import CHAR, NAV, named
+from shipwreck.games.lifeboat.cards import CHAR, NAV, describe_nav, named
 from shipwreck.games.lifeboat.commands import Keep
 from shipwreck.games.lifeboat.scoring import parts_of, treasure_of
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
@@ -154,5 +154,27 @@ def best_keep(view: LifeboatView) -> KeepAdvice | None:
     if me is None or me.friend is None or me.enemy is None or not keeps:
         return None
     best = max(keeps, key=lambda k: (keep_value(view, me, k.cards), -len(k.cards), -_falls(k)))
-    command = "keep " + (" ".join(str(n) for n in best.cards) or "none")
-    return KeepAdvice(command, _why(view, me, best.cards))
+    return KeepAdvice(_typed(best), _why(view, me, best.cards))
+
+
+def keep_cost(view: LifeboatView, cmd: object) -> str | None:
+    """What the coach says of a keep the player chose that is worth less to them than the best
+    one (:func:`best_keep`), from the view they chose it in: what their cards do, and what the
+    best keep would have done; None for any other command, or a keep as good as the best."""
+    me = next((c for c in view.characters if c.id == view.me), None)
+    best = best_keep(view)
+    if not isinstance(cmd, Keep) or me is None or best is None:
+        return None
+    best_cards = next(
+        c.cards for c in view.choices if isinstance(c, Keep) and _typed(c) == best.command
+    )
+    if keep_value(view, me, cmd.cards) >= keep_value(view, me, best_cards) - 1e-9:
+        return None
+    present = [c.id for c in view.characters]
+    cards = "; ".join(describe_nav(n, present) for n in cmd.cards) or "none kept"
+    why = best.why.split(": ", 1)[-1]
+    return f"Risky: {cards}. '{best.command}' was better: {why}"
+
+
+def _typed(keep: Keep) -> str:
+    return "keep " + (" ".join(str(n) for n in keep.cards) or "none")
