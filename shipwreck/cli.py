@@ -180,7 +180,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         except TableCreateError as e:
             print(f"shipwreck play: {e}", file=sys.stderr)
             return 2
-        ShipwreckApp(lobby, user, open_table=tutorial.id).run()
+        ShipwreckApp(lobby, user, open_table=tutorial.id, local=True).run()
         return 0
     default = registry.default_game()
     words = args.bots.split(",") if args.bots else list(default.default_bots)
@@ -202,7 +202,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except TableCreateError as e:
         print(f"shipwreck play: {e}", file=sys.stderr)
         return 2
-    ShipwreckApp(lobby, user, open_table=table.id).run()
+    ShipwreckApp(lobby, user, open_table=table.id, local=True).run()
     return 0
 
 

@@ -27,6 +27,7 @@ from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.registry import table_screen
 from shipwreck.tui.remote import enter_remote, follow_moves, remote_seat
 from shipwreck.tui.too_small import TooSmallScreen
+from shipwreck.tui.typed import QUIT_LOCAL, quit_in_lobby_question
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -57,9 +58,12 @@ class ShipwreckApp(App[None]):
         on_close: Callable[[], None] | None = None,
         line_length: int = 500,
         commands_per_second: int = 10,
+        local: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.local = local
+        """``shipwreck play``: no server keeps the games; they end with the app."""
         self.lobby = lobby
         self.user = user
         self.fingerprint = fingerprint
@@ -115,12 +119,18 @@ class ShipwreckApp(App[None]):
     def action_quit_or_ask(self) -> None:
         """Ctrl+Q quits at once, except at a table still waiting for its players, where it
         asks first (:data:`QUIT_WAITING`): a table there is started by a word typed there,
-        and quitting by mistake leaves it waiting. Ctrl+Q again, with the question open,
-        quits (as the question says)."""
-        if any(isinstance(s, Confirm) for s in self.screen_stack) or not self._at_waiting_table():
+        and quitting by mistake leaves it waiting; and in a local game (``shipwreck play``),
+        which ends with the app. Ctrl+Q again, with the question open, quits (as the question
+        says)."""
+        if any(isinstance(s, Confirm) for s in self.screen_stack):
             self.exit()
             return
-        self.push_screen(Confirm(QUIT_WAITING), self._quit_if)
+        if self._at_waiting_table():
+            self.push_screen(Confirm(QUIT_WAITING), self._quit_if)
+        elif self.local and quit_in_lobby_question(self.lobby, self.user, local=True):
+            self.push_screen(Confirm(QUIT_LOCAL), self._quit_if)  # (a local game ends)
+        else:
+            self.exit()
 
     def _at_waiting_table(self) -> bool:
         """Is this session seated at a table that has not started yet?"""

@@ -278,7 +278,7 @@ def run_lobby_line(screen: LobbyScreen, line: str) -> None:
         case W.Ladder(game):
             _call(screen, "show_ladder", game)
         case W.Quit():
-            quit_asking(app, quit_in_lobby_question(app.lobby, app.user))
+            quit_asking(app, quit_in_lobby_question(app.lobby, app.user, app.local))
 
 
 def _call(screen: Any, method: str, *args: Any) -> None:
@@ -531,21 +531,31 @@ QUIT_SEATED = "quit Shipwreck? your seat is kept, and the table's clock runs on 
 """Typed ``quit`` at a table where the player sits in a game not over."""
 
 
+QUIT_LOCAL = (
+    "quit Shipwreck? {which} ends with it: a game played here, not on a server, is not saved ·"
+)
+"""Quitting ``shipwreck play`` (no server, no database) where the player sits in a game not over:
+nothing keeps the seat (a stranger was told it was kept)."""
+
+
 def ask_quit(screen: SeatScreen) -> None:
     """``quit`` typed at a table asks first where the player sits in a game not over, as
     Ctrl+C and Esc do (a play-tester lost their turn's time to a ``quit`` meant for the table);
     a spectator, or a player whose game is over, quits at once."""
     seated = screen.seat is not None and not screen.table.over
-    quit_asking(screen.shipwreck, QUIT_SEATED if seated else None)
+    question = QUIT_LOCAL if screen.shipwreck.local else QUIT_SEATED
+    quit_asking(screen.shipwreck, question if seated else None)
 
 
-def quit_in_lobby_question(lobby: Lobby, user: str) -> str | None:
+def quit_in_lobby_question(lobby: Lobby, user: str, local: bool = False) -> str | None:
     """What ``quit`` typed in the lobby asks when ``user`` sits at a game not over (a stranger
     must not walk away from a game by one word), or None: nothing is lost, quit at once."""
     tables = [str(t.id) for t in lobby.seats_of(user)]
     if not tables:
         return None
     which = f"table {tables[0]}" if len(tables) == 1 else "tables " + ", ".join(tables)
+    if local:
+        return QUIT_LOCAL
     return f"quit Shipwreck? your seat at {which} is kept, and its clock runs on ·"
 
 

@@ -592,6 +592,38 @@ async def test_quit_typed_at_my_table_asks_first(game: str) -> None:
     assert table.seat_of_player("ann") == 0
 
 
+async def test_quitting_a_local_game_says_it_ends_not_that_the_seat_is_kept() -> None:
+    """Play-test 6: ``shipwreck play`` (no server keeps the game) asked "your seat at table 1
+    is kept, and its clock runs on". A local app says the game ends with it, whether 'quit' is
+    typed at the table or in the lobby, and Ctrl+Q at the table asks too (it ends the game);
+    n changes nothing, Ctrl+Q again quits."""
+    from shipwreck.tui.typed import QUIT_LOCAL
+
+    lobby = Lobby(seed=1)
+    table = bot_table(lobby, "lifeboat")
+    app = ShipwreckApp(lobby, "ann", open_table=table.id, local=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_screen(pilot, SeatScreen)
+        for keys in (("q", "u", "i", "t", "enter"), ("ctrl+q",)):
+            await pilot.press(*keys)
+            await wait_screen(pilot, Confirm)
+            assert str(app.screen.query_one("#question").render()) == f"{QUIT_LOCAL} y/n"
+            assert "kept" not in QUIT_LOCAL
+            await pilot.press("n")
+            await wait_screen(pilot, SeatScreen)
+            assert app.is_running
+        await pilot.press("escape")
+        await wait_screen(pilot, Confirm)
+        await pilot.press("y")
+        await wait_screen(pilot, LobbyScreen)
+        await pilot.press(*"quit", "enter")
+        await wait_screen(pilot, Confirm)
+        assert str(app.screen.query_one("#question").render()) == f"{QUIT_LOCAL} y/n"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize(("game", "key"), [(g, k) for g in GAMES for k in ("f1", "f2", "f3", "f4")])
 async def test_a_command_typed_over_a_reading_screen_is_not_lost(
