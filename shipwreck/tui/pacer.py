@@ -163,10 +163,20 @@ class TurnBudget:
     nothing changes: the work is queued at once."""
 
     def __init__(
-        self, per_turn: int = 16, seconds: float = 0.04, costs: dict[str, float] | None = None
+        self,
+        per_turn: int = 16,
+        seconds: float = 0.04,
+        costs: dict[str, float] | None = None,
+        unknown: float = 0.0,
+        kinds: int = 64,
     ) -> None:
         self.per_turn = per_turn
         self.seconds = seconds
+        self.unknown = unknown
+        """What a kind of work never measured is counted as."""
+        self.kinds = kinds
+        """The most kinds whose cost is learnt (kinds can come from what players type: beyond
+        this many, a new kind's cost is not kept)."""
         self.used = 0
         self.spent = 0.0
         """This turn's work, counted and estimated."""
@@ -205,16 +215,21 @@ class TurnBudget:
     def measured(self, kind: str, seconds: float) -> None:
         """One piece of ``kind`` work took ``seconds``: learn its cost."""
         old = self.cost.get(kind)
+        if old is None and len(self.cost) >= self.kinds:
+            return
         self.cost[kind] = seconds if old is None else old + (seconds - old) * COST_WEIGHT
 
     def _fits(self, kind: str) -> bool:
         if self.used == 0:
             return True
-        return self.used < self.per_turn and self.spent + self.cost.get(kind, 0.0) <= self.seconds
+        return self.used < self.per_turn and self.spent + self._cost(kind) <= self.seconds
 
     def _take(self, kind: str) -> None:
         self.used += 1
-        self.spent += self.cost.get(kind, 0.0)
+        self.spent += self._cost(kind)
+
+    def _cost(self, kind: str) -> float:
+        return self.cost.get(kind, self.unknown)
 
     def _next_turn(self) -> None:
         self._armed, self.used, self.spent = None, 0, 0.0
@@ -233,20 +248,31 @@ class TurnBudget:
 COST_WEIGHT = 0.2
 """How much one measurement moves a kind's learnt cost (an exponential moving average)."""
 
-OPEN_SECONDS = 0.02
-"""What opening a table screen is counted as in a turn's budget. Building one takes about
-50 ms of CPU in all (Textual 8.2.8, measured as ``ShipwreckApp.open_table`` then two pauses,
-headless, 120×40), spread over three or four turns of the loop (compose, mount, first frame);
-it is not measured as it runs because its parts run as Textual's own callbacks."""
+OPEN_SECONDS = 0.05
+"""What opening a table screen is counted as in a turn's budget: its whole cost. Building one
+takes about 50 ms of CPU in all (Textual 8.2.8, measured as ``ShipwreckApp.open_table`` then two
+pauses, headless, 120×40), spread over three or four turns of the loop (compose, mount, first
+frame); it is not measured as it runs because its parts run as Textual's own callbacks. Counted
+at 20 ms (its first part), two opened a turn and the rest of their work piled up in the turns
+after: while 100 players sat down the loop's worst lag was 385-434 ms, and 203 ms counted whole
+(the same load: ``bench/ssh_load.py --sessions 100 --think 2,5``)."""
 
 TABLE_TURNS = TurnBudget(costs={"open": OPEN_SECONDS})
 """The budget every screen's repaints and table openings share (see :class:`TurnBudget`)."""
 
-LINE_TURNS = TurnBudget()
+LINE_TURNS = TurnBudget(unknown=0.01)
 """The budget of the lines players type (see ``CommandLine._run_lines``): a budget of their
 own, not a share of the screens', where a line waited behind every repaint queued before it
 (Enter → applied went from 70 to 200 ms at 200 sessions: Textual 8.2.8,
-``bench/ssh_load.py --sessions 200``)."""
+``bench/ssh_load.py --sessions 200``). Each line's kind is its first word (:func:`line_kind`),
+and its cost is learnt per kind: one cost for every line let a crowd's ``join``s (~20 ms
+each, a ``say`` ~2) run sixteen in one turn, 0.3 s in which every other session waited."""
+
+
+def line_kind(line: str) -> str:
+    """The budget kind of a typed line: its first word, lower-case (``line:join``)."""
+    word = line.split(maxsplit=1)[0].lower() if line.strip() else ""
+    return f"line:{word[:16]}"
 
 
 def post_callback(target: MessagePump, callback: Callable[[], None]) -> bool:

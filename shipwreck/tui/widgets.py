@@ -24,7 +24,7 @@ from shipwreck.tui._textual.draw_now import draw_now, needs_repaint
 from shipwreck.tui._textual.keys import own_bindings
 from shipwreck.tui._textual.scrolling import scroll_update
 from shipwreck.tui.board import Board, Spot, StyleKeyed
-from shipwreck.tui.pacer import LINE_TURNS, post_callback
+from shipwreck.tui.pacer import LINE_TURNS, line_kind, post_callback
 
 T = TypeVar("T")
 
@@ -111,8 +111,9 @@ class CommandLine(Input):
         and every other session waited behind all of them. Under the budget a line runs at
         once, as before."""
         while self._lines:
-            if not LINE_TURNS.take_now("line"):
-                LINE_TURNS.run(lambda: post_callback(self, self._run_granted), kind="line")
+            kind = line_kind(self._lines[0])
+            if not LINE_TURNS.take_now(kind):
+                LINE_TURNS.run(lambda: post_callback(self, self._run_granted), kind=kind)
                 return
             self._run_first()
 
@@ -128,7 +129,7 @@ class CommandLine(Input):
         try:
             self.run(line)
         finally:
-            LINE_TURNS.measured("line", time.perf_counter() - started)
+            LINE_TURNS.measured(line_kind(line), time.perf_counter() - started)
 
     _entered_line: str | None = None
     """A line entered while a key is handled, to run (``run``) once it is."""

@@ -381,6 +381,45 @@ def _typed(app: ShipwreckApp, text: str) -> None:
             app.post_message(events.Key("space" if ch == " " else ch, ch))
 
 
+async def test_each_kind_of_typed_line_has_its_own_cost() -> None:
+    """Lines by their first word: a crowd's ``join``s (learnt at 18 ms) go two a turn while
+    cheap ``say``s (2 ms) fill the rest of it, where one learnt cost for every line let
+    sixteen joins into one turn (0.3 s, ``bench/ssh_load.py --sessions 100``: the seating
+    phase's longest turn). A kind never measured counts as ``unknown``; a typed word is a
+    kind, so only so many kinds are learnt (the rest count as unknown)."""
+    from shipwreck.tui.pacer import TurnBudget, line_kind
+
+    assert line_kind("JOIN 12") == "line:join" and line_kind("say hi") == "line:say"
+    assert line_kind("   ") == "line:"
+    budget = TurnBudget(per_turn=16, seconds=0.04, unknown=0.01, kinds=3)
+    budget.measured("line:join", 0.018)
+    budget.measured("line:say", 0.002)
+    turn = [0]
+    posted: list[tuple[str, int]] = []
+
+    def post(name: str) -> Callable[[], None]:
+        return lambda: posted.append((name, turn[0]))
+
+    work = ["line:join"] * 4 + ["line:say"] * 3 + ["line:new"] * 5
+    for i, kind in enumerate(work):
+        budget.run(post(f"{kind}{i}"), kind)
+    for t in range(1, 10):
+        turn[0] = t
+        await asyncio.sleep(0)
+    by_turn: dict[int, list[str]] = collections.defaultdict(list)
+    for name, t in posted:
+        by_turn[t].append(name)
+    assert list(by_turn.values()) == [
+        ["line:join0", "line:join1"],
+        ["line:join2", "line:join3", "line:say4", "line:say5"],
+        ["line:say6", "line:new7", "line:new8", "line:new9"],
+        ["line:new10", "line:new11"],
+    ], by_turn
+    budget.measured("line:start", 0.005)  # a third kind is learnt
+    budget.measured("line:xyzzy", 0.5)  # a fourth is not: kinds are bounded
+    assert set(budget.cost) == {"line:join", "line:say", "line:start"}
+
+
 async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -403,7 +442,7 @@ async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order
                 run(text)
 
             line.run = recorded
-        monkeypatch.setitem(LINE_TURNS.cost, "line", 0.03)
+        monkeypatch.setitem(LINE_TURNS.cost, "line:say", 0.03)
         monkeypatch.setattr(LINE_TURNS, "measured", lambda kind, seconds: None)
         turns.start()
         try:
