@@ -294,14 +294,19 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         return []
     if kind == "turn":
         out: list[C.Command] = []
+        leaving = False
         for s in state.ships.values():
             if s.owner == seat and not has_acted(state, s):
                 first = _first_kind(state, s.id)
                 acts = _ship_actions(state, s)
+                if must_leave(state, s) is not None:  # (SM-60: only a move that leaves)
+                    leaving = True
+                    acts = [a for a in acts if isinstance(a, _LEAVING)]
                 out.extend(a for a in acts if first is None or _KIND_OF.get(type(a)) == first)
             elif s.owner == seat:
                 out.extend(_bonus_actions(state, s))
-        out.append(_END_TURN)
+        if not leaving:
+            out.append(_END_TURN)
         return out
     if kind == "after_move":
         assert state.after is not None
@@ -409,6 +414,8 @@ def _sacrifice_problem(state: SpanishMainState, s: Ship) -> str | None:
         return f"{s.id} has no card that trades a crew for an action"
     if f"sacrifice:{s.id}" in state.marks or s.id in state.extra:
         return f"{s.id} has an extra action this turn already"
+    if abilities.crew_protected(state, s):
+        return f"{s.id}'s crew cannot be eliminated (Ghost Crew) unless she sinks"
     return None
 
 
@@ -886,11 +893,15 @@ def apply(state: SpanishMainState, seat: Seat, cmd: C.Command) -> list[Event]:
             raise IllegalCommand("only the table's timer sends 'timeout'")
         raise IllegalCommand(f"not a Spanish Main command: {cmd!r}")
     _check_same(state, cmd)
+    _check_leaving(state, seat, cmd)
     handler(state, log, seat, cmd)
     _note_action(state, cmd)
     _settle(state, log)
     return log.events
 
+
+_LEAVING = (C.Move, C.MoveToward, C.MoveDock)
+"""The actions a raider that must leave may take (coming about keeps her docked)."""
 
 _KIND_OF: dict[type, str] = {
     C.Move: "move", C.MoveToward: "move", C.MoveDock: "move", C.ComeAbout: "move",
@@ -913,6 +924,39 @@ def _check_same(state: SpanishMainState, cmd: C.Command) -> None:
     first = _first_kind(state, sid) if kind is not None else None
     if first is not None and first != kind:
         raise IllegalCommand(f"{sid}'s second action must be the same as her first: {first}")
+
+
+def must_leave(state: SpanishMainState, s: Ship) -> str | None:
+    """SM-60 (Shadow, Freedom, El Fantasma, Fernando Sanchez): the enemy home ``s`` must leave
+    this turn, "if able" (her action not given yet, still docked there, and a move of hers runs
+    her somewhere: :func:`_try_instead` finds one), or None."""
+    if f"leave:{s.id}" not in state.marks or s.docked is None or has_acted(state, s):
+        return None
+    if state.islands[s.docked].home in (None, s.owner) or _can_move(state, s) is not None:
+        return None
+    return s.docked if _try_instead(state, s, 0.0) else None
+
+
+def _check_leaving(state: SpanishMainState, seat: int, cmd: C.Command) -> None:
+    """A raider that must leave (:func:`must_leave`) takes no other action than a move, and
+    her turn does not end before she has moved."""
+    if isinstance(cmd, C.EndTurn) and state.turn == seat and state.step == "turn":
+        for ship in state.ships.values():
+            isl = must_leave(state, ship) if ship.owner == seat else None
+            if isl is not None:
+                raise IllegalCommand(
+                    f"{ship.id} must leave {isl} this turn (her card: if able, she must leave)"
+                    f"{_try_instead(state, ship, 0.0)}"
+                )
+    sid = getattr(cmd, "ship", None)
+    if isinstance(cmd, _LEAVING) or type(cmd) not in _KIND_OF or not isinstance(sid, str):
+        return
+    s = state.ships.get(sid)
+    if s is not None and s.owner == seat and (isl := must_leave(state, s)) is not None:
+        raise IllegalCommand(
+            f"{s.id} must leave {isl} this turn: her action is a move that takes her away"
+            f"{_try_instead(state, s, 0.0)}"
+        )
 
 
 def _note_action(state: SpanishMainState, cmd: C.Command) -> None:
@@ -1004,7 +1048,9 @@ def _refuse_nowhere(
     if leg is not None and hit is not None and ran < MIN_RUN:
         if hit.id in _tows_in_place(state, s):
             hint = f"; to take her in tow where she lies: 'tow {s.id} {hit.id}'"
-        elif s.docked is not None and leg.part == "bow" and not s.towing:
+        elif (
+            s.docked is not None and leg.part == "bow" and not s.towing and not must_leave(state, s)
+        ):
             hint = f"; come about first: 'come about {s.id}'"
         else:
             hint = _way_out(state, s, turns[0] if turns else 0.0)
@@ -1325,7 +1371,10 @@ def _dock(state: SpanishMainState, log: _Log, s: Ship, first: str | None) -> Non
 def _raid(state: SpanishMainState, log: _Log, s: Ship, isl: Island) -> None:
     """SM-60 (Shadow, Freedom, El Fantasma, Fernando Sanchez): docked at an enemy home she loads
     one of its unloaded coins (a die picks it; its value leaves that player's gold)."""
-    if isl.home is None or isl.home == s.owner or s.free_cargo <= 0:
+    if isl.home is None or isl.home == s.owner:
+        return
+    state.raiders[s.id] = isl.id  # (if able, she must leave on her owner's next turn)
+    if s.free_cargo <= 0:
         return
     there = [k + 1 for k, c in enumerate(state.coins) if c.place == f"home:{isl.home}"]
     if not there:
@@ -2067,6 +2116,8 @@ def start_turn(state: SpanishMainState, log: _Log, seat: int) -> None:
     for s in state.ships.values():
         if s.owner == seat and s.docked is not None:
             state.began_docked[s.id] = s.docked
+        if s.owner == seat and state.raiders.pop(s.id, None) == s.docked is not None:
+            state.marks.append(f"leave:{s.id}")
     log.public("turn", f"round {state.round}: {state.seats[seat]}'s turn")
     _turn_rolls(state, log, seat)
 

@@ -202,6 +202,9 @@ class SpanishMainState(msgspec.Struct):
     """Ships hit once by the current shoot action that need a second hit to lose a mast."""
     began_docked: dict[str, str] = msgspec.field(default_factory=dict)
     """Ship -> the island it was docked at when this turn began (SM-30)."""
+    raiders: dict[str, str] = msgspec.field(default_factory=dict)
+    """Ship -> the enemy home she docked at (SM-60: Shadow, Freedom, El Fantasma, Fernando
+    Sanchez): "if able, she must leave on your next turn"; that turn, it is a ``leave:`` mark."""
     after: AfterMove | None = None
     volley: Volley | None = None
     hit: Hit | None = None
