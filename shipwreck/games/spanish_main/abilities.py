@@ -53,7 +53,9 @@ class Ability:
 #           eliminated by boarding or hits), treasure_plus (+value to one coin unloaded),
 #           discount (other crew placed aboard at setup cost 1 less), arm (docked at home, a
 #           coin there becomes her cannon), cancel (once per turn, an enemy ship's or crew's
-#           ability is off for the rest of the turn)
+#           ability is off for the rest of the turn), shoot_again (once per turn, the first
+#           cannon of hers that misses rolls again: a second chance costs nothing, so it is
+#           always taken)
 TEXTS: dict[str, Ability] = {
     "This ship gets +1 to her cannon rolls against English ships.": Ability(
         "cannon_vs", 1, "English"
@@ -167,6 +169,9 @@ TEXTS: dict[str, Ability] = {
     "This ship gets +1 cargo spaces. This crew takes up no cargo space.": Ability("cargo_plus"),
     "This ship gets +S to her base move.": Ability("plus_leg", leg="S"),
     "All of this ship's cannons have L range.": Ability("all_l"),
+    "Once per turn, one of this ship's cannons may shoot again if it misses.": Ability(
+        "shoot_again"
+    ),
     "This ship may repair at sea or at any island.": Ability("repair_anywhere"),
     "This ship's crew cannot be eliminated unless she sinks.": Ability("ghost"),
     "One of this ship's treasures is worth +2 gold when she docks at your home island.": Ability(

@@ -1865,6 +1865,9 @@ def _fire_next(state: SpanishMainState, log: _Log) -> None:
         f"{s.id}'s cannon {i + 1} ({rank}{printed}) at {t.id}: d6 = {d}{plus}"
         f" {'hits' if hit else 'misses'} ({need})",
     )
+    if not hit and not musket and _shoots_again(state, s):
+        log.public("ability", f"{s.id}'s cannon {i + 1} shoots again (once a turn)")
+        v.masts.insert(0, i)
     if not v.masts:
         _next_salvo(state)
     if abilities.misfires(state, s, d) and not musket and s.masts[i].up:
@@ -1872,6 +1875,15 @@ def _fire_next(state: SpanishMainState, log: _Log) -> None:
         _drop_mast(state, log, s, i)
     if hit:
         _on_hit(state, log, s, t)
+
+
+def _shoots_again(state: SpanishMainState, s: Ship) -> bool:
+    """SM-60 (Cannoneer): "once per turn, one of this ship's cannons may shoot again if it
+    misses": the first miss of her turn is fired again (a second chance costs nothing)."""
+    if not abilities.has(state, s, "shoot_again") or f"again:{s.id}" in state.marks:
+        return False
+    state.marks.append(f"again:{s.id}")
+    return True
 
 
 def _beyond_printed_range(state: SpanishMainState, s: Ship, i: int, t: Ship) -> bool:

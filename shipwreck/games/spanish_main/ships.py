@@ -100,13 +100,14 @@ class CrewCard:
 
 def _load_crew() -> dict[str, CrewCard]:
     """Crew cards by slug; a name printed for several nations (``Explorer``) gets the nation
-    after it (``explorer-english``). The first printing of a name in a nation wins."""
+    after it (``explorer-english``). The first printing of a name in a nation wins. The generic
+    crew (``Crew/T``: Captain, Cannoneer, Helmsman...) count as crew cards of their nation."""
     raw = (
         resources.files("shipwreck.games.spanish_main")
         .joinpath("data/ships.csv")
         .read_text(encoding="utf-8")
     )
-    rows = [r for r in csv.DictReader(io.StringIO(raw)) if r["type"] == "Crew"]
+    rows = [r for r in csv.DictReader(io.StringIO(raw)) if r["type"] in ("Crew", "Crew/T")]
     nations: dict[str, set[str]] = {}
     for r in rows:
         nations.setdefault(slug(r["name"]), set()).add(r["faction"])
