@@ -1849,6 +1849,8 @@ def _fire_next(state: SpanishMainState, log: _Log) -> None:
     i = v.masts.pop(0)
     rank, printed = cannon_of(s, i)
     musket = i >= len(s.masts)
+    if not musket and abilities.cannon_range(state, s, printed) != printed:
+        printed = f"{printed}, {abilities.cannon_range(state, s, printed)} range"  # (a crew's)
     d = roll(state)
     bonus = 0 if musket else abilities.cannon_bonus(state, s, t)  # (a musket gets no bonus)
     far = not musket and _beyond_printed_range(state, s, i, t)
