@@ -86,15 +86,41 @@ LIFEBOAT_LEGEND = """\
 
 | mark | means |
 |---|---|
-| `mate` the First Mate | the bold word is the name you type: `swap mate`, `rob kid hidden` |
+| `mate: bot loyal` | who plays each character: a player, a bot (`loyal`), or `free` |
+| `bots: M=loyal K=random` | narrow: the bots by their character's letter (M Mate, K Kid) |
+| `#` | the seat, from the bow (1) to the stern |
+| `character` (`who`): `mate` the First Mate | the bold word is the name you type: `swap mate` |
 | `◂` | you |
 | `⎈` beside a seat | the navigator: the awake one nearest the stern; picks the card |
 | reversed name | whose turn it is, or who navigates now |
-| `●●○○` | wounds out of strength: full = knocked out, one more = dead (`-` once dead) |
+| `str` (`st`) | strength: what it adds to a fight; that many wounds knock it out |
+| `●●○○` (`wounds`) | wounds out of strength: full = knocked out, one more = dead (`-` once dead) |
+| `state` | `ok`; `unconscious` (`out`): no actions until a medkit wakes it; `dead` |
 | `hid` | how many hidden items a character holds (only the holder knows what) |
-| `rowed`, `fought` | done this round: a card's ‖oar or ⚔ makes them thirsty |
+| `marks`: `rowed`, `fought` (`row`, `fgt`) | done this round: a card's ‖oar or ⚔ makes it thirsty |
+| `revealed` | items everyone sees it hold (an open umbrella, weapons shown in a fight) |
 | `seagulls v v · ·` | the seagull track: at **4 = land**, the game ends and everyone scores |
-| `score now` | what you would score if the boat reached land this instant |
+
+## The "you" panel
+
+| mark | means |
+|---|---|
+| `str`, `surv` (`survival`) | your strength; your survival bonus: what you score if alive |
+| `hid` | your hidden items (only you see them) |
+| `friend: kid +6 alive` | your secret friend: its survival bonus is yours if it is alive |
+| `enemy: mate +8 dead` | your secret enemy: its strength is yours if it is dead |
+| `score now` | what you would score if the boat reached land this instant, with its parts |
+
+Three special cases change the sums:
+
+- **Your friend is you**: your own survival bonus counts twice if you are alive.
+- **Your enemy is you**: you score the strength of every character that dies, except you and
+  your friend; your friend's survival bonus if it is alive; and **nothing for your own
+  survival** (unless your friend is you too).
+- **Your friend and enemy are both you**: your survival bonus once if you are alive, and the
+  strength of every other character that dies.
+- **Your friend is also your enemy** (someone else): its survival bonus if it is alive, or its
+  strength if it is dead.
 
 ## Navigation cards
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from shipwreck.arena.ratings import Rating, record_game
-from shipwreck.games import title
+from shipwreck.games import registry, title
 from shipwreck.store.ratings import Entrant, RatingStore
 
 if TYPE_CHECKING:
@@ -106,9 +106,11 @@ def ladder(
 def nobody_rated(game: str) -> str:
     """What an empty ladder says: how to get on it (a finished game with yourself and at
     least one other player or bot counts, :func:`rated_seats`)."""
+    g = registry.get(game)
+    new = "new" if g.name == registry.default_game().name else f"new {g.word}"
     return (
         f"nobody is rated in {title(game)} yet: finish a game against bots or other players"
-        " ('new' starts one) and you are on it"
+        f" ('{new}' starts one) and you are on it"
     )
 
 

@@ -630,8 +630,12 @@ class Table:
                 self.deadlines[seat] = now + seconds
 
     def watch(self, player: str) -> Callable[[], None]:
-        """``player`` watches this table (one more session) until the returned call."""
+        """``player`` watches this table (one more session) until the returned call. The
+        screens are told when a name comes or goes (an 80x24 screen shows its chat while
+        someone else may read it)."""
         self.watchers[player] = self.watchers.get(player, 0) + 1
+        if self.watchers[player] == 1:
+            self._notify()
         done = False
 
         def unwatch() -> None:
@@ -642,6 +646,7 @@ class Table:
             self.watchers[player] -= 1
             if not self.watchers[player]:
                 del self.watchers[player]
+                self._notify()
 
         return unwatch
 

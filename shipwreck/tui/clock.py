@@ -62,8 +62,8 @@ def _my_clock(table: SeatLink, seat: int) -> list[Part]:
         then = f"; {rest} more and a bot plays for you" if rest > 0 else ""
         short = f"; {rest} more: a bot plays" if rest > 0 else ""
         played = f"time ran out: the table played '{info.played_for}'"
-        for_you = "time ran out: the table played for you"  # (the log says what)
-        forms = (f"{played}{then}", f"{played}{short}", f"{for_you}{short}", played)
+        brief = f"timed out: played '{info.played_for}'"  # (every form names the move)
+        forms = (f"{played}{then}", f"{played}{short}", f"{brief}{short}", played, brief)
         parts.append(part(*forms, rank=ABOUT, style="bold yellow"))
     return parts
 

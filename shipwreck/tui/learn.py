@@ -161,6 +161,46 @@ class LegendScreen(ReadingScreen):
         super().__init__(f"{title(game)}: what the marks mean", LEGEND[game])
 
 
+SEAT_CODES = "seats: H a player · B a bot · . a free seat"
+"""What the letters of the lobby's ``seats`` column mean, one letter a seat in seat order
+(``HBB.``): under the list of tables, and in the lobby's legend."""
+
+LOBBY_LEGEND = f"""\
+## The list of tables
+
+| column | means |
+|---|---|
+| `id` | the table's number: `join 3` sits there, `watch 3` watches, `open 3` goes back |
+| `game` | Lifeboat or Spanish Main (a tutorial is yours alone) |
+| `seats` | a letter a seat, in order: `H` a player, `B` a bot, `.` a free seat (`join ID`) |
+| `round` | the round the game is in |
+| `status` | see below |
+| `players` | who plays there; `your turn` where a game waits for you |
+
+A table's status:
+
+- `waiting`: its host has not started it yet (free seats wait for players)
+- `open`: running, with a free seat
+- `running`: every seat taken
+- `paused`: its one player is away
+- `over`: the game has ended
+- `empty`: everyone left before it started
+
+Under the list: `{SEAT_CODES}`.
+
+At a table, **F3** shows what its own marks mean: Lifeboat's board and cards, or Spanish
+Main's ships and goal.
+"""
+"""What the lobby's marks mean: F3 in the lobby (a table's F3 explains that table's board)."""
+
+
+class LobbyLegendScreen(ReadingScreen):
+    """The lobby's F3: what its list of tables says (the seat letters ``HBB.``, the statuses)."""
+
+    def __init__(self) -> None:
+        super().__init__("The lobby: what the list says", LOBBY_LEGEND)
+
+
 class CardsScreen(ReadingScreen):
     """The navigation cards a Lifeboat seat sees, in words, and the supply passed to it (F4:
     for when a short terminal shows only some of them)."""

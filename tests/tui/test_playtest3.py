@@ -317,6 +317,7 @@ def test_a_tutorial_leaves_memory_when_its_player_leaves_it() -> None:
 
 # ------------------------------------------------------------------ 3. 80×24: seats line, chat
 
+from shipwreck.games.lifeboat.cards import CHAR  # noqa: E402
 from shipwreck.tui.lifeboat.screen import CHAT_KEYS, TableScreen  # noqa: E402
 from shipwreck.tui.widgets import EventLog  # noqa: E402
 
@@ -330,8 +331,9 @@ def lifeboat_with_bots(bots: list[str]) -> tuple[Lobby, int]:
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_seats_line_names_the_bots_at_every_size(size: tuple[int, int]) -> None:
     """Third play-test: at 80×24 the seats line said 'mate: bot' without the bot's name. Now
-    every seat keeps its name and each bot is named (cut to the row's room: 'loy…'), never
-    'bot' alone; with room, 'bot loyal' as before."""
+    every seat keeps its name and each bot is named (at 80×24, with the bots together by
+    their characters' letters: 'bots: L=loyal', session 29), never 'bot' alone; with room,
+    'bot loyal' as before."""
     bots = ["loyal", "survivor", "loyal", "predator", "hoarder"]
     lobby, table_id = lifeboat_with_bots(bots)
     table = lobby.get(table_id)
@@ -346,7 +348,7 @@ async def test_the_seats_line_names_the_bots_at_every_size(size: tuple[int, int]
         for i, bot in enumerate(bots, 1):
             seat = table.seat_name(i)
             if size == (80, 24):
-                assert re.search(rf"{seat}: {bot[:3]}", line), (seat, line)
+                assert f"{CHAR[seat].letter}={bot}" in line, (seat, line)
             else:
                 assert f"{seat}: bot {bot}" in line, (seat, line)
 
@@ -372,6 +374,7 @@ async def test_the_chat_pane_says_how_to_read_back_and_ctrl_up_pages_it(
     app = ShipwreckApp(lobby, "ann", open_table=table_id)
     async with app.run_test(size=size) as pilot:
         await wait_screen(pilot, TableScreen)
+        await type_line(pilot, "say ahoy")  # (80×24, bots only: the chat shows once said in)
         chat = app.screen.query_one("#chat", EventLog)
         for k in range(chat.size.height + 2):
             await type_line(pilot, f"say line{k}")

@@ -10,6 +10,7 @@ from sea_helpers import both_explored, bow_on_her_island, two_humans
 from textual.pilot import Pilot
 from tui_helpers import lobby_with_table, lobby_with_tables
 
+from shipwreck.games.lifeboat.cards import CHAR
 from shipwreck.lang import format_command
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.lifeboat.screen import TableScreen
@@ -62,12 +63,10 @@ async def test_lifeboat_at_80x24_shows_who_sits_where_and_every_choice() -> None
         assert isinstance(screen, TableScreen) and screen.seat is not None
         seat = screen.seat
         seats = screen.panel_text("seats")
-        for i in range(len(table.seats)):
-            assert f"{table.seat_name(i)}: " in seats
-        assert "ann" in seats
-        for i, s in enumerate(table.seats):  # each bot by its name (reserved for bots), whole
-            if s.kind == "bot" and s.bot:  # or cut to the row's room (fourth play-test)
-                assert f"{table.seat_name(i)}: {s.bot[:3]}" in seats, seats
+        assert f"{table.seat_name(seat)}: ann" in seats
+        for i, s in enumerate(table.seats):  # each bot by its name (reserved for bots), whole,
+            if s.kind == "bot" and s.bot:  # by its character's letter (session 29's play-test)
+                assert f"{CHAR[table.seat_name(i)].letter}={s.bot}" in seats, seats
         long = False
         for _ in range(200):
             view = table.view(seat)

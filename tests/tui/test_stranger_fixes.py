@@ -212,7 +212,7 @@ def test_an_empty_ladder_says_how_to_get_on_it(tmp_path: Path) -> None:
     """'nobody rated yet' said nothing of what to do; a game with a bot counts (rated_seats)."""
     text = " ".join(plain(ladder_body(rated_lobby(tmp_path), "spanish_main", "ann"), 200).split())
     assert "nobody is rated in Spanish Main yet: finish a game against bots or other" in text
-    assert "('new' starts one)" in text
+    assert "('new sm' starts one)" in text  # (the word for Spanish Main, session 29)
 
 
 def test_gold_past_the_winning_line_reads_as_won() -> None:

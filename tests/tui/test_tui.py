@@ -766,6 +766,6 @@ async def test_a_lobby_opened_from_a_table_lists_the_tables_at_once() -> None:
         console.print(screen.query_one("#board", Board).content("tables"))
         rows = console.export_text().splitlines()
         assert not any("more" in row for row in rows), rows
-        assert sorted(row.split()[0] for row in rows[2:] if row.strip()) == sorted(
-            str(t.id) for t in lobby.tables.values()
-        )
+        listed = [row.split()[0] for row in rows[2:] if row.strip()]
+        assert listed[-1] == "seats:", rows  # (the seat letters explained, under the list)
+        assert sorted(listed[:-1]) == sorted(str(t.id) for t in lobby.tables.values())

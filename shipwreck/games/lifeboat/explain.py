@@ -29,6 +29,11 @@ def name(char: str) -> str:
     return CHAR[char].name.removeprefix("the ")
 
 
+NOT_FRIEND = "(not friend); your surv 0"
+"""The short form's last line when my enemy is me (LB-63): my friend's death does not count,
+and my own survival scores nothing (play-test: "survival 5 + friend 6" read as 11)."""
+
+
 def relations(me: str, friend: str, enemy: str, short: bool = False) -> list[str]:
     """What my friend and enemy are worth to me, a line each, or the special case in words:
     ``friend: Kid, +9 if alive`` / ``enemy: Captain, +7 if dead``."""
@@ -37,11 +42,15 @@ def relations(me: str, friend: str, enemy: str, short: bool = False) -> list[str
     f, e = (friend, enemy) if short else (name(friend), name(enemy))
     if friend == me and enemy == me:  # LB-63 with LB-62: own survival once
         if short:
-            return ["friend+enemy = you:", f"+{own} alive, +str of dead"]
-        return ["friend and enemy are both you:", f"+{own} if alive, +strength of each dead"]
+            return [f"friend+enemy = you: +{own}", "alive, +str of other dead"]
+        return [
+            "friend and enemy are both you:",
+            f"+{own} if alive (once), +strength",
+            "of each other character dead",
+        ]
     if enemy == me:  # LB-63
         if short:
-            return [f"friend: {f} +{bonus} alive", "enemy = you: +str of dead"]
+            return [f"friend: {f} +{bonus} alive", "enemy = you: +str of dead", NOT_FRIEND]
         return [
             f"friend: {f}, +{bonus} if alive",
             "enemy is you: a death (not your",
@@ -57,3 +66,12 @@ def relations(me: str, friend: str, enemy: str, short: bool = False) -> list[str
     else:
         first = f"friend: {f} +{bonus} alive" if short else f"friend: {f}, +{bonus} if alive"
     return [first, f"enemy: {e} +{strength} dead" if short else f"enemy: {e}, +{strength} if dead"]
+
+
+def relations_tight(me: str, friend: str, enemy: str) -> list[str]:
+    """The short form in at most two lines of 34 columns (inside the "you" panel at 120
+    columns, when many items leave it few rows): my enemy being me, in two lines, not three."""
+    short = relations(me, friend, enemy, short=True)
+    if enemy != me or friend == me:
+        return short
+    return [short[0], "enemy = you: +str of dead; surv 0"]

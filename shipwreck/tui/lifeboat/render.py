@@ -112,7 +112,7 @@ class Boat(Rows):
     COLUMNS = ((3, "#"), (21, "character"), (3, "str"), (9, "wounds"), (11, "state"))
     MORE = ((3, "hid"), (12, "marks"))
     NARROW = ((2, "#"), (9, "who"), (2, "st"), (9, "wounds"), (5, "state"))
-    NARROW_MORE = ((2, "hd"), (7, "marks"))
+    NARROW_MORE = ((3, "hid"), (7, "marks"))
     NARROW_BELOW = 72
     NARROW_WORDS = {"unconscious": "out", "rowed": "row", "fought": "fgt"}
 
@@ -176,11 +176,16 @@ def hand(items: Sequence[str]) -> str:
     return f"{len(items)}: " + ", ".join(kinds) if items else "nothing"
 
 
-def _relations(me: CharacterView, short: bool) -> list[Text]:
-    """What my friend and enemy are worth to me (:func:`explain.relations`), styled."""
+def _relations(me: CharacterView, short: bool, tight: bool = False) -> list[Text]:
+    """What my friend and enemy are worth to me (:func:`explain.relations`; ``tight``:
+    :func:`explain.relations_tight`), styled."""
     out: list[Text] = []
     if me.friend and me.enemy:
-        for words in explain.relations(me.id, me.friend, me.enemy, short):
+        if tight:
+            said = explain.relations_tight(me.id, me.friend, me.enemy)
+        else:
+            said = explain.relations(me.id, me.friend, me.enemy, short)
+        for words in said:
             style = "green" if words.startswith("friend:") else ""
             out.append(Text(words, style="red" if words.startswith("enemy:") else style))
     return out
@@ -221,10 +226,12 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if now is not None:
         line = Text(f"score now {now.total}", style="bold yellow")
         parts = ", ".join(f"{PART_WORDS[k]} {v}" for k, v in now.parts.items() if v)
+        brief = " + ".join(f"{PART_BRIEF[k]} {v}" for k, v in now.parts.items() if v)
         if parts and len(parts) + 3 <= width - len(line):
             line.append(f" ({parts})")
+        elif compact and brief and len(brief) + 3 <= width - len(line):
+            line.append(f" ({brief})")  # ("score now 6 (friend 6)": what the 6 is)
         elif parts and not compact:
-            brief = " + ".join(f"{PART_BRIEF[k]} {v}" for k, v in now.parts.items() if v)
             for words, wrap in ((parts, 34), (brief, width)):  # (brief: no room for " …")
                 wrapped = textwrap.wrap(words, wrap, initial_indent="= ", subsequent_indent="  ")
                 wrapped_parts.append([Text(line, style="yellow") for line in wrapped])
@@ -234,6 +241,8 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     # case's long words; only then are the parts cut.
     shown_ability = [ability] if fixed < rows else []
     tries = [(shown_ability, relations), ([], relations), ([], _relations(me, True))]
+    if not compact:  # (compact: the panel has no room for the parts but on the score's line)
+        tries.append(([], _relations(me, True, tight=True)))
     for abilities, said in tries:
         lines = [head, *abilities, *hidden, *said, *score]
         room = max(0, rows - len(lines))
@@ -245,6 +254,9 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if len(more) > room > 0:  # the parts cut even in brief: say so
         more = [*more[: room - 1], more[room - 1] + Text(" …")]
     lines += more[:room]
+    if len(lines) > rows:  # (compact: many kinds of items) the score stays; the items are cut
+        cut = max(1, len(hidden) - (len(lines) - rows))
+        lines = [head, *hidden[: cut - 1], hidden[cut - 1] + Text(" …"), *said, *score]
     body = Text("\n").join(lines[:rows])
     body.no_wrap = True
     body.overflow = "ellipsis"
@@ -355,15 +367,32 @@ def navigation(view: LifeboatView, compact: bool = False, started: bool = True) 
     else:
         label = Text("navigation table:" + ("" if on_table else " empty"))
         shown = view.navigation_table
-    if view.supply_offer and started:  # (a table waiting for players passes nothing yet)
-        label.append("  supply passed to you: " + ", ".join(view.supply_offer), style="bold")
-    if compact:  # the track, then the label and each card whole on two rows (F4: the rest)
-        items = [label, *(card_chip(n, present) for n in shown)]
-        return Packed(track, items, lines=2, more=CARDS_KEY.upper(), sep="  ")
+    offer = view.supply_offer if started else ()  # (a table waiting for players passes none)
+    if compact:  # the track, then the labels and each card whole on two rows (F4: the rest)
+        items, joins = _compact_items(label, shown, offer, present)
+        return Packed(track, items, lines=2, more=CARDS_KEY.upper(), sep="  ", joins=joins)
+    if offer:
+        label.append("  supply passed to you: " + ", ".join(offer), style="bold")
     parts: list[RenderableType] = [track, label]
     if shown:
         parts.append(Cards(shown, present))
     return Group(*parts)
+
+
+def _compact_items(
+    label: Text, shown: Sequence[int], offer: Sequence[str], present: list[str]
+) -> tuple[list[Text], list[str]]:
+    """The navigation line's items and what goes before each (:class:`Packed`'s ``joins``):
+    the label, the cards, then the supply passed to me, its label with its first item, so
+    that only the list shortens when a row is short, never the labels (play-test: the whole
+    line once became a bare "+1 more: F4")."""
+    items = [label, *(card_chip(n, present) for n in shown)]
+    joins = ["  "] * len(items)
+    if offer:
+        items.append(Text(f"supply passed to you: {offer[0]}", style="bold"))
+        items += [Text(item, style="bold") for item in offer[1:]]
+        joins += ["  ", *[", "] * (len(offer) - 1)]
+    return items, joins
 
 
 def cards_title(view: LifeboatView) -> str:
@@ -406,8 +435,8 @@ def prompt(view: LifeboatView, compact: bool = False, rows: int = PROMPT_ROWS) -
     offers = offers_to_me(view)
     if not mine:
         waiting = sorted({_name(view, p.seat) for p in view.prompts if p.blocking})
-        who = ", ".join(waiting) if waiting else "the table"
-        t = Text(f"waiting for {who}", style="dim")
+        t = Text(f"waiting for {', '.join(waiting)}" if waiting else _unnamed_wait(view))
+        t.stylize("dim")
         if offers:
             t.append("\n")
             t.append(offers, style="bold yellow")
@@ -428,6 +457,20 @@ def prompt(view: LifeboatView, compact: bool = False, rows: int = PROMPT_ROWS) -
     items[0] = Text.assemble(("choices: ", "bold"), items[0])
     lines = rows - len(t.split())  # the choices get the rows the words above leave
     return Packed(t, items, lines=max(1, lines))
+
+
+def _unnamed_wait(view: LifeboatView) -> str:
+    """What the table waits for when this view names nobody: the overboard and thirst steps
+    ask whoever holds a preserver, bait or water (LB-42, LB-50), so their names would tell
+    what they hold. The step is said instead, with the names everyone knows: who is in the
+    water, who is still thirsty (play-test: "waiting for the table" said nothing)."""
+    if view.step == "thirst":
+        thirsty = [c for c, n in view.thirst.items() if n > 0]
+        if thirsty:
+            return f"waiting for the thirst step (still thirsty: {', '.join(thirsty)})"
+    if view.step == "overboard" and view.overboard:
+        return f"waiting for the overboard step (in the water: {', '.join(view.overboard)})"
+    return "waiting for the table"
 
 
 def offers_to_me(view: LifeboatView) -> str:

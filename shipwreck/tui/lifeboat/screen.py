@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 
 from shipwreck.games.lifeboat import GAME as LIFEBOAT
 from shipwreck.games.lifeboat import LifeboatView
+from shipwreck.games.lifeboat.cards import CHAR
 from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
 from shipwreck.lang.complete import command_list, complete
@@ -36,6 +37,10 @@ from shipwreck.tui.typed import (
     too_many_names,
 )
 from shipwreck.tui.widgets import EventLog
+
+BOT_NAME_KEPT = 4
+"""A bot's name is cut on the compact seats line only if this many letters stay: ``surv…``,
+not ``sur…``."""
 
 CHAT_KEYS = "Ctrl+↑/Ctrl+↓"
 """The keys that page a Lifeboat table's chat pane (PgUp/PgDn page its log), as its hint
@@ -63,9 +68,27 @@ class TableScreen(SeatScreen[LifeboatView]):
 
     def compose(self) -> ComposeResult:
         yield Board(self.board_layout, id="board")
-        yield EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
-        yield EventLog(id="chat", max_lines=200, page_keys=CHAT_KEYS)
+        log = EventLog(id="log", max_lines=500, page_keys="PgUp/PgDn")
+        log.border_title = "log"
+        yield log
+        chat = EventLog(id="chat", max_lines=200, page_keys=CHAT_KEYS)
+        chat.border_title = "chat"
+        yield chat
         yield from self.compose_foot()
+
+    def chat_wanted(self) -> bool:
+        """Whether the chat pane is shown: always on a tall terminal; on a short one (80x24)
+        only while someone else may read it or has written in it (another player seated, a
+        spectator, a line said), so that at a table of bots the log has the whole width
+        (play-test: three rows of log beside an empty chat box)."""
+        if not self.compact:
+            return True
+        t, me = self.table, self.shipwreck.user
+        others = any(
+            s.kind == "human" and i != self.seat and s.player != me for i, s in enumerate(t.seats)
+        )
+        watched = any(w != me for w in t.watchers)
+        return others or watched or self._chat_last is not None or bool(t.chat_for(me))
 
     def board_layout(self, size: Size) -> list[Spot]:
         """The title, who sits where, the boat and my panel, the cards and the fight; compact:
@@ -112,15 +135,19 @@ class TableScreen(SeatScreen[LifeboatView]):
     def refresh_seats(self) -> None:
         """Who plays each seat (player, bot, autopilot, away); my countdown is in the title
         (see `SeatScreen.refresh_clock`). Compact, the seats have one row: a bot is named by
-        its name alone (``mate: loyal``, dim) when ``bot loyal`` would not fit, and is just
-        ``bot`` only when the names do not fit either."""
+        its name alone (``mate: loyal``, dim) when ``bot loyal`` would not fit; then the bots
+        go together at the end, each by its character's letter (``bots: M=loyal K=random``,
+        the letters the cards use); only then is a name cut, and only when it keeps
+        `BOT_NAME_KEPT` letters (play-test: ``sur… pre…`` read as nothing), else ``bot``."""
         board = self.query_one("#board", Board)
         spot = board.spot("seats") if board.size.width else None
         width = spot.width - 2 if spot is not None else None  # (not laid out yet: any)
         line = self._seat_line(0)
-        for brief in (1, 2, 3):
+        for brief in (1, 2, 3, 4):
             if not self.compact or width is None or line.cell_len <= width:
                 break
+            if brief == 3 and self._bot_name_room(self._bots()) <= BOT_NAME_KEPT:
+                continue  # (the names would be cut too short to read)
             line = self._seat_line(brief)
         self.show("seats", line, lambda: line)
 
@@ -128,14 +155,18 @@ class TableScreen(SeatScreen[LifeboatView]):
         """The seats line is fitted to the width: once the board has its new size."""
         self.call_after_refresh(self.refresh_seats)
 
+    def _bots(self) -> list[int]:
+        return [i for i, s in enumerate(self.table.seats) if s.kind == "bot"]
+
     def _seat_line(self, brief: int) -> Text:
         """The seats line; ``brief`` 0: each rated player's and bot's rating too; 1: a bot by
-        its name alone (dim); 2: its name cut to what the row has room for (``loy…``, at
-        least two letters), seats one space apart; 3: a bot as ``bot``."""
+        its name alone (dim); 2: the bots together at the end by their characters' letters
+        (``bots: M=loyal``); 3: a bot's name cut to what the row has room for (``loyal…``),
+        seats one space apart; 4: a bot as ``bot``."""
         t = self.table
-        bots = [i for i, s in enumerate(t.seats) if s.kind == "bot"]
-        cut = self._bot_name_room(bots) if brief == 2 else 0
-        line = Text()
+        cut = self._bot_name_room(self._bots()) if brief == 3 else 0
+        gap = " " if brief >= 3 else "  " if self.compact else "   "
+        line, grouped = Text(), Text()
         for i, s in enumerate(t.seats):
             name = t.seat_name(i)
             style = "yellow" if s.autopilot else ""
@@ -143,9 +174,14 @@ class TableScreen(SeatScreen[LifeboatView]):
                 who = player_label(s)
             elif s.kind == "bot":
                 bot = s.bot or "bot"
+                if brief == 2:
+                    letter = CHAR[name].letter if name in CHAR else f"{name}:"
+                    grouped.append(f" {letter}")
+                    grouped.append(f"={bot}" if name in CHAR else bot, style="dim")
+                    continue
                 short = bot if len(bot) <= cut else bot[: max(2, cut - 1)] + "…"
-                who = (f"bot {bot}", bot, short, "bot")[brief]
-                style = "dim" if brief in (1, 2) else style
+                who = (f"bot {bot}", bot, bot, short, "bot")[brief]
+                style = "dim" if brief in (1, 3) else style
             else:
                 who = f"free seat (bot {s.bot})" if t.started and not self.compact else "free seat"
                 who = "free" if brief else who  # (its letters go to the bots' names)
@@ -153,7 +189,10 @@ class TableScreen(SeatScreen[LifeboatView]):
                 who += rating_tag(self.shipwreck.lobby, t, i)
             line.append(f"{name}: ", style="bold" if i == self.seat else "")
             line.append(who, style=style)
-            line.append(" " if brief >= 2 else "  " if self.compact else "   ")
+            line.append(gap)
+        if grouped:
+            line.append("bots:")
+            line.append_text(grouped)
         line.rstrip()
         return line
 
@@ -164,7 +203,7 @@ class TableScreen(SeatScreen[LifeboatView]):
         spot = board.spot("seats") if board.size.width else None
         if spot is None or not bots:
             return 0
-        rest = self._seat_line(3).cell_len - 3 * len(bots)  # ("bot" in each bot's place)
+        rest = self._seat_line(4).cell_len - 3 * len(bots)  # ("bot" in each bot's place)
         return (spot.width - 2 - rest) // len(bots)
 
     def action_chat_page(self, pages: int) -> None:
@@ -178,6 +217,7 @@ class TableScreen(SeatScreen[LifeboatView]):
         return options
 
     def paint(self, view: LifeboatView) -> None:
+        self.set_class(not self.chat_wanted(), "-no-chat")
         me = part("spectator", "", rank=7)
         if view.me:
             me = part(f"you are {view.me}", view.me, "", rank=7)

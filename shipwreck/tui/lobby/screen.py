@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich import box
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
@@ -33,7 +33,8 @@ from shipwreck.tui.learn import (
     LEGEND_KEY,
     RULES_KEY,
     RULES_USAGE,
-    LegendScreen,
+    SEAT_CODES,
+    LobbyLegendScreen,
     RulesScreen,
     rules_game,
 )
@@ -82,6 +83,8 @@ def tables_panel(rows: list[Row], height: int) -> RenderableType:
         t.add_row("", f"… {len(rows) - len(shown)} more", style="dim")
     if not rows:
         t.add_row("", "no tables yet: 'new' starts one", style="dim")
+    if rows and len(rows) < fit:  # every table shown, and a row to spare: the seat letters
+        return Group(t, Text(f" {SEAT_CODES}  ·  F3: what the list says", style="dim"))
     return t
 
 
@@ -308,8 +311,9 @@ class LobbyScreen(AppScreen):
         show_ladder(self, game)
 
     def show_legend(self) -> None:
-        """``legend`` (or F3): what the marks on a Lifeboat board mean."""
-        self.shipwreck.push_screen(LegendScreen(default_game().name))
+        """F3: what the lobby's list of tables says (a table's F3 explains its own board;
+        play-test: the lobby's F3 showed the Lifeboat board's legend)."""
+        self.shipwreck.push_screen(LobbyLegendScreen())
 
     def action_legend(self) -> None:
         self.show_legend()
@@ -389,7 +393,7 @@ class LobbyHelpScreen(CommandHelp):
             CommandEntry("Tab", "complete a word", ""),
             CommandEntry("↑ ↓", "the lines you typed before", ""),
             CommandEntry(RULES_KEY.upper(), "how to win, and the whole rules (as 'rules')", ""),
-            CommandEntry(LEGEND_KEY.upper(), "what the marks on a Lifeboat board mean", ""),
+            CommandEntry(LEGEND_KEY.upper(), "what the list of tables says (seats: HBB.)", ""),
         ]
         return [
             ("Lobby commands", list(player_commands("lobby").values())),
