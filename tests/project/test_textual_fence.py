@@ -271,9 +271,10 @@ def _doc_blocks() -> list[str]:
 def test_the_textual_bugs_in_the_notes_still_reproduce_on_plain_textual() -> None:
     """The reproductions in docs/textual-notes.md, run as written on Textual without the
     patches, show the bugs. When one stops reproducing, Textual has fixed it: drop the patch
-    (``pump_starter``, ``input_parser``) and its note."""
-    leak, _fix, kitty, pixels = _doc_blocks()
+    (``pump_starter``, ``input_parser``; for bug 4, ``pacer.after``) and its note."""
+    leak, _fix, kitty, pixels, timer = _doc_blocks()
     assert run_python(leak).strip() == "First screen still alive: True"
+    assert int(run_python(timer).strip()) < 50  # (bug 4: the project uses pacer.after)
     assert run_python(kitty).count("ValueError") == 2
     done = subprocess.run([sys.executable, "-c", pixels], capture_output=True, text=True)
     assert "ZeroDivisionError" in done.stderr
