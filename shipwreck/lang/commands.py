@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from lark import Token
+from lark import Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 
 from shipwreck.lang import registry
@@ -48,6 +48,8 @@ def parse_command(game: str, text: str, view: object = None) -> object:
         tree = command_parser(game).parse(line)
     except UnexpectedInput as e:
         raise _as_typed(diagnose(game, line, offset, e, names), typed, line, offset) from None
+    if names and lang is not None and lang.aliases is not None:
+        _resolve_aliases(tree, lang.aliases(view), names)
     if names:
         tokens = tree.scan_values(lambda v: isinstance(v, Token))
         wrong = check_names(game, tokens, line, offset, names)
@@ -64,6 +66,25 @@ def parse_command(game: str, text: str, view: object = None) -> object:
         raise CommandSyntaxError(  # pragma: no cover
             f"column {offset + 1}: cannot read this: {why}", offset + 1
         ) from None
+
+
+def reads_views(game: str) -> bool:
+    """Does ``game``'s language read a line against a seat's view (ids in play, the names
+    they go by)? The table then parses a typed line with the seat's view."""
+    lang = registry.find(game)
+    return lang is not None and lang.view_names is not None
+
+
+def _resolve_aliases(tree: Tree[Token], aliases: dict[str, dict[str, str]], names: Names) -> None:
+    """Put the id for each word of ``tree`` that is another name of it (a ship's code), where
+    that word is not itself an id in play, in place (at the word's column)."""
+    for sub in tree.iter_subtrees():
+        for i, child in enumerate(sub.children):
+            if not isinstance(child, Token) or child.type not in aliases:
+                continue
+            word = str(child)
+            if word in aliases[child.type] and word not in names.get(child.type, ()):
+                sub.children[i] = Token.new_borrow_pos(child.type, aliases[child.type][word], child)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

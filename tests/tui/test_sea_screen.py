@@ -15,6 +15,7 @@ from textual import events
 from textual.pilot import Pilot
 
 from shipwreck.botseat import RandomPlayer
+from shipwreck.games.spanish_main.codes import ship_codes
 from shipwreck.games.spanish_main.commands import (
     EndTurn,
     Explore,
@@ -69,7 +70,7 @@ async def test_new_sm_from_the_lobby_shows_the_sea() -> None:
         for isl in view.islands:
             assert isl.id in shown
         assert "⌂red" in shown and "⌂blue" in shown
-        codes = R.ship_codes(view)
+        codes = ship_codes(view)
         assert all(codes[s.id] in shown for s in view.ships)
         assert "spanish main" in screen.panel_text("title")
         assert "waiting to start" in screen.panel_text("prompt")  # a free seat: issue 16

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from shipwreck.engine.core import Event
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.codes import ship_codes, short_codes
 from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis, point_segment
 from shipwreck.games.spanish_main.rules import MovePreview
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
@@ -66,33 +67,6 @@ def owner_colour(seat: int) -> str:
 def arrow(heading: float) -> str:
     """The arrow nearest a compass heading."""
     return ARROWS[round(heading / 45.0) % 8]
-
-
-def ship_codes(view: SpanishMainView) -> dict[str, str]:
-    """A short, unique code per ship for the map: the initials of a hyphenated id
-    (``el-picador`` → ``ep``), else its first two letters (``dover`` → ``do``)."""
-    codes: dict[str, str] = {}
-    used: set[str] = set()
-    for s in view.ships:
-        parts = [p for p in s.id.split("-") if p and not p.isdigit()]
-        base = "".join(p[0] for p in parts)[:3] if len(parts) > 1 else s.id[:2]
-        code, n = base, 2
-        while code in used:
-            code = f"{base}{n}"
-            n += 1
-        used.add(code)
-        codes[s.id] = code
-    return codes
-
-
-def short_code(codes: dict[str, str], ship: str) -> str:
-    """A shorter form of ``ship``'s map code for a crowded map (``pdp`` → ``pd``), if no other
-    ship's code starts with it (so it reads as hers alone); else ``""``."""
-    code = codes[ship]
-    short = code[:2]
-    if len(code) <= 2 or any(c.startswith(short) for s, c in codes.items() if s != ship):
-        return ""
-    return short
 
 
 def coin_text(coin: CoinView) -> str:
@@ -472,10 +446,10 @@ def sea_map(
         at = _place(cv, names, col, row, ISLAND_TEXT)
         if at is not None and under:
             _place(cv, under, col, at + 1, under_style, rows=(0, 1, -2, 2, -3, 3))
-    codes = ship_codes(view)
+    codes, shorts = ship_codes(view), short_codes(view)
     for s, cells in hulls:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
-        short = short_code(codes, s.id)
+        short = shorts.get(s.id, "")
         _label_ship(cv, codes[s.id], cells, f"bold {colour}", short, _hull_cells(cv, s))
     out = cv.render()
     out.append("\n")
