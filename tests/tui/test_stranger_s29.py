@@ -1,0 +1,110 @@
+"""What a stranger's play-test (session 29, real OpenSSH at 80x24 and 120x40) found, each fixed
+and held here: an ``end turn`` that leaves a ship idle asks first; each ship's nation shows;
+the 80x24 fleet panel's ``where`` reads; ``tell`` takes the seat numbers the board shows;
+lobby words typed at a table point at the lobby. (Ships named by their codes:
+tests/lang/test_sm_codes.py.)"""
+
+from __future__ import annotations
+
+from sea_helpers import ok, sm_view, two_humans
+from tui_helpers import error, type_line
+
+from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.setup import IslandPosition, Position, ShipPosition
+from shipwreck.games.spanish_main.view import waiting_ships
+from shipwreck.runtime import Table
+from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.spanish_main.screen import SpanishMainScreen
+
+# ------------------------------------------------------------------ 2. end turn with a ship idle
+
+
+def act_with_all(table: Table, seat: int) -> None:
+    """Give every ship of ``seat`` that may act an action (a move, passing after it)."""
+    while waiting := waiting_ships(sm_view(table, seat)):
+        view = sm_view(table, seat)
+        ok(table, seat, next(c for c in view.choices if getattr(c, "ship", None) == waiting[0]))
+        if sm_view(table, seat).step == "after_move":
+            ok(table, seat, C.Pass())
+
+
+async def test_end_turn_with_a_ship_idle_asks_first() -> None:
+    """The play-test: a refused move, then ``end turn`` went through silently. Now it names the
+    ships that could still act and a second ``end turn`` ends the turn (SM-10)."""
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.screen, SpanishMainScreen)
+        await type_line(pilot, "move lw S 0")  # (refused: lord-walpole's move is L)
+        assert "lord-walpole" in error(app)
+        await type_line(pilot, "end turn")
+        assert error(app) == (
+            "dover, lord-walpole and plantagenet have not acted; 'end turn' again to end it anyway"
+        )
+        assert sm_view(table, 0).turn == 0 and table.commands[-1:] != [(0, "end turn")]
+        await type_line(pilot, "END TURN")
+        assert table.commands[-1] == (0, "end turn")
+        assert sm_view(table, 0).turn == 1
+
+
+async def test_end_turn_asks_again_once_the_ships_waiting_change() -> None:
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "end turn")
+        assert error(app).startswith("dover, lord-walpole and plantagenet have not acted")
+        view = sm_view(table, 0)
+        ok(table, 0, next(c for c in view.choices if getattr(c, "ship", None) == "dover"))
+        if sm_view(table, 0).step == "after_move":
+            ok(table, 0, C.Pass())
+        await type_line(pilot, "end turn")
+        assert error(app) == (
+            "lord-walpole and plantagenet have not acted; 'end turn' again to end it anyway"
+        )
+        assert sm_view(table, 0).turn == 0
+
+
+async def test_end_turn_with_every_ship_done_ends_at_once() -> None:
+    lobby, table = two_humans()
+    act_with_all(table, 0)
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_line(pilot, "end turn")
+        assert error(app) == ""
+        assert table.commands[-1] == (0, "end turn")
+
+
+def test_the_table_and_bots_end_a_turn_at_once() -> None:
+    """Only a person at the screen is asked: the table's ``end turn`` (bots, the engine) is
+    as it was."""
+    _, table = two_humans()
+    assert waiting_ships(sm_view(table, 0))
+    assert table.submit_text(0, "end turn").ok
+    assert sm_view(table, 0).turn == 1
+
+
+def test_ships_that_cannot_act_are_not_waiting() -> None:
+    """SM-10, SM-11: a derelict has no action (no move, no shot), so it is not waited for;
+    nor is a ship that has acted; nobody waits when it is not their turn."""
+    pos = Position(
+        seed=7,
+        seats=2,
+        islands=[
+            IslandPosition(10, 28, 5, id="isla-1", home=0),
+            IslandPosition(60, 28, 5, id="isla-2", home=1),
+        ],
+        ships=[
+            ShipPosition("dover", 0, 30, 10, 90),
+            ShipPosition("dover", 0, 30, 50, 90, masts=0, id="hulk"),
+            ShipPosition("el-picador", 1, 50, 30, 270),
+        ],
+    )
+    state, _ = RULES.from_position(pos)
+    assert waiting_ships(RULES.view(state, 0)) == ["dover"]
+    assert waiting_ships(RULES.view(state, 1)) == []
+    move = next(c for c in RULES.view(state, 0).choices if isinstance(c, C.Move))
+    RULES.apply(state, 0, move)
+    if RULES.view(state, 0).step == "after_move":
+        RULES.apply(state, 0, C.Pass())
+    assert waiting_ships(RULES.view(state, 0)) == []
