@@ -186,7 +186,7 @@ def test_a_pinned_ship_says_by_whom_in_a_narrow_fleet_panel() -> None:
         drawn = plain(RS.fleet(view, wide=False, rows=rows_), 45)
         row = next(line for line in drawn.splitlines() if pinned.id in line)
         assert f"pinned:{code}" in row, row
-    wide = plain(RS.fleet(view, wide=True), 72)
+    wide = plain(RS.fleet(view, wide=True), 83)
     assert f"pinned by {enemy.id}" in wide
 
 

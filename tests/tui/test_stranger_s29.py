@@ -6,15 +6,20 @@ tests/lang/test_sm_codes.py.)"""
 
 from __future__ import annotations
 
+import re
+
+import msgspec
 from sea_helpers import ok, sm_view, two_humans
-from tui_helpers import error, type_line
+from tui_helpers import drawn, error, plain, type_line
 
 from shipwreck.games.spanish_main import RULES
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.codes import ship_codes
 from shipwreck.games.spanish_main.setup import IslandPosition, Position, ShipPosition
 from shipwreck.games.spanish_main.view import waiting_ships
-from shipwreck.runtime import Table
+from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
+from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
 
 # ------------------------------------------------------------------ 2. end turn with a ship idle
@@ -108,3 +113,59 @@ def test_ships_that_cannot_act_are_not_waiting() -> None:
     if RULES.view(state, 0).step == "after_move":
         RULES.apply(state, 0, C.Pass())
     assert waiting_ships(RULES.view(state, 0)) == []
+
+
+# ------------------------------------------------------------------ 3. each ship's nation
+
+
+def test_ship_cards_say_her_nation() -> None:
+    """plantagenet's card reads "+1 to her cannon rolls against Pirate ships": F3's cards say
+    each ship's nation (the card list's faction)."""
+    _, table = two_humans()
+    view = sm_view(table, 0)
+    text = plain(R.fleet_info(view), width=96)
+    assert re.search(r"plantagenet \(HMS Plantagenet\) · English · 8 pts", text)
+    assert "Pirate ships" in text and "el-picador · Spanish · " in text
+    pirate = msgspec.structs.replace(view.ships[0], card="pandora", id="pandora")
+    assert " · Pirate · " in plain(R.ship_card(pirate), width=96)
+
+
+def test_the_wide_fleet_panel_has_a_nation_column() -> None:
+    """From 150 columns the fleet panel has room for it (46 columns have none: F3 says it)."""
+    _, table = two_humans()
+    view = sm_view(table, 0)
+    wide = plain(R.fleet(view, wide=True), width=83).splitlines()
+    assert "nation" in wide[0]
+    assert any("plantagenet" in r and "English" in r for r in wide)
+    assert any("el-leon" in r and "Spanish" in r for r in wide)
+    assert "nation" not in plain(R.fleet(view), width=45)
+
+
+# ------------------------------------------------------------------ 4. the 80x24 fleet's where
+
+
+def four_plain_fleets() -> tuple[Lobby, Table]:
+    """Four seats of five ships each (the ``plain`` fleet): green's home is ``isla-12``."""
+    lobby = Lobby(seed=1)
+    seats = [SeatSpec("human", fleet="plain")] + [SeatSpec("empty", fleet="plain")] * 3
+    table = lobby.create_table("spanish_main", seats, creator="ann", seed=3)
+    assert table.sit(2, "cat") is None
+    return lobby, table
+
+
+async def test_the_compact_fleet_says_where_in_full() -> None:
+    """The play-test, at 80x24 with five ships: ``at isla...``. The column is "where", so it
+    says the island alone, whole (``isla-12``)."""
+    lobby, table = four_plain_fleets()
+    view = sm_view(table, 2)
+    home = next(i.id for i in view.islands if i.home == 2)
+    assert len(home) == len("isla-12")
+    app = ShipwreckApp(lobby, "cat", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = drawn(app, "side", "fleet")
+        codes = ship_codes(view)
+        mine = [r for r in shown for s in view.ships if s.owner == 2 and f" {codes[s.id]} " in r]
+        assert len(mine) == 5, shown
+        for row in mine:
+            assert row.endswith(f" {home}"), row  # (a 13-letter id is cut: her code is whole)

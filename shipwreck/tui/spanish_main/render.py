@@ -26,6 +26,7 @@ from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.codes import ship_codes, short_codes
 from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis, point_segment
 from shipwreck.games.spanish_main.rules import MovePreview
+from shipwreck.games.spanish_main.ships import CARDS, CREW
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
 from shipwreck.lang import format_command
 from shipwreck.lang.spanish_main import emptied_islands
@@ -545,8 +546,8 @@ def _status_brief(s: ShipView, codes: dict[str, str]) -> str:
         parts.append(f"pinned:{code(s.pinned_by)}")
     if s.derelict:
         parts.append("derelict")
-    if s.docked:
-        parts.append(f"at {s.docked}")
+    if s.docked:  # (the column is "where": ``isla-12``, not ``at isla…``, play-test)
+        parts.append(s.docked)
     if s.towing:
         parts.append(f"tows:{code(s.towing)}")
     if s.aboard:
@@ -561,13 +562,16 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
     my fleet keeps its rows and the other fleets are listed by their map codes, several to a
     row (:func:`fleets_in_brief`); a ship is never left out without saying so."""
     t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
-    t.add_column("", no_wrap=True, width=5)
+    codes = ship_codes(view)
+    longest = max((len(c) for c in codes.values()), default=3)  # (``ep10``: 4 seats, 16 ships)
+    t.add_column("", no_wrap=True, width=2 + max(3, longest))
     t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=18 if wide else 12)
+    if wide:  # (46 columns have no room for it: F3's cards say it)
+        t.add_column("nation", no_wrap=True)
     t.add_column("masts", no_wrap=True)
     t.add_column("hold", no_wrap=True, justify="right")
     t.add_column("move", no_wrap=True)
     t.add_column("where", no_wrap=True, overflow="ellipsis", ratio=1)
-    codes = ship_codes(view)
     full, brief = _fleet_rows(view, rows)
     for s in full:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
@@ -581,6 +585,7 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
         t.add_row(
             Text(f"{arrow(s.heading)} {codes[s.id]}", style=f"bold {colour}"),
             Text(s.id, style=colour),
+            *([Text(nation(s))] if wide else []),
             _masts(s),
             f"{len(s.cargo)}/{s.cargo_slots - sum(c.slots for c in s.aboard)}",
             move,
@@ -900,20 +905,25 @@ def _abilities_note(view: SpanishMainView) -> str:
     return "abilities are off at this table: every ship sails and fights as a plain hull"
 
 
+def nation(s: ShipView) -> str:
+    """Her card's nation (``English``, ``Spanish``, ``Pirate``), which some cards name; "" if
+    her card is not on the ship list."""
+    card = CARDS.get(s.card)
+    return card.faction if card is not None else ""
+
+
 def ship_card(s: ShipView, abilities: bool = True) -> RenderableType:
     """One ship's card: name, points, masts, move, hold, and her ability's text (the card's),
     indented under it."""
-    from shipwreck.games.spanish_main.ships import CARDS
-
     colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
     t = Text(s.id, style=f"bold {colour}")
     if s.name.lower() != s.id.replace("-", " "):
         t.append(f" ({s.name})", style=colour)
+    if nation(s):  # (a card may name a nation: "+1 ... against Pirate ships")
+        t.append(f" · {nation(s)}")
     t.append(f" · {s.points} pts · masts ")
     t.append_text(_masts(s))
     t.append(f" · move {'+'.join(s.move)} · hold {s.cargo_slots}")
-    from shipwreck.games.spanish_main.ships import CREW
-
     card = CARDS.get(s.card)
     ability = card.ability if card is not None else ""
     text = Text(ability or "no ability", style="italic" if ability else "dim")
