@@ -340,7 +340,8 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "tell": CommandHelp(
                 "tell WHO TEXT | whisper WHO TEXT",
-                "whisper to one player (their name or their seat) or one spectator",
+                "whisper to one player (their name, their seat, or its # on Lifeboat's board)"
+                " or one spectator",
                 "",
                 "tell bob let us team up",
             ),

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 
 import msgspec
+import pytest
 from sea_helpers import ok, sm_view, two_humans
-from tui_helpers import drawn, error, plain, type_line
+from tui_helpers import drawn, error, lobby_with_table, plain, type_line
 
+from shipwreck.games.lifeboat.view import LifeboatView
 from shipwreck.games.spanish_main import RULES
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.codes import ship_codes
@@ -21,6 +23,7 @@ from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.spanish_main import render as R
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
+from shipwreck.tui.typed import in_the_lobby
 
 # ------------------------------------------------------------------ 2. end turn with a ship idle
 
@@ -169,3 +172,71 @@ async def test_the_compact_fleet_says_where_in_full() -> None:
         assert len(mine) == 5, shown
         for row in mine:
             assert row.endswith(f" {home}"), row  # (a 13-letter id is cut: her code is whole)
+
+
+# ------------------------------------------------------------------ 5. tell by the board's #
+
+
+def boat_number(table: Table, seat: int) -> int:
+    """The ``#`` the Lifeboat board shows for the character of table seat ``seat``."""
+    view = table.view(seat)
+    assert isinstance(view, LifeboatView)
+    return next(c.seat for c in view.characters if c.player == seat)
+
+
+async def test_tell_takes_the_number_the_board_shows() -> None:
+    """The play-test: ``tell 2 hi`` (seat 2 was alice's) was refused, though help says "name or
+    seat". The number is the board's ``#`` (1 = bow), not the table's seat order."""
+    lobby, table = lobby_with_table(("ann", "bob"))
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, f"tell {boat_number(table, 1)} meet me at the stern")
+        assert error(app) == ""
+        (line,) = [c for c in table.chat_for("bob") if c.text == "meet me at the stern"]
+        assert (line.sender, line.to, line.to_player) == ("ann", 1, "bob")
+        await type_line(pilot, f"tell {boat_number(table, 0)} me")
+        assert error(app) == "that is your own seat: tell someone else"
+        await type_line(pilot, "tell 7 hi")
+        assert error(app) == "there is no seat 7 on the board: seats 1 to 6 (its #)"
+
+
+async def test_a_board_without_numbers_says_so() -> None:
+    """Spanish Main's seats go by their names (``red``); a number names none."""
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_line(pilot, "tell 2 hi")
+        assert error(app).startswith("'2' is not at this table: tell a player or a seat; ")
+        await type_line(pilot, "tell blue hi")
+        assert error(app) == ""
+
+
+# ------------------------------------------------------------------ 6. lobby words at a table
+
+
+LOBBY_LINES = ["open 5", "new sm 2", "join 3", "watch 2", "ladder", "OPEN 5"]
+
+
+@pytest.mark.parametrize("game", ["lifeboat", "spanish_main"])
+async def test_lobby_words_at_a_table_say_to_go_to_the_lobby(game: str) -> None:
+    """The play-test: ``open 5`` at a table said ``unknown command 'open'``. Every lobby word
+    (``new``, ``join``, ``watch``, ``open``, ``ladder``) says where to type it, in one line;
+    nothing is sent to the game."""
+    lobby, table = lobby_with_table(("ann", "bob")) if game == "lifeboat" else two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = list(table.commands)
+        for line in LOBBY_LINES:
+            await type_line(pilot, line)
+            word, typed = line.split()[0].lower(), line[:1].lower() + line[1:].lower()
+            assert error(app) == f"'{word}' is a lobby command: type 'lobby' first, then '{typed}'"
+        assert table.commands == before
+
+
+def test_lifeboats_own_join_is_the_games() -> None:
+    """Lifeboat's ``join attacker`` (a fight) is the game's command, not the lobby's."""
+    assert in_the_lobby("lifeboat", "join", "join attacker") is None
+    assert in_the_lobby("lifeboat", "join", "join") is None  # (the game says what it wants)
+    assert in_the_lobby("lifeboat", "join", "join 2 lauren") is not None
+    assert in_the_lobby("spanish_main", "join", "join") is not None
+    assert in_the_lobby("lifeboat", "say", "say hi") is None
