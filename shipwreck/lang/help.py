@@ -162,7 +162,9 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "docked at home: restore one eliminated mast (the bow-most, or the one named)",
                 "SM-32",
             ),
-            "end": CommandHelp("end turn", "end your turn", "SM-10"),
+            "end": CommandHelp(
+                "end turn", "end your turn (with a ship still idle it asks: type it again)", "SM-10"
+            ),
         },
     ),
     (
