@@ -1,8 +1,8 @@
 """What a stranger's play-test (session 29, real OpenSSH at 80x24 and 120x40) found, each fixed
-and held here: an ``end turn`` that leaves a ship idle asks first; each ship's nation shows;
-the 80x24 fleet panel's ``where`` reads; ``tell`` takes the seat numbers the board shows;
-lobby words typed at a table point at the lobby. (Ships named by their codes:
-tests/lang/test_sm_codes.py.)"""
+and held here: a ship named by her map code is previewed and sails (the language's side:
+tests/lang/test_sm_codes.py); an ``end turn`` that leaves a ship idle asks first; each ship's
+nation shows; the 80x24 fleet panel's ``where`` reads; ``tell`` takes the seat numbers the board
+shows; lobby words typed at a table point at the lobby."""
 
 from __future__ import annotations
 
@@ -22,8 +22,28 @@ from shipwreck.games.spanish_main.view import waiting_ships
 from shipwreck.runtime import Lobby, SeatSpec, Table
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.spanish_main import render as R
-from shipwreck.tui.spanish_main.screen import SpanishMainScreen
+from shipwreck.tui.spanish_main.screen import PREVIEW_INTERVAL, SeaMap, SpanishMainScreen
 from shipwreck.tui.typed import in_the_lobby
+
+# ------------------------------------------------------------------ 1. a ship by her code
+
+
+async def test_a_move_typed_with_a_code_is_previewed_and_sails() -> None:
+    """The line being typed is previewed as the map's codes name the ship (``move lw L 30``),
+    and Enter sails her: the log names her id."""
+    lobby, table = two_humans()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SpanishMainScreen)
+        await type_line(pilot, "move lw L 30", enter=False)
+        await pilot.pause(2 * PREVIEW_INTERVAL)
+        assert error(app).startswith("preview: lord-walpole would end")
+        assert screen.query_one("#sea", SeaMap).ship == "lord-walpole"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.commands[-1] == (0, "move lord-walpole L 30")
+
 
 # ------------------------------------------------------------------ 2. end turn with a ship idle
 
