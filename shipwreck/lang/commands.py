@@ -32,13 +32,15 @@ def view_names(game: str, view: object) -> Names | None:
     return None
 
 
-def parse_command(game: str, text: str, view: object = None) -> object:
+def parse_command(game: str, text: str, view: object = None, check_ids: bool = True) -> object:
     """Parse one line of ``game``'s command language into its command struct.
 
     Anything that is not a command raises :class:`CommandSyntaxError`, and nothing else: one
     line with the column, what was expected there and, when a close correction parses, the
-    corrected line (:mod:`shipwreck.lang.errors`). With the seat's ``view`` (Spanish Main), an id
-    not in play is refused too, with the closest id in play.
+    corrected line (:mod:`shipwreck.lang.errors`). With the seat's ``view`` (Spanish Main), a
+    word that is another name of an id in play (a ship's map code) reads as the id, and, with
+    ``check_ids``, an id not in play is refused too, with the closest id in play (without it,
+    the engine refuses it in its own words, as the table has always said it).
     """
     typed, offset = check_line(text)
     lang = registry.find(game)
@@ -50,7 +52,7 @@ def parse_command(game: str, text: str, view: object = None) -> object:
         raise _as_typed(diagnose(game, line, offset, e, names), typed, line, offset) from None
     if names and lang is not None and lang.aliases is not None:
         _resolve_aliases(tree, lang.aliases(view), names)
-    if names:
+    if names and check_ids:
         tokens = tree.scan_values(lambda v: isinstance(v, Token))
         wrong = check_names(game, tokens, line, offset, names)
         if wrong is not None:
@@ -68,11 +70,11 @@ def parse_command(game: str, text: str, view: object = None) -> object:
         ) from None
 
 
-def reads_views(game: str) -> bool:
-    """Does ``game``'s language read a line against a seat's view (ids in play, the names
-    they go by)? The table then parses a typed line with the seat's view."""
+def has_aliases(game: str) -> bool:
+    """Does ``game``'s language give ids other names a seat's view shows (a Spanish Main ship's
+    map code)? The table then parses a typed line with the seat's view."""
     lang = registry.find(game)
-    return lang is not None and lang.view_names is not None
+    return lang is not None and lang.aliases is not None
 
 
 def _resolve_aliases(tree: Tree[Token], aliases: dict[str, dict[str, str]], names: Names) -> None:
