@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from lark import Token
+from lark import Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 
 from shipwreck.lang import registry
@@ -32,13 +32,15 @@ def view_names(game: str, view: object) -> Names | None:
     return None
 
 
-def parse_command(game: str, text: str, view: object = None) -> object:
+def parse_command(game: str, text: str, view: object = None, check_ids: bool = True) -> object:
     """Parse one line of ``game``'s command language into its command struct.
 
     Anything that is not a command raises :class:`CommandSyntaxError`, and nothing else: one
     line with the column, what was expected there and, when a close correction parses, the
-    corrected line (:mod:`shipwreck.lang.errors`). With the seat's ``view`` (Spanish Main), an id
-    not in play is refused too, with the closest id in play.
+    corrected line (:mod:`shipwreck.lang.errors`). With the seat's ``view`` (Spanish Main), a
+    word that is another name of an id in play (a ship's map code) reads as the id, and, with
+    ``check_ids``, an id not in play is refused too, with the closest id in play (without it,
+    the engine refuses it in its own words, as the table has always said it).
     """
     typed, offset = check_line(text)
     lang = registry.find(game)
@@ -48,7 +50,9 @@ def parse_command(game: str, text: str, view: object = None) -> object:
         tree = command_parser(game).parse(line)
     except UnexpectedInput as e:
         raise _as_typed(diagnose(game, line, offset, e, names), typed, line, offset) from None
-    if names:
+    if names and lang is not None and lang.aliases is not None:
+        _resolve_aliases(tree, lang.aliases(view), names)
+    if names and check_ids:
         tokens = tree.scan_values(lambda v: isinstance(v, Token))
         wrong = check_names(game, tokens, line, offset, names)
         if wrong is not None:
@@ -64,6 +68,25 @@ def parse_command(game: str, text: str, view: object = None) -> object:
         raise CommandSyntaxError(  # pragma: no cover
             f"column {offset + 1}: cannot read this: {why}", offset + 1
         ) from None
+
+
+def has_aliases(game: str) -> bool:
+    """Does ``game``'s language give ids other names a seat's view shows (a Spanish Main ship's
+    map code)? The table then parses a typed line with the seat's view."""
+    lang = registry.find(game)
+    return lang is not None and lang.aliases is not None
+
+
+def _resolve_aliases(tree: Tree[Token], aliases: dict[str, dict[str, str]], names: Names) -> None:
+    """Put the id for each word of ``tree`` that is another name of it (a ship's code), where
+    that word is not itself an id in play, in place (at the word's column)."""
+    for sub in tree.iter_subtrees():
+        for i, child in enumerate(sub.children):
+            if not isinstance(child, Token) or child.type not in aliases:
+                continue
+            word = str(child)
+            if word in aliases[child.type] and word not in names.get(child.type, ()):
+                sub.children[i] = Token.new_borrow_pos(child.type, aliases[child.type][word], child)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

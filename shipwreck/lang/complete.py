@@ -51,13 +51,16 @@ def complete(text: str, view: object, game: str | None = None) -> list[str]:
     accepted = walker.accepts()
     if accepted & walker.vocab.text:
         return []
+    lang = registry.get(game)
+    if lang.aliases is not None and view is not None:  # ``move lw `` goes on as lord-walpole's
+        named = {a: i for kind in lang.aliases(view).values() for a, i in kind.items()}
+        words = [named.get(w, w) for w in words]
     n = len(words)
     offered: set[str] = set()
     for line in legal_texts(view, game):
         parts = line.split(" ")
         if len(parts) > n and parts[:n] == words:
             offered.add(parts[n])
-    lang = registry.get(game)
     if lang.more_words is not None:
         offered |= lang.more_words(view, words)
     upper = partial.upper()

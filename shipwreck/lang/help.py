@@ -162,7 +162,9 @@ SPANISH_MAIN_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
                 "docked at home: restore one eliminated mast (the bow-most, or the one named)",
                 "SM-32",
             ),
-            "end": CommandHelp("end turn", "end your turn", "SM-10"),
+            "end": CommandHelp(
+                "end turn", "end your turn (with a ship still idle it asks: type it again)", "SM-10"
+            ),
         },
     ),
     (
@@ -340,7 +342,8 @@ TABLE_SECTIONS: tuple[tuple[str, dict[str, CommandHelp]], ...] = (
             ),
             "tell": CommandHelp(
                 "tell WHO TEXT | whisper WHO TEXT",
-                "whisper to one player (their name or their seat) or one spectator",
+                "whisper to one player (their name, their seat, or its # on Lifeboat's board)"
+                " or one spectator",
                 "",
                 "tell bob let us team up",
             ),

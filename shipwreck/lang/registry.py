@@ -72,6 +72,10 @@ class LangGame(msgspec.Struct, Generic[V, C], frozen=True):
     """The names each open terminal stands for when no view is at hand."""
     view_names: Callable[[V], dict[str, tuple[str, ...]]] | None = None
     """The ids in play a view shows, for a game whose commands name open ids."""
+    aliases: Callable[[V], dict[str, dict[str, str]]] | None = None
+    """Other words an id in play goes by, per open terminal, and the id (a Spanish Main ship's
+    map code: ``{"SHIP": {"lw": "lord-walpole"}, ...}``): a line parsed with a view may name
+    an id so, and the command read names the id."""
     more_words: Callable[[V, list[str]], set[str]] | None = None
     """Words completion offers beyond the legal texts (a move's legs and numbers)."""
     upper_words: frozenset[str] = frozenset()

@@ -23,6 +23,7 @@ from itertools import permutations
 from lark import Token, Transformer
 
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.codes import ship_names
 from shipwreck.games.spanish_main.setup import SEAT_NAMES
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang import registry
@@ -182,6 +183,13 @@ def view_names(view: SpanishMainView) -> dict[str, tuple[str, ...]]:
         "CREW": crew,
         "HOLDER": ships + crew,
     }
+
+
+def view_aliases(view: SpanishMainView) -> dict[str, dict[str, str]]:
+    """The other names of ships in ``view``: their codes as the map and the fleet panel show
+    them (:mod:`shipwreck.games.spanish_main.codes`), wherever a ship may be named."""
+    named = ship_names(view)
+    return {"SHIP": named, "TARGET": named, "HOLDER": named}
 
 
 # --------------------------------------------------------------------------- completion
@@ -447,6 +455,7 @@ LANG = registry.register(
         help=SPANISH_MAIN_SECTIONS,
         term_names=static_names,
         view_names=view_names,
+        aliases=view_aliases,
         more_words=move_words,
         upper_words=_LEGS,
         any_case=True,

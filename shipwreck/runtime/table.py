@@ -36,6 +36,7 @@ from shipwreck.games import AnyRuleset, get_ruleset
 from shipwreck.games.registry import OTHER_TIMER
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotError, BotPlayer, BotScript, Decision
+from shipwreck.lang.commands import has_aliases
 from shipwreck.lang.text import clean_text, without_rule_ids
 from shipwreck.runtime.bots import BotBook
 
@@ -496,8 +497,9 @@ class Table:
         player = self.seats[seat].player if 0 <= seat < len(self.seats) else None
         if player is not None and self.take_back(player) and text.strip() == "takeover":
             return Submitted(True, "you have your seat back")
-        try:
-            cmd = parse_command(self.game, text)
+        view = self.view(seat) if has_aliases(self.game) and self.started else None
+        try:  # (with the seat's view: the other names of ids in play, a ship's map code)
+            cmd = parse_command(self.game, text, view, check_ids=False)
         except CommandSyntaxError as e:
             return Submitted(False, str(e))
         return self.submit(seat, cmd)

@@ -505,6 +505,11 @@ class SeatScreen(AppScreen, Generic[V]):
     def action_legend(self) -> None:
         self.show_legend()
 
+    def numbered_seats(self) -> dict[int, int]:
+        """The numbers the board shows for the seats, and the table seat each is (``tell 2
+        hi``): none for a game whose board numbers no seat (its seats go by their names)."""
+        return {}
+
     def action_lobby(self) -> None:
         self.shipwreck.show_lobby()
 

@@ -112,6 +112,7 @@ class SeaTutorialScreen(CoachPanel, SpanishMainScreen):
     """The Spanish Main table with the coach."""
 
     PANELS = {**SpanishMainScreen.PANELS, "coach": "foot"}
+    CONFIRM_IDLE_END = False  # (the coach says when to end a turn)
 
 
 def tutorial_screen(table: TutorialTable, seat: int | None) -> AnySeatScreen:

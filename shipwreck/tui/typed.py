@@ -21,7 +21,7 @@ from shipwreck.games.registry import Game, default_game
 from shipwreck.games.registry import get as get_game
 from shipwreck.lang import words as W
 from shipwreck.lang.bots.registry import is_shipped
-from shipwreck.lang.commands import lower_ascii
+from shipwreck.lang.commands import lower_ascii, parse_command
 from shipwreck.lang.errors import CommandSyntaxError, Names, split_words
 from shipwreck.lang.help import SHELL_WORDS
 from shipwreck.lang.text import whole_number
@@ -417,6 +417,8 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
             show_syntax_error(screen, line, str(e))
             return
         do_table_word(screen, line, word)
+    elif (lobby_line := in_the_lobby(t.game, first, line)) is not None:
+        screen.error(lobby_line)
     elif first in commands:
         if screen.seat is None:
             screen.error(
@@ -429,6 +431,27 @@ def run_table_line(screen: SeatScreen, line: str) -> None:
     else:
         choices = sorted({*words_that_apply(screen, commands, table_words)} - {"timeout"})
         show_syntax_error(screen, line, "column 1: " + W.unknown_first_word(first, choices))
+
+
+def in_the_lobby(game: str, first: str, line: str) -> str | None:
+    """The one-line error for a lobby line typed at a table (``open 5``, ``new sm 2``, ``join
+    3``, ``watch 2``, ``ladder``: play-test, ``unknown command 'open'``), saying to go to the
+    lobby first; None if ``first`` is no lobby word, or the game reads the line as its own
+    command (Lifeboat's ``join attacker``) and the lobby does not."""
+    if first not in W.first_words("lobby") or first in W.first_words("table"):
+        return None
+    if first in game_words(game):
+        try:
+            W.parse_words("lobby", line)
+        except CommandSyntaxError:
+            return None  # (the game's word, as the game will say)
+        try:
+            parse_command(game, line)
+            return None
+        except CommandSyntaxError:
+            pass
+    shown = line if len(line) <= 40 else line[:39] + "…"
+    return f"'{first}' is a lobby command: type 'lobby' first, then '{shown}'"
 
 
 def refused(screen: SeatScreen, seat: int, line: str, done: Submitted) -> None:
@@ -573,13 +596,22 @@ def quit_asking(app: ShipwreckApp, question: str | None) -> None:
 
 
 def tell(screen: SeatScreen, who: str, text: str) -> None:
-    """Whisper ``text`` to the seat ``who`` names (a player's name or a seat's id)."""
+    """Whisper ``text`` to the seat ``who`` names: a player's name, a seat's id or the number
+    the board shows for it (Lifeboat's ``#``)."""
     t, app = screen.table, screen.shipwreck
     to = find_seat(t, who)
+    numbered = screen.numbered_seats()
+    if to is None and numbered and who.isdigit():  # (the board's #: ``tell 2 hi``)
+        to = numbered.get(int(who))
+        if to is None:
+            last = max(numbered)
+            screen.error(f"there is no seat {who[:8]} on the board: seats 1 to {last} (its #)")
+            return
     watcher = find_watcher(t, who) if to is None else None
     if to is None and watcher is None:
         others = _people_here(t, app.user)
-        screen.error(f"{who[:32]!r} is not at this table: tell a player or a seat{others}")
+        how = "a player, a seat or its number" if numbered else "a player or a seat"
+        screen.error(f"{who[:32]!r} is not at this table: tell {how}{others}")
         return
     if to is not None and to == screen.seat:
         screen.error("that is your own seat: tell someone else")

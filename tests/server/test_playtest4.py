@@ -173,6 +173,7 @@ async def test_my_own_move_and_end_bring_the_spanish_main_log_back_to_its_end(
         assert table.say("bob", "look north", 1, None) is None  # (chat shares this log)
         await pilot.pause()
         assert log.scroll_offset.y == back, "someone else's line moved a reader"
+        await pilot.press(*"end turn", "enter")  # (ships idle: it asks, and the second ends)
         await pilot.press(*"end turn", "enter")
         await pilot.pause()
         assert table.view(0).turn == 1, "the move was not played"

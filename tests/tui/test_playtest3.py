@@ -81,6 +81,7 @@ async def test_ctrl_q_at_a_started_table_still_quits_at_once() -> None:
 from shipwreck.engine.core import Event  # noqa: E402
 from shipwreck.games.spanish_main import RULES as SEA  # noqa: E402
 from shipwreck.games.spanish_main import commands as C  # noqa: E402
+from shipwreck.games.spanish_main.codes import ship_codes  # noqa: E402
 from shipwreck.games.spanish_main.setup import IslandPosition, Position, ShipPosition  # noqa: E402
 from shipwreck.games.spanish_main.state import SpanishMainState  # noqa: E402
 from shipwreck.games.spanish_main.view import SpanishMainView  # noqa: E402
@@ -415,7 +416,7 @@ def test_a_docked_ships_code_goes_next_to_her_hull_not_her_box(
         for seats in (2, 3, 4):
             state, _ = SEA.new_game(seed, seats)
             view = sea_view(state, 0)
-            codes = R.ship_codes(view)
+            codes = ship_codes(view)
             ships = {codes[s.id]: s for s in view.ships}
             placed.clear()
             R.sea_map(view, 35, 15)

@@ -18,6 +18,7 @@ from tui_helpers import lobby_with_tables, rated_lobby, rows, type_line
 
 from shipwreck.games.lifeboat.score_now import score_now
 from shipwreck.games.lifeboat.view import LifeboatView
+from shipwreck.games.spanish_main.codes import ship_codes
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang import format_command
 from shipwreck.lang.help import SHELL_TITLE
@@ -180,12 +181,12 @@ def test_a_pinned_ship_says_by_whom_in_a_narrow_fleet_panel() -> None:
     enemy = next(s for s in view.ships if s.owner != 0)
     pinned = msgspec.structs.replace(view.ships[0], pinned_by=enemy.id)
     view = msgspec.structs.replace(view, ships=(pinned, *view.ships[1:]))
-    code = RS.ship_codes(view)[enemy.id]
+    code = ship_codes(view)[enemy.id]
     for rows_ in (6, None):
         drawn = plain(RS.fleet(view, wide=False, rows=rows_), 45)
         row = next(line for line in drawn.splitlines() if pinned.id in line)
         assert f"pinned:{code}" in row, row
-    wide = plain(RS.fleet(view, wide=True), 72)
+    wide = plain(RS.fleet(view, wide=True), 83)
     assert f"pinned by {enemy.id}" in wide
 
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from shipwreck.games.spanish_main.codes import ship_codes, short_codes
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui.spanish_main import render as R
@@ -48,7 +49,7 @@ def test_every_label_is_whole(cols: int, rows: int, seats: int) -> None:
                 assert home & found, f"{where}: {isl.id}'s home mark is covered: {found}"
             elif cols >= 75:
                 assert "●" * len(isl.coins) in found, f"{where}: {isl.id}'s coins are covered"
-        codes = R.ship_codes(view)
+        codes = ship_codes(view)
         missing = [c for c in codes.values() if c not in found]
         assert len(missing) <= 1, f"{where}: ship codes covered or missing: {missing}"
         arrows = sum(ch in R.ARROWS for row in shown for ch in row)
@@ -59,10 +60,10 @@ def test_every_label_is_whole(cols: int, rows: int, seats: int) -> None:
 
 def placed_codes(view: SpanishMainView, found: set[str]) -> dict[str, str]:
     """Each ship's label on the map: her code, or its short form on a crowded map."""
-    codes = R.ship_codes(view)
+    codes, shorts = ship_codes(view), short_codes(view)
     out = {}
     for ship, code in codes.items():
-        short = R.short_code(codes, ship)
+        short = shorts.get(ship, "")
         if code in found:
             out[ship] = code
         elif short and short in found:
@@ -91,7 +92,7 @@ def test_with_three_and_four_fleets_every_ship_is_labelled(
         for isl in view.islands:
             assert {isl.id, isl.id.removeprefix("isla-")} & found, f"{where}: {isl.id} covered"
         placed = placed_codes(view, found)
-        missing = sorted(set(R.ship_codes(view)) - set(placed))
+        missing = sorted(set(ship_codes(view)) - set(placed))
         assert not missing, f"{where}: no label for {missing}: {found}"
         runs = [w for row in shown for w in re.findall(r"[⌂a-z0-9●-]+", row)]
         for label in placed.values():
@@ -102,9 +103,10 @@ def test_a_short_code_belongs_to_one_ship_only() -> None:
     """A short form is never the start of another ship's code (it would read as hers)."""
     for seats in (2, 3, 4):
         for seed in range(1, 41):
-            codes = R.ship_codes(start(seed, seats))
+            view = start(seed, seats)
+            codes, shorts = ship_codes(view), short_codes(view)
             for ship, code in codes.items():
-                short = R.short_code(codes, ship)
+                short = shorts.get(ship, "")
                 if short:
                     others = [c for s, c in codes.items() if s != ship]
                     assert len(short) < len(code) and code.startswith(short)
@@ -137,4 +139,4 @@ async def test_four_fleets_on_the_screen_every_ship_is_labelled(
         found = words(shown)
         for isl in view.islands:
             assert {isl.id, isl.id.removeprefix("isla-")} & found, f"{isl.id} covered: {shown}"
-        assert set(placed_codes(view, found)) == set(R.ship_codes(view)), shown
+        assert set(placed_codes(view, found)) == set(ship_codes(view)), shown

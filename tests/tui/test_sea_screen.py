@@ -15,6 +15,7 @@ from textual import events
 from textual.pilot import Pilot
 
 from shipwreck.botseat import RandomPlayer
+from shipwreck.games.spanish_main.codes import ship_codes
 from shipwreck.games.spanish_main.commands import (
     EndTurn,
     Explore,
@@ -69,7 +70,7 @@ async def test_new_sm_from_the_lobby_shows_the_sea() -> None:
         for isl in view.islands:
             assert isl.id in shown
         assert "⌂red" in shown and "⌂blue" in shown
-        codes = R.ship_codes(view)
+        codes = ship_codes(view)
         assert all(codes[s.id] in shown for s in view.ships)
         assert "spanish main" in screen.panel_text("title")
         assert "waiting to start" in screen.panel_text("prompt")  # a free seat: issue 16
@@ -270,9 +271,11 @@ async def test_an_80x24_terminal_shows_the_sea_every_panel_and_a_log() -> None:
         assert "ann (you)" in text and "bob" in text
         for ship in (s for s in view.ships if s.owner == 0):
             row = next(line for line in text.splitlines() if ship.id in line)
-            assert row.rstrip().endswith(R.status(ship)), f"{ship.id}'s row is cut: {row!r}"
-        before = len(table.commands)
-        await type_line(pilot, format_command(view.choices[-1]))
+            assert row.rstrip().endswith(R.status(ship, ship_codes(view))), (
+                f"{ship.id}'s row is cut: {row!r}"
+            )
+        before = len(table.commands)  # (a move: 'end turn' with ships idle asks first)
+        await type_line(pilot, format_command(next(c for c in view.choices if isinstance(c, Move))))
         assert len(table.commands) > before
         await pilot.resize_terminal(120, 40)
         await pilot.pause()

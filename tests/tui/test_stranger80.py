@@ -14,6 +14,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from tui_helpers import rows, seat_screen
 
+from shipwreck.games.spanish_main.codes import ship_codes
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.help import usage_forms
 from shipwreck.runtime import Lobby, SeatSpec, Table
@@ -188,7 +189,7 @@ def drawn(app: ShipwreckApp, board_id: str, wid: str) -> list[str]:
 def listed(view: SpanishMainView, text: str) -> list[str]:
     """The ships of ``view`` that the fleet panel's ``text`` names: by id on a row of its own,
     or by its map code after its seat's name."""
-    codes = R.ship_codes(view)
+    codes = ship_codes(view)
     words = text.replace(":", " ").split()
     plain = [w.lstrip(R.ARROWS) for w in words]
     return [s.id for s in view.ships if s.id in words or codes[s.id] in plain]
@@ -210,7 +211,7 @@ async def test_the_fleet_panel_lists_every_ship_of_four_fleets_at_80x24(user: st
         text = "\n".join(rows_)
         assert sorted(listed(view, text)) == sorted(s.id for s in view.ships), text
         assert "more: F3" not in text
-        codes = R.ship_codes(view)
+        codes = ship_codes(view)
         own = [s for s in view.ships if s.owner == (screen.seat or 0)]
         for s in own:  # mine (a spectator: the first fleet) on rows of their own
             assert any(r.split()[1:2] == [codes[s.id]] for r in rows_), f"{s.id}: {text}"

@@ -233,6 +233,16 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
     )
 
 
+def waiting_ships(v: SpanishMainView) -> list[str]:
+    """My ships that have not had their action this turn and still may (SM-10): the rules
+    list an action for each (a derelict, a ship pinned or with nothing in reach has none).
+    Empty unless it is my turn."""
+    if v.seat is None or v.step != "turn" or v.turn != v.seat:
+        return []
+    able = {getattr(c, "ship", None) for c in v.choices}
+    return [s.id for s in v.ships if s.owner == v.seat and not s.acted and s.id in able]
+
+
 def sea(v: SpanishMainView) -> SpanishMainState:
     """The public sea of a view as a state without treasure or dice: enough to preview a move
     (where she would end, what would stop her) from what the seat may see, and nothing more.

@@ -195,6 +195,8 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
 
 MAX_NUMBER = 10**12
 SM_PARTS = frozenset({"leg", "aim"})
+_NAMED = frozenset({"SHIP", "TARGET", "HOLDER"})
+"""Terminals whose literal words an environment's ``alias`` may read (a ship's code)."""
 """Spanish Main sub-rules of a command built from their own words by the rule's method."""
 """Numbers a script computes with stay within ±MAX_NUMBER (whole numbers only)."""
 
@@ -360,7 +362,11 @@ class _Compiler:
             if child.type == "REF":
                 name = str(child)
                 return lambda ctx: Token("REF", env.word_for(ctx.names.get(name)))
-            tok = Token(child.type.rsplit("__", 1)[-1], str(child))
+            kind, word = child.type.rsplit("__", 1)[-1], str(child)
+            tok = Token(kind, word)
+            alias = getattr(env, "alias", None)  # (a ship by her map code: ``explore lw``)
+            if alias is not None and kind in _NAMED:
+                return lambda ctx: Token(kind, alias(ctx, word))
             return lambda ctx: tok
         value = self.expr(child, 0)
 

@@ -18,6 +18,7 @@ from shipwreck.engine.core import IllegalCommand
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main import rules
+from shipwreck.games.spanish_main.codes import ship_names
 from shipwreck.games.spanish_main.fleets import ability_kinds, crew_kind
 from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import (
@@ -328,9 +329,19 @@ def by_id(sid: str) -> Callable[[Context], object]:
         for x in (*ships, *cast("list[Island]", ctx.names["islands"])):
             if _id(x) == sid:
                 return x
+        coded = ship_names(_view(ctx)).get(sid)  # a ship by her map code (``lw``)
+        for x in ships:
+            if _id(x) == coded:
+                return x
         raise BotRuntimeError(f"there is no ship or island '{sid}'")
 
     return run
+
+
+def alias(ctx: Context, word: str) -> str:
+    """A ship written in a script's command by her map code (``explore lw``) is named by her
+    id in the command played; any other word is itself."""
+    return ship_names(_view(ctx)).get(word, word)
 
 
 def _id(x: object) -> str:

@@ -216,6 +216,12 @@ class TableScreen(SeatScreen[LifeboatView]):
         self.show_options(options)
         return options
 
+    def numbered_seats(self) -> dict[int, int]:
+        """The boat's ``#``: 1 at the bow (a character's place, which changes as they swap
+        seats), and the table seat of the player holding her."""
+        view = cast(LifeboatView, self.table.view(self.seat))
+        return {c.seat: c.player for c in view.characters}
+
     def paint(self, view: LifeboatView) -> None:
         self.set_class(not self.chat_wanted(), "-no-chat")
         me = part("spectator", "", rank=7)

@@ -23,8 +23,10 @@ from rich.text import Text
 
 from shipwreck.engine.core import Event
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.codes import ship_codes, short_codes
 from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis, point_segment
 from shipwreck.games.spanish_main.rules import MovePreview
+from shipwreck.games.spanish_main.ships import CARDS, CREW
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
 from shipwreck.lang import format_command
 from shipwreck.lang.spanish_main import emptied_islands
@@ -66,33 +68,6 @@ def owner_colour(seat: int) -> str:
 def arrow(heading: float) -> str:
     """The arrow nearest a compass heading."""
     return ARROWS[round(heading / 45.0) % 8]
-
-
-def ship_codes(view: SpanishMainView) -> dict[str, str]:
-    """A short, unique code per ship for the map: the initials of a hyphenated id
-    (``el-picador`` → ``ep``), else its first two letters (``dover`` → ``do``)."""
-    codes: dict[str, str] = {}
-    used: set[str] = set()
-    for s in view.ships:
-        parts = [p for p in s.id.split("-") if p and not p.isdigit()]
-        base = "".join(p[0] for p in parts)[:3] if len(parts) > 1 else s.id[:2]
-        code, n = base, 2
-        while code in used:
-            code = f"{base}{n}"
-            n += 1
-        used.add(code)
-        codes[s.id] = code
-    return codes
-
-
-def short_code(codes: dict[str, str], ship: str) -> str:
-    """A shorter form of ``ship``'s map code for a crowded map (``pdp`` → ``pd``), if no other
-    ship's code starts with it (so it reads as hers alone); else ``""``."""
-    code = codes[ship]
-    short = code[:2]
-    if len(code) <= 2 or any(c.startswith(short) for s, c in codes.items() if s != ship):
-        return ""
-    return short
 
 
 def coin_text(coin: CoinView) -> str:
@@ -472,10 +447,10 @@ def sea_map(
         at = _place(cv, names, col, row, ISLAND_TEXT)
         if at is not None and under:
             _place(cv, under, col, at + 1, under_style, rows=(0, 1, -2, 2, -3, 3))
-    codes = ship_codes(view)
+    codes, shorts = ship_codes(view), short_codes(view)
     for s, cells in hulls:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
-        short = short_code(codes, s.id)
+        short = shorts.get(s.id, "")
         _label_ship(cv, codes[s.id], cells, f"bold {colour}", short, _hull_cells(cv, s))
     out = cv.render()
     out.append("\n")
@@ -571,8 +546,8 @@ def _status_brief(s: ShipView, codes: dict[str, str]) -> str:
         parts.append(f"pinned:{code(s.pinned_by)}")
     if s.derelict:
         parts.append("derelict")
-    if s.docked:
-        parts.append(f"at {s.docked}")
+    if s.docked:  # (the column is "where": ``isla-12``, not ``at isla…``, play-test)
+        parts.append(s.docked)
     if s.towing:
         parts.append(f"tows:{code(s.towing)}")
     if s.aboard:
@@ -587,13 +562,16 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
     my fleet keeps its rows and the other fleets are listed by their map codes, several to a
     row (:func:`fleets_in_brief`); a ship is never left out without saying so."""
     t = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
-    t.add_column("", no_wrap=True, width=5)
+    codes = ship_codes(view)
+    longest = max((len(c) for c in codes.values()), default=3)  # (``ep10``: 4 seats, 16 ships)
+    t.add_column("", no_wrap=True, width=2 + max(3, longest))
     t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=18 if wide else 12)
+    if wide:  # (46 columns have no room for it: F3's cards say it)
+        t.add_column("nation", no_wrap=True)
     t.add_column("masts", no_wrap=True)
     t.add_column("hold", no_wrap=True, justify="right")
     t.add_column("move", no_wrap=True)
     t.add_column("where", no_wrap=True, overflow="ellipsis", ratio=1)
-    codes = ship_codes(view)
     full, brief = _fleet_rows(view, rows)
     for s in full:
         colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
@@ -607,6 +585,7 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
         t.add_row(
             Text(f"{arrow(s.heading)} {codes[s.id]}", style=f"bold {colour}"),
             Text(s.id, style=colour),
+            *([Text(nation(s))] if wide else []),
             _masts(s),
             f"{len(s.cargo)}/{s.cargo_slots - sum(c.slots for c in s.aboard)}",
             move,
@@ -926,20 +905,25 @@ def _abilities_note(view: SpanishMainView) -> str:
     return "abilities are off at this table: every ship sails and fights as a plain hull"
 
 
+def nation(s: ShipView) -> str:
+    """Her card's nation (``English``, ``Spanish``, ``Pirate``), which some cards name; "" if
+    her card is not on the ship list."""
+    card = CARDS.get(s.card)
+    return card.faction if card is not None else ""
+
+
 def ship_card(s: ShipView, abilities: bool = True) -> RenderableType:
     """One ship's card: name, points, masts, move, hold, and her ability's text (the card's),
     indented under it."""
-    from shipwreck.games.spanish_main.ships import CARDS
-
     colour = (OWNER_DIM if s.derelict else OWNER)[s.owner % len(OWNER)]
     t = Text(s.id, style=f"bold {colour}")
     if s.name.lower() != s.id.replace("-", " "):
         t.append(f" ({s.name})", style=colour)
+    if nation(s):  # (a card may name a nation: "+1 ... against Pirate ships")
+        t.append(f" · {nation(s)}")
     t.append(f" · {s.points} pts · masts ")
     t.append_text(_masts(s))
     t.append(f" · move {'+'.join(s.move)} · hold {s.cargo_slots}")
-    from shipwreck.games.spanish_main.ships import CREW
-
     card = CARDS.get(s.card)
     ability = card.ability if card is not None else ""
     text = Text(ability or "no ability", style="italic" if ability else "dim")

@@ -36,7 +36,7 @@ from shipwreck.games.registry import get as get_game
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import fleets
 from shipwreck.games.spanish_main.rules import MovePreview
-from shipwreck.games.spanish_main.view import SpanishMainView
+from shipwreck.games.spanish_main.view import SpanishMainView, waiting_ships
 from shipwreck.lang import CommandSyntaxError, parse_command
 from shipwreck.lang.complete import command_list
 from shipwreck.lang.complete import complete as complete_line
@@ -314,8 +314,40 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
         if line in ("ships", "fleet"):  # (until the table's words have a grammar)
             self.error("")
             self.show_fleet()
-        else:  # (a move that would go nowhere is refused by the table, SM-13: nothing held)
+        elif not self._end_turn_held(line):
+            # (a move that would go nowhere is refused by the table, SM-13: nothing held)
             super().run_line(line)
+
+    CONFIRM_IDLE_END = True
+    """An ``end turn`` while a ship of mine may still act is asked again (play-test: a
+    refused move, then ``end turn`` went through silently); the tutorial says when to end."""
+    _end_warned: object = None
+    """What the last held ``end turn`` was held for (round, turn and the ships waiting): an
+    ``end turn`` again while they are the same (a chat line between or not) ends the turn."""
+
+    def _end_turn_held(self, line: str) -> bool:
+        """Is ``line`` an ``end turn`` to hold, with a one-line warning, because a ship of mine
+        could still act? A second one, with the same ships waiting, is not held. (Only a person
+        at this screen is asked: bots and the engine's ``end turn`` stay as they are.)"""
+        if not self.CONFIRM_IDLE_END or self.seat is None:
+            return False
+        try:
+            ends = isinstance(parse_command(GAME, line), C.EndTurn)
+        except CommandSyntaxError:
+            ends = False
+        if not ends:
+            return False
+        view = self.view
+        waiting = waiting_ships(view)
+        key = (view.round, view.turn, tuple(waiting))
+        if not waiting or key == self._end_warned:
+            self._end_warned = None
+            return False
+        self._end_warned = key
+        *others, last = waiting
+        who = f"{', '.join(others)} and {last} have" if others else f"{last} has"
+        self.error(f"{who} not acted; 'end turn' again to end it anyway", style="yellow")
+        return True
 
     def players(self) -> list[str]:
         """Who plays each seat: a player (away, on autopilot), or a free seat's stand-in."""
@@ -384,7 +416,7 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
         text = self.query_one("#command", CommandLine).value.strip()
         if text.startswith("move"):
             try:
-                cmd = parse_command(GAME, text)
+                cmd = parse_command(GAME, text, self.view)  # (a ship by her code too)
             except CommandSyntaxError:  # not (yet) a command
                 cmd = None
         if cmd is not None or self._ghost is not None:
