@@ -37,6 +37,7 @@ class LimitsSection(msgspec.Struct, forbid_unknown_fields=True):
     key_burst: int = 500
     full_gc_seconds: int = 600
     full_gc_after_ended: int = 20
+    full_gc_min_seconds: int = 60
     exec_per_minute: int = 30
     exec_burst: int = 10
     exec_input_seconds: int = 30

@@ -109,6 +109,7 @@ class Service:
             lambda: self.live.ended_total,
             every=config.limits.full_gc_seconds,
             after_ended=config.limits.full_gc_after_ended,
+            min_gap=config.limits.full_gc_min_seconds,
         )
 
     @property
