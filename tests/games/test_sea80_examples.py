@@ -8,6 +8,7 @@ import re
 import pytest
 from paths import ROOT
 
+from shipwreck.games.spanish_main.codes import ship_names
 from shipwreck.games.spanish_main.view import SpanishMainView
 from shipwreck.lang.help import markdown
 from shipwreck.runtime import Lobby, SeatSpec, Table
@@ -55,8 +56,10 @@ def test_the_docs_show_moves_of_every_kind() -> None:
 
 
 def first_move(table: Table, line: str) -> float:
-    """Play ``line`` as red's first command; how far the ship's bow went."""
-    ship = line.split()[1]
+    """Play ``line`` as red's first command; how far the ship's bow went. The ship may be
+    named by her map code (``move lw L 0``)."""
+    word = line.split()[1]
+    ship = ship_names(sea(table)).get(word, word)
     before = next(s for s in sea(table).ships if s.id == ship)
     result = table.submit_text(0, line)
     assert result.ok, f"{line!r}: {result.message}"
