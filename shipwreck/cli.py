@@ -7,8 +7,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
+from shipwreck import _native
 from shipwreck.engine.core import ChoosesFleets
 from shipwreck.games import games, get_ruleset, registry
 
@@ -326,8 +328,19 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def version_line() -> str:
+    """``shipwreck 0.1.0 (engine: compiled with mypyc)``: which engine runs is worth knowing
+    when a figure is compared (``shipwreck/_native.py``)."""
+    try:
+        number = metadata.version("shipwreck")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        number = "(not installed)"
+    return f"shipwreck {number} (engine: {_native.build()})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shipwreck", description="Hidden-information sea games.")
+    p.add_argument("--version", action="version", version=version_line())
     sub = p.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("sim", help="play whole games headless with random legal moves")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from shipwreck import _native
 from shipwreck.config import Config, decision_timers
 from shipwreck.games import seat_names
 from shipwreck.lang.bots import shipped_bot, shipped_names
@@ -120,6 +121,7 @@ class Service:
     async def start(self) -> None:
         s = self.config.server
         log.info("%s", install_patches())  # (once per process; each patch has its own guard)
+        log.info("engine: %s", _native.build())
         self.fingerprint = ensure_host_key(s.host_key)
         log.info("host key %s (%s)", s.host_key, self.fingerprint)
         if self.restored:
