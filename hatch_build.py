@@ -41,15 +41,18 @@ class CompileEngine(mypyc_plugin.MypycBuildHook):
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         native = load_native()
-        record = native.ROOT / native.RECORD
-        record.unlink(missing_ok=True)
-        if os.environ.get(native.PURE_ENV):
+        if os.environ.get(native.PURE_ENV):  # (what an earlier build left is not shipped)
             self.app.display_info(f"shipwreck: {native.PURE_ENV} is set: engine not compiled")
             return
+        record = native.ROOT / native.RECORD
+        record.unlink(missing_ok=True)
         modules = native.COMPILED
         self.config["include"] = [
             "/" + native.source_of(m).relative_to(HERE).as_posix() for m in modules
         ]
+        # Floats must come out as the pure-Python engine's, bit for bit (a game replays from its
+        # seed on either build): no fused multiply-add where the C compiler would contract.
+        os.environ["CFLAGS"] = (os.environ.get("CFLAGS", "") + " -ffp-contract=off").strip()
         try:
             super().initialize(version, build_data)
         except Exception as exc:  # the compiler's own output is in the message

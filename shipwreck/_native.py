@@ -38,8 +38,10 @@ COMPILED = (
     "shipwreck.games.lifeboat.cards",
     "shipwreck.games.lifeboat.rules",
     "shipwreck.games.lifeboat.scoring",
+    "shipwreck.games.spanish_main.geometry",
 )
-"""The modules mypyc compiles: the rules and what they call on every command. (Modules that
+"""The modules mypyc compiles: Lifeboat's rules and what they call on every command, and Spanish
+Main's geometry (every move's sweep against the sea's obstacles). (Modules that
 define ``msgspec.Struct`` classes with fields, such as ``state`` and ``commands``, cannot be
 compiled: mypyc turns their field defaults into class attributes msgspec refuses.)"""
 

@@ -15,6 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from paths import compiler_found
+
 from shipwreck import _native
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +28,8 @@ RULES_TESTS = [
     "tests/games/test_rules_scoring.py",
     "tests/games/test_rules_setup.py",
     "tests/games/test_scenarios.py",
+    "tests/games/test_sm_geometry.py",
+    "tests/games/test_sm_fast.py",
 ]
 
 
@@ -63,6 +68,17 @@ def test_the_environment_can_ask_for_pure_python(tmp_path: Path) -> None:
     fake_build(tmp_path, SOURCES)
     used, why = _native.choose(tmp_path, {_native.PURE_ENV: "1"}, list(SOURCES))
     assert not used and _native.PURE_ENV in why
+
+
+def test_the_install_compiled_the_engine() -> None:
+    """Where a C compiler is found, ``pip install -e .`` compiled the engine; otherwise the
+    install said why and this whole suite ran on pure Python without anyone seeing it."""
+    if not compiler_found():
+        pytest.skip("no C compiler here: the install left the engine as pure Python")
+    assert (_native.ROOT / _native.RECORD).is_file(), (
+        "the engine was not compiled: run pip install -e . again and read its output "
+        "(hatch_build.py says why)"
+    )
 
 
 def test_this_process_runs_the_engine_it_chose() -> None:

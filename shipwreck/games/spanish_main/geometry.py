@@ -34,6 +34,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
+from mypy_extensions import mypyc_attr
+
 _T = TypeVar("_T")
 
 S = 5.0
@@ -125,6 +127,30 @@ def point_segment(px: float, py: float, seg: Segment) -> tuple[float, float]:
     return math.sqrt(cx * cx + cy * cy), t
 
 
+def _nearest_ends(s1: Segment, s2: Segment) -> tuple[float, float]:
+    """(distance, t on s1) where the general formula is unsure: a segment that is all but a
+    point, or two (nearly) parallel ones. Unless they cross, the nearest pair has an end of one of
+    them; so: 0 where they cross, else the least of each end's distance to the other segment."""
+    p1x, p1y, q1x, q1y = s1
+    p2x, p2y, q2x, q2y = s2
+    e1x, e1y, e2x, e2y = q1x - p1x, q1y - p1y, q2x - p2x, q2y - p2y
+    side_p2 = e1x * (p2y - p1y) - e1y * (p2x - p1x)  # which side of s1's line each end of s2 is
+    side_q2 = e1x * (q2y - p1y) - e1y * (q2x - p1x)
+    side_p1 = e2x * (p1y - p2y) - e2y * (p1x - p2x)  # and each end of s1, of s2's line
+    side_q1 = e2x * (q1y - p2y) - e2y * (q1x - p2x)
+    if side_p2 * side_q2 < 0.0 and side_p1 * side_q1 < 0.0:
+        return 0.0, side_p1 / (side_p1 - side_q1)
+    best, t = point_segment(p1x, p1y, s2)[0], 0.0
+    d = point_segment(q1x, q1y, s2)[0]
+    if d < best:
+        best, t = d, 1.0
+    for x, y in ((p2x, p2y), (q2x, q2y)):
+        d, on = point_segment(x, y, s1)
+        if d < best:
+            best, t = d, on
+    return best, t
+
+
 def segment_segment(s1: Segment, s2: Segment) -> tuple[float, float]:
     """(distance, t on s1) between two segments (Ericson, *Real-Time Collision Detection* 5.1.9)."""
     p1x, p1y, q1x, q1y = s1
@@ -136,23 +162,19 @@ def segment_segment(s1: Segment, s2: Segment) -> tuple[float, float]:
     e = d2x * d2x + d2y * d2y
     f = d2x * rx + d2y * ry
     eps = 1e-12
-    if a <= eps and e <= eps:
-        return math.hypot(rx, ry), 0.0
-    if a <= eps:
-        s, t = 0.0, max(0.0, min(1.0, f / e))
-    else:
-        c = d1x * rx + d1y * ry
-        if e <= eps:
-            t, s = 0.0, max(0.0, min(1.0, -c / a))
-        else:
-            b = d1x * d2x + d1y * d2y
-            denom = a * e - b * b
-            s = max(0.0, min(1.0, (b * f - c * e) / denom)) if denom > eps else 0.0
-            t = (b * s + f) / e
-            if t < 0.0:
-                t, s = 0.0, max(0.0, min(1.0, -c / a))
-            elif t > 1.0:
-                t, s = 1.0, max(0.0, min(1.0, (b - c) / a))
+    if a <= eps or e <= eps:  # one is all but a point
+        return _nearest_ends(s1, s2)
+    c = d1x * rx + d1y * ry
+    b = d1x * d2x + d1y * d2y
+    denom = a * e - b * b
+    if denom <= eps:  # (nearly) parallel
+        return _nearest_ends(s1, s2)
+    s = max(0.0, min(1.0, (b * f - c * e) / denom))
+    t = (b * s + f) / e
+    if t < 0.0:
+        t, s = 0.0, max(0.0, min(1.0, -c / a))
+    elif t > 1.0:
+        t, s = 1.0, max(0.0, min(1.0, (b - c) / a))
     cx = p1x + d1x * s - (p2x + d2x * t)
     cy = p1y + d1y * s - (p2y + d2y * t)
     return math.sqrt(cx * cx + cy * cy), s
@@ -282,6 +304,7 @@ def clear_of(seg: Segment, obstacles: list[Obstacle]) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)  # (a list subclass: mypyc compiles this module, not this class)
 class Waters(list[Obstacle]):
     """The obstacles of one position, never changed once made, with a ``memo`` of what has been
     worked out against them: :func:`sail_leg`, :func:`aim_turn` and :func:`plan` look there
