@@ -170,6 +170,32 @@ async def test_another_player_at_the_table_keeps_the_titled_chat(size: tuple[int
         assert shown["chat"][0] and shown["chat"][2] == "chat" and shown["chat"][1] > 20, shown
 
 
+async def test_at_80x24_the_log_has_four_rows_and_the_you_panel_loses_no_line() -> None:
+    """Session 30: at 80x24 the log showed three rows. The "you" panel's title rule is now its
+    character's line (``─ Frenchy◂ str 6 surv 6 ───``, on the boat's header row), so the boat
+    and the panel take seven rows, not eight: the log has four, and the panel still shows
+    every line it did (ability, hidden items, friend, enemy, score) with the whole board."""
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = seat_screen(app)
+        assert screen.query_one("#log", EventLog).scrollable_content_region.height == 4
+        assert screen.max_scroll_y == 0
+        for wid in ("title", "seats", "boat", "me", "nav", "log", "prompt", "error", "command"):
+            region = screen.panel_region(wid)
+            assert region and region.bottom <= 24, f"{wid} is not all on screen"
+        view = table.view(screen.seat)
+        me = next(c for c in view.characters if c.id == view.me)
+        text = screen_text(app)
+        head = f"─ {explain.name(me.id)}◂ str {me.strength} surv {CHAR[me.id].bonus} ─"
+        assert head in text.splitlines()[2], text  # (beside the boat's header)
+        for words in (explain.ability(me.id, True), "hid 1: ", "friend", "enemy", "score now"):
+            assert words in text, words
+        for c in view.characters:
+            assert f"{c.seat}{'⎈' if c.id == R.navigator_of(view) else ' '} {c.id}" in text
+
+
 # ------------------------------------------------- 3. the navigation line keeps its labels
 
 
