@@ -78,12 +78,10 @@ class TableScreen(SeatScreen[LifeboatView]):
         yield from self.compose_foot()
 
     def chat_wanted(self) -> bool:
-        """Whether the chat pane is shown: always on a tall terminal; on a short one (80x24)
-        only while someone else may read it or has written in it (another player seated, a
-        spectator, a line said), so that at a table of bots the log has the whole width
-        (play-test: three rows of log beside an empty chat box)."""
-        if not self.compact:
-            return True
+        """Whether the chat pane is shown, at every size: only while someone else may read it
+        or has written in it (another player seated, a spectator, a line said), so that at a
+        table of bots the log has the whole width (play-test: three rows of log beside an
+        empty chat box at 80x24; at 120x40 the box stayed, with no one to chat with)."""
         t, me = self.table, self.shipwreck.user
         others = any(
             s.kind == "human" and i != self.seat and s.player != me for i, s in enumerate(t.seats)
