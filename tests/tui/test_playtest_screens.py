@@ -154,14 +154,15 @@ def test_one_supply_card_is_passed_in_the_singular() -> None:
 
 
 def test_the_you_panel_keeps_the_first_mates_strength_and_survival_at_80x24() -> None:
-    """Compact, 25 columns: ``First Mate str 8 surv 3`` whole, for every character."""
+    """Compact, 27 columns: ``─ First Mate◂ str 8 surv 3`` whole (the panel's title rule,
+    session 30), for every character."""
     _, table = lobby_with_table()
     view = table.view(0)
     for c in view.characters:
         as_c = msgspec.structs.replace(view, me=c.id)
-        first = plain(me_panel(as_c, compact=True), 27).splitlines()[1]
+        first = plain(me_panel(as_c, compact=True), 27).splitlines()[0]
         card = CHAR[c.id]
-        assert f"{explain.name(c.id)} str {card.strength} surv {card.bonus}" in first, first
+        assert f"─ {explain.name(c.id)}◂ str {card.strength} surv {card.bonus}" in first, first
 
 
 # ------------------------------------------------------------------ the tutorial at 80×24

@@ -136,20 +136,23 @@ def panes(app: ShipwreckApp) -> dict[str, tuple[bool, int, str]]:
     return out
 
 
-async def test_at_80x24_a_table_of_bots_gives_the_chat_s_width_to_the_log() -> None:
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_table_of_bots_gives_the_chat_s_width_to_the_log(size: tuple[int, int]) -> None:
     """The log showed 2-3 lines beside an untitled chat box, empty at a table of bots. With
-    nobody else to talk to, the log now takes the whole width; a spectator brings the chat
-    back (and its going hides it again); a line said keeps it."""
+    nobody else to talk to, the log now takes the whole width, at 80x24 and (session 30: the
+    box stayed there) at 120x40; a spectator brings the chat back (and its going hides it
+    again); a line said keeps it."""
     lobby, table = lobby_with_table()
     app = ShipwreckApp(lobby, "ann", open_table=table.id)
-    async with app.run_test(size=(80, 24)) as pilot:
+    width = size[0]
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        assert panes(app) == {"log": (True, 80, "log"), "chat": (False, 0, "chat")}
+        assert panes(app) == {"log": (True, width, "log"), "chat": (False, 0, "chat")}
         stop = table.watch("carol")
         await pilot.pause()
         shown = panes(app)
         assert shown["chat"][0] and shown["chat"][2] == "chat", shown
-        assert shown["log"][1] + shown["chat"][1] == 80, shown
+        assert shown["log"][1] + shown["chat"][1] == width, shown
         stop()
         await pilot.pause()
         assert not panes(app)["chat"][0]
@@ -159,8 +162,7 @@ async def test_at_80x24_a_table_of_bots_gives_the_chat_s_width_to_the_log() -> N
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_another_player_at_the_table_keeps_the_titled_chat(size: tuple[int, int]) -> None:
-    """Another human seated: the chat is shown at 80x24, titled "chat", as at 120x40 (where
-    it is always shown)."""
+    """Another human seated: the chat is shown, titled "chat", at 80x24 as at 120x40."""
     lobby = Lobby(seed=1)
     table = two_humans(lobby)
     app = ShipwreckApp(lobby, "alice", open_table=table.id)
@@ -168,6 +170,32 @@ async def test_another_player_at_the_table_keeps_the_titled_chat(size: tuple[int
         await pilot.pause()
         shown = panes(app)
         assert shown["chat"][0] and shown["chat"][2] == "chat" and shown["chat"][1] > 20, shown
+
+
+async def test_at_80x24_the_log_has_four_rows_and_the_you_panel_loses_no_line() -> None:
+    """Session 30: at 80x24 the log showed three rows. The "you" panel's title rule is now its
+    character's line (``─ Frenchy◂ str 6 surv 6 ───``, on the boat's header row), so the boat
+    and the panel take seven rows, not eight: the log has four, and the panel still shows
+    every line it did (ability, hidden items, friend, enemy, score) with the whole board."""
+    lobby, table = lobby_with_table()
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = seat_screen(app)
+        assert screen.query_one("#log", EventLog).scrollable_content_region.height == 4
+        assert screen.max_scroll_y == 0
+        for wid in ("title", "seats", "boat", "me", "nav", "log", "prompt", "error", "command"):
+            region = screen.panel_region(wid)
+            assert region and region.bottom <= 24, f"{wid} is not all on screen"
+        view = table.view(screen.seat)
+        me = next(c for c in view.characters if c.id == view.me)
+        text = screen_text(app)
+        head = f"─ {explain.name(me.id)}◂ str {me.strength} surv {CHAR[me.id].bonus} ─"
+        assert head in text.splitlines()[2], text  # (beside the boat's header)
+        for words in (explain.ability(me.id, True), "hid 1: ", "friend", "enemy", "score now"):
+            assert words in text, words
+        for c in view.characters:
+            assert f"{c.seat}{'⎈' if c.id == R.navigator_of(view) else ' '} {c.id}" in text
 
 
 # ------------------------------------------------- 3. the navigation line keeps its labels

@@ -191,7 +191,44 @@ async def test_the_compact_fleet_says_where_in_full() -> None:
         mine = [r for r in shown for s in view.ships if s.owner == 2 and f" {codes[s.id]} " in r]
         assert len(mine) == 5, shown
         for row in mine:
-            assert row.endswith(f" {home}"), row  # (a 13-letter id is cut: her code is whole)
+            assert row.endswith(f" {home}"), row  # (a 13-letter id is shortened: see below)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_fleet_s_ship_column_tells_every_ship_apart(size: tuple[int, int]) -> None:
+    """Session 30: in the fleet panel's ship column (12 columns), ``el-picador-10`` to ``-12``
+    all read ``el-picador-…`` (their codes beside them were whole). A longer id keeps her
+    number, ``el-picad…-10``: every row's id is whole or such a shortening, no two alike."""
+    lobby, table = four_plain_fleets()
+    view = sm_view(table, 2)
+    codes = ship_codes(view)
+    app = ShipwreckApp(lobby, "cat", open_table=table.id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = drawn(app, "side", "fleet")
+    mine = [s for s in view.ships if s.owner == 2]
+    assert "el-picador-10" in [s.id for s in mine]
+    labels = []
+    for s in mine:
+        (row,) = [r for r in shown if f" {codes[s.id]} " in r]
+        label = row.split()[2]
+        assert label == s.id or label == R.ship_label(s.id, R.SHIP_ID_NARROW), row
+        labels.append(label)
+    assert "el-picad…-10" in labels and len(set(labels)) == len(labels), labels
+
+
+@pytest.mark.parametrize("width", [R.SHIP_ID_NARROW, R.SHIP_ID_WIDE])
+def test_every_ship_id_fits_the_ship_column_and_stays_told_apart(width: int) -> None:
+    """Every card's id, as the first of her card at a table or numbered (up to 16 of a card at
+    a table of four), fits the column whole or shortened, no two alike, her number kept."""
+    from shipwreck.games.spanish_main.ships import CARDS
+
+    numbers = ["", *(f"-{k}" for k in range(2, 17))]
+    labels = {(card, n): R.ship_label(card + n, width) for card in CARDS for n in numbers}
+    assert all(len(label) <= width for label in labels.values())
+    assert len(set(labels.values())) == len(labels)
+    for (card, n), label in labels.items():
+        assert label == card + n or label.endswith("…" + n), label
 
 
 # ------------------------------------------------------------------ 5. tell by the board's #

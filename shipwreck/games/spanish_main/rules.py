@@ -301,8 +301,10 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
                 acts = _ship_actions(state, s)
                 if must_leave(state, s) is not None:  # (SM-60: only a move that leaves)
                     leaving = True
+                    away = _leaving_move(state, s, 0.0)  # (the one her refusals suggest)
                     acts = [a for a in acts if isinstance(a, _LEAVING)]
-                out.extend(a for a in acts if first is None or _KIND_OF.get(type(a)) == first)
+                    acts += [away] if away is not None and away not in acts else []
+                out.extend(a for a in acts if first is None or _action_kind(state, a) == first)
             elif s.owner == seat:
                 out.extend(_bonus_actions(state, s))
         if not leaving:
@@ -478,7 +480,7 @@ def default(state: SpanishMainState, seat: Seat) -> C.Command | None:
     if kind is None:
         return None
     if kind == "turn":
-        return _END_TURN
+        return _leaving_default(state, seat) or _END_TURN
     if kind in ("after_move", "board"):
         return _PASS
     if kind == "load":
@@ -901,13 +903,22 @@ def apply(state: SpanishMainState, seat: Seat, cmd: C.Command) -> list[Event]:
 
 
 _LEAVING = (C.Move, C.MoveToward, C.MoveDock)
-"""The actions a raider that must leave may take (coming about keeps her docked)."""
+"""The actions a raider that must leave may take (coming about, or a tow where she lies, keeps
+her docked)."""
 
 _KIND_OF: dict[type, str] = {
     C.Move: "move", C.MoveToward: "move", C.MoveDock: "move", C.ComeAbout: "move",
     C.Shoot: "shoot", C.Explore: "explore", C.Repair: "repair",
 }  # fmt: skip
 """Action kinds, for "the same action twice" (SM-60)."""
+
+
+def _action_kind(state: SpanishMainState, cmd: C.Command) -> str | None:
+    """The kind of action ``cmd`` is, or None for an answer or a free action. A tow on the
+    turn, where she lies, is her move action (SM-17); after a move it is that move's answer."""
+    if isinstance(cmd, C.Tow):
+        return "move" if state.step == "turn" else None
+    return _KIND_OF.get(type(cmd))
 
 
 def _first_kind(state: SpanishMainState, sid: str) -> str | None:
@@ -919,7 +930,7 @@ def _first_kind(state: SpanishMainState, sid: str) -> str | None:
 
 
 def _check_same(state: SpanishMainState, cmd: C.Command) -> None:
-    kind = _KIND_OF.get(type(cmd))
+    kind = _action_kind(state, cmd)
     sid = getattr(cmd, "ship", "")
     first = _first_kind(state, sid) if kind is not None else None
     if first is not None and first != kind:
@@ -934,7 +945,7 @@ def must_leave(state: SpanishMainState, s: Ship) -> str | None:
         return None
     if state.islands[s.docked].home in (None, s.owner) or _can_move(state, s) is not None:
         return None
-    return s.docked if _try_instead(state, s, 0.0) else None
+    return s.docked if _leaving_move(state, s, 0.0) is not None else None
 
 
 def _check_leaving(state: SpanishMainState, seat: int, cmd: C.Command) -> None:
@@ -949,18 +960,29 @@ def _check_leaving(state: SpanishMainState, seat: int, cmd: C.Command) -> None:
                     f"{_try_instead(state, ship, 0.0)}"
                 )
     sid = getattr(cmd, "ship", None)
-    if isinstance(cmd, _LEAVING) or type(cmd) not in _KIND_OF or not isinstance(sid, str):
+    kind = _action_kind(state, cmd)
+    if isinstance(cmd, _LEAVING) or kind is None or not isinstance(sid, str):
         return
     s = state.ships.get(sid)
     if s is not None and s.owner == seat and (isl := must_leave(state, s)) is not None:
+        stays = "a tow where she lies keeps her there, so " if isinstance(cmd, C.Tow) else ""
         raise IllegalCommand(
-            f"{s.id} must leave {isl} this turn: her action is a move that takes her away"
+            f"{s.id} must leave {isl} this turn: {stays}her action is a move that takes her away"
             f"{_try_instead(state, s, 0.0)}"
         )
 
 
+def _leaving_default(state: SpanishMainState, seat: int) -> C.Command | None:
+    """The safe answer to the turn of a seat with a raider that must leave: her leaving move
+    (ending the turn is refused until she has moved, SM-60)."""
+    for s in state.ships.values():
+        if s.owner == seat and must_leave(state, s) is not None:
+            return _leaving_move(state, s, 0.0)
+    return None
+
+
 def _note_action(state: SpanishMainState, cmd: C.Command) -> None:
-    kind = _KIND_OF.get(type(cmd))
+    kind = _action_kind(state, cmd)
     sid = getattr(cmd, "ship", "")
     if kind is not None and f"same:{sid}" in state.marks and _first_kind(state, sid) is None:
         state.marks.append(f"did:{sid}:{kind}")
@@ -1082,6 +1104,16 @@ def _way_out(state: SpanishMainState, s: Ship, near: float) -> str:
 def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
     """'; try 'move SHIP S -45'': a one-leg move that does take her somewhere, the turn nearest
     ``near`` first; or "" if none of the headings legal() lists does."""
+    move = _leaving_move(state, s, near)
+    if move is None:
+        return ""
+    ((kind, turn, _),) = move.legs
+    return f"; try 'move {s.id} {kind}{f' {turn:g}' if turn else ''}'"
+
+
+def _leaving_move(state: SpanishMainState, s: Ship, near: float) -> C.Move | None:
+    """A one-leg move (a whole leg) that does take her somewhere, the turn nearest ``near``
+    first; or None if none of the headings legal() lists does."""
     length, skip = _body(state, s)
     slides = slide_turns(s, length, obstacles(state, s, skip))
     # (whole degrees first, nearest ``near`` first: a finer turn only where none of them does)
@@ -1090,8 +1122,8 @@ def _try_instead(state: SpanishMainState, s: Ship, near: float) -> str:
         for kind in dict.fromkeys(move_legs(s, state)):
             path = _plan(state, s, [(turn, geo.LEG_LENGTH[kind])])
             if not path.legs[0].swung and path.legs[0].ran >= MIN_RUN:
-                return f"; try 'move {s.id} {kind}{f' {turn:g}' if turn else ''}'"
-    return ""
+                return C.Move(s.id, (("S" if kind == "S" else "L", turn, None),))
+    return None
 
 
 _Planned = tuple[Ship, geo.Path, list[str], list[float]]

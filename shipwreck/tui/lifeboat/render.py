@@ -194,17 +194,21 @@ def _relations(me: CharacterView, short: bool, tight: bool = False) -> list[Text
 def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     """My character and its ability, my hidden items, what my friend and enemy are worth to me
     (the special cases in words), and what I would score if the boat reached land now. Only
-    from my own view. The panel is 8 rows of 36 columns (compact: a title row and 7 rows of 26
-    columns, no frame). My hidden items are all shown, wrapped over as many rows as they
-    need; to make room the score's parts give way first (in brief, then cut with "…"), then
-    the ability line (it is in the rules, F2)."""
+    from my own view. The panel is 8 rows of 36 columns (compact: 7 rows of 26 columns, no
+    frame; my character's line is the title rule, ``─ Kid◂ str 3 surv 2 ───``, beside the
+    boat's header, so that the boat's rows are the panel's and the log has one row more). My
+    hidden items are all shown, wrapped over as many rows as they need; to make room the
+    score's parts give way first (in brief, then cut with "…"), then the ability line (it is
+    in the rules, F2)."""
     me = next((c for c in view.characters if c.id == view.me), None)
     if me is None:
         return Panel(Text("you are watching this table"), title="spectator")
     card = CHAR[me.id]
     width, rows = (26, 7) if compact else (36, 8)
     head = Text(explain.name(me.id) if compact else card.name, style="bold")
-    if compact:  # ("First Mate str 8 surv 3": 25 columns hold the longest)
+    if compact:  # ("First Mate◂ str 8 surv 3": 24 columns hold the longest)
+        head.stylize("cyan")
+        head.append("◂", style="bold cyan")  # (you, as the boat marks you)
         head.append(f" str {me.strength} surv {me.bonus}")
     else:  # the longest name ("the First Mate") takes the short form
         forms = (
@@ -257,13 +261,19 @@ def me_panel(view: LifeboatView, compact: bool = False) -> RenderableType:
     if len(lines) > rows:  # (compact: many kinds of items) the score stays; the items are cut
         cut = max(1, len(hidden) - (len(lines) - rows))
         lines = [head, *hidden[: cut - 1], hidden[cut - 1] + Text(" …"), *said, *score]
-    body = Text("\n").join(lines[:rows])
+    if compact:  # the head is the title rule, on the boat's header row: a row for the log
+        title = Text("─ ", style="dim", no_wrap=True, overflow="crop")
+        title.append_text(head)
+        title.append(" " + "─" * 30, style="dim")
+        return Group(title, Padding(_body(lines[1:rows]), (0, 0, 0, 1)))
+    return Panel(_body(lines[:rows]), title="you", padding=(0, 1))
+
+
+def _body(lines: list[Text]) -> Text:
+    body = Text("\n").join(lines)
     body.no_wrap = True
     body.overflow = "ellipsis"
-    if compact:
-        title = Text("─ you " + "─" * 30, style="dim", no_wrap=True, overflow="crop")
-        return Group(title, Padding(body, (0, 0, 0, 1)))
-    return Panel(body, title="you", padding=(0, 1))
+    return body
 
 
 PART_BRIEF = {

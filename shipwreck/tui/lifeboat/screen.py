@@ -50,9 +50,10 @@ names them ("Ctrl+↑: earlier" once the chat has more lines than rows)."""
 class TableScreen(SeatScreen[LifeboatView]):
     """One Lifeboat table, as one seat (or a spectator) sees it.
 
-    The full layout needs 33 rows; below ``COMPACT_BELOW`` (34) the screen is compact: no
-    seats line, the boat without its title, three rows of cards as one-line chips, a
-    borderless command line; so an 80×24 terminal shows every panel and a log."""
+    The full layout needs 33 rows; below ``COMPACT_BELOW`` (34) the screen is compact: a
+    one-row seats line, the boat without its title (seven rows, my panel beside it as tall:
+    its title rule is my character's line), three rows of cards as one-line chips, a
+    borderless command line; so an 80×24 terminal shows every panel and four rows of log."""
 
     BINDINGS = [
         Binding("f1", "help", "help"),
@@ -77,12 +78,10 @@ class TableScreen(SeatScreen[LifeboatView]):
         yield from self.compose_foot()
 
     def chat_wanted(self) -> bool:
-        """Whether the chat pane is shown: always on a tall terminal; on a short one (80x24)
-        only while someone else may read it or has written in it (another player seated, a
-        spectator, a line said), so that at a table of bots the log has the whole width
-        (play-test: three rows of log beside an empty chat box)."""
-        if not self.compact:
-            return True
+        """Whether the chat pane is shown, at every size: only while someone else may read it
+        or has written in it (another player seated, a spectator, a line said), so that at a
+        table of bots the log has the whole width (play-test: three rows of log beside an
+        empty chat box at 80x24; at 120x40 the box stayed, with no one to chat with)."""
         t, me = self.table, self.shipwreck.user
         others = any(
             s.kind == "human" and i != self.seat and s.player != me for i, s in enumerate(t.seats)
@@ -100,7 +99,7 @@ class TableScreen(SeatScreen[LifeboatView]):
             Spot("seats", Region(0, 1, width, 1 if self.compact else 2), pad=1, style="muted"),
         ]
         y = spots[-1].region.bottom
-        h = 8 if self.compact else 10  # the boat's title, header, rule and six seats
+        h = 7 if self.compact else 10  # the title, header, rule, six seats; compact: header, seats
         spots += [Spot("boat", Region(lx, y, lw, h)), Spot("me", Region(rx, y, rw, h))]
         y += h
         h = 3 if self.compact else 8  # the track, a label and a row of cards

@@ -555,6 +555,24 @@ def _status_brief(s: ShipView, codes: dict[str, str]) -> str:
     return parts[0] if parts else "at sea"  # the first that applies
 
 
+SHIP_ID_NARROW, SHIP_ID_WIDE = 12, 18
+"""The fleet panel's ship column, narrow (46 columns) and wide: :func:`ship_label` fits each id."""
+
+_NUMBERED = re.compile(r"(.+?)(-\d+)?")
+"""A ship id: her card's id, then her number at the table if the card is repeated (``-10``)."""
+
+
+def ship_label(ship: str, width: int) -> str:
+    """A ship's id in ``width`` columns: whole if it fits, else her card's id cut and her
+    number kept, ``el-picad…-10``. (Cut at the end, ``el-picador-10`` to ``-16`` all read
+    ``el-picador-…``, session 30; no two cards share the letters kept, a test holds it.)"""
+    if len(ship) <= width:
+        return ship
+    found = _NUMBERED.fullmatch(ship)
+    card, number = (found.group(1), found.group(2) or "") if found else (ship, "")
+    return card[: width - 1 - len(number)].rstrip("-") + "…" + number
+
+
 def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) -> RenderableType:
     """Every ship: code and bow arrow, masts (cannon ranges, x = eliminated), cargo, the move
     left this turn and where she is (``wide``: room for the longest id, and a longer where).
@@ -565,7 +583,8 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
     codes = ship_codes(view)
     longest = max((len(c) for c in codes.values()), default=3)  # (``ep10``: 4 seats, 16 ships)
     t.add_column("", no_wrap=True, width=2 + max(3, longest))
-    t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=18 if wide else 12)
+    id_width = SHIP_ID_WIDE if wide else SHIP_ID_NARROW
+    t.add_column("ship", no_wrap=True, overflow="ellipsis", max_width=id_width)
     if wide:  # (46 columns have no room for it: F3's cards say it)
         t.add_column("nation", no_wrap=True)
     t.add_column("masts", no_wrap=True)
@@ -584,7 +603,7 @@ def fleet(view: SpanishMainView, wide: bool = False, rows: int | None = None) ->
             move = Text("+".join(s.move), style="bold" if mine else "")
         t.add_row(
             Text(f"{arrow(s.heading)} {codes[s.id]}", style=f"bold {colour}"),
-            Text(s.id, style=colour),
+            Text(ship_label(s.id, id_width), style=colour),
             *([Text(nation(s))] if wide else []),
             _masts(s),
             f"{len(s.cargo)}/{s.cargo_slots - sum(c.slots for c in s.aboard)}",
