@@ -658,6 +658,45 @@ def _first_leg_blocked(
     return res.swung or (res.hit is not None and res.ran < MIN_RUN)
 
 
+def first_leg(
+    state: SpanishMainState, s: Ship, turn: float, dist: float
+) -> tuple[geo.LegResult, float, float, float]:
+    """The first leg of a typed move of ``s`` (turn, then run ``dist``): what it meets and where
+    her bow tip ends, as the move itself sails it (:func:`geo.sail_leg`). Listing the choices
+    sails the first leg of every move it lists, so for those this is remembered."""
+    length, skip = _body(state, s)
+    reach = _reach(state, s, length, skip)
+    return geo.sail_leg(s.x, s.y, s.heading, length, s.length, float(turn), dist, reach)
+
+
+def aim_of(
+    state: SpanishMainState, s: Ship, cmd: C.MoveToward | C.MoveDock
+) -> tuple[float, float] | None:
+    """Where a helper move of ``s`` aims (an island's centre, a ship's middle); None if it
+    names nothing at sea (or herself)."""
+    target = cmd.target if isinstance(cmd, C.MoveToward) else cmd.island
+    if target == s.id or (target not in state.islands and target not in state.ships):
+        return None
+    return _target_point(state, s, target)
+
+
+def first_leg_toward(
+    state: SpanishMainState, s: Ship, aim: tuple[float, float]
+) -> tuple[geo.LegResult, float, float, float] | None:
+    """The first leg of a helper move of ``s`` toward ``aim`` (toward, dock) as the move sails
+    it, when her turn is the one straight at it (:func:`geo.straight_on`); None when she might
+    take a detour (then only the move itself tells)."""
+    length, skip = _body(state, s)
+    legs = _toward_legs(state, s)
+    x, y, h = s.x + 0.0, s.y + 0.0, s.heading + 0.0
+    near = geo.plan_near(x, y, h, length, legs, obstacles(state, s, skip))
+    dist = legs[0][1]
+    turn = geo.straight_on(x, y, h, length, dist, aim, near, sum(d for _, d in legs))
+    if turn is None:
+        return None
+    return geo.sail_leg(x, y, h, length, s.length, turn, dist, near)
+
+
 def _first_leg_toward_blocked(
     s: Ship, length: float, x: float, y: float, reach: list[geo.Obstacle], leg: str
 ) -> bool:
