@@ -77,9 +77,22 @@ def bow_length(length: float) -> float:
     return mast_frac(0, masts) * length
 
 
+_UNITS: dict[float, tuple[float, float]] = {}
+UNITS_KEPT = 4096
+
+
 def unit(heading: float) -> tuple[float, float]:
-    rad = math.radians(heading)
-    return math.sin(rad), math.cos(rad)
+    """The unit vector of a heading (remembered: the rules ask for the same few headings, every
+    ship's and every listed turn's, many times over)."""
+    got = _UNITS.get(heading)
+    if got is None:
+        rad = math.radians(heading)
+        got = math.sin(rad), math.cos(rad)
+        if heading != 0.0:  # (0.0 and -0.0 are one key but two answers: neither is kept)
+            if len(_UNITS) >= UNITS_KEPT:
+                _UNITS.clear()
+            _UNITS[heading] = got
+    return got
 
 
 def norm_heading(h: float) -> float:

@@ -352,38 +352,51 @@ def _id(x: object) -> str:
     raise BotRuntimeError("this names no ship or island")
 
 
-def _can(ctx: Context, test: Callable[[object], bool]) -> bool:
-    return any(test(c) for c in ctx.view.choices)
+def _offered(ctx: Context) -> set[tuple[str, ...]]:
+    """What this decision's choices offer, by kind and ship (and target): made once per
+    decision, as a script asks ``can_…`` of every ship in its guards."""
+    if "offered" in ctx.memo:
+        return cast("set[tuple[str, ...]]", ctx.memo["offered"])
+    got: set[tuple[str, ...]] = set()
+    for c in ctx.view.choices:
+        if isinstance(c, _MOVES):
+            got.add(("move", c.ship))
+        if isinstance(c, C.MoveToward):
+            got.add(("toward", c.ship, c.target))
+        elif isinstance(c, C.MoveDock):
+            got.add(("dock", c.ship, c.island))
+        elif isinstance(c, C.Shoot):
+            got.add(("shoot", c.ship, c.target))
+        elif isinstance(c, C.Explore):
+            got.add(("explore", c.ship))
+        elif isinstance(c, C.Repair):
+            got.add(("repair", c.ship))
+    ctx.memo["offered"] = got
+    return got
 
 
 def _fn_can_move(ctx: Context, ship: object) -> bool:
-    sid = _id(ship)
-    return _can(ctx, lambda c: isinstance(c, _MOVES) and c.ship == sid)
+    return ("move", _id(ship)) in _offered(ctx)
 
 
 def _fn_can_toward(ctx: Context, ship: object, target: object) -> bool:
-    sid, tid = _id(ship), _id(target)
-    return _can(ctx, lambda c: isinstance(c, C.MoveToward) and c.ship == sid and c.target == tid)
+    return ("toward", _id(ship), _id(target)) in _offered(ctx)
 
 
 def _fn_can_dock(ctx: Context, ship: object, island: object) -> bool:
-    sid, iid = _id(ship), _id(island)
-    return _can(ctx, lambda c: isinstance(c, C.MoveDock) and c.ship == sid and c.island == iid)
+    return ("dock", _id(ship), _id(island)) in _offered(ctx)
 
 
 def _fn_can_shoot(ctx: Context, ship: object, target: object) -> bool:
-    sid, tid = _id(ship), _id(target)
-    return _can(ctx, lambda c: isinstance(c, C.Shoot) and c.ship == sid and c.target == tid)
+    return ("shoot", _id(ship), _id(target)) in _offered(ctx)
 
 
 def _fn_can_explore(ctx: Context, ship: object) -> bool:
-    sid = _id(ship)
-    return _can(ctx, lambda c: isinstance(c, C.Explore) and c.ship == sid)
+    return ("explore", _id(ship)) in _offered(ctx)
 
 
 def _fn_can_repair(ctx: Context, ship: object) -> bool:
-    sid = _id(ship)
-    return _can(ctx, lambda c: isinstance(c, C.Repair) and c.ship == sid)
+    return ("repair", _id(ship)) in _offered(ctx)
 
 
 def _crew_id(x: object) -> str:
