@@ -533,8 +533,13 @@ def swept(
     remembered answer."""
     # (+ 0.0 turns -0.0 into 0.0: equal keys must give the same answer, whichever came first)
     x, y, heading, amount = x + 0.0, y + 0.0, heading + 0.0, amount + 0.0
-    key = ("sweep", x, y, heading, length, amount)
-    return _remember(obstacles, key, lambda: sweep(x, y, heading, length, amount, obstacles))
+    if not isinstance(obstacles, Waters):
+        return sweep(x, y, heading, length, amount, obstacles)
+    key = ("sweep", x, y, heading, length, amount)  # (as _remember, inlined: every run asks)
+    got = obstacles.memo.get(key)
+    if got is None:
+        got = obstacles.memo[key] = sweep(x, y, heading, length, amount, obstacles)
+    return cast(Sweep, got)
 
 
 def sweep_stepped(
