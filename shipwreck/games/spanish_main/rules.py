@@ -604,9 +604,21 @@ def _reach(state: SpanishMainState, s: Ship, length: float, skip: set[str]) -> g
     if got is None:
         seg = geo.axis(s.x, s.y, s.heading, length)
         far = 1.5 * length + geo.L + 0.2  # (a turn swings her up to ~1.42 lengths, a leg <= L)
-        got = obs.memo[key] = geo.Waters((ob for ob in obs if ob.gap(seg) <= far), obs.memo)
+        got = obs.memo[key] = geo.Waters((ob for ob in obs if _within(ob, seg, far)), obs.memo)
     assert isinstance(got, geo.Waters)
     return got
+
+
+def _within(ob: geo.Obstacle, seg: geo.Segment, far: float) -> bool:
+    """Is ``ob`` at most ``far`` from a hull of axis ``seg``? What the circles holding both
+    shapes put clearly farther is not measured: its gap is more than that."""
+    if ob.kind != geo.EDGE:
+        ax, ay, bx, by = seg
+        half = math.hypot(bx - ax, by - ay) / 2 + geo.HULL_RADIUS
+        dx, dy, lim = ob.mx - (ax + bx) / 2, ob.my - (ay + by) / 2, far + half + ob.rad + 1e-6
+        if dx * dx + dy * dy > lim * lim:
+            return False
+    return ob.gap(seg) <= far
 
 
 def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
