@@ -136,8 +136,14 @@ def touches_island(s: Ship, isl: Island) -> bool:
 def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     """SM-19 as the seed words it (the seed wins): a ship is pinned while her bow touches an enemy
     ship that is not derelict; she cannot move until that ship moves away or is derelict."""
-    for o in state.ships.values():
-        if o.owner != s.owner and bow_touches(s, o) and not o.derelict:
+    x, y, span = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH
+    for o in state.ships.values():  # (bow_touches' first look inlined: asked of every ship)
+        if o.owner == s.owner:
+            continue
+        reach = span + o.length
+        if abs(x - o.x) > reach or abs(y - o.y) > reach:
+            continue
+        if _touch(_bow(s), _axis(o)) and not o.derelict:
             return o
     return None
 
