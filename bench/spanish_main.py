@@ -17,7 +17,10 @@ every island, hull and the sea's edge, the refusals): on a position the rules ha
 obstacles made, as after listing the choices; the move itself new), on a position never seen (the
 memo cleared first), and with the old stepped run (``geometry.sweep_stepped``) in the run's place,
 the baseline. It also times planning alone and a whole ``apply`` of a move (planning, docking, the
-after-move checks) on a copy, the copy's cost taken off.
+after-move checks) on a copy, the copy's cost taken off; and reading one typed line as a table
+does (the seat's names view, then the parse).
+
+Figures, and how base and new were compared on this shared machine: bench/spanish_main-results.md.
 """
 
 from __future__ import annotations
@@ -33,11 +36,12 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from shipwreck.engine.core import IllegalCommand  # noqa: E402
-from shipwreck.games.spanish_main import RULES, memo, rules  # noqa: E402
+from shipwreck.games.spanish_main import RULES, codes, memo, rules  # noqa: E402
 from shipwreck.games.spanish_main import commands as C  # noqa: E402
 from shipwreck.games.spanish_main import geometry as geo  # noqa: E402
 from shipwreck.games.spanish_main.geometry import LEG_LENGTH  # noqa: E402
 from shipwreck.games.spanish_main.state import SpanishMainState  # noqa: E402
+from shipwreck.lang import parse_command  # noqa: E402
 from shipwreck.resources import bots_dir  # noqa: E402
 from shipwreck.sim import simulate_bots  # noqa: E402
 
@@ -192,6 +196,27 @@ def bench_moves(moves: int, seed: int) -> str:
     )
 
 
+def bench_typed(seed: int, lines: int = 200) -> str:
+    """Reading a typed line at a table of 20 ships (what ``Table.submit_text`` does before it
+    submits): the seat's view for ship codes and ids, then the parse."""
+    state = twenty_ships(seed)
+    (p,) = RULES.prompts(state)
+    s = next(s for s in state.ships.values() if s.owner == p.seat)
+    text = f"move {codes.ship_codes(RULES.view(state, p.seat))[s.id]} S 0"
+    spent = {}
+    for name, make in (("full view", RULES.view), ("names view", RULES.names_view)):
+        start = time.process_time()
+        for _ in range(lines):
+            cmd = parse_command("spanish_main", text, make(state, p.seat), check_ids=False)
+        spent[name] = (time.process_time() - start) / lines
+        assert isinstance(cmd, C.Move) and cmd.ship == s.id
+    return (
+        f"reading a typed line ('{text}') among 20 ships: {spent['names view'] * 1e6:,.0f} µs"
+        f" with the names view (Table.submit_text), {spent['full view'] * 1e6:,.0f} µs with the"
+        " full view (its legal commands worked out)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--games", type=int, default=20)
@@ -201,10 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     play_one(10**6, args.seats)  # warm up
-    print(bench_games(args.games, args.seats, args.seed))
+    if args.games:
+        print(bench_games(args.games, args.seats, args.seed))
     if args.haul:
         print(bench_haulers(args.haul, args.seed))
     print(bench_moves(args.moves, args.seed))
+    print(bench_typed(args.seed))
     return 0
 
 

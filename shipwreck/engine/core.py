@@ -182,6 +182,17 @@ class ChoosesFleets(Protocol):
 
 
 @runtime_checkable
+class NamesView(Protocol[S_in]):
+    """A game whose typed lines name things by what a seat's view shows (a Spanish Main ship's
+    map code), and which can make that view cheaply for reading a line: everything a line may
+    name, without the legal commands a full view works out."""
+
+    def names_view(self, state: S_in, seat: Seat | None) -> object:
+        """``view(state, seat)`` with no legal commands listed."""
+        ...
+
+
+@runtime_checkable
 class Previews(Protocol[S_in, C_in]):
     """A game that can tell what a command would do without doing it (a Spanish Main move:
     where it ends and what stops it), for the screen to draw before it is sent."""

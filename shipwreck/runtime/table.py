@@ -27,6 +27,7 @@ from shipwreck.engine.core import (
     ChoosesFleets,
     Event,
     IllegalCommand,
+    NamesView,
     Previews,
     Prompt,
     Seat,
@@ -497,12 +498,19 @@ class Table:
         player = self.seats[seat].player if 0 <= seat < len(self.seats) else None
         if player is not None and self.take_back(player) and text.strip() == "takeover":
             return Submitted(True, "you have your seat back")
-        view = self.view(seat) if has_aliases(self.game) and self.started else None
+        view = self._names_view(seat) if has_aliases(self.game) and self.started else None
         try:  # (with the seat's view: the other names of ids in play, a ship's map code)
             cmd = parse_command(self.game, text, view, check_ids=False)
         except CommandSyntaxError as e:
             return Submitted(False, str(e))
         return self.submit(seat, cmd)
+
+    def _names_view(self, seat: Seat) -> object:
+        """The seat's view to read a typed line with: without its legal commands where the
+        game can leave them out (working them out is most of a Spanish Main view's cost)."""
+        if isinstance(self.rules, NamesView):
+            return self.rules.names_view(self.state, seat)
+        return self.view(seat)
 
     def submit(self, seat: Seat, cmd: object) -> Submitted:
         """The one door into the engine. A refused command changes nothing."""

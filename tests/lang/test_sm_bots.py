@@ -113,6 +113,53 @@ def test_move_to_docks_when_it_can() -> None:
     assert docks > 10
 
 
+def _previewed_gap(ctx: Context, cmd: C.Command, target: Any) -> float | None:
+    """What ``move SHIP to TARGET`` counts for ``cmd`` from its preview (as best_move does)."""
+    end = env._end(ctx, cmd)
+    if end is None:
+        return None
+    hull, touch, bow = end
+    if touch is not None and touch == env._id(target) and isinstance(target, env.Island):
+        return -1.0
+    gap = env._gap(hull, target)
+    if touch is not None and touch != env._id(target):
+        trap = bow and (touch == env._EDGE_ID or touch in env._sea(ctx).ships)
+        gap += env.TRAPPED if trap else env.AGROUND
+    return gap + (env.STAY if isinstance(cmd, C.ComeAbout) else 0.0)
+
+
+def test_move_to_leaves_out_only_moves_that_cannot_win() -> None:
+    """``move SHIP to TARGET`` previews only the moves that may end nearest (its bounds are
+    worked out without sailing the whole move): each bound is at most the gap the preview
+    gives, and it picks exactly the move previewing every one would (nearest; the first in the
+    offer's order on a tie), in positions from whole games, toward every island and ship."""
+    checked = 0
+    for players, state, p in _play(["sm_hauler", "sm_random"], 2, 700):
+        if p is None or p.kind != "turn" or players[p.seat].name != "SM Hauler":
+            continue
+        view = RULES.view(state, p.seat)
+        names = env.names_for(view, "turn")
+        ship = names["ship"]
+        if ship is None:
+            continue
+        for target in [*names["islands"], *(s for s in names["ships"] if s is not ship)]:
+            best, gap = env.best_move(_ctx(view), ship, target)
+            ctx = _ctx(view)
+            moves = [c for c in view.choices if isinstance(c, env._MOVES) and c.ship == ship.s.id]
+            gaps = [_previewed_gap(ctx, c, target) for c in moves]
+            for c, g in zip(moves, gaps, strict=True):
+                assert g is None or env._least_gap(ctx, c, target) <= g, c
+            if not moves:
+                assert best is None
+                continue
+            want = min(
+                (g, k) for k, g in enumerate(gaps) if g is not None
+            )  # (the first of the nearest)
+            assert (best, gap) == (moves[want[1]], want[0]), (target, best, moves[want[1]])
+            checked += 1
+    assert checked > 50
+
+
 def test_expressions_in_command_words() -> None:
     state, _ = RULES.new_game(6, 2)  # (red goes first: SM-2 rolls it)
     view = RULES.view(state, 0)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 import re
 
+import msgspec
 import pytest
 from paths import ROOT
 from sea_helpers import sm_view, two_humans
 
-from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.codes import (
     RESERVED,
@@ -105,6 +106,29 @@ def test_the_table_takes_a_code_and_logs_the_id() -> None:
     assert table.commands[-1] == (0, "move lord-walpole L 0")
     refused = table.submit_text(0, "move lw L 0")  # (the engine's refusal names her id)
     assert not refused.ok and "lord-walpole" in refused.message
+
+
+def test_the_table_reads_a_line_without_listing_the_legal_commands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reading a typed line needs only what it may name (ids, codes): the table reads it with
+    the seat's names view, which holds every ship, island and code of the full view and no
+    legal commands (working those out was most of a typed line's cost)."""
+    _, table = two_humans()
+    full = sm_view(table, 0)
+    names = RULES.names_view(table.state, 0)
+    assert names.choices == () == names.free and full.choices
+    assert ship_names(names) == ship_names(full)
+    assert names == msgspec.structs.replace(full, choices=(), free=())
+    listed = []
+    choices = rules.choices
+    monkeypatch.setattr(rules, "choices", lambda *a: listed.append(a) or choices(*a))
+    read = []
+    names_view = RULES.names_view
+    monkeypatch.setattr(RULES, "names_view", lambda *a: read.append(a) or names_view(*a))
+    done = table.submit_text(0, "move lw L 0")
+    assert done.ok and table.commands[-1] == (0, "move lord-walpole L 0")
+    assert read and not listed  # (the line was read with the names view; nothing listed)
 
 
 def test_an_unknown_word_is_still_refused_with_the_ids() -> None:

@@ -73,7 +73,7 @@ Choices made where the rules are silent or ambiguous (see also each module):
 
 from __future__ import annotations
 
-from shipwreck.engine.core import Event, Positions, Previews, Ruleset, Seat
+from shipwreck.engine.core import Event, NamesView, Positions, Previews, Ruleset, Seat
 from shipwreck.games import registry
 from shipwreck.games.spanish_main import rules
 from shipwreck.games.spanish_main.commands import Command, Move, MoveDock, MoveToward
@@ -89,6 +89,7 @@ class SpanishMain(
     Ruleset[SpanishMainState, Command],
     Positions[SpanishMainState, Position],
     Previews[SpanishMainState, Move | MoveToward | MoveDock],
+    NamesView[SpanishMainState],
 ):
     """The Spanish Main ruleset, as the engine's ``Ruleset`` protocol describes it."""
 
@@ -127,6 +128,11 @@ class SpanishMain(
 
     def view(self, state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         return view(state, seat)
+
+    def names_view(self, state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
+        """The view a typed line is read with (ship codes, ids in play): no legal commands,
+        which cost far more to work out than reading the line."""
+        return view(state, seat, legal=False)
 
     def is_over(self, state: SpanishMainState) -> bool:
         return state.over

@@ -200,18 +200,26 @@ def plays(text: str) -> bool:
     return not text or text in TEXTS
 
 
+_CARD_ABILITY: dict[str, list[Ability]] = {
+    cid: [TEXTS[c.ability]] for cid, c in CARDS.items() if c.ability in TEXTS
+}
+"""Each ship card's own ability, as :func:`of` gives it (read-only: shared by every call)."""
+_NONE: list[Ability] = []
+
+
 def of(state: SpanishMainState, s: Ship) -> list[Ability]:
     """The abilities ``s`` has now: her card's (SM-60) and those of the crew aboard that may use
     theirs on her (SM-61: crew of her nation, or of a nation her card or a crew card allows);
-    none with ``abilities = false``."""
+    none with ``abilities = false``. Read-only (a crewless ship's list is shared)."""
     if not state.options.abilities:
         return []
+    if not s.aboard:  # (no crew: her card's alone; the rules ask this for every move)
+        own = _CARD_ABILITY.get(s.card) or _NONE
+        return _NONE if own and cancelled(state, s.id) else own
     card = CARDS.get(s.card)
     own = [TEXTS[card.ability]] if card is not None and card.ability in TEXTS else []
     if own and cancelled(state, s.id):
         own = []
-    if not s.aboard:
-        return own  # (no crew: her card's alone; the rules ask this for every move)
     crew = [
         (CREW[c.card], TEXTS.get(CREW[c.card].ability))
         for c in s.aboard
@@ -267,7 +275,7 @@ def _kinds(state: SpanishMainState, s: Ship, kind: str) -> list[Ability]:
 
 
 def has(state: SpanishMainState, s: Ship, kind: str) -> bool:
-    return bool(_kinds(state, s, kind))
+    return any(a.kind == kind or kind in _PARTS.get(a.kind, ()) for a in of(state, s))
 
 
 def faction(s: Ship) -> str:

@@ -79,9 +79,22 @@ def bow_length(length: float) -> float:
     return mast_frac(0, masts) * length
 
 
+_UNITS: dict[float, tuple[float, float]] = {}
+UNITS_KEPT = 4096
+
+
 def unit(heading: float) -> tuple[float, float]:
-    rad = math.radians(heading)
-    return math.sin(rad), math.cos(rad)
+    """The unit vector of a heading (remembered: the rules ask for the same few headings, every
+    ship's and every listed turn's, many times over)."""
+    got = _UNITS.get(heading)
+    if got is None:
+        rad = math.radians(heading)
+        got = math.sin(rad), math.cos(rad)
+        if heading != 0.0:  # (0.0 and -0.0 are one key but two answers: neither is kept)
+            if len(_UNITS) >= UNITS_KEPT:
+                _UNITS.clear()
+            _UNITS[heading] = got
+    return got
 
 
 def norm_heading(h: float) -> float:
@@ -534,6 +547,24 @@ def sweep(
     return Sweep(s, hit, False, x + s * ux, y + s * uy, norm_heading(heading))
 
 
+def swept(
+    x: float, y: float, heading: float, length: float, amount: float, obstacles: list[Obstacle]
+) -> Sweep:
+    """:func:`sweep`, or what it gave before from the same place against the same
+    :class:`Waters`: a leg listed among the choices, the run a helper move tries straight at its
+    aim and the same run again in a preview or a detour are one sweep. Read-only, like every
+    remembered answer."""
+    # (+ 0.0 turns -0.0 into 0.0: equal keys must give the same answer, whichever came first)
+    x, y, heading, amount = x + 0.0, y + 0.0, heading + 0.0, amount + 0.0
+    if not isinstance(obstacles, Waters):
+        return sweep(x, y, heading, length, amount, obstacles)
+    key = ("sweep", x, y, heading, length, amount)  # (as _remember, inlined: every run asks)
+    got = obstacles.memo.get(key)
+    if got is None:
+        got = obstacles.memo[key] = sweep(x, y, heading, length, amount, obstacles)
+    return cast(Sweep, got)
+
+
 def sweep_stepped(
     x: float, y: float, heading: float, length: float, amount: float, obstacles: list[Obstacle]
 ) -> Sweep:
@@ -677,7 +708,7 @@ def _sail_leg(
     obstacles: list[Obstacle],
 ) -> tuple[LegResult, float, float, float]:
     px, py, ph = turn_pose(x, y, heading, turn)
-    sw = sweep(px, py, ph, length, dist, obstacles)
+    sw = swept(px, py, ph, length, dist, obstacles)
     if sw.on and sw.hit is not None:
         part = part_of(px, py, ph, length, own_length, sw.hit)
         return LegResult(0.0, 0.0, sw.hit, True, part, swung=True), x, y, heading
@@ -760,7 +791,7 @@ def _straight_at(
         px, py, ph = turn_pose(x, y, heading, turn)
         if clear_of(axis(px, py, ph, length), obstacles):  # (set down clear: nothing to sail off)
             return turn
-        if not sweep(px, py, ph, length, dist, obstacles).on:
+        if not swept(px, py, ph, length, dist, obstacles).on:
             return turn
     return 0.0
 
@@ -824,7 +855,7 @@ def _detours(
 
     def run(px: float, py: float, ph: float, turn: float, amount: float) -> Sweep:
         qx, qy, qh = turn_pose(px, py, ph, turn)
-        return sweep(qx, qy, qh, length, amount, obstacles)
+        return swept(qx, qy, qh, length, amount, obstacles)
 
     whole = run(x, y, heading, straight, ahead)
     if whole.hit is None or whole.on or holds(whole.hit, aim):
@@ -899,6 +930,47 @@ def _near(
     return Waters(near, obstacles.memo) if isinstance(obstacles, Waters) else near
 
 
+def plan_near(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    legs: list[tuple[float, float]],
+    obstacles: list[Obstacle],
+) -> list[Obstacle]:
+    """What :func:`plan` sails ``legs`` against (the bow tip at x, y, already ``+ 0.0``): turns
+    keep the centre of her bow's rounding where it is and runs take it at most their distance,
+    so the hull never gets farther from where it is now than this; what lies farther is left
+    out, and the legs share the whole list's memo."""
+    reach = sum(max(0.0, d) for _, d in legs) + length - HULL_RADIUS + NEAR_MAX
+    return _remember(
+        obstacles, ("near", x, y, heading, reach), lambda: _near(obstacles, x, y, heading, reach)
+    )
+
+
+def straight_on(
+    x: float,
+    y: float,
+    heading: float,
+    length: float,
+    dist: float,
+    aim: tuple[float, float],
+    obstacles: list[Obstacle],
+    ahead: float,
+) -> float | None:
+    """:func:`aim_turn`'s turn when it is :func:`straight_at`'s, known without looking for a
+    detour (nothing but what she aims at is in the way of all she has ``ahead``); None when a
+    detour might be taken. The same runs as :func:`aim_turn` (remembered alike)."""
+    x, y, heading = x + 0.0, y + 0.0, heading + 0.0
+    ahead = max(dist, ahead)
+    straight = straight_at(x, y, heading, length, dist, aim, obstacles)
+    qx, qy, qh = turn_pose(x, y, heading, straight)
+    whole = swept(qx, qy, qh, length, ahead, obstacles)
+    if whole.hit is None or whole.on or holds(whole.hit, aim):
+        return straight
+    return None
+
+
 def _plan(
     x: float,
     y: float,
@@ -910,13 +982,7 @@ def _plan(
     aim: tuple[float, float] | None,
 ) -> Path:
     path = Path(x=x, y=y, heading=heading)
-    # (turns keep the centre of her bow's rounding where it is and runs take it at most their
-    # distance: the hull never gets farther from where it is now than this, so what lies
-    # farther is left out, and the legs may share the whole list's memo)
-    reach = sum(max(0.0, d) for _, d in legs) + length - HULL_RADIUS + NEAR_MAX
-    near = _remember(
-        obstacles, ("near", x, y, heading, reach), lambda: _near(obstacles, x, y, heading, reach)
-    )
+    near = plan_near(x, y, heading, length, legs, obstacles)
     left = sum(max(0.0, d) for _, d in legs)
     for turn, dist in legs:
         if aim is not None:

@@ -136,8 +136,14 @@ def touches_island(s: Ship, isl: Island) -> bool:
 def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     """SM-19 as the seed words it (the seed wins): a ship is pinned while her bow touches an enemy
     ship that is not derelict; she cannot move until that ship moves away or is derelict."""
-    for o in state.ships.values():
-        if o.owner != s.owner and bow_touches(s, o) and not o.derelict:
+    x, y, span = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH
+    for o in state.ships.values():  # (bow_touches' first look inlined: asked of every ship)
+        if o.owner == s.owner:
+            continue
+        reach = span + o.length
+        if abs(x - o.x) > reach or abs(y - o.y) > reach:
+            continue
+        if _touch(_bow(s), _axis(o)) and not o.derelict:
             return o
     return None
 
@@ -606,9 +612,21 @@ def _reach(state: SpanishMainState, s: Ship, length: float, skip: set[str]) -> g
     if got is None:
         seg = geo.axis(s.x, s.y, s.heading, length)
         far = 1.5 * length + geo.L + 0.2  # (a turn swings her up to ~1.42 lengths, a leg <= L)
-        got = obs.memo[key] = geo.Waters((ob for ob in obs if ob.gap(seg) <= far), obs.memo)
+        got = obs.memo[key] = geo.Waters((ob for ob in obs if _within(ob, seg, far)), obs.memo)
     assert isinstance(got, geo.Waters)
     return got
+
+
+def _within(ob: geo.Obstacle, seg: geo.Segment, far: float) -> bool:
+    """Is ``ob`` at most ``far`` from a hull of axis ``seg``? What the circles holding both
+    shapes put clearly farther is not measured: its gap is more than that."""
+    if ob.kind != geo.EDGE:
+        ax, ay, bx, by = seg
+        half = math.hypot(bx - ax, by - ay) / 2 + geo.HULL_RADIUS
+        dx, dy, lim = ob.mx - (ax + bx) / 2, ob.my - (ay + by) / 2, far + half + ob.rad + 1e-6
+        if dx * dx + dy * dy > lim * lim:
+            return False
+    return ob.gap(seg) <= far
 
 
 def slide_turns(s: Ship, length: float, obs: list[geo.Obstacle]) -> list[float]:
@@ -658,6 +676,45 @@ def _first_leg_blocked(
     costs little more than its first MIN_RUN): a preview or a move of it finds it remembered."""
     res, _, _, _ = geo.sail_leg(s.x, s.y, s.heading, length, s.length, turn, dist, reach)
     return res.swung or (res.hit is not None and res.ran < MIN_RUN)
+
+
+def first_leg(
+    state: SpanishMainState, s: Ship, turn: float, dist: float
+) -> tuple[geo.LegResult, float, float, float]:
+    """The first leg of a typed move of ``s`` (turn, then run ``dist``): what it meets and where
+    her bow tip ends, as the move itself sails it (:func:`geo.sail_leg`). Listing the choices
+    sails the first leg of every move it lists, so for those this is remembered."""
+    length, skip = _body(state, s)
+    reach = _reach(state, s, length, skip)
+    return geo.sail_leg(s.x, s.y, s.heading, length, s.length, float(turn), dist, reach)
+
+
+def aim_of(
+    state: SpanishMainState, s: Ship, cmd: C.MoveToward | C.MoveDock
+) -> tuple[float, float] | None:
+    """Where a helper move of ``s`` aims (an island's centre, a ship's middle); None if it
+    names nothing at sea (or herself)."""
+    target = cmd.target if isinstance(cmd, C.MoveToward) else cmd.island
+    if target == s.id or (target not in state.islands and target not in state.ships):
+        return None
+    return _target_point(state, s, target)
+
+
+def first_leg_toward(
+    state: SpanishMainState, s: Ship, aim: tuple[float, float]
+) -> tuple[geo.LegResult, float, float, float] | None:
+    """The first leg of a helper move of ``s`` toward ``aim`` (toward, dock) as the move sails
+    it, when her turn is the one straight at it (:func:`geo.straight_on`); None when she might
+    take a detour (then only the move itself tells)."""
+    length, skip = _body(state, s)
+    legs = _toward_legs(state, s)
+    x, y, h = s.x + 0.0, s.y + 0.0, s.heading + 0.0
+    near = geo.plan_near(x, y, h, length, legs, obstacles(state, s, skip))
+    dist = legs[0][1]
+    turn = geo.straight_on(x, y, h, length, dist, aim, near, sum(d for _, d in legs))
+    if turn is None:
+        return None
+    return geo.sail_leg(x, y, h, length, s.length, turn, dist, near)
 
 
 def _first_leg_toward_blocked(

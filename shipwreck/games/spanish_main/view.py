@@ -152,8 +152,10 @@ def _ability(state: SpanishMainState, s: Ship) -> str:
     return card.ability if card is not None and abilities.plays(card.ability) else ""
 
 
-def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
-    """The game as ``seat`` (``None`` = a spectator) may see it."""
+def view(state: SpanishMainState, seat: Seat | None, legal: bool = True) -> SpanishMainView:
+    """The game as ``seat`` (``None`` = a spectator) may see it. Without ``legal``, its
+    ``choices`` and ``free`` are left empty: what a typed line may name (ships, their codes,
+    islands, crew) is all there, for reading a line without working out every legal command."""
     me = state.seats[seat] if seat is not None and 0 <= seat < len(state.seats) else None
     if me is None:
         seat = None
@@ -223,9 +225,9 @@ def view(state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         ram=RamView(ram.ship, ram.target, ram.winner or None) if ram is not None else None,
         volley=(state.volley.ship, state.volley.target) if state.volley is not None else None,
         sunk=tuple(state.sunk),
-        choices=tuple(rules.choices(state, seat)) if seat is not None else (),
+        choices=tuple(rules.choices(state, seat)) if seat is not None and legal else (),
         gold_in_play=rules.gold_in_play(state),
-        free=tuple(rules.free_actions(state, seat)) if seat is not None else (),
+        free=tuple(rules.free_actions(state, seat)) if seat is not None and legal else (),
         over=state.over,
         end_reason=state.end_reason,
         winners=tuple(state.winners),

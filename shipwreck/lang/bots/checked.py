@@ -44,8 +44,9 @@ def load_named(game: str, args: list[str]) -> list[BotScript]:
     file names is one bot."""
     scripts: list[BotScript] = []
     first: dict[str, tuple[str, BotScript]] = {}
+    loaded: dict[str, BotScript] = {}
     for arg in args:
-        script = load_checked(arg)
+        script = loaded.get(arg) or loaded.setdefault(arg, load_checked(arg))  # (parsed once)
         if script.game != game:
             raise BotError(f"{arg}: this script plays {script.game}, not {game}")
         name = script.bot_name

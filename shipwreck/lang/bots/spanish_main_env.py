@@ -352,38 +352,51 @@ def _id(x: object) -> str:
     raise BotRuntimeError("this names no ship or island")
 
 
-def _can(ctx: Context, test: Callable[[object], bool]) -> bool:
-    return any(test(c) for c in ctx.view.choices)
+def _offered(ctx: Context) -> set[tuple[str, ...]]:
+    """What this decision's choices offer, by kind and ship (and target): made once per
+    decision, as a script asks ``can_…`` of every ship in its guards."""
+    if "offered" in ctx.memo:
+        return cast("set[tuple[str, ...]]", ctx.memo["offered"])
+    got: set[tuple[str, ...]] = set()
+    for c in ctx.view.choices:
+        if isinstance(c, _MOVES):
+            got.add(("move", c.ship))
+        if isinstance(c, C.MoveToward):
+            got.add(("toward", c.ship, c.target))
+        elif isinstance(c, C.MoveDock):
+            got.add(("dock", c.ship, c.island))
+        elif isinstance(c, C.Shoot):
+            got.add(("shoot", c.ship, c.target))
+        elif isinstance(c, C.Explore):
+            got.add(("explore", c.ship))
+        elif isinstance(c, C.Repair):
+            got.add(("repair", c.ship))
+    ctx.memo["offered"] = got
+    return got
 
 
 def _fn_can_move(ctx: Context, ship: object) -> bool:
-    sid = _id(ship)
-    return _can(ctx, lambda c: isinstance(c, _MOVES) and c.ship == sid)
+    return ("move", _id(ship)) in _offered(ctx)
 
 
 def _fn_can_toward(ctx: Context, ship: object, target: object) -> bool:
-    sid, tid = _id(ship), _id(target)
-    return _can(ctx, lambda c: isinstance(c, C.MoveToward) and c.ship == sid and c.target == tid)
+    return ("toward", _id(ship), _id(target)) in _offered(ctx)
 
 
 def _fn_can_dock(ctx: Context, ship: object, island: object) -> bool:
-    sid, iid = _id(ship), _id(island)
-    return _can(ctx, lambda c: isinstance(c, C.MoveDock) and c.ship == sid and c.island == iid)
+    return ("dock", _id(ship), _id(island)) in _offered(ctx)
 
 
 def _fn_can_shoot(ctx: Context, ship: object, target: object) -> bool:
-    sid, tid = _id(ship), _id(target)
-    return _can(ctx, lambda c: isinstance(c, C.Shoot) and c.ship == sid and c.target == tid)
+    return ("shoot", _id(ship), _id(target)) in _offered(ctx)
 
 
 def _fn_can_explore(ctx: Context, ship: object) -> bool:
-    sid = _id(ship)
-    return _can(ctx, lambda c: isinstance(c, C.Explore) and c.ship == sid)
+    return ("explore", _id(ship)) in _offered(ctx)
 
 
 def _fn_can_repair(ctx: Context, ship: object) -> bool:
-    sid = _id(ship)
-    return _can(ctx, lambda c: isinstance(c, C.Repair) and c.ship == sid)
+    return ("repair", _id(ship)) in _offered(ctx)
 
 
 def _crew_id(x: object) -> str:
@@ -513,13 +526,13 @@ def best_move(ctx: Context, ship: object, target: object) -> tuple[Moving | None
     best: Moving | None = None
     best_gap = math.inf
     best_at = len(moves)
-    # the moves most likely nearest first (toward it, docking there), then the offer's order,
-    # leaving out each move that cannot end nearer than the best so far (:func:`_least_gap`);
+    # the moves that may end nearest first (:func:`_least_gap`, a bound worked out without
+    # sailing the whole move), leaving out each that cannot end nearer than the best so far;
     # ties go to the first in the offer's order, as if every move were previewed in turn
-    likely = [k for k, c in enumerate(moves) if _aims_at(c, tid)]
-    for k in [*likely, *(k for k in range(len(moves)) if k not in likely)]:
+    least = [_least_gap(ctx, c, target) for c in moves]
+    for k in sorted(range(len(moves)), key=lambda k: (least[k], k)):
         cmd = moves[k]
-        if ("end", cmd) not in ctx.memo and _least_gap(ctx, cmd, target) > best_gap + 1e-4:
+        if ("end", cmd) not in ctx.memo and least[k] > best_gap + 1e-4:
             continue
         end = _end(ctx, cmd)
         if end is None:  # pragma: no cover
@@ -539,45 +552,65 @@ def best_move(ctx: Context, ship: object, target: object) -> tuple[Moving | None
     return best, best_gap
 
 
-def _aims_at(cmd: Moving, target: str) -> bool:
-    return (isinstance(cmd, C.MoveToward) and cmd.target == target) or (
-        isinstance(cmd, C.MoveDock) and cmd.island == target
-    )
-
-
 def _least_gap(ctx: Context, cmd: Moving, target: Ship | Island) -> float:
     """The least gap to ``target`` that :func:`best_move` could give ``cmd``, without sailing
-    it (no obstacle is looked at): a turn keeps the centre of her bow's rounding where it is and
-    a run takes it at most the run's length, so after a typed move it lies within the later
-    legs' length of her first leg's track, and after a helper move within the whole move's
-    length of where it is; her hull reaches at most its own length behind it. -1 where she
-    might end touching a target island (the gap docking counts)."""
+    the whole move. A turn keeps the centre of her bow's rounding where it is and a run takes it
+    at most the run's length, so that centre ends within the move's length of where it starts;
+    her hull lies behind it along her last run. When she sails a move out, her last leg runs
+    its full length (more than half her hull's axis): then her whole hull ends within the
+    move's length (and what the axis reaches past the last run's start) of where she starts.
+    When a touch stops her, her hull ends within the move's length and her axis of it, and the
+    touch counts ``AGROUND`` more, or ends at the target (-1 at an island she docks at). The
+    first leg is sailed here where that is cheap (a typed move's: the choices sailed it, it is
+    remembered; a helper move's when she sails straight at her aim, no detour), and the bound
+    taken from where it ends: the moves that head away are then left out."""
     if isinstance(cmd, C.ComeAbout):
         return -1.0  # (cheap to work out: never left out)
     state = _sea(ctx)
     s = state.ships[cmd.ship]
-    ux, uy = geo.unit(s.heading)
-    cx, cy = s.x - geo.HULL_RADIUS * ux, s.y - geo.HULL_RADIUS * uy
+    r = geo.HULL_RADIUS
+    axis_len = s.length - 2 * r
+    first: tuple[geo.LegResult, float, float, float] | None = None
     if isinstance(cmd, C.Move):
-        kind, turn, dist = cmd.legs[0]
-        run = geo.LEG_LENGTH[kind] if dist is None else dist
-        vx, vy = geo.unit(s.heading + turn)
-        track = (cx, cy, cx + run * vx, cy + run * vy)
-        rest = sum(geo.LEG_LENGTH[k] if d is None else d for k, _, d in cmd.legs[1:])
+        runs = [geo.LEG_LENGTH[k] if d is None else d for k, _, d in cmd.legs]
+        first = rules.first_leg(state, s, cmd.legs[0][1], runs[0])
     else:
-        track = (cx, cy, cx, cy)
-        rest = sum(geo.LEG_LENGTH[k] for k in rules.move_legs(s, state))
-    if isinstance(target, Island):
-        i = target.i
-        near = geo.point_segment(i.x, i.y, track)[0] - i.r
-    else:
-        t = target.s
-        near = geo.segment_segment(track, geo.axis(t.x, t.y, t.heading, t.length))[0]
-        near -= geo.HULL_RADIUS
-    least = near - rest - (s.length - geo.HULL_RADIUS)
-    if isinstance(target, Island) and least <= 1.0:
-        return -1.0
-    return max(0.0, least)
+        runs = [geo.LEG_LENGTH[k] for k in rules.move_legs(s, state)]
+        aim = rules.aim_of(state, s, cmd)
+        first = None if aim is None else rules.first_leg_toward(state, s, aim)
+    if first is not None:
+        res, x1, y1, h1 = first
+        if res.hit is not None or len(runs) == 1:  # (she ends where her first leg does)
+            hull = geo.axis(x1, y1, h1, s.length)
+            gap = _gap(hull, target) - 1e-5  # (a preview rounds where she ends)
+            if res.hit is None:
+                return gap
+            if res.hit.id == _id(target):
+                return -1.0 if isinstance(target, Island) else gap
+            return gap + AGROUND
+        ux, uy = geo.unit(h1)
+        return _least_after(x1 - r * ux, y1 - r * uy, runs[1:], axis_len, target)
+    ux, uy = geo.unit(s.heading)
+    return _least_after(s.x - r * ux, s.y - r * uy, runs, axis_len, target)
+
+
+def _least_after(
+    cx: float, cy: float, runs: list[float], axis_len: float, target: Ship | Island
+) -> float:
+    """:func:`_least_gap` of legs ``runs`` sailed from the centre of her bow's rounding at
+    (cx, cy), each in any direction."""
+    run = sum(runs)
+    near = _gap((cx, cy, cx, cy), target)
+    sailed = max(0.0, near - run - max(0.0, axis_len - 2 * runs[-1]))
+    return min(sailed, _touched(near - run - axis_len, target)) - 1e-5
+
+
+def _touched(least: float, target: Ship | Island) -> float:
+    """What a move stopped by a touch, her hull ``least`` or more from ``target``, counts at
+    least: ``AGROUND`` more, unless the touch may be the target's."""
+    if least <= 10 * geo.TOUCH:
+        return -1.0 if isinstance(target, Island) else max(0.0, least)
+    return least + AGROUND
 
 
 def _fn_reach(ctx: Context, ship: object, target: object) -> int | None:
