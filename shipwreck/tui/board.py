@@ -21,13 +21,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import ClassVar, NamedTuple
 
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
+
+from shipwreck.tui.rows import Rows
 
 
 class Spot(NamedTuple):
@@ -145,6 +147,8 @@ class Board(StyleKeyed, Widget):
         """What the rows were drawn for: size, style, line filters and background."""
         self._blank = Strip.blank(0)
         """A row of the board where no panel is."""
+        self._drawn_as_cache: dict[Spot, tuple[object, ...]] = {}
+        """Each placed panel's :meth:`_drawn_as`, for ``_frame``."""
 
     # ------------------------------------------------------------------ for screens and tests
 
@@ -188,6 +192,7 @@ class Board(StyleKeyed, Widget):
         frame = self._current_frame()
         if frame != self._frame:
             self._frame = frame
+            self._drawn_as_cache.clear()
             self._spots = {s.name: s for s in self._place(self.size)}
             self._by_x = sorted(self._spots.values(), key=lambda s: s.region.x)
             self._rows = {name: self._draw(spot) for name, spot in self._spots.items()}
@@ -223,6 +228,10 @@ class Board(StyleKeyed, Widget):
         content = self._contents.get(spot.name, "")
         if isinstance(content, SharedRender):
             return self.shared_rows(spot, content)
+        if isinstance(content, Rows):
+            rows = self._draw_lines(spot, content)
+            if rows is not None:
+                return rows
         return self._draw_rows(spot, content)
 
     def shared_rows(self, spot: Spot, content: SharedRender) -> list[Strip]:
@@ -230,16 +239,7 @@ class Board(StyleKeyed, Widget):
         others (rows are never changed in place). Each lobby session drew the tables' rows
         again from the shared segments (splitting, padding, filtering: about 10 ms each), and
         every seat taken while a hundred watched the lobby cost that a hundred times over."""
-        o = self.app.console.options
-        key = (
-            content.key,
-            spot.region.size,
-            spot.pad,
-            self._style(spot),
-            self.background_colors[1],
-            tuple(_filter_key(f) for f in self.get_line_filters()),
-            (o.ascii_only, o.legacy_windows, o.encoding),
-        )
+        key = (content.key, spot.region.height, self._drawn_as(spot))
         rows = self._shared.get(key)
         if rows is None:
             rows = self._shared[key] = self._draw_rows(spot, content)
@@ -247,6 +247,54 @@ class Board(StyleKeyed, Widget):
                 self._shared.popitem(last=False)
         else:
             self._shared.move_to_end(key)
+        return rows
+
+    def _drawn_as(self, spot: Spot) -> tuple[object, ...]:
+        """Everything but the content that a row of panel ``spot`` depends on (its width,
+        padding, style and the line filters and background applied), the same for every board
+        that draws the panel alike; worked out once per frame (see :meth:`_ensure_drawn`)."""
+        drawn_as = self._drawn_as_cache.get(spot)
+        if drawn_as is None:
+            o = self.app.console.options
+            drawn_as = self._drawn_as_cache[spot] = (
+                spot.region.width,
+                spot.pad,
+                self._style(spot),
+                self.background_colors[1],
+                tuple(_filter_key(f) for f in self.get_line_filters()),
+                (o.ascii_only, o.legacy_windows, o.encoding),
+            )
+        return drawn_as
+
+    LINES_KEEP = 4096
+    _lines: ClassVar[OrderedDict[Hashable, Strip]] = OrderedDict()
+    """Rows of :class:`Rows` panels, each drawn once for every board that draws it alike."""
+
+    def _draw_lines(self, spot: Spot, content: Rows) -> list[Strip] | None:
+        """The rows of a :class:`Rows` panel, line by line, each drawn by the first board to
+        show that line the same way and kept for the others (and for later moves: most lines
+        of the boat stay as they were). A line drawn alone is drawn as it is among the others
+        (each is one row, cut at the edge); ``None`` if a line would take more than one row
+        (it holds a line break), to draw the panel whole."""
+        _, _, width, height = spot.region
+        lines = [Rows.as_row(line) for line in content.lines(max(0, width - 2 * spot.pad))]
+        if any("\n" in line.plain for line in lines):
+            return None
+        drawn_as, kept = self._drawn_as(spot), self._lines
+        one = spot._replace(region=Region(0, 0, width, 1))
+        rows: list[Strip] = []
+        for line in [*lines[:height], *[None] * (height - len(lines))]:
+            key: Hashable = (drawn_as, None)  # (a blank row below the last line)
+            if line is not None:
+                key = (drawn_as, line.plain, tuple(line.spans), line.style, line.justify)
+            row = kept.get(key)
+            if row is None:
+                row = kept[key] = self._draw_rows(one, line or Group())[0]  # (Group(): none)
+                while len(kept) > self.LINES_KEEP:
+                    kept.popitem(last=False)
+            else:
+                kept.move_to_end(key)
+            rows.append(row)
         return rows
 
     def _draw_rows(self, spot: Spot, content: RenderableType) -> list[Strip]:
