@@ -27,10 +27,12 @@ textual_render_chops = Compositor._render_chops
 def _render_chops(
     self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
 ) -> list[dict[int, Strip | None]]:
-    """``Compositor._render_chops`` asking each widget only for the rows it repaints.
+    """``Compositor._render_chops`` asking each widget only for the rows it repaints that the
+    widgets in front of it leave to it.
 
     Front to back (the order of ``visible_widgets``), each widget's lines are cut where the
-    screen's cuts fall, and the first strip to fill a cut wins, as in Textual."""
+    screen's cuts fall, and the first strip to fill a cut wins, as in Textual (so a widget
+    whose cuts are all filled already would only have its lines thrown away)."""
     cuts = self.cuts
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     top, bottom = crop.y, crop.bottom
@@ -79,7 +81,7 @@ def _install() -> None:
 
 ROWS = Patch(
     name="compositor_rows",
-    why="a partial repaint asks each widget only for the rows it repaints",
+    why="a partial repaint asks a widget only for its repainted rows no widget in front fills",
     sources=(
         Source(
             Compositor,
