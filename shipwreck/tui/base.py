@@ -1,7 +1,7 @@
 """What every screen shares, and what every game's table screen shares.
 
 A table screen repaints when its table changes. Dozens of sessions share one process, so a
-change must cost each of them as little as possible; three rules keep it cheap:
+change must cost each of them as little as possible; four rules keep it cheap:
 
 * **Coalesce.** Changes arriving together (a bot's moves, a timer) repaint once: the first
   :meth:`AppScreen.notify_change` queues one repaint after the messages already queued.
@@ -10,6 +10,10 @@ change must cost each of them as little as possible; three rules keep it cheap:
 * **No layout when the size stays.** A panel is a place on a :class:`Board` (fixed by the
   board's layout), and a log grows inside its box: both repaint in place, where re-arranging
   the whole screen costs ten times more.
+* **Drawn once for the table.** What several sessions show alike is drawn by the first and
+  kept for the others: a panel keyed on all it draws (`board.SharedRender`: the lobby's
+  tables, Lifeboat's fight and cards), each line of a `rows.Rows` panel (the boat), each line
+  of a log. A seat's own view is in its key, so nothing one seat may see is drawn for another.
 """
 
 from __future__ import annotations

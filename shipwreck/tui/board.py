@@ -19,15 +19,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, Generic, NamedTuple, TypeVar
 
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
+from textual.app import App
 from textual.color import Color
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
+
+from shipwreck.tui.rows import Rows
 
 
 class Spot(NamedTuple):
@@ -43,6 +47,33 @@ class Spot(NamedTuple):
     bar) or ``muted`` (in ``$text-muted``)."""
 
 
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
+
+
+class Kept(Generic[K, T]):
+    """What was made for each key, at most ``keep`` of them, the least recently used dropped
+    first: drawn rows kept for every session that draws the same thing."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._kept: OrderedDict[K, T] = OrderedDict()
+
+    def get(self, key: K, make: Callable[[], T]) -> T:
+        """The value kept for ``key``, made by ``make()`` (and kept) if there is none."""
+        kept = self._kept.get(key)
+        if kept is None:
+            kept = self._kept[key] = make()
+            while len(self._kept) > self.keep:
+                self._kept.popitem(last=False)
+        else:
+            self._kept.move_to_end(key)
+        return kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 class SharedRender:
     """A renderable drawn once for all the sessions that show it at the same width: what
     ``make()`` renders, kept under ``key`` (which must name everything it draws).
@@ -53,8 +84,7 @@ class SharedRender:
     ``bench/ssh_load.py --sessions 200``). On a :class:`Board`, the panel's rows (padded,
     styled and filtered) are kept for all of them too (see :meth:`Board.shared_rows`)."""
 
-    KEEP = 16
-    _drawn: ClassVar[OrderedDict[Hashable, list[Segment]]] = OrderedDict()
+    _drawn: ClassVar[Kept[Hashable, list[Segment]]] = Kept(16)
 
     def __init__(self, key: Hashable, make: Callable[[], RenderableType]) -> None:
         self.key = key
@@ -63,15 +93,7 @@ class SharedRender:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         o = options
         key = (self.key, o.max_width, o.height, o.ascii_only, o.legacy_windows, o.encoding)
-        segments = self._drawn.get(key)
-        if segments is None:
-            segments = list(console.render(self.make(), options))
-            self._drawn[key] = segments
-            while len(self._drawn) > self.KEEP:
-                self._drawn.popitem(last=False)
-        else:
-            self._drawn.move_to_end(key)
-        yield from segments
+        yield from self._drawn.get(key, lambda: list(console.render(self.make(), options)))
 
 
 Layout = Callable[[Size], Sequence[Spot]]
@@ -145,6 +167,8 @@ class Board(StyleKeyed, Widget):
         """What the rows were drawn for: size, style, line filters and background."""
         self._blank = Strip.blank(0)
         """A row of the board where no panel is."""
+        self._drawn_as_cache: dict[Spot, tuple[object, ...]] = {}
+        """Each placed panel's :meth:`_drawn_as`, for ``_frame``."""
 
     # ------------------------------------------------------------------ for screens and tests
 
@@ -188,6 +212,7 @@ class Board(StyleKeyed, Widget):
         frame = self._current_frame()
         if frame != self._frame:
             self._frame = frame
+            self._drawn_as_cache.clear()
             self._spots = {s.name: s for s in self._place(self.size)}
             self._by_x = sorted(self._spots.values(), key=lambda s: s.region.x)
             self._rows = {name: self._draw(spot) for name, spot in self._spots.items()}
@@ -214,8 +239,7 @@ class Board(StyleKeyed, Widget):
             color = background_color + Color.parse(value)
         return Style(bgcolor=color.rich_color) if background else Style(color=color.rich_color)
 
-    SHARED_KEEP = 16
-    _shared: ClassVar[OrderedDict[Hashable, list[Strip]]] = OrderedDict()
+    _shared: ClassVar[Kept[Hashable, list[Strip]]] = Kept(256)
     """The rows of :class:`SharedRender` panels, for every board that draws one the same way."""
 
     def _draw(self, spot: Spot) -> list[Strip]:
@@ -223,6 +247,10 @@ class Board(StyleKeyed, Widget):
         content = self._contents.get(spot.name, "")
         if isinstance(content, SharedRender):
             return self.shared_rows(spot, content)
+        if isinstance(content, Rows):
+            rows = self._draw_lines(spot, content)
+            if rows is not None:
+                return rows
         return self._draw_rows(spot, content)
 
     def shared_rows(self, spot: Spot, content: SharedRender) -> list[Strip]:
@@ -230,23 +258,45 @@ class Board(StyleKeyed, Widget):
         others (rows are never changed in place). Each lobby session drew the tables' rows
         again from the shared segments (splitting, padding, filtering: about 10 ms each), and
         every seat taken while a hundred watched the lobby cost that a hundred times over."""
-        o = self.app.console.options
-        key = (
-            content.key,
-            spot.region.size,
-            spot.pad,
-            self._style(spot),
-            self.background_colors[1],
-            tuple(_filter_key(f) for f in self.get_line_filters()),
-            (o.ascii_only, o.legacy_windows, o.encoding),
-        )
-        rows = self._shared.get(key)
-        if rows is None:
-            rows = self._shared[key] = self._draw_rows(spot, content)
-            while len(self._shared) > self.SHARED_KEEP:
-                self._shared.popitem(last=False)
-        else:
-            self._shared.move_to_end(key)
+        key = (content.key, spot.region.height, self._drawn_as(spot))
+        return self._shared.get(key, lambda: self._draw_rows(spot, content))
+
+    def _drawn_as(self, spot: Spot) -> tuple[object, ...]:
+        """Everything but the content that a row of panel ``spot`` depends on (its width,
+        padding, style and the line filters and background applied), the same for every board
+        that draws the panel alike; worked out once per frame (see :meth:`_ensure_drawn`)."""
+        drawn_as = self._drawn_as_cache.get(spot)
+        if drawn_as is None:
+            drawn_as = self._drawn_as_cache[spot] = (
+                spot.region.width,
+                spot.pad,
+                self._style(spot),
+                self.background_colors[1],
+                tuple(filter_key(f) for f in self.get_line_filters()),
+                console_key(self.app),
+            )
+        return drawn_as
+
+    _lines: ClassVar[Kept[Hashable, Strip]] = Kept(4096)
+    """Rows of :class:`Rows` panels, each drawn once for every board that draws it alike."""
+
+    def _draw_lines(self, spot: Spot, content: Rows) -> list[Strip] | None:
+        """The rows of a :class:`Rows` panel, line by line, each drawn by the first board to
+        show that line the same way and kept for the others (and for later moves: most lines
+        of the boat stay as they were). A line drawn alone is drawn as it is among the others
+        (each is one row, cut at the edge); ``None`` if a line would take more than one row
+        (it holds a line break), to draw the panel whole."""
+        _, _, width, height = spot.region
+        lines = [Rows.as_row(line) for line in content.lines(max(0, width - 2 * spot.pad))]
+        if any("\n" in line.plain for line in lines):
+            return None
+        drawn_as = self._drawn_as(spot)
+        one = spot._replace(region=Region(0, 0, width, 1))
+        rows: list[Strip] = []
+        for line in [*lines[:height], *[None] * (height - len(lines))]:
+            key = (drawn_as, text_key(line) if line is not None else None)  # (None: blank)
+            draw = lambda line=line: self._draw_rows(one, line or Group())[0]  # noqa: E731
+            rows.append(self._lines.get(key, draw))  # (Group(): no line, as Rich pads one)
         return rows
 
     def _draw_rows(self, spot: Spot, content: RenderableType) -> list[Strip]:
@@ -295,7 +345,27 @@ class Board(StyleKeyed, Widget):
         return max((s.region.bottom for s in spots), default=0)
 
 
-def _filter_key(line_filter: object) -> Hashable:
+def console_key(app: App[object]) -> Hashable:
+    """What of ``app``'s console changes how rows are drawn (each session has its own)."""
+    o = app.console.options
+    return (o.ascii_only, o.legacy_windows, o.encoding)
+
+
+def text_key(text: Text) -> Hashable:
+    """All that ``text`` draws, as a key (a `Text` is not one: it can change)."""
+    return (
+        text.plain,
+        tuple(text.spans),
+        text.style,
+        text.justify,
+        text.overflow,
+        text.no_wrap,
+        text.end,
+        text.tab_size,
+    )
+
+
+def filter_key(line_filter: object) -> Hashable:
     """A line filter as a key: its kind and settings (each app has its own filter objects, all
     alike), or the object itself if a setting cannot be a key."""
     try:

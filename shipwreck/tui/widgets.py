@@ -5,9 +5,9 @@ from __future__ import annotations
 import collections
 import time
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from itertools import accumulate
-from typing import Self, TypeVar
+from typing import ClassVar, Self, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -23,7 +23,15 @@ from textual.widgets import Input
 from shipwreck.tui._textual.draw_now import draw_now, needs_repaint
 from shipwreck.tui._textual.keys import own_bindings
 from shipwreck.tui._textual.scrolling import scroll_update
-from shipwreck.tui.board import Board, Spot, StyleKeyed
+from shipwreck.tui.board import (
+    Board,
+    Kept,
+    Spot,
+    StyleKeyed,
+    console_key,
+    filter_key,
+    text_key,
+)
 from shipwreck.tui.pacer import LINE_TURNS, line_kind, post_callback
 
 T = TypeVar("T")
@@ -479,6 +487,9 @@ class EventLog(StyleKeyed, ScrollView):
         if frame != self._frame:
             self._frame = frame
             self._width_drawn, self._style = width, self.rich_style
+            _, _, *style, _, background = frame  # (each app has filter objects of its own)
+            filters = tuple(filter_key(f) for f in self.get_line_filters())
+            self._drawn_as = (width, *style, filters, background, console_key(self.app))
             self._edges = None
             self._strips.clear()
             self._borders.clear()
@@ -547,12 +558,25 @@ class EventLog(StyleKeyed, ScrollView):
             return blank
         strip = self._strips.get(row)
         if strip is None:
-            first, rows = self._draw(row)
-            for n, line in enumerate(rows):
-                self._strips[first + n] = self._frame_row(line, left, right)
+            index = bisect_right(self._ends, row)
+            key = (self._drawn_as, text_key(self._texts[index]))
+            framed = self._shared.get(key, lambda: self._draw_framed(index, left, right))
+            first = self.first_row(index)
+            for n, line in enumerate(framed):
+                self._strips[first + n] = line
             strip = self._strips[row]
             self._forget_above(self.scroll_offset.y)
         return strip
+
+    _shared: ClassVar[Kept[Hashable, list[Strip]]] = Kept(2048)
+    """Each text's framed rows, for every log that draws it alike: a line of a table's log
+    is drawn once for all the sessions at the table that show it at one width."""
+    _drawn_as: tuple[object, ...] = ()
+    """All but the text that a framed row depends on (``_frame``, with the filters as keys)."""
+
+    def _draw_framed(self, index: int, left: Strip, right: Strip) -> list[Strip]:
+        _, rows = self._draw(self.first_row(index))
+        return [self._frame_row(line, left, right) for line in rows]
 
     def render_line(self, y: int) -> Strip:
         """Row ``y`` of the view, unframed (Textual frames it; see :meth:`render_lines`)."""

@@ -536,7 +536,8 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
 ) -> None:
     """Every frame a session is sent, played into a terminal, leaves the screen Textual itself
     would draw in full; and a new log line no longer asks the board under it (the prompt) for
-    its lines (Textual asked every widget directly on the screen for all of them)."""
+    its lines (Textual asked every widget directly on the screen for all of them), nor the
+    screen behind the log for its background (none of it shows there)."""
     from io import StringIO
 
     import pyte
@@ -553,6 +554,13 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
         return render_lines(self, crop)
 
     monkeypatch.setattr(Board, "render_lines", counted)
+    screen_lines = TableScreen.render_lines
+
+    def screen_counted(self: TableScreen, crop: Region) -> Any:
+        asked.append("screen")
+        return screen_lines(self, crop)
+
+    monkeypatch.setattr(TableScreen, "render_lines", screen_counted)
 
     def full_repaint(app: ShipwreckApp) -> list[str]:
         """The whole screen as Textual's own compositor draws it."""
@@ -577,6 +585,7 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
             assert table.submit_text(seat, f"say line {i}").ok
             await pilot.pause()
             assert "foot" not in asked  # the say repainted rows above the prompt only
+            assert "screen" not in asked  # (the log and the chat cover its rows)
             choices = table.view(seat).choices
             if choices:
                 await type_line(pilot, format_command(rng.choice(list(choices))))

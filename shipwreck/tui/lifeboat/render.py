@@ -8,8 +8,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.text import Text
@@ -20,6 +19,7 @@ from shipwreck.games.lifeboat.commands import Drink
 from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
 from shipwreck.tui.packed import Packed
+from shipwreck.tui.rows import Rows
 from shipwreck.tui.standings import Part, ToWidth, bar, bar_width, key, ordinal, placing, rank
 
 STATE_STYLE = {"ok": "green", "unconscious": "yellow", "dead": "red"}
@@ -54,27 +54,6 @@ def pips(wounds: int, strength: int, dead: bool = False) -> Text:
     t.append("●" * filled, style="red")
     t.append("○" * max(0, strength - filled), style="dim")
     return t
-
-
-class Rows:
-    """Lines of text drawn to the width they are given, each cut to fit, never wrapped.
-
-    Why not a Rich ``Table``: the boat and the cards are redrawn on most moves in every
-    session at the table, and measuring a table's columns cost a fifth of a session's
-    rendering. Here each line is built once for the width (``lines(width)``)."""
-
-    def lines(self, width: int) -> list[Text]:
-        raise NotImplementedError
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in self.lines(options.max_width):
-            line.no_wrap = True
-            line.overflow = "ellipsis"
-            line.end = "\n"
-            yield line
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(1, options.max_width)
 
 
 CARDS_KEY = "f4"

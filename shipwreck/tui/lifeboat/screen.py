@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import cast
 
 from rich.console import RenderableType
@@ -24,7 +25,7 @@ from shipwreck.lang.rules_text import LEGEND
 from shipwreck.runtime import SeatSpec
 from shipwreck.tui import registry
 from shipwreck.tui.base import CommandHelp, EndOfGame, SeatScreen, player_label
-from shipwreck.tui.board import Board, Spot, split
+from shipwreck.tui.board import Board, SharedRender, Spot, split
 from shipwreck.tui.ladder_screen import rating_tag
 from shipwreck.tui.learn import (
     LEGEND_KEY,
@@ -231,19 +232,27 @@ class TableScreen(SeatScreen[LifeboatView]):
         self.show_title((view.me, signed_in), title, view)
         self.refresh_seats()
         compact = self.compact
+
+        def shared(key: Hashable, make: Callable[[], RenderableType | None]) -> SharedRender:
+            return SharedRender((LIFEBOAT.name, key, compact), lambda: make() or "")
+
         people = (view.characters, view.actor, view.navigator, view.me)
         self.show("boat", people, lambda: R.boat(view, compact))
         mine = [c for c in view.characters if c.id == view.me]
         states = tuple((c.id, c.state) for c in view.characters)  # (my score now counts deaths)
         self.show("me", (mine, states), lambda: R.me_panel(view, compact))
-        # The fight and the navigation cards: keyed on exactly what they draw.
+        # The fight and the navigation cards: keyed on exactly what they draw, so that they are
+        # drawn once for every seat whose key is the same (`SharedRender`: most of the time the
+        # whole table; a seat's own cards or offer are in its key, and so drawn for it alone).
         fight = view.fight and (view.fight, states)
         self.fight_shown(view.fight is not None)
-        self.show("fight", fight, lambda: R.fight(view, compact) or "")
+        self.show("fight", fight, lambda: shared(("fight", fight), lambda: R.fight(view, compact)))
         nav = (view.birds, view.round, view.phase, view.navigation_table, view.drawn)
         started = self.table.started
         offer = (view.supply_offer, started)
-        self.show("nav", (nav, offer, states), lambda: R.navigation(view, compact, started))
+        nav_key = ("nav", nav, offer, states)
+        draw_nav = lambda: R.navigation(view, compact, started)  # noqa: E731
+        self.show("nav", nav_key, lambda: shared(nav_key, draw_nav))
         ask = (view.prompts, view.phase, view.request, view.choices, people)
         self.show_prompt(ask, lambda: R.prompt(view, compact, self.prompt_rows()))
 
