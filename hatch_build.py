@@ -1,4 +1,5 @@
-"""Build hook: compile the Lifeboat engine's hot modules with mypyc (issue 19).
+"""Build hook: compile the engine's hot modules with mypyc (issue 19): Lifeboat's rules and
+Spanish Main's geometry.
 
 Both ``pip install .`` and ``pip install -e .`` run it (``[tool.hatch.build.targets.wheel.hooks.
 custom]`` in pyproject.toml). The module list lives once, in ``shipwreck/_native.py``, which also

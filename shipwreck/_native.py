@@ -1,4 +1,4 @@
-"""Which Lifeboat engine runs: the mypyc-compiled modules, or the same modules as pure Python.
+"""Which engine runs: the mypyc-compiled modules, or the same modules as pure Python.
 
 ``pip install .`` (and ``pip install -e .``) compiles the modules in :data:`COMPILED` with mypyc
 (``hatch_build.py``; issue 19: the engine plays about 1.5x as many games a second compiled). The
