@@ -42,7 +42,8 @@ class CompileEngine(mypyc_plugin.MypycBuildHook):
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         native = load_native()
-        if os.environ.get(native.PURE_ENV):  # (what an earlier build left is not shipped)
+        if os.environ.get(native.PURE_ENV):  # (an earlier build's files would still be used)
+            self.clean([version])
             self.app.display_info(f"shipwreck: {native.PURE_ENV} is set: engine not compiled")
             return
         record = native.ROOT / native.RECORD

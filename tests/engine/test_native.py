@@ -108,7 +108,7 @@ def test_the_rules_tests_pass_on_the_pure_python_engine() -> None:
         timeout=280,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert " passed" in done.stdout and "failed" not in done.stdout
+    assert " passed" in done.stdout
 
 
 def test_the_version_line_says_which_engine_runs() -> None:
