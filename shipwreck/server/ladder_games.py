@@ -64,8 +64,11 @@ class LadderGames:
         settings: LadderSection,
         seed: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        niceness: int = NICENESS,
     ) -> None:
         self.store = store
+        self.niceness = niceness
+        """The games' processes run this much nicer than the server (players first)."""
         self.settings = settings
         self.clock = clock
         self._owners = TokenBuckets(settings.games_per_owner_per_hour / 60.0, burst=1)
@@ -151,7 +154,7 @@ class LadderGames:
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = low_priority_pool(max(1, self.settings.workers), NICENESS)
+            self._pool = low_priority_pool(max(1, self.settings.workers), self.niceness)
         return self._pool
 
     async def _play(self, chosen: Chosen, job: LadderJob) -> None:
