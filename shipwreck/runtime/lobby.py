@@ -510,6 +510,21 @@ class Lobby:
             return False
         return any(r[0] == str(table_id) for r in self.remote_rows())
 
+    def unlisted_seat(self, player: str) -> int | None:
+        """The last unfinished table in the store where ``player`` sits that no worker lists:
+        its worker died, and no other has taken it over yet (``None`` without a store, or
+        outside a cluster, where every unfinished table is rebuilt before anyone signs in)."""
+        if self.store is None or self.remote_rows is None:
+            return None
+        listed = {int(r[0]) for r in self.listing()}
+        for table_id, _game, _seed, seats_json in reversed(self.store.tables(unfinished_only=True)):
+            if table_id in listed or table_id in self.broken:
+                continue
+            specs = msgspec.json.decode(seats_json, type=list[SeatSpec])
+            if any(s.player == player for s in specs):
+                return table_id
+        return None
+
     def own_listing(self, public_only: bool = False) -> list[Row]:
         """The rows of the tables this process holds (``public_only``: not the tutorials,
         which are each one player's)."""

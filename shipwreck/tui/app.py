@@ -13,7 +13,6 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
 
-from shipwreck.lang import words as W
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.remote_table import RemoteTable
 from shipwreck.runtime.seat_link import SeatLink
@@ -22,10 +21,10 @@ from shipwreck.tui.base import SeatScreen
 from shipwreck.tui.clock import welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.lobby.screen import LobbyScreen
-from shipwreck.tui.lobby.words import free_seats_hint, seat_to_join
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.registry import table_screen
-from shipwreck.tui.remote import enter_remote, follow_moves, remote_seat
+from shipwreck.tui.remote import follow_moves
+from shipwreck.tui.seat_return import SeatReturn, return_to_seat
 from shipwreck.tui.too_small import TooSmallScreen
 from shipwreck.tui.typed import QUIT_LOCAL, quit_in_lobby_question
 
@@ -98,11 +97,12 @@ class ShipwreckApp(App[None]):
             self.open_table(first, paced=False)
         else:
             self.push_screen(lobby := LobbyScreen())
-            back_to_remote_seat(lobby)  # (a seat at a table another worker owns, if any)
+            self._seat_return = return_to_seat(lobby)  # (a table another worker owns or takes)
         self._unfollow = follow_moves(self)  # (tables moving between workers)
         self._check_size()
 
     _unfollow: Callable[[], None] = staticmethod(lambda: None)
+    _seat_return: SeatReturn | None = None
 
     def action_ask_leave(self) -> None:
         """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table
@@ -224,6 +224,8 @@ class ShipwreckApp(App[None]):
     def on_unmount(self) -> None:
         """The session is over (quit or dropped): the seats it played go on autopilot."""
         self._unfollow()
+        if self._seat_return is not None:
+            self._seat_return.stop()
         for table_id, player in self.lobby.release(self):
             table = self.lobby.get(table_id)
             if table is not None and not table.over:
@@ -254,16 +256,6 @@ TAKEN_OVER = "watching: your other session has this seat · 'takeover' takes it 
 """The first session's notice when a second one takes its seat (one line at 80 columns)."""
 TAKEN_OVER_ELSEWHERE = "your other session has your seat at table {id} · 'open {id}' takes it back"
 """The same, at a table another worker owns (the session goes back to the lobby)."""
-
-
-def back_to_remote_seat(lobby_screen: LobbyScreen) -> None:
-    """A player signing in with no seat on this worker, but one at a table another worker
-    owns (their connection landed here, or their worker died): to that seat."""
-    app = lobby_screen.shipwreck
-    remote = app.lobby.remote_tables
-    table_id = remote_seat(app.lobby, app.user) if remote is not None else None
-    if remote is not None and table_id is not None:
-        enter_remote(lobby_screen, remote, W.Open(table_id), seat_to_join, free_seats_hint)
 
 
 def _watching(screen: object, table: SeatLink) -> bool:

@@ -32,7 +32,7 @@ class Told(Protocol):
 
     @property
     def shipwreck(self) -> ShipwreckApp: ...
-    def error(self, text: str) -> None: ...
+    def error(self, text: str, style: str = "red") -> None: ...
 
 
 SeatFor = Callable[[SeatLink, int | str | None], int | str]
@@ -88,6 +88,25 @@ def enter_remote(
     task = asyncio.get_running_loop().create_task(entering)
     _entering.add(task)
     task.add_done_callback(_entering.discard)
+
+
+class _Quiet:
+    """A :class:`Told` that keeps what went wrong instead of showing it."""
+
+    def __init__(self, screen: Told) -> None:
+        self.shipwreck = screen.shipwreck
+        self.refused: str | None = None
+
+    def error(self, text: str, style: str = "red") -> None:
+        self.refused = text
+
+
+async def enter_quietly(screen: Told, remote: RemoteTables, word: W.Open) -> str | None:
+    """Enter the player's seat at the table ``word`` names, which another worker owns, as
+    ``open`` does; why not (one line, not shown), or ``None`` once entered."""
+    quiet = _Quiet(screen)
+    await _enter(quiet, remote, word, None, None)
+    return quiet.refused
 
 
 async def _enter(

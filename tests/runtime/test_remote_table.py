@@ -30,6 +30,7 @@ from shipwreck.runtime.ownership import Leaseholder
 from shipwreck.runtime.remote_table import PREVIEW_SECONDS, RemoteTable, RemoteTables
 from shipwreck.runtime.updates import TableMirror
 from shipwreck.store.db import Store
+from shipwreck.tui import seat_return
 from shipwreck.tui.app import ShipwreckApp
 from shipwreck.tui.base import AppScreen, SeatScreen
 from shipwreck.tui.lobby.screen import LobbyScreen
@@ -549,3 +550,102 @@ async def test_a_spectator_whose_worker_dies_is_no_longer_listed_or_whispered_to
         with contextlib.suppress(Exception):  # (its bus is gone)
             await kay.stop()
         await holder.stop()
+
+
+class DeadWorker:
+    """Workers A, B and C on one bus (its lease clock ``now``) and one store; A owned ann's
+    table, and has just died (its leases left to run out, its rows no longer sent)."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.now = [0.0]
+        self.bus = MemoryBus(lease_seconds=1.0, clock=lambda: self.now[0])
+        db = tmp_path / "shipwreck.db"
+        self.lobbies = {name: _worker(db) for name in "abc"}
+        seats = [SeatSpec("human"), *(SeatSpec("bot", "random") for _ in range(3))]
+        self.table = self.lobbies["a"].create_table("lifeboat", seats, creator="ann", seed=16)
+        self.holders = {
+            name: Leaseholder(self.bus, lob, name) for name, lob in self.lobbies.items()
+        }
+        self.links = {
+            name: LobbyLink(self.bus, lob, name, 0.1) for name, lob in self.lobbies.items()
+        }
+
+    async def start(self) -> None:
+        assert await self.holders["a"].claim_new(self.table.id)
+        for name, link in self.links.items():
+            await link.start()
+            self.lobbies[name].remote_tables = RemoteTables(self.bus)
+        await _until(lambda: self.lobbies["b"].elsewhere(self.table.id), "B lists A's table")
+        await self.holders["a"].stop(release=False)  # A dies: no owner answers
+        await self.links["a"].stop()
+
+    async def take_over(self, heir: str) -> None:
+        self.now[0] += 2.0  # A's lease runs out: the heir takes the table over
+        holder = self.holders[heir]
+        assert await holder.adopt() == [] and await holder.adopt() == [self.table.id]
+
+    async def stop(self) -> None:
+        for link in self.links.values():
+            await link.stop()
+        for holder in self.holders.values():
+            await holder.stop()
+        await self.bus.close()
+
+
+@pytest.mark.parametrize("heir", ["b", "c"])
+async def test_signing_in_while_a_dead_workers_table_moves_seats_the_player_when_it_is_back(
+    tmp_path: Path, heir: str
+) -> None:
+    """Worker A dies with ann's table. ann signs in again on B before any worker has taken the
+    table over: the lobby says it is moving, and the moment it is back (rebuilt on B itself, or
+    on a third worker C) she is in her seat without typing anything. Before, she stayed in the
+    lobby, and had to guess when to type 'open N'."""
+    dead = DeadWorker(tmp_path)
+    await dead.start()
+    lobby_b, table = dead.lobbies["b"], dead.table
+    app = ShipwreckApp(lobby_b, "ann")
+    moving = f"table {table.id} is moving to another server process"
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: moving in _error_line(app), "the lobby says it moves")
+            assert isinstance(app.screen, LobbyScreen)
+            await asyncio.sleep(0.5)  # A's row is forgotten meanwhile: she still waits
+            assert isinstance(app.screen, LobbyScreen) and moving in _error_line(app)
+            await dead.take_over(heir)
+
+            def seated() -> bool:
+                screen = app.screen
+                return isinstance(screen, SeatScreen) and screen.seat == 0
+
+            await until(pilot, seated, f"ann back in her seat once {heir} has the table")
+            screen = app.screen
+            assert isinstance(screen, SeatScreen)
+            if heir == "b":
+                assert screen.table is lobby_b.get(table.id)
+            else:
+                assert isinstance(screen.table, RemoteTable) and lobby_b.get(table.id) is None
+    finally:
+        await dead.stop()
+
+
+async def test_a_table_that_does_not_come_back_in_time_is_left_to_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the wait, the lobby says the table has not come back and how to try again, and a
+    later takeover no longer moves ann, who may be doing something else by then."""
+    monkeypatch.setattr(seat_return, "RETURN_SECONDS", 0.5)
+    dead = DeadWorker(tmp_path)
+    await dead.start()
+    app = ShipwreckApp(dead.lobbies["b"], "ann")
+    table_id = dead.table.id
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            said = f"table {table_id} has not come back yet; 'open {table_id}' tries again"
+            await until(pilot, lambda: said in _error_line(app), "the lobby gives up, saying so")
+            await dead.take_over("b")
+            await asyncio.sleep(0.3)
+            assert isinstance(app.screen, LobbyScreen), "ann was moved after the wait"
+            await pilot.press(*f"open {table_id}", "enter")  # (and 'open' takes her there)
+            await until(pilot, lambda: isinstance(app.screen, SeatScreen), "ann opens it")
+    finally:
+        await dead.stop()

@@ -256,8 +256,8 @@ class LobbyScreen(AppScreen):
         self._awaiting_layout = False
         self.refresh_all()
 
-    def error(self, text: str) -> None:
-        self.error_text(Text(text, style="red"))
+    def error(self, text: str, style: str = "red") -> None:
+        self.error_text(Text(text, style=style))
 
     error_rows = 1
     """Rows of the error line now (see ``SeatScreen.error_rows``)."""
