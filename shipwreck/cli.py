@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -220,6 +221,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if problem:
         print(f"shipwreck serve: {problem}", file=sys.stderr)
         return 2
+    from shipwreck.server.exclusive import AlreadyServed
     from shipwreck.server.service import serve, setup_logging
     from shipwreck.server.ssh import HostKeyError
 
@@ -243,14 +245,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         config.cluster.worker = args.worker
     setup_logging(config.server.log_file)
     if args.workers:
-        return _run_workers(args, config.server.database)
+        return _run_workers(args, config.server.database, config.server.listen, config.server.port)
     for warning in warnings:
         logging.getLogger("shipwreck").warning("%s", warning)
     try:
-        asyncio.run(serve(config))
+        with _own_database(config.server.database, shared=bool(config.cluster.bus)):
+            asyncio.run(serve(config))
     except KeyboardInterrupt:
         logging.getLogger("shipwreck").info("stopped")
-    except HostKeyError as e:
+    except (HostKeyError, AlreadyServed) as e:
         print(f"shipwreck serve: {e}", file=sys.stderr)
         return 2
     except OSError as e:
@@ -259,8 +262,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_workers(args: argparse.Namespace, database: str) -> int:
+def _own_database(database: str, shared: bool) -> contextlib.AbstractContextManager[object]:
+    """The lock a server that owns every table of its database holds on it (server/exclusive.py):
+    not for servers joined by a bus (``shared``: their leases are on it), nor for a database
+    URL (servers on several machines share PostgreSQL through a bus)."""
+    from shipwreck.server.exclusive import DatabaseLock
+    from shipwreck.store.sql import is_database_url
+
+    if shared or is_database_url(database):
+        return contextlib.nullcontext()
+    return DatabaseLock(database)
+
+
+def _run_workers(args: argparse.Namespace, database: str, listen: str, port: int) -> int:
     """``serve --workers N``: the supervisor (server/workers.py); the workers do the serving."""
+    from shipwreck.server.exclusive import AlreadyServed, check_port_free
     from shipwreck.server.workers import Supervisor
     from shipwreck.store.sql import is_database_url
 
@@ -276,7 +292,13 @@ def _run_workers(args: argparse.Namespace, database: str) -> int:
         return 2
     base = Path(".") if is_database_url(database) else Path(database).parent
     serve_args = args.words[args.words.index("serve") + 1 :]
-    return Supervisor(args.workers, serve_args, base / "nats").run()
+    try:
+        check_port_free(listen, port)  # (the workers will share it: no one else may)
+        with _own_database(database, shared=False):
+            return Supervisor(args.workers, serve_args, base / "nats").run()
+    except AlreadyServed as e:
+        print(f"shipwreck serve: {e}", file=sys.stderr)
+        return 2
 
 
 def _open_game(source: str, db: str) -> object:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -41,9 +42,16 @@ def free_port() -> int:
 class NatsServer:
     """A ``nats-server`` child process on 127.0.0.1; a context manager that stops it."""
 
-    def __init__(self, store_dir: Path, port: int = 0) -> None:
+    def __init__(
+        self,
+        store_dir: Path,
+        port: int = 0,
+        preexec: Callable[[], None] | None = None,
+    ) -> None:
         self.port = port or free_port()
         self.store_dir = store_dir
+        self.preexec = preexec
+        """Run in the child before the server starts (the supervisor's: die with it)."""
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -54,8 +62,13 @@ class NatsServer:
         self.store_dir.mkdir(parents=True, exist_ok=True)
         args = [str(server_binary()), "-a", "127.0.0.1", "-p", str(self.port), "-js"]
         args += ["-sd", str(self.store_dir)]
-        self.process = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
+        self.process = subprocess.Popen(  # (its own session: a terminal's Ctrl+C is not for
+            args,  # it, but for whoever started it, who stops it last: see server/workers.py)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=self.preexec,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

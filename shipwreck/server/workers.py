@@ -4,7 +4,10 @@ The parent process holds no players. It starts a NATS server on loopback (the bi
 ``workers`` extra installs; its files beside the database), then N copies of ``shipwreck
 serve`` that each listen on the same SSH port (``SO_REUSEPORT``: the kernel spreads new
 connections over them) and join that bus as ``w1`` … ``wN``. It waits; Ctrl+C or SIGTERM stops
-the workers (each hands its tables back), then the bus.
+the workers (each hands its tables back), then the bus. The workers and the bus run in
+sessions of their own, so a Ctrl+C in the terminal reaches only this process, which stops them
+in that order (when it reached them all at once, the bus went first and the workers could not
+hand their tables back); each of them dies with this process, however it ends.
 
 A worker that dies is started again after :data:`RESTART_SECONDS`; meanwhile its leases expire
 and the others take its tables over (a player whose connection it held signs in again and lands
@@ -47,6 +50,17 @@ def worker_args(serve_args: list[str], bus: str, name: str) -> list[str]:
     return [sys.executable, "-m", "shipwreck", "serve", *out, "--bus", bus, "--worker", name]
 
 
+def die_with_parent() -> None:
+    """(In a child, before it starts.) Linux: SIGTERM this child when its parent dies, even
+    by SIGKILL, so no worker or bus outlives its supervisor; elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+
+
 class Supervisor:
     def __init__(self, n: int, serve_args: list[str], nats_dir: Path) -> None:
         self.n, self.serve_args, self.nats_dir = n, serve_args, nats_dir
@@ -55,7 +69,11 @@ class Supervisor:
         self.stopping = False
 
     def _spawn(self, name: str, bus: str) -> None:
-        self.procs[name] = subprocess.Popen(worker_args(self.serve_args, bus, name))
+        self.procs[name] = subprocess.Popen(
+            worker_args(self.serve_args, bus, name),
+            start_new_session=True,
+            preexec_fn=die_with_parent,
+        )
         log.info("worker %s started (pid %d)", name, self.procs[name].pid)
 
     def run(self) -> int:
@@ -64,7 +82,7 @@ class Supervisor:
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        with NatsServer(self.nats_dir) as nats:
+        with NatsServer(self.nats_dir, preexec=die_with_parent) as nats:
             log.info("bus %s (NATS, files in %s)", nats.url, self.nats_dir)
             for i in range(1, self.n + 1):
                 self._spawn(f"w{i}", nats.url)
