@@ -43,6 +43,7 @@ class TableOptions(Pacing):
 
     on_command: Callable[[Table, Seat, str], None]
     on_seats: Callable[[Table], None]
+    saved_log: Callable[[Table], list[tuple[Seat, str]]]
     on_chat: Callable[[Table, ChatLine], None]
     timers: dict[str, int]
     autopilot_after: int
@@ -268,6 +269,11 @@ class Lobby:
         except Exception:
             log.exception("table %s: its ratings could not be stored", table.id)
 
+    def _saved_log(self, table: Table) -> list[tuple[Seat, str]]:
+        """The commands the store holds for ``table`` (without a store nothing refuses one:
+        the table's own)."""
+        return self.store.commands(table.id) if self.store is not None else table.commands[:-1]
+
     def _persist_seats(self, table: Table) -> None:
         """A player sat down or left: a rebuild must seat them as they are now."""
         if self.store is not None:
@@ -339,6 +345,7 @@ class Lobby:
         return {
             "on_command": self._persist,
             "on_seats": self._persist_seats,
+            "saved_log": self._saved_log,
             "on_chat": self._persist_chat,
             "timers": self.timers,
             "autopilot_after": self.autopilot_after,

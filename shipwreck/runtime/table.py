@@ -136,7 +136,13 @@ RETRY_SECONDS = 1.0
 
 
 class NotSaved(Exception):
-    """The store refused a command: the table was rebuilt from the log it has, unchanged."""
+    """The store refused a command: the table was rebuilt from the log the store holds.
+    ``moved_on``: that log had moves the table had not played (another process saved them),
+    so the table is not where it was."""
+
+    def __init__(self, message: str, moved_on: bool = False) -> None:
+        super().__init__(message)
+        self.moved_on = moved_on
 
 
 class Handle(Protocol):
@@ -217,6 +223,7 @@ class Table:
         table_id: int | None = None,
         on_command: Callable[[Table, Seat, str], None] | None = None,
         on_seats: Callable[[Table], None] | None = None,
+        saved_log: Callable[[Table], list[tuple[Seat, str]]] | None = None,
         replay: list[tuple[Seat, str]] | None = None,
         timers: dict[str, int] | None = None,
         autopilot_after: int = 2,
@@ -278,6 +285,9 @@ class Table:
             self.seen = {i for i, s in enumerate(self.seats) if s.kind == "human"}
         self.on_command = on_command
         """Called with each accepted command before anyone sees its effect (persistence)."""
+        self.saved_log = saved_log
+        """The commands the store holds for this table (read when it refuses one: the table
+        goes back to them, see :meth:`_accepted`)."""
         self.on_seats = on_seats
         """Called when a player sits down or leaves, before anyone sees it (persistence: a
         rebuilt table seats its players where they sat, see `seat_specs`)."""
@@ -524,7 +534,11 @@ class Table:
             return Submitted(False, without_rule_ids(str(e)))
         try:
             self._accepted(seat, cmd, events)
-        except NotSaved:
+        except NotSaved as e:
+            if e.moved_on:  # (the store's log had moves this table had not seen: show them)
+                self._run_bots()
+                self._arm_timers()
+                self._notify()
             return Submitted(False, NOT_SAVED)
         if 0 <= seat < len(self.seats):
             if not self._is_free(cmd):  # (a free action answers nothing: the clock runs on)
@@ -725,9 +739,14 @@ class Table:
 
     def _accepted(self, seat: Seat, cmd: object, events: list[Event]) -> None:
         """Log a command just applied to the state: on disk (``on_command``) before anyone
-        sees its effect. If the store refuses it, the table goes back to the log it has (seed
-        plus the commands saved) and :class:`NotSaved` is raised: memory never runs ahead of
-        the log, so a restart replays the game everyone saw (audit F15)."""
+        sees its effect. If the store refuses it, the table goes back to the log the store
+        holds (seed plus the commands saved) and :class:`NotSaved` is raised: memory never runs
+        ahead of the log, so a restart replays the game everyone saw (audit F15).
+
+        The store's log, not the table's own commands less this one: they differ when another
+        process saved moves of this table meanwhile (two owners for a moment, when a lease ran
+        out under load). Then every later save here failed too (its place in the log was taken)
+        and the table was stuck; going back to the store's log, it plays on from there."""
         text = format_command(cmd)
         self.commands.append((seat, text))
         if self.on_command is not None:
@@ -735,9 +754,21 @@ class Table:
                 self.on_command(self, seat, text)
             except Exception as e:
                 log.exception("%s: could not save %r; rebuilding from the log", self.name, text)
-                self._rebuild(self.commands[:-1])
-                raise NotSaved(str(e)) from e
+                stored = self._stored_commands()
+                moved_on = stored != self.commands[:-1]
+                self._rebuild(stored)
+                raise NotSaved(str(e), moved_on=moved_on) from e
         self.events.extend(events)
+
+    def _stored_commands(self) -> list[tuple[Seat, str]]:
+        """The commands the store holds (this table's own, less the one it just refused, if
+        the store cannot be read either)."""
+        if self.saved_log is not None:
+            try:
+                return self.saved_log(self)
+            except Exception:
+                log.exception("%s: could not read the saved log", self.name)
+        return self.commands[:-1]
 
     def _new_game(self, seats: int) -> tuple[object, list[Event]]:
         """The game's start, dealt from the seed (a tutorial starts from a fixed position)."""
@@ -798,7 +829,10 @@ class Table:
             limit = self.bot_moves_per_turn if self._attended() else 1
             try:
                 self._bot_moves(limit, raise_not_saved=True)
-            except NotSaved:
+            except NotSaved as e:
+                if e.moved_on:  # (see submit)
+                    self._arm_timers()
+                    self._notify()
                 self._bots_later(RETRY_SECONDS)
                 return
             if len(self.commands) != before:

@@ -132,3 +132,27 @@ def test_a_timeout_the_store_refuses_is_tried_again_at_the_next_tick(tmp_path: P
     assert table.tick() == 1
     assert table.commands[len(before[1])][0] == -1  # the system seat's timeout, saved
     assert store.commands(table.id) == table.commands
+
+
+def test_a_table_whose_log_another_process_extended_goes_back_to_the_stored_log(
+    tmp_path: Path,
+) -> None:
+    """Two owners of one table for a moment (a lease ran out under load): the other saved a
+    move first, so this one's save is refused (its place in the log is taken). The table goes
+    back to the store's log, the other's move included, and plays on from there. Before, it
+    went back to its own commands, every later save failed the same way, and it was stuck."""
+    path = tmp_path / "s.db"
+    lobby = Lobby(seed=1)
+    lobby.attach_store(Store(path))
+    table = lifeboat(lobby)
+    other = rebuilt(path, table.id)  # the other owner, on the same file
+    assert other.submit(0, other.rules.default(other.state, 0)).ok
+    stored = Store(path).commands(table.id)
+    assert len(stored) > len(table.commands)
+
+    result = table.submit(0, table.rules.default(table.state, 0))
+    assert not result.ok and result.message == NOT_SAVED
+    assert table.commands[: len(stored)] == stored, "the table did not go back to the store's log"
+    assert len(table.commands) > len(stored), "the bots did not play on from the stored log"
+    assert table.submit(0, table.rules.default(table.state, 0)).ok, "still stuck"
+    assert Store(path).commands(table.id) == table.commands
