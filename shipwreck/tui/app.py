@@ -158,7 +158,9 @@ class ShipwreckApp(App[None]):
         (a covered lobby kept its widgets and caches, and stopped following changes anyway)."""
         self.switch_screen(LobbyScreen(notice))
 
-    def open_table(self, table: SeatLink, spectate: bool = False, paced: bool = True) -> None:
+    def open_table(
+        self, table: SeatLink, spectate: bool = False, paced: bool = True, greet: bool = True
+    ) -> None:
         """Sit at (or watch) ``table``: the seat is taken now, and its screen is built when
         the screens' shared budget allows (``paced``; see :class:`~shipwreck.tui.pacer.TurnBudget`:
         building a table screen is the costliest piece of screen work there is, and a crowd
@@ -168,7 +170,7 @@ class ShipwreckApp(App[None]):
             previous = self.lobby.claim(table.id, self.user, self, self._taken_over(table.id))
             if isinstance(previous, ShipwreckApp):  # never two controllers for one seat
                 previous.post_message(SeatTakenOver(table.id))
-        greeting = welcome_back(table, seat) if seat is not None else ""
+        greeting = welcome_back(table, seat) if seat is not None and greet else ""
         if seat is not None:
             table.set_connected(self.user, True)
         self._opening = (table, seat, greeting)

@@ -92,7 +92,9 @@ def mmss(seconds: float) -> str:
 
 def welcome_back(table: SeatLink, seat: int) -> str:
     """What a player coming back to their seat is told (before the table knows they are back):
-    that it waited, or that a bot played for them; "" if they were not away."""
+    that it waited, that a bot played for them, or the time left for the decision that waits
+    for them (not that "it ran": a table moved to another worker starts its clocks afresh);
+    "" if they were not away."""
     info = table.seats[seat]
     if info.connected or table.over:
         return ""
@@ -100,7 +102,10 @@ def welcome_back(table: SeatLink, seat: int) -> str:
         return "welcome back: the table waited for you"
     if info.autopilot:
         return "welcome back: a bot played your seat while you were away; it is yours again"
-    return "welcome back: your clock ran while you were away" if table.timed else ""
+    left = table.deadline(seat) if table.timed else None
+    if left is None:  # (no decision of theirs waits: nothing ran out meanwhile)
+        return ""
+    return f"welcome back: {int(left)} s left for your decision"
 
 
 def waiting_panel(table: SeatLink, user: str) -> Text:

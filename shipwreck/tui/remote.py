@@ -81,10 +81,13 @@ def enter_remote(
     word: W.JoinTable | W.Watch | W.Open,
     seat_to_join: SeatFor | None = None,
     free_seats_hint: FreeSeats | None = None,
+    greet: bool = True,
 ) -> None:
     """Enter the table ``word`` names, which another worker owns (a task: see the module),
-    choosing a seat and saying why not as the lobby does for a local table."""
-    entering = _enter(screen, remote, word, seat_to_join, free_seats_hint)
+    choosing a seat and saying why not as the lobby does for a local table. ``greet``: a
+    player coming back to their seat is welcomed (not one whose screen follows a table that
+    moved)."""
+    entering = _enter(screen, remote, word, seat_to_join, free_seats_hint, greet)
     task = asyncio.get_running_loop().create_task(entering)
     _entering.add(task)
     task.add_done_callback(_entering.discard)
@@ -115,6 +118,7 @@ async def _enter(
     word: W.JoinTable | W.Watch | W.Open,
     seat_to_join: SeatFor | None,
     free_seats_hint: FreeSeats | None,
+    greet: bool = True,
 ) -> None:
     app = screen.shipwreck
     number, user = word.table, app.user
@@ -131,7 +135,7 @@ async def _enter(
     if not app.is_running:
         await link.close()
         return
-    app.open_table(link, spectate=isinstance(word, W.Watch))
+    app.open_table(link, spectate=isinstance(word, W.Watch), greet=greet)
 
 
 async def _seat_link(
@@ -193,10 +197,10 @@ def follow_moves(app: ShipwreckApp) -> Callable[[], None]:
             table_id, seated = screen.table.id, screen.seat is not None
             here = lobby.get(table_id)
             if here is not None:  # (moved back to this worker)
-                app.open_table(here, spectate=not seated, paced=False)
+                app.open_table(here, spectate=not seated, paced=False, greet=False)
             elif lobby.remote_tables is not None:
                 word = W.Open(table_id) if seated else W.Watch(table_id)
-                enter_remote(screen, lobby.remote_tables, word)
+                enter_remote(screen, lobby.remote_tables, word, greet=False)
             screen.error("the table moved to another server process; following it", "yellow")
 
     return lobby.subscribe(changed)

@@ -253,6 +253,7 @@ async def test_a_screen_on_a_table_its_worker_lost_follows_the_table_to_its_new_
             await until(pilot, following, "ann's screen follows B's table")
             screen = app.screen
             assert isinstance(screen, SeatScreen) and screen.seat == 0
+            assert not screen.greeting, "ann, who never left, was welcomed back"
             tables = [s for s in app.screen_stack if isinstance(s, SeatScreen)]
             assert tables == [screen], "the dead copy's screen stayed under the new one"
             waiting = {p.seat for p in table_b.rules.prompts(table_b.state) if p.blocking}

@@ -14,7 +14,7 @@ from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.store import Store
 from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.base import SeatScreen
-from shipwreck.tui.clock import WARN_SECONDS
+from shipwreck.tui.clock import WARN_SECONDS, welcome_back
 from shipwreck.tui.confirm import BACK_TO_LOBBY, Confirm
 from shipwreck.tui.lifeboat.screen import TableScreen
 from shipwreck.tui.lobby.screen import LobbyScreen
@@ -333,3 +333,27 @@ def test_snapshot_ctrl_c_asks_before_leaving_the_table(snap_compare: Any) -> Non
     table = lobby.create_table("lifeboat", seats, creator="ann", seed=5)
     app = ShipwreckApp(lobby, "ann", "SHA256:ann", open_table=table.id)
     assert snap_compare(app, terminal_size=(80, 24), press=["ctrl+c"])
+
+
+def test_coming_back_says_how_long_is_left_to_decide_and_nothing_when_no_decision_waits() -> None:
+    """A timed table's player coming back is told the time left for the decision waiting for
+    them ("your clock ran while you were away" was wrong after a table moved to another worker,
+    whose clocks start afresh), and nothing about a clock when no decision of theirs waits."""
+    clock = Clock()
+    lobby = Lobby(seed=1, timers=dict.fromkeys(LIFEBOAT_KINDS, 30), clock=clock)
+    table = two_player_table(lobby)
+    for player in ("ann", "bob"):
+        table.set_connected(player, True)
+        table.prompt_shown(table.seat_of_player(player))  # (both screens showed the game)
+        table.set_connected(player, False)
+    waiting = {p.seat for p in table.rules.prompts(table.state) if p.blocking}
+    assert table.timed and waiting & {0, 1}, "one of them should have a decision"
+    for seat in (0, 1):
+        if seat in waiting:
+            left = table.deadline(seat)
+            assert left is not None
+            assert (
+                welcome_back(table, seat) == f"welcome back: {int(left)} s left for your decision"
+            )
+        else:
+            assert table.deadline(seat) is None and welcome_back(table, seat) == ""
