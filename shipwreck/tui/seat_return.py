@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from shipwreck.lang import words as W
 from shipwreck.runtime.remote_table import RemoteTables
@@ -22,6 +22,7 @@ from shipwreck.tui.pacer import after, post_callback
 from shipwreck.tui.remote import Told, enter_quietly, remote_seat
 
 if TYPE_CHECKING:
+    from shipwreck.runtime.lobby import Row
     from shipwreck.tui.app import ShipwreckApp
 
 RETURN_SECONDS = 30.0
@@ -47,6 +48,13 @@ def return_to_seat(screen: Told) -> SeatReturn | None:
     back = SeatReturn(screen, table_id, lobby.remote_tables)
     back.start()
     return back
+
+
+@runtime_checkable
+class ShowsMoving(Protocol):
+    """A screen that lists the player's table while it moves (the lobby's)."""
+
+    def show_moving(self, row: Row | None) -> None: ...
 
 
 class SeatReturn:
@@ -75,6 +83,8 @@ class SeatReturn:
         self._unsubscribe()
         if self._deadline is not None:
             self._deadline.cancel()
+        if self._told and isinstance(self.screen, ShowsMoving):
+            self.screen.show_moving(None)
 
     def _moved_on(self) -> bool:
         """Has the player gone elsewhere (a table, or away from this lobby screen)?"""
@@ -99,6 +109,9 @@ class SeatReturn:
             self.stop()
             return
         lobby = self.app.lobby
+        listed = next((r for r in lobby.listing() if r[0] == str(self.table_id)), None)
+        if listed is not None:
+            self._row = listed
         here = lobby.get(self.table_id)
         if here is not None and here.seat_of_player(self.app.user) is not None:
             self.stop()  # (rebuilt on this worker)
@@ -124,10 +137,16 @@ class SeatReturn:
         else:
             self._tell()
 
+    _row: Row | None = None
+    """The table's row as a worker last listed it."""
+
     def _tell(self) -> None:
         if not self._told:
             self._told = True
             self.screen.error(MOVING_SEAT.format(id=self.table_id), "yellow")
+        if isinstance(self.screen, ShowsMoving):  # (listed meanwhile, not as "no tables yet")
+            known = self._row or (str(self.table_id), "", "", "-", "", self.app.user)
+            self.screen.show_moving((*known[:4], "moving", known[5]))
 
     def _give_up(self) -> None:
         if self.done:

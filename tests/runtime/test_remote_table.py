@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
+from tui_helpers import screen_text
 
 from shipwreck.bus import Bus, MemoryBus, Subscription
 from shipwreck.bus.core import Handler
@@ -612,6 +614,10 @@ async def test_signing_in_while_a_dead_workers_table_moves_seats_the_player_when
             assert isinstance(app.screen, LobbyScreen)
             await asyncio.sleep(0.5)  # A's row is forgotten meanwhile: she still waits
             assert isinstance(app.screen, LobbyScreen) and moving in _error_line(app)
+            await pilot.pause()
+            listed = screen_text(app)
+            assert "no tables yet" not in listed, "the lobby says she has no table"
+            assert re.search(rf"\b{table.id}\b.*\bmoving\b.*\bann\b", listed), listed
             await dead.take_over(heir)
 
             def seated() -> bool:

@@ -67,7 +67,8 @@ finds that bots can be written (fifth play-test); typed here, it says so."""
 def tables_panel(rows: list[Row], height: int) -> RenderableType:
     """The lobby's tables in ``height`` rows: open ones first, then running, then over; what
     does not fit is counted on the last row."""
-    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "over": 4, "empty": 5}
+    order = {"waiting": 0, "open": 1, "running": 2, "paused": 3, "moving": 3, "over": 4}
+    order["empty"] = 5
     rows = sorted(rows, key=lambda r: (order.get(r[4], 3), -int(r[0])))
     fit = max(0, height - 2)  # the header and its rule
     shown = rows if len(rows) <= fit else rows[: max(0, fit - 1)]
@@ -76,7 +77,8 @@ def tables_panel(rows: list[Row], height: int) -> RenderableType:
         t.add_column(name, no_wrap=True)
     t.add_column("players", no_wrap=True, overflow="ellipsis", ratio=1)
     for row in shown:
-        style = {"open": "green", "waiting": "green", "paused": "yellow", "over": "dim"}
+        style = {"open": "green", "waiting": "green", "paused": "yellow", "moving": "yellow"}
+        style["over"] = "dim"
         style["empty"] = "dim"
         t.add_row(*row, style=style.get(row[4], ""))
     if len(shown) < len(rows):
@@ -228,9 +230,21 @@ class LobbyScreen(AppScreen):
         on my screen only)."""
         return frozenset(map(str, self.shipwreck.lobby.turn_ids(self.shipwreck.user)))
 
+    moving: Row | None = None
+    """The row of the player's table while it moves between workers (tui/seat_return.py)."""
+
+    def show_moving(self, row: Row | None) -> None:
+        """List ``row`` (the player's table, moving) until it is back, or not (``None``)."""
+        self.moving = row
+        self._rows = None
+        if self.is_mounted and self.children:  # (else its mount draws it)
+            self.refresh_all()
+
     def refresh_all(self) -> None:
         lobby = self.shipwreck.lobby
         rows = lobby.listing_for(self.shipwreck.user)
+        if self.moving is not None and all(r[0] != self.moving[0] for r in rows):
+            rows = [*rows, self.moving]  # (no worker lists it while it moves)
         mine = self._my_turns()
         if mine:
             rows = [(*r[:5], f"your turn · {r[5]}") if r[0] in mine else r for r in rows]
