@@ -12,6 +12,7 @@ geometry (:mod:`.geometry` is pure) and only then applied.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
@@ -182,17 +183,20 @@ def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> geo.Waters:
     their owner, what they skip, and whether a card lets her dock at an enemy home (SM-60)."""
     raids = abilities.has(state, s, "raid_home")
     key = (s.owner, frozenset(skip), raids)
-    return memo.waters(state, key, lambda: _obstacles(state, s, skip))
+    return memo.waters(state, key, lambda: _obstacles(state, s.owner, skip, raids))
 
 
-def _obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obstacle]:
+def _obstacles(
+    state: SpanishMainState, owner: int, skip: set[str], raids: bool
+) -> list[geo.Obstacle]:
+    """(``raids``: she may dock at an enemy home, as :func:`may_dock` says, asked once)"""
     out = [
         geo.island(
             i.id,
             i.x,
             i.y,
             i.r,
-            geo.CONTACT if may_dock(state, s, i) else geo.STANDOFF,
+            geo.CONTACT if raids or i.home is None or i.home == owner else geo.STANDOFF,
         )
         for i in state.islands.values()
     ]
@@ -201,8 +205,14 @@ def _obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obs
         for o in state.ships.values()
         if o.id not in skip
     )
-    out.extend(geo.walls(state.width, state.height))
+    out.extend(_walls(state.width, state.height))
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _walls(width: float, height: float) -> tuple[geo.Obstacle, ...]:
+    """The sea's edge as its walls, made once per size of sea (obstacles never change)."""
+    return tuple(geo.walls(width, height))
 
 
 def _astern(s: Ship, length_of_tow: float) -> tuple[float, float, float]:
