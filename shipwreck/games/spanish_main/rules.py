@@ -200,28 +200,29 @@ def _obstacles(
         )
         for i in state.islands.values()
     ]
-    out.extend(_hull(o) for o in state.ships.values() if o.id not in skip)
+    hulls = _HULLS
+    for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
+        if o.id in skip:
+            continue
+        got = hulls.get(o.id)
+        if (
+            got is None
+            or got[0] != o.x
+            or got[1] != o.y
+            or got[2] != o.heading
+            or got[3] != o.length
+        ):
+            hull = geo.hull(o.id, o.x, o.y, o.heading, o.length)
+            got = hulls[o.id] = (o.x, o.y, o.heading, o.length, hull)
+        out.append(got[4])
     out.extend(_walls(state.width, state.height))
     return out
 
 
 _HULLS: dict[str, tuple[float, float, float, float, geo.Obstacle]] = {}
-"""Each ship's hull as an obstacle, by her id, with the pose it is for: a new position has
-moved one ship or two, and comparing a pose costs less than looking it up by its hash."""
-
-
-def _hull(s: Ship) -> geo.Obstacle:
-    """``s``'s hull as an obstacle (:func:`geo.hull`, made once per pose)."""
-    got = _HULLS.get(s.id)
-    if got is None or got[0] != s.x or got[1] != s.y or got[2] != s.heading or got[3] != s.length:
-        got = _HULLS[s.id] = (
-            s.x,
-            s.y,
-            s.heading,
-            s.length,
-            geo.hull(s.id, s.x, s.y, s.heading, s.length),
-        )
-    return got[4]
+"""Each ship's hull as an obstacle (:func:`geo.hull`), by her id, with the pose it is for: a new
+position has moved one ship or two, and comparing a pose costs less than looking it up by its
+hash."""
 
 
 @functools.lru_cache(maxsize=16)
