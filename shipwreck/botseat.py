@@ -109,8 +109,16 @@ def bot_move(
 
     Returns the command that was applied (``None`` if none was) and its events.
     """
-    decision = bot.decide(rules.view(state, seat), kind)
+    decision = bot.decide(bot_view(rules, state, seat), kind)
     return answer(rules, state, seat, kind, bot, decision)
+
+
+def bot_view(rules: BotRules[S, C], state: S, seat: Seat) -> object:
+    """What a bot decides from: the game's ``bot_view`` if it has one (Spanish Main's lists a
+    ship's legal moves only when the bot asks for them), else the seat's view. Read it before
+    anything else is applied."""
+    see = getattr(rules, "bot_view", rules.view)
+    return see(state, seat)
 
 
 def answer(
@@ -124,7 +132,7 @@ def answer(
             return cmd, rules.apply(state, seat, cmd)
         except IllegalCommand as e:  # (not tried again this round: the bot's own limit)
             bot.refused(decision, str(e), None)
-            decision = bot.decide(rules.view(state, seat), kind)
+            decision = bot.decide(bot_view(rules, state, seat), kind)
             cmd = cast("C | None", decision.command)
     if (
         cmd is not None

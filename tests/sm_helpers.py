@@ -11,7 +11,7 @@ import pytest
 from hypothesis import strategies as st
 
 from shipwreck.engine.core import IllegalCommand
-from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main.setup import (
@@ -87,6 +87,23 @@ def kinds(state: SpanishMainState) -> list[tuple[int, str]]:
 def end_turns(state: SpanishMainState, *seats: int) -> None:
     for seat in seats:
         do(state, seat, C.EndTurn())
+
+
+def raider_beside_a_derelict() -> SpanishMainState:
+    """Shadow (red) docked at blue's home since red's last turn, so she must leave it now; Snipe
+    (blue, derelict) lies with her bow against Shadow's side (however she came there), so a tow
+    where Shadow lies would be her move (SM-17) were she free to stay."""
+    state = game(
+        ShipPosition("shadow", RED, 60, 16, 0),
+        ShipPosition("snipe", BLUE, 20, 40, 90, masts=0),
+        dice=(1,),
+    )
+    do(state, RED, C.Move("shadow", (("L", 0.0, None),)))
+    end_turns(state, RED, BLUE)
+    s, t = state.ships["shadow"], state.ships["snipe"]
+    t.x, t.y, t.heading = s.x + 0.8, s.y - 3, 270  # (Snipe's bow against Shadow's side)
+    assert rules.must_leave(state, s) == "isla-2" and s.docked == "isla-2"
+    return state
 
 
 def scramble(state: SpanishMainState, keep: set[int], rng: random.Random) -> SpanishMainState:

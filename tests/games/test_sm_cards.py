@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from paths import ROOT
-from sm_helpers import BLUE, RED, clone, do, game, kinds, refused
+from sm_helpers import BLUE, RED, clone, do, game, kinds, raider_beside_a_derelict, refused
 
 from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
@@ -769,31 +769,12 @@ def test_sm60_docks_at_an_enemy_home_and_loads_one_coin(card: str, aboard: list[
             assert state.ships[card].docked is None and state.gold == [0, 7]
 
 
-def _raider_beside_a_derelict() -> SpanishMainState:
-    """Shadow (red) docked at blue's home since red's last turn, so she must leave it now; Snipe
-    (blue, derelict) lies with her bow against Shadow's side (however she came there), so a tow
-    where Shadow lies would be her move (SM-17) were she free to stay."""
-    from sm_helpers import end_turns
-
-    state = game(
-        ShipPosition("shadow", RED, 60, 16, 0),
-        ShipPosition("snipe", BLUE, 20, 40, 90, masts=0),
-        dice=(1,),
-    )
-    do(state, RED, C.Move("shadow", (("L", 0.0, None),)))
-    end_turns(state, RED, BLUE)
-    s, t = state.ships["shadow"], state.ships["snipe"]
-    t.x, t.y, t.heading = s.x + 0.8, s.y - 3, 270  # (Snipe's bow against Shadow's side)
-    assert rules.must_leave(state, s) == "isla-2" and s.docked == "isla-2"
-    return state
-
-
 def test_sm60_sm17_a_raider_that_must_leave_may_not_tow_where_she_lies() -> None:
     """SM-60 (Shadow: "she must leave on your next turn", here: her action is a move that takes
     her away) with SM-17's tow where she lies, a move of no distance that keeps her docked: it
     is refused in one line that says she must leave and what to type, and not offered."""
-    state = _raider_beside_a_derelict()
-    free = _raider_beside_a_derelict()
+    state = raider_beside_a_derelict()
+    free = raider_beside_a_derelict()
     free.marks.remove("leave:shadow")  # (the same place without the raid: the tow is hers)
     assert C.Tow("shadow", "snipe") in RULES.choices(free, RED)
     why = refused(state, RED, C.Tow("shadow", "snipe"), "shadow must leave isla-2 this turn")
@@ -805,7 +786,7 @@ def test_sm60_a_raider_that_must_leave_is_offered_only_legal_moves_and_one_at_le
     """SM-60 (Shadow): while she must leave, every choice offered applies, one is a move of
     hers, the turn's end is not offered, and the default (timeouts, failing bots) is her
     leaving move, which applies and takes her away."""
-    state = _raider_beside_a_derelict()
+    state = raider_beside_a_derelict()
     choices = RULES.choices(state, RED)
     assert C.EndTurn() not in choices
     assert any(isinstance(c, C.Move) and c.ship == "shadow" for c in choices)

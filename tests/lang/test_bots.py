@@ -42,7 +42,7 @@ from shipwreck.lang.bots import (
 from shipwreck.lang.bots import lifeboat_env as env
 from shipwreck.lang.bots.lint import check_source
 from shipwreck.lang.bots.runner import DEFAULT_BUDGET
-from shipwreck.lang.bots.script import Context
+from shipwreck.lang.bots.script import Context, Names
 from shipwreck.resources import bots_dir
 from shipwreck.sim import BotSummary, play_bots, play_seated, simulate_bots
 
@@ -1088,3 +1088,20 @@ def test_lb50_the_shipped_bots_answer_someone_elses_thirst_without_a_refusal() -
                     thirsts += 1
                     assert not e.note.startswith("refused"), (player.script.name, e)
     assert thirsts > 50
+
+
+def test_names_work_out_a_lazy_name_once_when_it_is_read() -> None:
+    """A decision's :class:`Names`: a lazy name is worked out the first time a script reads it
+    (``[]``, ``get``) and only then; ``in`` sees it unmade; reading the whole (iterating,
+    ``len``, comparing, ``dict``) makes it, so the whole is the dict with every name made."""
+    made: list[str] = []
+    names = Names({"seat": 0}, {"ready": lambda: made.append("ready") or ["a"]})
+    assert names["seat"] == 0 and "ready" in names and made == []
+    assert names.get("ready") == ["a"] and names["ready"] == ["a"] and made == ["ready"]
+    assert names.get("nothing", 1) == 1
+    with pytest.raises(KeyError):
+        names["nothing"]
+    whole = Names({"seat": 0}, {"ready": lambda: ["a"]})
+    assert len(whole) == 2 and whole == {"seat": 0, "ready": ["a"]}
+    assert dict(Names({}, {"x": lambda: 1})) == {"x": 1}
+    assert list(Names({}, {"x": lambda: 1}).items()) == [("x", 1)]

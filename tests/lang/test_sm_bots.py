@@ -5,6 +5,7 @@ has not seen; every Spanish Main name is documented."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from sm_helpers import known_to, scramble
 from shipwreck.botseat import bot_move
 from shipwreck.cli import main
 from shipwreck.engine.core import Prompt
-from shipwreck.games.spanish_main import RULES
+from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import CoinView, SpanishMainView, sea
@@ -286,13 +287,58 @@ def test_scripts_see_no_hidden_coin_value() -> None:
         assert not public.coins and not any(s.cargo for s in public.ships.values())
         assert not any(i.coins for i in public.islands.values())
         if rng.random() < 0.3:
-            other = RULES.view(scramble(state, known, rng), p.seat)
+            scrambled = scramble(state, known, rng)
+            other = RULES.view(scrambled, p.seat)
             for bot in ("sm_hauler", "sm_raider"):
                 a = BotPlayer(load_bot(bot), seed=3).decide(view, p.kind)
                 b = BotPlayer(load_bot(bot), seed=3).decide(other, p.kind)
                 assert a.command == b.command
+                # a bot seat's view (its legal commands listed when asked) no more than that
+                c = BotPlayer(load_bot(bot), seed=3).decide(
+                    RULES.bot_view(scrambled, p.seat), p.kind
+                )
+                assert c.command == a.command
             checked += 1
     assert checked > 20
+
+
+def test_a_bot_seat_decides_as_on_the_full_view() -> None:
+    """A bot seat is given the lighter :func:`~shipwreck.games.spanish_main.view.bot_view` (its
+    legal commands listed ship by ship as the script asks): every decision of the shipped bots
+    in whole games, side actions included, is the one the seat's full view gives, rule, command
+    and note alike."""
+    scripts = [load_bot(b) for b in ("sm_hauler", "sm_raider", "sm_random")]
+    checked = 0
+    games = itertools.chain(_play(["sm_hauler", "sm_raider"], 2, 60), _play(["sm_random"], 1, 70))
+    for _, state, p in games:  # (one at a time: the state is live)
+        if p is None:
+            continue
+        for script in scripts:
+            a = BotPlayer(script, seed=3).decide(RULES.view(state, p.seat), p.kind)
+            b = BotPlayer(script, seed=3).decide(RULES.bot_view(state, p.seat), p.kind)
+            assert (a.command, a.entry, a.side) == (b.command, b.entry, b.side), script.name
+            checked += 1
+    assert checked > 300
+
+
+def test_ready_is_worked_out_only_for_a_script_that_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``ready`` (my ships that can still act) asks whether each of them has a command at all,
+    her sampled moves too: on a bot seat's view it is worked out when a script reads it, and
+    then it is what the full view gives."""
+    state, _ = RULES.new_game(6, 2)
+    seat = state.turn
+    asked: list[str] = []
+    has_choice = rules.has_choice
+    monkeypatch.setattr(rules, "has_choice", lambda st, s: asked.append(s.id) or has_choice(st, s))
+    names = env.names_for(RULES.bot_view(state, seat), "turn")
+    assert len(asked) <= 1  # (the ship the decision is about)
+    ready = names["ready"]
+    mine = [s for s in state.ships.values() if s.owner == seat]
+    assert len(asked) == len(mine) > 1
+    full = env.names_for(RULES.view(state, seat), "turn")["ready"]
+    assert [s.s.id for s in ready] == [s.s.id for s in full] == [s.id for s in mine]
 
 
 def test_sim_cli_spanish_main_bots(capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,7 +82,7 @@ from shipwreck.games.spanish_main.report import summary_lines
 from shipwreck.games.spanish_main.scoring import score_all
 from shipwreck.games.spanish_main.setup import SEAT_NAMES, Position, from_position, new_game
 from shipwreck.games.spanish_main.state import SpanishMainState
-from shipwreck.games.spanish_main.view import SpanishMainView, view
+from shipwreck.games.spanish_main.view import BotView, SpanishMainView, bot_view, view
 
 
 class SpanishMain(
@@ -128,6 +128,11 @@ class SpanishMain(
 
     def view(self, state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         return view(state, seat)
+
+    def bot_view(self, state: SpanishMainState, seat: Seat) -> BotView:
+        """What a bot seat decides from (:func:`shipwreck.botseat.bot_view`): the names view
+        and the seat's legal commands, each ship's listed only when the bot asks for it."""
+        return bot_view(state, seat)
 
     def names_view(self, state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         """The view a typed line is read with (ship codes, ids in play): no legal commands,

@@ -275,7 +275,10 @@ def _kinds(state: SpanishMainState, s: Ship, kind: str) -> list[Ability]:
 
 
 def has(state: SpanishMainState, s: Ship, kind: str) -> bool:
-    return any(a.kind == kind or kind in _PARTS.get(a.kind, ()) for a in of(state, s))
+    held = of(state, s)
+    if not held:  # (most ships hold none: asked of every ship for every move planned)
+        return False
+    return any(a.kind == kind or kind in _PARTS.get(a.kind, ()) for a in held)
 
 
 def faction(s: Ship) -> str:

@@ -50,9 +50,9 @@ def memo(state: SpanishMainState) -> dict[Hashable, object]:
     if key == last_key:
         return last
     with _lock:
-        got = _memos.get(key)
-        if got is None:
-            got = _memos[key] = {}
+        fresh: dict[Hashable, object] = {}
+        got = _memos.setdefault(key, fresh)  # (a new position's key is hashed once)
+        if got is fresh:
             while len(_memos) > KEEP:
                 _memos.popitem(last=False)
         else:

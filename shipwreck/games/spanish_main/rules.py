@@ -12,9 +12,10 @@ geometry (:mod:`.geometry` is pure) and only then applied.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NoReturn
 
 import msgspec
@@ -182,27 +183,52 @@ def obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> geo.Waters:
     their owner, what they skip, and whether a card lets her dock at an enemy home (SM-60)."""
     raids = abilities.has(state, s, "raid_home")
     key = (s.owner, frozenset(skip), raids)
-    return memo.waters(state, key, lambda: _obstacles(state, s, skip))
+    return memo.waters(state, key, lambda: _obstacles(state, s.owner, skip, raids))
 
 
-def _obstacles(state: SpanishMainState, s: Ship, skip: set[str]) -> list[geo.Obstacle]:
+def _obstacles(
+    state: SpanishMainState, owner: int, skip: set[str], raids: bool
+) -> list[geo.Obstacle]:
+    """(``raids``: she may dock at an enemy home, as :func:`may_dock` says, asked once)"""
     out = [
         geo.island(
             i.id,
             i.x,
             i.y,
             i.r,
-            geo.CONTACT if may_dock(state, s, i) else geo.STANDOFF,
+            geo.CONTACT if raids or i.home is None or i.home == owner else geo.STANDOFF,
         )
         for i in state.islands.values()
     ]
-    out.extend(
-        geo.hull(o.id, o.x, o.y, o.heading, o.length)
-        for o in state.ships.values()
-        if o.id not in skip
-    )
-    out.extend(geo.walls(state.width, state.height))
+    hulls = _HULLS
+    for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
+        if o.id in skip:
+            continue
+        got = hulls.get(o.id)
+        if (
+            got is None
+            or got[0] != o.x
+            or got[1] != o.y
+            or got[2] != o.heading
+            or got[3] != o.length
+        ):
+            hull = geo.hull(o.id, o.x, o.y, o.heading, o.length)
+            got = hulls[o.id] = (o.x, o.y, o.heading, o.length, hull)
+        out.append(got[4])
+    out.extend(_walls(state.width, state.height))
     return out
+
+
+_HULLS: dict[str, tuple[float, float, float, float, geo.Obstacle]] = {}
+"""Each ship's hull as an obstacle (:func:`geo.hull`), by her id, with the pose it is for: a new
+position has moved one ship or two, and comparing a pose costs less than looking it up by its
+hash."""
+
+
+@functools.lru_cache(maxsize=16)
+def _walls(width: float, height: float) -> tuple[geo.Obstacle, ...]:
+    """The sea's edge as its walls, made once per size of sea (obstacles never change)."""
+    return tuple(geo.walls(width, height))
 
 
 def _astern(s: Ship, length_of_tow: float) -> tuple[float, float, float]:
@@ -299,23 +325,7 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
     if kind is None:
         return []
     if kind == "turn":
-        out: list[C.Command] = []
-        leaving = False
-        for s in state.ships.values():
-            if s.owner == seat and not has_acted(state, s):
-                first = _first_kind(state, s.id)
-                acts = _ship_actions(state, s)
-                if must_leave(state, s) is not None:  # (SM-60: only a move that leaves)
-                    leaving = True
-                    away = _leaving_move(state, s, 0.0)  # (the one her refusals suggest)
-                    acts = [a for a in acts if isinstance(a, _LEAVING)]
-                    acts += [away] if away is not None and away not in acts else []
-                out.extend(a for a in acts if first is None or _action_kind(state, a) == first)
-            elif s.owner == seat:
-                out.extend(_bonus_actions(state, s))
-        if not leaving:
-            out.append(_END_TURN)
-        return out
+        return turn_choices(state, seat, lambda s: _ship_part(state, s, None))
     if kind == "after_move":
         assert state.after is not None
         s = state.ships[state.after.ship]
@@ -341,6 +351,64 @@ def choices(state: SpanishMainState, seat: Seat) -> list[C.Command]:
         assert state.ram is not None
         return [*(_BOARD[t] for t in _takes(state, state.ships[state.ram.winner].owner)), _PASS]
     return []  # pragma: no cover
+
+
+SAMPLED = (C.Move, C.MoveToward, C.MoveDock)
+"""The moves :func:`ship_choices` samples: a few headings, toward each island and enemy, docking
+(most of the work of listing a ship's choices)."""
+
+Kinds = tuple[type[C.Command], ...]
+
+
+def ship_choices(state: SpanishMainState, s: Ship, only: Kinds | None = None) -> list[C.Command]:
+    """``s``'s part of her owner's :func:`choices` in a turn, in their order. With ``only``,
+    just her commands of those types, and nothing else is worked out: a bot asks whether each
+    ship may explore, and for the sampled moves (:data:`SAMPLED`) of only the one it moves."""
+    return list(_ship_part(state, s, only))
+
+
+def has_choice(state: SpanishMainState, s: Ship) -> bool:
+    """Has ``s`` any part in her owner's :func:`choices` in a turn? Her cheaper actions are
+    looked at first, and her sampled moves only as far as the first one."""
+    cheap = (C.Explore, C.Repair, C.ComeAbout, C.Tow, C.Shoot)
+    return any(True for _ in _ship_part(state, s, cheap)) or any(
+        True for _ in _ship_part(state, s, SAMPLED)
+    )
+
+
+def _ship_part(state: SpanishMainState, s: Ship, only: Kinds | None) -> Iterator[C.Command]:
+    if has_acted(state, s):
+        acts: Iterable[C.Command] = _bonus_actions(state, s, only)
+    elif must_leave(state, s) is not None:  # (SM-60: only a move that leaves)
+        acts = [a for a in _ship_actions(state, s, None) if isinstance(a, _LEAVING)]
+        away = _leaving_move(state, s, 0.0)  # (the one her refusals suggest)
+        acts += [away] if away is not None and away not in acts else []
+    else:
+        first = _first_kind(state, s.id)
+        acts = _ship_actions(state, s, only)
+        if first is not None:
+            acts = (a for a in acts if _action_kind(state, a) == first)
+    return iter(acts) if only is None else (a for a in acts if isinstance(a, only))
+
+
+def _wants(only: Kinds | None, *kinds: type[C.Command]) -> bool:
+    """Are commands of any of ``kinds`` asked for (``None``: all are)?"""
+    return only is None or any(k in only for k in kinds)
+
+
+def turn_choices(
+    state: SpanishMainState, seat: Seat, part: Callable[[Ship], Iterable[C.Command]]
+) -> list[C.Command]:
+    """:func:`choices` in ``seat``'s turn, each of its ships' part (:func:`ship_choices`) as
+    ``part`` gives it (a seat's listing keeps the parts a bot asked for already), then ``end
+    turn`` unless a ship must leave an enemy home first (SM-60)."""
+    out: list[C.Command] = []
+    for s in state.ships.values():
+        if s.owner == seat:
+            out.extend(part(s))
+    if not any(s.owner == seat and must_leave(state, s) is not None for s in state.ships.values()):
+        out.append(_END_TURN)
+    return out
 
 
 def free_actions(state: SpanishMainState, seat: Seat) -> list[C.Command]:
@@ -496,23 +564,23 @@ def default(state: SpanishMainState, seat: Seat) -> C.Command | None:
     return opts[0]
 
 
-def _ship_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
+def _ship_actions(state: SpanishMainState, s: Ship, only: Kinds | None) -> Iterator[C.Command]:
     """A finite sample of the ship's legal actions: moves at a few headings (any within the arcs
     are legal), toward each island and enemy, dock where reachable, come about, shoot, explore,
-    repair."""
-    out: list[C.Command] = []
+    repair; with ``only``, those of these types (others may come too)."""
     if _can_move(state, s) is None:
-        out.extend(_sample_moves(state, s))
-        if _come_about_problem(state, s) is None:
-            out.append(C.ComeAbout(s.id))
-        out.extend(C.Tow(s.id, t) for t in _tows_in_place(state, s))
-    if not s.derelict:
-        out.extend(_shoot_choices(state, s))
-    if _explore_problem(state, s) is None:
-        out.append(C.Explore(s.id))
-    if s.masts_up < len(s.masts) and _repair_problem(state, s) is None:
-        out.append(C.Repair(s.id))
-    return out
+        if _wants(only, *SAMPLED):
+            yield from _sample_moves(state, s)
+        if _wants(only, C.ComeAbout) and _come_about_problem(state, s) is None:
+            yield C.ComeAbout(s.id)
+        if _wants(only, C.Tow):
+            yield from (C.Tow(s.id, t) for t in _tows_in_place(state, s))
+    if _wants(only, C.Shoot) and not s.derelict:
+        yield from _shoot_choices(state, s)
+    if _wants(only, C.Explore) and _explore_problem(state, s) is None:
+        yield C.Explore(s.id)
+    if _wants(only, C.Repair) and s.masts_up < len(s.masts) and _repair_problem(state, s) is None:
+        yield C.Repair(s.id)
 
 
 def _repair_problem(state: SpanishMainState, s: Ship) -> str | None:
@@ -525,17 +593,21 @@ def _repair_problem(state: SpanishMainState, s: Ship) -> str | None:
     return None
 
 
-def _bonus_actions(state: SpanishMainState, s: Ship) -> list[C.Command]:
+def _bonus_actions(state: SpanishMainState, s: Ship, only: Kinds | None) -> Iterator[C.Command]:
     """What a ship that has had her action may still do, by her abilities (SM-60): shoot after
-    moving, explore where she just docked, move S after unloading."""
-    out: list[C.Command] = []
-    if f"move_shoot:{s.id}" in state.marks and not s.derelict:
-        out.extend(_shoot_choices(state, s))
-    if f"dock_explore:{s.id}" in state.marks and _explore_problem(state, s) is None:
-        out.append(C.Explore(s.id))
-    if f"unload_move:{s.id}" in state.marks and _can_move(state, s) is None:
-        out.extend(_sample_moves(state, s))
-    return out
+    moving, explore where she just docked, move S after unloading (``only``: as for
+    :func:`_ship_actions`)."""
+    if _wants(only, C.Shoot) and f"move_shoot:{s.id}" in state.marks and not s.derelict:
+        yield from _shoot_choices(state, s)
+    if (
+        _wants(only, C.Explore)
+        and f"dock_explore:{s.id}" in state.marks
+        and _explore_problem(state, s) is None
+    ):
+        yield C.Explore(s.id)
+    moves = _wants(only, *SAMPLED) and f"unload_move:{s.id}" in state.marks
+    if moves and _can_move(state, s) is None:
+        yield from _sample_moves(state, s)
 
 
 def _shoot_choices(state: SpanishMainState, s: Ship) -> list[C.Command]:
@@ -559,48 +631,58 @@ def _shoot_choices(state: SpanishMainState, s: Ship) -> list[C.Command]:
     return out
 
 
-def _sample_moves(state: SpanishMainState, s: Ship) -> list[C.Command]:
+def _sample_moves(state: SpanishMainState, s: Ship) -> Iterator[C.Command]:
+    """Her sampled moves (:data:`SAMPLED`), each worked out as it is asked for (whether she has
+    any needs only the first: :func:`has_choice`)."""
     length, skip = _body(state, s)
     reach = _reach(state, s, length, skip)
     legs = move_legs(s, state)
     kinds: list[C.LegKind] = ["S" if k == "S" else "L" for k in legs]
     orders = list(dict.fromkeys(itertools.permutations(kinds)))
-    slides = slide_choices(s, length, reach)
-    out: list[C.Command] = []
+    slides: list[tuple[float, ...]] | None = None
     for order in orders:
-        first = order[0]
-        dist = geo.LEG_LENGTH[first]
-        turns = [t for t in _TURNS_1 if not _first_leg_blocked(s, length, t, dist, reach)]
+        dist = geo.LEG_LENGTH[order[0]]
+        turns: list[float] = []
+        for turn in _TURNS_1:
+            if not _first_leg_blocked(s, length, turn, dist, reach):
+                turns.append(turn)
+                yield from _moves_turning(s, order, turn)
+        if slides is None:
+            slides = slide_choices(s, length, reach)
         for group in slides:  # (the coarsest turn of each that is free: whole degrees if any)
             free = (t for t in group if not _first_leg_blocked(s, length, t, dist, reach))
-            turn = next(free, None)
-            if turn is not None and turn not in turns:
-                turns.append(turn)
-        for t1 in turns:
-            if len(order) == 1:
-                out.append(C.Move(s.id, ((first, t1, None),)))
-                continue
-            for t2 in _TURNS_2:
-                rest = tuple((k, t2, None) for k in order[1:])
-                out.append(C.Move(s.id, ((first, t1, None), *rest)))
+            slide = next(free, None)
+            if slide is not None and slide not in turns:
+                turns.append(slide)
+                yield from _moves_turning(s, order, slide)
     total = sum(geo.LEG_LENGTH[k] for k in legs)
     for isl in state.islands.values():
         if _first_leg_toward_blocked(s, length, isl.x, isl.y, reach, legs[0]):
             continue
-        out.append(C.MoveToward(s.id, isl.id))
+        yield C.MoveToward(s.id, isl.id)
         gap = math.hypot(isl.x - s.x, isl.y - s.y) - isl.r
         if gap <= total + 0.5 and may_dock(state, s, isl) and s.docked != isl.id:
             try:
                 _plan_dock(state, s, isl)
             except IllegalCommand:
                 continue
-            out.append(C.MoveDock(s.id, isl.id))
+            yield C.MoveDock(s.id, isl.id)
     for t in state.ships.values():
         if t.owner != s.owner:
             cx, cy = _centre(t)
             if not _first_leg_toward_blocked(s, length, cx, cy, reach, legs[0]):
-                out.append(C.MoveToward(s.id, t.id))
-    return out
+                yield C.MoveToward(s.id, t.id)
+
+
+def _moves_turning(s: Ship, order: tuple[C.LegKind, ...], t1: float) -> Iterator[C.Move]:
+    """The sampled moves whose legs run in ``order`` and whose first leg turns ``t1``."""
+    first = order[0]
+    if len(order) == 1:
+        yield C.Move(s.id, ((first, t1, None),))
+        return
+    for t2 in _TURNS_2:
+        rest = tuple((k, t2, None) for k in order[1:])
+        yield C.Move(s.id, ((first, t1, None), *rest))
 
 
 def _reach(state: SpanishMainState, s: Ship, length: float, skip: set[str]) -> geo.Waters:

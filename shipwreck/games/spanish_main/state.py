@@ -66,8 +66,12 @@ class Ship(msgspec.Struct):
 
     @property
     def derelict(self) -> bool:
-        """SM-11: no masts left."""
-        return not any(m.up for m in self.masts)
+        """SM-11: no masts left. (A loop, not ``any()``: the rules ask this of every ship at
+        every turn.)"""
+        for m in self.masts:  # noqa: SIM110 - (a loop: no generator made)
+            if m.up:
+                return False
+        return True
 
     @property
     def free_cargo(self) -> int:

@@ -8,6 +8,8 @@ Coin numbers are dealt after the values are shuffled, so they tell nothing.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import msgspec
 
 from shipwreck.engine.core import Prompt, Seat
@@ -233,6 +235,165 @@ def view(state: SpanishMainState, seat: Seat | None, legal: bool = True) -> Span
         winners=tuple(state.winners),
         options=msgspec.to_builtins(state.options),
     )
+
+
+class Answers(Protocol):
+    """A seat's legal commands now (a view's ``choices`` and ``free``), whole or one ship's."""
+
+    def choices(self) -> tuple[Command, ...]: ...
+
+    def free(self) -> tuple[Command, ...]: ...
+
+    def of(self, ship: str, only: rules.Kinds | None = None) -> tuple[Command, ...]:
+        """Her part of ``choices`` (the commands that name her), in its order; with ``only``,
+        just her commands of those types."""
+        ...
+
+    def acts(self, ship: str) -> bool:
+        """Has she any part in ``choices``?"""
+        ...
+
+
+class Listed:
+    """The :class:`Answers` of a view that lists them all (:func:`view`)."""
+
+    __slots__ = ("_of", "_view")
+
+    def __init__(self, v: SpanishMainView) -> None:
+        self._view = v
+        self._of: dict[str, tuple[Command, ...]] = {}
+
+    def choices(self) -> tuple[Command, ...]:
+        return self._view.choices
+
+    def free(self) -> tuple[Command, ...]:
+        return self._view.free
+
+    def of(self, ship: str, only: rules.Kinds | None = None) -> tuple[Command, ...]:
+        got = self._of.get(ship)
+        if got is None:
+            got = self._of[ship] = _naming(self._view.choices, ship)
+        return got if only is None else _only(got, only)
+
+    def acts(self, ship: str) -> bool:
+        return bool(self.of(ship))
+
+
+class Listing:
+    """The :class:`Answers` of the seat whose turn it is, each ship's part worked out the first
+    time it is asked for. A bot asks for the moves of the one ship it moves, and whether the
+    others may explore: listing every ship's sampled moves again after each sister's move was
+    a fifth of a hauler game. What it gives is what :func:`view` lists, part for part
+    (``tests/games/test_sm_listing.py``).
+
+    It reads the state when asked, so it holds only while the state stays as it was: it is made
+    for one decision (:func:`bot_view`), and refuses (RuntimeError) once a command has changed
+    the turn, its step, the actions taken or the marks of once-per-turn abilities."""
+
+    __slots__ = ("_acts", "_choices", "_free", "_moment", "_of", "_only", "_state")
+
+    def __init__(self, state: SpanishMainState) -> None:
+        self._state = state
+        self._moment = _moment(state)
+        self._of: dict[str, tuple[Command, ...]] = {}
+        self._only: dict[tuple[str, rules.Kinds], tuple[Command, ...]] = {}
+        self._acts: dict[str, bool] = {}
+        self._choices: tuple[Command, ...] | None = None
+        self._free: tuple[Command, ...] | None = None
+
+    def _read(self) -> SpanishMainState:
+        """The state, once it is sure to be as it was."""
+        if _moment(self._state) != self._moment:
+            raise RuntimeError("a seat's legal commands were asked for after the game moved on")
+        return self._state
+
+    def _mine(self, ship: str) -> Ship | None:
+        """Her, if she is one of the seat's ships: only those have a part in its turn."""
+        state = self._read()
+        s = state.ships.get(ship)
+        return s if s is not None and s.owner == state.turn else None
+
+    def _part(self, s: Ship) -> tuple[Command, ...]:
+        got = self._of.get(s.id)
+        if got is None:
+            got = self._of[s.id] = tuple(rules.ship_choices(self._state, s))
+        return got
+
+    def choices(self) -> tuple[Command, ...]:
+        state = self._read()
+        if self._choices is None:
+            self._choices = tuple(rules.turn_choices(state, state.turn, self._part))
+        return self._choices
+
+    def free(self) -> tuple[Command, ...]:
+        state = self._read()
+        if self._free is None:
+            self._free = tuple(rules.free_actions(state, state.turn))
+        return self._free
+
+    def of(self, ship: str, only: rules.Kinds | None = None) -> tuple[Command, ...]:
+        s = self._mine(ship)
+        if s is None:
+            return ()
+        if only is None or ship in self._of or any(k in only for k in rules.SAMPLED):
+            # (her sampled moves are most of her part: once they are asked for, all of it is)
+            return self._part(s) if only is None else _only(self._part(s), only)
+        got = self._only.get((ship, only))
+        if got is None:
+            got = self._only[ship, only] = tuple(rules.ship_choices(self._state, s, only))
+        return got
+
+    def acts(self, ship: str) -> bool:
+        s = self._mine(ship)
+        if s is None or ship in self._of:
+            return bool(self.of(ship))
+        got = self._acts.get(ship)
+        if got is None:
+            got = self._acts[ship] = rules.has_choice(self._state, s)
+        return got
+
+
+def _naming(cmds: tuple[Command, ...], ship: str) -> tuple[Command, ...]:
+    return tuple(c for c in cmds if getattr(c, "ship", None) == ship)
+
+
+def _only(cmds: tuple[Command, ...], only: rules.Kinds) -> tuple[Command, ...]:
+    return tuple(c for c in cmds if isinstance(c, only))
+
+
+def _moment(state: SpanishMainState) -> tuple[object, ...]:
+    """What any command changes (whose turn, its step, the actions taken, the once-per-turn
+    marks): cheap to compare, so a listing checks it before it reads the state again."""
+    return (state.round, state.turn, state.step, len(state.acted), len(state.marks), state.over)
+
+
+class BotView:
+    """What a bot decides from: the seat's view without its legal commands (:func:`view` with
+    ``legal=False``) and those commands as :class:`Answers`, each ship's worked out when asked
+    for (:class:`Listing`). Its ``choices`` are all of them (a ``random`` pick)."""
+
+    __slots__ = ("answers", "view")
+
+    def __init__(self, v: SpanishMainView, answers: Answers) -> None:
+        self.view = v
+        self.answers = answers
+
+    @property
+    def choices(self) -> tuple[Command, ...]:
+        return self.answers.choices()
+
+    @property
+    def round(self) -> int:
+        return self.view.round
+
+
+def bot_view(state: SpanishMainState, seat: Seat) -> BotView:
+    """``seat``'s :class:`BotView` for one decision (read it before anything is applied): in
+    its turn, its legal commands listed ship by ship as asked for; else the few it has, whole."""
+    if rules.prompt_of(state, seat) != "turn":
+        v = view(state, seat)
+        return BotView(v, Listed(v))
+    return BotView(view(state, seat, legal=False), Listing(state))
 
 
 def waiting_ships(v: SpanishMainView) -> list[str]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Hashable, Sequence
+from _collections_abc import dict_items, dict_keys, dict_values
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Protocol
 
 import msgspec
@@ -34,6 +35,61 @@ class Choosing(Protocol):
 
     @property
     def choices(self) -> Sequence[object]: ...
+
+
+class Names(dict[str, object]):
+    """A decision's names, some worked out only when a script reads them (``lazy``: each such
+    name and how to work it out): a name that costs much to make (Spanish Main's ``ready``
+    lists every ship's moves) costs nothing to a script that never reads it. Reading the whole
+    (iterating, comparing, ``len``) works every name out first, so it is the dict it would be
+    with all of them made at once."""
+
+    __slots__ = ("_lazy",)
+
+    def __init__(self, names: dict[str, object], lazy: dict[str, Callable[[], object]]) -> None:
+        super().__init__(names)
+        self._lazy = {k: make for k, make in lazy.items() if k not in names}
+
+    def __missing__(self, name: str) -> object:
+        make = self._lazy.pop(name, None)
+        if make is None:
+            raise KeyError(name)
+        value = super().setdefault(name, make())
+        return value
+
+    def _fill(self) -> None:
+        for name in list(self._lazy):
+            self[name]  # noqa: B018 - (works it out)
+
+    def get(self, name: str, default: object = None) -> object:
+        return self[name] if name in self._lazy else super().get(name, default)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._lazy or super().__contains__(name)
+
+    def __iter__(self) -> Iterator[str]:
+        self._fill()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._fill()
+        return super().__len__()
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return super().__eq__(other)
+
+    def keys(self) -> dict_keys[str, object]:
+        self._fill()
+        return super().keys()
+
+    def values(self) -> dict_values[str, object]:
+        self._fill()
+        return super().values()
+
+    def items(self) -> dict_items[str, object]:
+        self._fill()
+        return super().items()
 
 
 class Context:

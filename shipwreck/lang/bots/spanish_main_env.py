@@ -22,19 +22,24 @@ from shipwreck.games.spanish_main.codes import ship_names
 from shipwreck.games.spanish_main.fleets import ability_kinds, crew_kind
 from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.games.spanish_main.view import (
+    Answers,
+    BotView,
     CoinView,
     CrewView,
     IslandView,
+    Listed,
     MastView,
     ShipView,
     SpanishMainView,
     sea,
 )
 from shipwreck.lang.bots.kinds import KindTable
-from shipwreck.lang.bots.script import BotRuntimeError, Context
+from shipwreck.lang.bots.script import BotRuntimeError, Context, Names
 
 GAME = "spanish_main"
-VIEW = SpanishMainView
+VIEW = (SpanishMainView, BotView)
+"""What a script decides from: a table's view of the seat, or the lighter one a bot seat is given
+(:func:`~shipwreck.games.spanish_main.view.bot_view`: its legal commands listed when asked)."""
 
 DECISIONS: dict[str, str] = {
     "turn": "your turn: one action per ship (move, shoot, explore, repair), then `end turn`",
@@ -352,51 +357,43 @@ def _id(x: object) -> str:
     raise BotRuntimeError("this names no ship or island")
 
 
-def _offered(ctx: Context) -> set[tuple[str, ...]]:
-    """What this decision's choices offer, by kind and ship (and target): made once per
-    decision, as a script asks ``can_…`` of every ship in its guards."""
-    if "offered" in ctx.memo:
-        return cast("set[tuple[str, ...]]", ctx.memo["offered"])
-    got: set[tuple[str, ...]] = set()
-    for c in ctx.view.choices:
-        if isinstance(c, _MOVES):
-            got.add(("move", c.ship))
-        if isinstance(c, C.MoveToward):
-            got.add(("toward", c.ship, c.target))
-        elif isinstance(c, C.MoveDock):
-            got.add(("dock", c.ship, c.island))
-        elif isinstance(c, C.Shoot):
-            got.add(("shoot", c.ship, c.target))
-        elif isinstance(c, C.Explore):
-            got.add(("explore", c.ship))
-        elif isinstance(c, C.Repair):
-            got.add(("repair", c.ship))
-    ctx.memo["offered"] = got
-    return got
+def _offered(ctx: Context, ship: object, kinds: rules.Kinds) -> tuple[C.Command, ...]:
+    """``ship``'s commands of these types among this decision's choices: each ship's listed
+    only as a script asks about them (her sampled moves, most of the work, for only the ships
+    whose moves it asks about)."""
+    return _answers(ctx).of(_id(ship), kinds)
 
 
 def _fn_can_move(ctx: Context, ship: object) -> bool:
-    return ("move", _id(ship)) in _offered(ctx)
+    return bool(_offered(ctx, ship, (C.ComeAbout,)) or _offered(ctx, ship, rules.SAMPLED))
 
 
 def _fn_can_toward(ctx: Context, ship: object, target: object) -> bool:
-    return ("toward", _id(ship), _id(target)) in _offered(ctx)
+    tid = _id(target)
+    return any(
+        isinstance(c, C.MoveToward) and c.target == tid
+        for c in _offered(ctx, ship, (C.MoveToward,))
+    )
 
 
 def _fn_can_dock(ctx: Context, ship: object, island: object) -> bool:
-    return ("dock", _id(ship), _id(island)) in _offered(ctx)
+    iid = _id(island)
+    return any(
+        isinstance(c, C.MoveDock) and c.island == iid for c in _offered(ctx, ship, (C.MoveDock,))
+    )
 
 
 def _fn_can_shoot(ctx: Context, ship: object, target: object) -> bool:
-    return ("shoot", _id(ship), _id(target)) in _offered(ctx)
+    tid = _id(target)
+    return any(isinstance(c, C.Shoot) and c.target == tid for c in _offered(ctx, ship, (C.Shoot,)))
 
 
 def _fn_can_explore(ctx: Context, ship: object) -> bool:
-    return ("explore", _id(ship)) in _offered(ctx)
+    return bool(_offered(ctx, ship, (C.Explore,)))
 
 
 def _fn_can_repair(ctx: Context, ship: object) -> bool:
-    return ("repair", _id(ship)) in _offered(ctx)
+    return bool(_offered(ctx, ship, (C.Repair,)))
 
 
 def _crew_id(x: object) -> str:
@@ -407,7 +404,7 @@ def _crew_id(x: object) -> str:
 
 def _free(ctx: Context, cmd: C.Command) -> bool:
     """Is ``cmd`` one of the free actions the seat may take now (the view's ``free``)?"""
-    return cmd in _view(ctx).free
+    return cmd in _answers(ctx).free()
 
 
 def _fn_can_drop(ctx: Context, crew: object, ship: object) -> bool:
@@ -448,8 +445,24 @@ every move would leave her farther away (then she turns to face open sea)."""
 
 def _view(ctx: Context) -> SpanishMainView:
     """The decision's view (a Spanish Main script decides only on Spanish Main views: the
-    runner checks ``VIEW`` first)."""
-    return cast(SpanishMainView, ctx.view)
+    runner checks ``VIEW`` first); read its legal commands with :func:`_answers`."""
+    return _seen(cast("SpanishMainView | BotView", ctx.view))[0]
+
+
+def _answers(ctx: Context) -> Answers:
+    """The decision's legal commands, whole or one ship's (made once per decision)."""
+    got = ctx.memo.get("answers")
+    if got is None:
+        got = ctx.memo["answers"] = _seen(cast("SpanishMainView | BotView", ctx.view))[1]
+    return cast(Answers, got)
+
+
+def _seen(view: SpanishMainView | BotView) -> tuple[SpanishMainView, Answers]:
+    """A view's public part and its legal commands: a bot seat's :class:`BotView` lists them
+    when asked; a table's view has them all."""
+    if isinstance(view, BotView):
+        return view.view, view.answers
+    return view, Listed(view)
 
 
 def _sea(ctx: Context) -> SpanishMainState:
@@ -520,7 +533,7 @@ def best_move(ctx: Context, ship: object, target: object) -> tuple[Moving | None
     if got is not None:
         return cast("tuple[Moving | None, float]", got)
     sid, tid = ship.s.id, key[2]
-    moves = [c for c in ctx.view.choices if isinstance(c, _MOVES) and c.ship == sid]
+    moves = [c for c in _answers(ctx).of(sid) if isinstance(c, _MOVES)]
     for cmd in moves:  # (the budget as if each were previewed, in the offer's order)
         _tick(ctx, cmd)
     best: Moving | None = None
@@ -711,7 +724,16 @@ NAME_HELP: dict[str, str] = {
 NAMES = frozenset(NAME_HELP)
 
 
-def _concerned(view: SpanishMainView, decision: str) -> tuple[str | None, str | None]:
+def _ready(view: SpanishMainView, answers: Answers, s: ShipView) -> bool:
+    """Is ``s`` my ship with her action still to take, and any to take (SM-10)?"""
+    if s.owner != view.seat or s.acted:
+        return False
+    return answers.acts(s.id)
+
+
+def _concerned(
+    view: SpanishMainView, answers: Answers, decision: str
+) -> tuple[str | None, str | None]:
     """The ship the decision is about and the other ship (a ram's), by id."""
     seat = view.seat
     if decision == "after_move":
@@ -729,30 +751,34 @@ def _concerned(view: SpanishMainView, decision: str) -> tuple[str | None, str | 
         other = r.target if mine_id == r.ship else r.ship
         return mine_id, other
     if decision in ("turn", "side"):
-        movers = {getattr(c, "ship", None) for c in view.choices}
-        for s in view.ships:
-            if s.owner == seat and not s.acted and s.id in movers:
-                return s.id, None
+        return next((s.id for s in view.ships if _ready(view, answers, s)), None), None
     return None, None
 
 
-def names_for(view: SpanishMainView, decision: str) -> dict[str, object]:
-    """The names a guard can read, for one decision of one seat."""
+def names_for(view: SpanishMainView | BotView, decision: str) -> Names:
+    """The names a guard can read, for one decision of one seat (``ready``, which may list
+    every ship's moves, only if the script reads it)."""
+    view, answers = _seen(view)
     seat = view.seat
     ships = [Ship(s, view) for s in view.ships]
     by_id = {s.s.id: s for s in ships}
     islands = [Island(i, view) for i in view.islands]
     mine = [s for s in ships if seat is not None and s.s.owner == seat]
     turn = decision in ("turn", "side")  # (side actions are taken in one's turn)
-    movers = {getattr(c, "ship", None) for c in view.choices} if turn else set()
-    ship_id, other_id = _concerned(view, decision)
+    ship_id, other_id = _concerned(view, answers, decision)
     ship = by_id.get(ship_id or "")
     coins: list[CoinView] = []
     if decision == "load" and ship is not None:
         at = next((i for i in view.islands if i.id == ship.s.docked), None)
         coins = list(at.coins) if at is not None else []
     gold = list(view.gold)
-    return {
+    # (a turn's choices hold no ram and no boarding take: they are not listed for those)
+    answering = answers.choices() if view.step != "turn" else ()
+
+    def ready() -> list[Ship]:
+        return [s for s in mine if turn and _ready(view, answers, s.s)]
+
+    names: dict[str, object] = {
         "seat": seat,
         "ship": ship,
         "target": by_id.get(other_id or ""),
@@ -760,15 +786,16 @@ def names_for(view: SpanishMainView, decision: str) -> dict[str, object]:
         "ships": ships,
         "my_ships": mine,
         "enemy_ships": [s for s in ships if s.s.owner != seat],
-        "ready": [s for s in mine if not s.s.acted and s.s.id in movers],
         "islands": islands,
         "wild": [i for i in islands if i.i.home is None and i.i.coins],
         "coins": coins,
-        "rams": [by_id[c.target] for c in view.choices if isinstance(c, C.Ram)],
+        "rams": [by_id[c.target] for c in answering if isinstance(c, C.Ram)],
         "tows": [
-            by_id[c.target] for c in view.choices if isinstance(c, C.Tow) and c.ship == ship_id
+            by_id[c.target]
+            for c in (answers.of(ship_id, (C.Tow,)) if ship_id is not None else ())
+            if isinstance(c, C.Tow)
         ],
-        "takes": [c.take for c in view.choices if isinstance(c, C.Board)],
+        "takes": [c.take for c in answering if isinstance(c, C.Board)],
         "gold": gold[seat] if seat is not None and seat < len(gold) else 0,
         "enemy_gold": max((g for k, g in enumerate(gold) if k != seat), default=0),
         "gold_total": view.gold_total,
@@ -780,6 +807,7 @@ def names_for(view: SpanishMainView, decision: str) -> dict[str, object]:
         "false": False,
         "none": None,
     }
+    return Names(names, {"ready": ready})
 
 
 def as_character(value: object, ctx: Context) -> object:
