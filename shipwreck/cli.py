@@ -243,7 +243,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         config.cluster.bus = args.bus
     if args.worker is not None:
         config.cluster.worker = args.worker
-    setup_logging(config.server.log_file)
+    setup_logging(config.server.log_file, config.cluster.worker)
     if args.workers:
         return _run_workers(args, config.server.database, config.server.listen, config.server.port)
     for warning in warnings:

@@ -48,7 +48,8 @@ class ClusterMember:
         self.lobby.hide_new_tables = True  # (listed once claimed: Leaseholder.claim_new)
         self.lobby.remote_tables = RemoteTables(self.bus)
         self.holder.start()
-        log.info("worker %s joined %s; took %d tables", self.worker, s.bus, len(adopted))
+        took = f"{len(adopted)} table{'s' if len(adopted) != 1 else ''}"
+        log.info("worker %s joined %s; took %s", self.worker, s.bus, took)
 
     def _created(self, table: Table) -> None:
         """Claim a table made here at once (before another worker's scan could adopt it)."""

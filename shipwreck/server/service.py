@@ -440,12 +440,15 @@ def _reads_script(command: str) -> bool:
     return words == ["bot", "check"] or (words[:2] == ["bot", "save"] and len(words) <= 3)
 
 
-def setup_logging(log_file: str) -> None:
-    """Log to a file, or to stderr; never to stdout (Textual owns it while an app runs)."""
+def setup_logging(log_file: str, worker: str = "") -> None:
+    """Log to a file, or to stderr; never to stdout (Textual owns it while an app runs).
+    A worker among several (``worker``) names itself on every line: their lines interleave,
+    and each counts its own sessions from 1."""
     handler: logging.Handler = (
         logging.FileHandler(log_file) if log_file else logging.StreamHandler()
     )
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    who = f"[{worker}] " if worker else ""
+    handler.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s {who}%(name)s: %(message)s"))
     root = logging.getLogger("shipwreck")
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)

@@ -125,6 +125,9 @@ async def test_two_workers_share_one_port_and_one_lobby(workers: Workers) -> Non
             break
     owners = workers.owners()
     assert set(owners.values()) == {"w1", "w2"}, f"every table landed on one worker: {owners}"
+    listening = [line for line in workers.log if "listening on" in line]
+    tags = sorted(m.group(1) for line in listening if (m := re.search(r"\[(w\d)\] ", line)))
+    assert tags == ["w1", "w2"], f"a worker's lines do not say which worker: {listening}"
     assert len(set(made)) == len(made), "two tables got one id"
     watcher = await open_terminal(workers.port, "kay", KEYS["k"])
     await watcher.term.wait_for("signed in as kay")
