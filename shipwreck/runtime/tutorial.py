@@ -84,9 +84,12 @@ class ScriptedBot:
     def decide(self, view: object, decision: str, defer: bool = False) -> Decision:
         entry = TraceEntry(int(getattr(view, "round", 0)), decision, None, None)
         legal = {format_command(c): c for c in cast(CoachedView, view).choices}
+        # A game's bot view may wrap the seat's view (Spanish Main's ``BotView`` lists legal
+        # moves lazily); the ids a line names are read from the view inside it.
+        seen = getattr(view, "view", view)
         for i, line in enumerate(self.lines):
             try:
-                text = format_command(parse_command(self.game, line, view))
+                text = format_command(parse_command(self.game, line, seen))
             except CommandSyntaxError:
                 continue
             if text in legal:
