@@ -24,6 +24,7 @@ from sm_helpers import H, W, scenes
 from shipwreck.games.spanish_main import RULES, memo, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main.state import SpanishMainState
 
 STEP = 0.002
 """The fine reference's step along a run."""
@@ -167,3 +168,21 @@ def test_sm12_a_turn_that_sets_her_down_on_an_island_at_the_edge_is_swung(dist: 
         x, y, heading, length, length, 0.0, dist, [isle, *geo.walls(W, H)]
     )
     assert leg.swung and (bx, by, bh) == (x, y, heading)
+
+
+def test_memo_key_names_each_seas_own_islands() -> None:
+    """The position key keeps its islands' part for the sea asked last: asked of two seas in
+    turn, each key still names its own islands, and a copy of a sea (a state rebuilt from its
+    bytes, as a bot's preview rebuilds one) gets the same key as the original."""
+    a, _ = RULES.new_game(1, 2)
+    b, _ = RULES.new_game(2, 2)
+
+    def isles(state: SpanishMainState) -> tuple[object, ...]:
+        return tuple((i.id, i.x, i.y, i.r, i.home) for i in state.islands.values())
+
+    assert isles(a) != isles(b)
+    for state in (a, b, a, b):
+        assert memo.sea_key(state)[2] == isles(state)
+    copy = msgspec.json.decode(msgspec.json.encode(a), type=type(a))
+    assert copy.islands is not a.islands
+    assert memo.sea_key(copy) == memo.sea_key(a)

@@ -30,12 +30,24 @@ _last: tuple[tuple[Hashable, ...], dict[Hashable, object]] = ((), {})
 than hashing it (the floats are mostly the very same objects, so most compare by identity)."""
 
 
+_isles: tuple[object, tuple[Hashable, ...]] = (None, ())
+"""The islands of the sea asked for last (the dict itself, held so that its id is not reused)
+and their part of its key: nothing moves an island, or changes its size or owner, once the
+game is set up, so a sea's dict of islands always gives the same part."""
+
+
 def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
     """Everything about ``state`` the geometry of a move depends on."""
+    global _isles
+    islands, isles = _isles
+    if islands is not state.islands:  # (islands never move: their part is made once per sea)
+        islands = state.islands
+        isles = tuple([(i.id, i.x, i.y, i.r, i.home) for i in islands.values()])
+        _isles = (islands, isles)
     return (
         state.width,
         state.height,
-        tuple([(i.id, i.x, i.y, i.r, i.home) for i in state.islands.values()]),
+        isles,
         tuple(
             [(s.id, s.owner, s.x, s.y, s.heading, s.length, s.towing) for s in state.ships.values()]
         ),
