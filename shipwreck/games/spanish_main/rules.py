@@ -571,8 +571,8 @@ def _ship_actions(state: SpanishMainState, s: Ship, only: Kinds | None) -> Itera
     """A finite sample of the ship's legal actions: moves at a few headings (any within the arcs
     are legal), toward each island and enemy, dock where reachable, come about, shoot, explore,
     repair; with ``only``, those of these types (others may come too)."""
-    if _can_move(state, s) is None:
-        if _wants(only, *SAMPLED):
+    if _wants(only, *SAMPLED, C.ComeAbout, C.Tow) and _can_move(state, s) is None:
+        if _wants(only, *SAMPLED):  # (her pin is looked for only if a move is asked for)
             yield from _sample_moves(state, s)
         if _wants(only, C.ComeAbout) and _come_about_problem(state, s) is None:
             yield C.ComeAbout(s.id)
