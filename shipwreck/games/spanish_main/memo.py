@@ -12,6 +12,7 @@ games stay byte for byte the same with or without it.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -30,10 +31,16 @@ _last: tuple[tuple[Hashable, ...], dict[Hashable, object]] = ((), {})
 than hashing it (the floats are mostly the very same objects, so most compare by identity)."""
 
 
-_isles: tuple[object, tuple[Hashable, ...]] = (None, ())
+_isles: tuple[object, int] = (None, -1)
 """The islands of the sea asked for last (the dict itself, held so that its id is not reused)
-and their part of its key: nothing moves an island, or changes its size or owner, once the
-game is set up, so a sea's dict of islands always gives the same part."""
+and the number that stands for them in its key: nothing moves an island, or changes its size or
+owner, once the game is set up, so a sea's dict of islands always gives the same number."""
+
+_isle_numbers: OrderedDict[tuple[Hashable, ...], int] = OrderedDict()
+"""A number for each set of islands seen lately (equal islands, the same number): a key holds
+it in their place, so a new position's key hashes one int, not every island. A number is never
+given twice (:data:`_numbered`), so one forgotten and seen again only misses the memo."""
+_numbered = itertools.count()
 
 
 def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
@@ -42,7 +49,7 @@ def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
     islands, isles = _isles
     if islands is not state.islands:  # (islands never move: their part is made once per sea)
         islands = state.islands
-        isles = tuple([(i.id, i.x, i.y, i.r, i.home) for i in islands.values()])
+        isles = _number(tuple([(i.id, i.x, i.y, i.r, i.home) for i in islands.values()]))
         _isles = (islands, isles)
     return (
         state.width,
@@ -52,6 +59,16 @@ def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
             [(s.id, s.owner, s.x, s.y, s.heading, s.length, s.towing) for s in state.ships.values()]
         ),
     )
+
+
+def _number(isles: tuple[Hashable, ...]) -> int:
+    with _lock:
+        n = _isle_numbers.get(isles)
+        if n is None:
+            n = _isle_numbers[isles] = next(_numbered)
+            while len(_isle_numbers) > 4 * KEEP:
+                _isle_numbers.popitem(last=False)
+        return n
 
 
 def memo(state: SpanishMainState) -> dict[Hashable, object]:
