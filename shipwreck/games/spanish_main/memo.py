@@ -45,20 +45,26 @@ _numbered = itertools.count()
 
 def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
     """Everything about ``state`` the geometry of a move depends on."""
-    global _isles
-    islands, isles = _isles
-    if islands is not state.islands:  # (islands never move: their part is made once per sea)
-        islands = state.islands
-        isles = _number(tuple([(i.id, i.x, i.y, i.r, i.home) for i in islands.values()]))
-        _isles = (islands, isles)
     return (
         state.width,
         state.height,
-        isles,
+        islands_number(state),
         tuple(
             [(s.id, s.owner, s.x, s.y, s.heading, s.length, s.towing) for s in state.ships.values()]
         ),
     )
+
+
+def islands_number(state: SpanishMainState) -> int:
+    """The number that stands for ``state``'s islands (their ids, places, sizes and owners): the
+    same for equal islands, never the same for others."""
+    global _isles
+    islands, number = _isles
+    if islands is not state.islands:  # (islands never move: numbered once per sea)
+        islands = state.islands
+        number = _number(tuple([(i.id, i.x, i.y, i.r, i.home) for i in islands.values()]))
+        _isles = (islands, number)
+    return number
 
 
 def _number(isles: tuple[Hashable, ...]) -> int:

@@ -190,15 +190,7 @@ def _obstacles(
     state: SpanishMainState, owner: int, skip: set[str], raids: bool
 ) -> list[geo.Obstacle]:
     """(``raids``: she may dock at an enemy home, as :func:`may_dock` says, asked once)"""
-    out = []
-    isles = _ISLES
-    for i in state.islands.values():  # (as the hulls below: made once per place and margin)
-        margin = geo.CONTACT if raids or i.home is None or i.home == owner else geo.STANDOFF
-        got_i = isles.get((i.id, margin))
-        if got_i is None or got_i[0] != i.x or got_i[1] != i.y or got_i[2] != i.r:
-            ob = geo.island(i.id, i.x, i.y, i.r, margin)
-            got_i = isles[i.id, margin] = (i.x, i.y, i.r, ob)
-        out.append(got_i[3])
+    out = list(_islands(state, owner, raids))
     hulls = _HULLS
     for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
         if o.id in skip:
@@ -218,9 +210,28 @@ def _obstacles(
     return out
 
 
-_ISLES: dict[tuple[str, float], tuple[float, float, float, geo.Obstacle]] = {}
-"""Each island as an obstacle (:func:`geo.island`), by her id and margin, with the place it is
-for (islands never move, but a server holds many seas)."""
+def _islands(state: SpanishMainState, owner: int, raids: bool) -> tuple[geo.Obstacle, ...]:
+    """The islands as obstacles for ``owner``'s ships (``raids``: as for :func:`_obstacles`),
+    made once per sea (islands never move: :func:`memo.islands_number`)."""
+    key = (memo.islands_number(state), owner, raids)
+    got = _ISLANDS.get(key)
+    if got is None:
+        if len(_ISLANDS) >= 256:  # (a server plays many seas: forget the old ones now and then)
+            _ISLANDS.clear()
+        got = _ISLANDS[key] = tuple(
+            geo.island(
+                i.id,
+                i.x,
+                i.y,
+                i.r,
+                geo.CONTACT if raids or i.home is None or i.home == owner else geo.STANDOFF,
+            )
+            for i in state.islands.values()
+        )
+    return got
+
+
+_ISLANDS: dict[tuple[int, int, bool], tuple[geo.Obstacle, ...]] = {}
 
 _HULLS: dict[str, tuple[float, float, float, float, geo.Obstacle]] = {}
 """Each ship's hull as an obstacle (:func:`geo.hull`), by her id, with the pose it is for: a new
