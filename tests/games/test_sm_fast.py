@@ -24,6 +24,7 @@ from sm_helpers import H, W, scenes
 from shipwreck.games.spanish_main import RULES, memo, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main.state import SpanishMainState
 
 STEP = 0.002
 """The fine reference's step along a run."""
@@ -167,3 +168,21 @@ def test_sm12_a_turn_that_sets_her_down_on_an_island_at_the_edge_is_swung(dist: 
         x, y, heading, length, length, 0.0, dist, [isle, *geo.walls(W, H)]
     )
     assert leg.swung and (bx, by, bh) == (x, y, heading)
+
+
+def test_memo_key_names_each_seas_own_islands() -> None:
+    """The position key keeps its islands' part (a number for them) for the sea asked last:
+    asked of two seas in turn, each key still stands for its own islands, and a copy of a sea (a
+    state rebuilt from its bytes, as a bot's preview rebuilds one) gets the same key."""
+    a, _ = RULES.new_game(1, 2)
+    b, _ = RULES.new_game(2, 2)
+    key_a, key_b = memo.sea_key(a), memo.sea_key(b)
+    assert key_a[2] != key_b[2]
+    for state, key in ((a, key_a), (b, key_b), (a, key_a)):
+        assert memo.sea_key(state) == key
+    copy = msgspec.json.decode(msgspec.json.encode(a), type=SpanishMainState)
+    assert copy.islands is not a.islands
+    assert memo.sea_key(copy) == key_a
+    copy.islands["isla-1"].r += 1.0  # (not done in play: a sea whose islands differ)
+    copy.islands = dict(copy.islands)
+    assert memo.sea_key(copy)[2] != key_a[2]

@@ -12,6 +12,7 @@ games stay byte for byte the same with or without it.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -30,16 +31,50 @@ _last: tuple[tuple[Hashable, ...], dict[Hashable, object]] = ((), {})
 than hashing it (the floats are mostly the very same objects, so most compare by identity)."""
 
 
+_isles: tuple[object, int] = (None, -1)
+"""The islands of the sea asked for last (the dict itself, held so that its id is not reused)
+and the number that stands for them in its key: nothing moves an island, or changes its size or
+owner, once the game is set up, so a sea's dict of islands always gives the same number."""
+
+_isle_numbers: OrderedDict[tuple[Hashable, ...], int] = OrderedDict()
+"""A number for each set of islands seen lately (equal islands, the same number): a key holds
+it in their place, so a new position's key hashes one int, not every island. A number is never
+given twice (:data:`_numbered`), so one forgotten and seen again only misses the memo."""
+_numbered = itertools.count()
+
+
 def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
     """Everything about ``state`` the geometry of a move depends on."""
     return (
         state.width,
         state.height,
-        tuple([(i.id, i.x, i.y, i.r, i.home) for i in state.islands.values()]),
+        islands_number(state),
         tuple(
             [(s.id, s.owner, s.x, s.y, s.heading, s.length, s.towing) for s in state.ships.values()]
         ),
     )
+
+
+def islands_number(state: SpanishMainState) -> int:
+    """The number that stands for ``state``'s islands (their ids, places, sizes and owners): the
+    same for equal islands, never the same for others."""
+    global _isles
+    islands, number = _isles
+    if islands is not state.islands:  # (islands never move: numbered once per sea)
+        islands = state.islands
+        number = _number(tuple([(i.id, i.x, i.y, i.r, i.home) for i in islands.values()]))
+        _isles = (islands, number)
+    return number
+
+
+def _number(isles: tuple[Hashable, ...]) -> int:
+    with _lock:
+        n = _isle_numbers.get(isles)
+        if n is None:
+            n = _isle_numbers[isles] = next(_numbered)
+            while len(_isle_numbers) > 4 * KEEP:
+                _isle_numbers.popitem(last=False)
+        return n
 
 
 def memo(state: SpanishMainState) -> dict[Hashable, object]:

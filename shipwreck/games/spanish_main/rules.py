@@ -190,16 +190,7 @@ def _obstacles(
     state: SpanishMainState, owner: int, skip: set[str], raids: bool
 ) -> list[geo.Obstacle]:
     """(``raids``: she may dock at an enemy home, as :func:`may_dock` says, asked once)"""
-    out = [
-        geo.island(
-            i.id,
-            i.x,
-            i.y,
-            i.r,
-            geo.CONTACT if raids or i.home is None or i.home == owner else geo.STANDOFF,
-        )
-        for i in state.islands.values()
-    ]
+    out = list(_islands(state, owner, raids))
     hulls = _HULLS
     for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
         if o.id in skip:
@@ -218,6 +209,29 @@ def _obstacles(
     out.extend(_walls(state.width, state.height))
     return out
 
+
+def _islands(state: SpanishMainState, owner: int, raids: bool) -> tuple[geo.Obstacle, ...]:
+    """The islands as obstacles for ``owner``'s ships (``raids``: as for :func:`_obstacles`),
+    made once per sea (islands never move: :func:`memo.islands_number`)."""
+    key = (memo.islands_number(state), owner, raids)
+    got = _ISLANDS.get(key)
+    if got is None:
+        if len(_ISLANDS) >= 256:  # (a server plays many seas: forget the old ones now and then)
+            _ISLANDS.clear()
+        got = _ISLANDS[key] = tuple(
+            geo.island(
+                i.id,
+                i.x,
+                i.y,
+                i.r,
+                geo.CONTACT if raids or i.home is None or i.home == owner else geo.STANDOFF,
+            )
+            for i in state.islands.values()
+        )
+    return got
+
+
+_ISLANDS: dict[tuple[int, int, bool], tuple[geo.Obstacle, ...]] = {}
 
 _HULLS: dict[str, tuple[float, float, float, float, geo.Obstacle]] = {}
 """Each ship's hull as an obstacle (:func:`geo.hull`), by her id, with the pose it is for: a new
@@ -568,8 +582,8 @@ def _ship_actions(state: SpanishMainState, s: Ship, only: Kinds | None) -> Itera
     """A finite sample of the ship's legal actions: moves at a few headings (any within the arcs
     are legal), toward each island and enemy, dock where reachable, come about, shoot, explore,
     repair; with ``only``, those of these types (others may come too)."""
-    if _can_move(state, s) is None:
-        if _wants(only, *SAMPLED):
+    if _wants(only, *SAMPLED, C.ComeAbout, C.Tow) and _can_move(state, s) is None:
+        if _wants(only, *SAMPLED):  # (her pin is looked for only if a move is asked for)
             yield from _sample_moves(state, s)
         if _wants(only, C.ComeAbout) and _come_about_problem(state, s) is None:
             yield C.ComeAbout(s.id)
