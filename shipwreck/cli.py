@@ -251,14 +251,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         with _own_database(config.server.database, shared=bool(config.cluster.bus)):
             asyncio.run(serve(config))
-    except KeyboardInterrupt:
-        logging.getLogger("shipwreck").info("stopped")
+    except KeyboardInterrupt:  # (a second Ctrl+C while stopping)
+        pass
     except (HostKeyError, AlreadyServed) as e:
         print(f"shipwreck serve: {e}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"shipwreck serve: {e}", file=sys.stderr)
         return 1
+    logging.getLogger("shipwreck").info("stopped")
     return 0
 
 

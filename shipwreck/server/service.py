@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,7 @@ from shipwreck.server.limits import Counts, TokenBuckets, WrongKeys
 from shipwreck.server.lint_pool import LintPool
 from shipwreck.server.ssh import (
     LIVE_APPS,
+    STOPPING_MESSAGE,
     Admission,
     ClientKey,
     LiveApps,
@@ -185,7 +187,7 @@ class Service:
                     await self.acceptor.wait_closed()
             except TimeoutError:
                 log.warning("stopping: connections still open after %.0f s; going on", STOP_WAIT)
-        await self.live.shutdown()
+        await self.live.shutdown(farewell=STOPPING_MESSAGE)
         if self.cluster is not None:
             await self.cluster.stop()
         self.lint.close()
@@ -467,6 +469,33 @@ async def serve(config: Config) -> None:
         raise
     tune_gc()
     try:
-        await asyncio.Event().wait()
+        await until_stopped()
     finally:
         await service.stop()
+
+
+async def until_stopped() -> None:
+    """Return on SIGTERM or SIGINT (Ctrl+C), so that ``serve`` stops as an operator expects
+    either way: every player is told, tables are handed back, the exit status is 0. (SIGTERM
+    used to end the process on the spot, with status -15 and players cut off mid-screen.) A
+    second signal while stopping acts as the default would: SIGINT raises
+    ``KeyboardInterrupt``, SIGTERM ends the process."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def stopping(sig: signal.Signals) -> None:
+        log.info("stopping (%s)", sig.name)
+        for each in SIGNALS:
+            loop.remove_signal_handler(each)
+        stop.set()
+
+    for sig in SIGNALS:
+        loop.add_signal_handler(sig, stopping, sig)
+    try:
+        await stop.wait()
+    finally:
+        for sig in SIGNALS:
+            loop.remove_signal_handler(sig)
+
+
+SIGNALS = (signal.SIGTERM, signal.SIGINT)

@@ -95,6 +95,12 @@ NO_PTY_MESSAGE = (
 NO_COMMANDS_MESSAGE = "shipwreck: commands are not available here; connect without one.\r\n"
 CRASH_MESSAGE = "\r\nshipwreck: the game hit an internal error; this session has ended.\r\n"
 BUSY_MESSAGE = "shipwreck: could not start a session; please try again later.\r\n"
+STOPPING_MESSAGE = (
+    "\r\nshipwreck: the server is stopping (a restart or an upgrade); your tables are saved."
+    "\r\nSign in again in a minute with the same ssh command.\r\n"
+)
+"""What every player reads in their terminal when the server stops under them (SIGTERM or
+Ctrl+C): their session ends, their games do not."""
 KEY_FILE_MODE = 0o600
 
 MAX_TERMINAL_SIZE = (500, 200)
@@ -197,6 +203,8 @@ class LiveApps:
         self.started_total = 0
         self.ended_total = 0
         self.peak = 0
+        self.farewell = ""
+        """Written to each session that ends from now on, after its app (:meth:`shutdown`)."""
 
     @property
     def count(self) -> int:
@@ -223,8 +231,10 @@ class LiveApps:
             while len(self._running) != count:
                 await asyncio.sleep(0.02)
 
-    async def shutdown(self, timeout: float = 5.0) -> None:
-        """Ask every running app to exit; cancel those still running after ``timeout``."""
+    async def shutdown(self, timeout: float = 5.0, farewell: str = "") -> None:
+        """Ask every running app to exit; cancel those still running after ``timeout``. Each
+        session then ends with ``farewell`` in its terminal."""
+        self.farewell = farewell
         entries = list(self._running.values())
         for app, _task in entries:
             app.exit()
@@ -825,7 +835,7 @@ class _TUISession(asyncssh.SSHServerSession[str]):
         if crashed and code == 0:
             code = 1
         log.info("%s: ended (exit status %d)", self._label, code)
-        self._end(CRASH_MESSAGE if crashed else "", code)
+        self._end(CRASH_MESSAGE if crashed else config.live.farewell, code)
 
     def _request_stop(self, reason: str) -> None:
         if self._stopping:

@@ -1,11 +1,13 @@
-"""One server per database and per port (server/exclusive.py), and a clean Ctrl+C for
-``serve --workers`` (issue 21; found by trying the product as an operator would).
+"""One server per database and per port (server/exclusive.py), and clean stops: Ctrl+C for
+``serve --workers``, SIGTERM for ``serve`` (issue 21; found by trying the product as an operator
+would).
 
 Real ``shipwreck serve`` processes on loopback; nothing is mocked.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -15,7 +17,10 @@ import threading
 import time
 from pathlib import Path
 
+import asyncssh
+
 from shipwreck.bus.nats_server import free_port
+from tests.sshclient import open_terminal
 
 
 class Server:
@@ -171,3 +176,29 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+async def test_sigterm_stops_serve_cleanly_and_tells_every_player_to_sign_in_again(
+    tmp_path: Path,
+) -> None:
+    """``kill PID`` (SIGTERM, what systemd and ``docker stop`` send) used to end ``serve`` on
+    the spot: exit status -15 and players cut off mid-screen with no word. Now it stops as
+    Ctrl+C does, and each player's terminal says why their session ended and what to do."""
+    port = free_port()
+    server = Server(tmp_path, "--port", str(port), "--db", str(tmp_path / "games.db"))
+    try:
+        server.wait_log("listening on")
+        ann = await open_terminal(port, "ann", asyncssh.generate_private_key("ssh-ed25519"))
+        await ann.term.wait_for("signed in as ann")
+        server.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(ann.term.closed.wait(), 20)
+        said = ann.term.plain_bytes()
+        assert "the server is stopping (a restart or an upgrade); your tables are saved" in said
+        assert "Sign in again in a minute with the same ssh command." in said
+        code = await asyncio.to_thread(server.proc.wait, 30)
+    finally:
+        server.stop()
+    assert code == 0, server.lines
+    log = "\n".join(server.lines)
+    assert "stopping (SIGTERM)" in log and log.rstrip().endswith("stopped"), log
+    assert "Traceback" not in log, log
