@@ -31,6 +31,11 @@ class NoResponder(BusError):
     """A request found no one serving its subject (or no answer came in time)."""
 
 
+class NoOneServes(NoResponder):
+    """A request found no one serving its subject: unlike a request that timed out, no one
+    received it, so asking again cannot have it done twice."""
+
+
 def valid_subject(subject: str, *, pattern: bool = False) -> bool:
     """Is ``subject`` a subject we publish on (``pattern``: or subscribe to)?
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from shipwreck.bus.core import (
     Handler,
+    NoOneServes,
     NoResponder,
     Responder,
     check_subject,
@@ -128,7 +129,7 @@ class MemoryBus:
         check_subject(subject)
         servers = self._servers.get(subject)
         if not servers:
-            raise NoResponder(f"no one serves {subject!r}")
+            raise NoOneServes(f"no one serves {subject!r}")
         server = servers[next(self._turn) % len(servers)]  # one of them, as a queue group
         try:
             return await asyncio.wait_for(server.responder(data), timeout)

@@ -12,7 +12,14 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
-from shipwreck.bus.core import BusError, Handler, NoResponder, Responder, check_subject
+from shipwreck.bus.core import (
+    BusError,
+    Handler,
+    NoOneServes,
+    NoResponder,
+    Responder,
+    check_subject,
+)
 
 if TYPE_CHECKING:
     from nats.aio.client import Client
@@ -172,7 +179,7 @@ class NatsBus:
                         raise
                     await asyncio.sleep(wait)
         except NoRespondersError:
-            raise NoResponder(f"no one serves {subject!r}") from None
+            raise NoOneServes(f"no one serves {subject!r}") from None
         except NatsTimeout:
             raise NoResponder(f"no answer on {subject!r} within {timeout:g} s") from None
         return msg.data

@@ -36,7 +36,7 @@ from typing import Literal
 
 import msgspec
 
-from shipwreck.bus import Bus, NoResponder, Subscription
+from shipwreck.bus import Bus, NoOneServes, NoResponder, Subscription
 from shipwreck.bus.core import valid_subject
 from shipwreck.engine.core import Event, IllegalCommand, Seat
 from shipwreck.games import get_ruleset
@@ -49,7 +49,15 @@ log = logging.getLogger("shipwreck.updates")
 
 SPECTATOR = "public"
 WATCHER = "watcher"
-MOVING = "the table is moving to another server; try again"
+MOVING = "the table is moving to another server process and is not back yet; try again in a moment"
+NO_ANSWER_IN_TIME = (
+    "the table did not answer in time (it may be moving to another server process); look at its"
+    " log before you try again"
+)
+MOVE_WAIT_SECONDS = 8.0
+"""How long a line waits for a table with no owner to have one again (a dead worker's tables
+are taken over within about two lease lifetimes: 1.4-1.8 s measured with the default 1 s)."""
+ASK_AGAIN_SECONDS = 0.2
 WATCH_RENEW_SECONDS = 5.0
 """A spectator's screen on another worker says it still watches this often; the owner forgets
 one it has not heard from for :data:`WATCH_KEPT_BEATS` of these (its worker died: no
@@ -494,6 +502,8 @@ class TableMirror:
         self._screen = secrets.token_hex(6)
         """This watching screen's name to the owner (``TableRequest.screen``)."""
         self._renewing: asyncio.Task[None] | None = None
+        self._asking = asyncio.Lock()
+        """One request at a time, so lines that wait for a moving table land in typed order."""
 
     async def start(self) -> None:
         """Follow the seat's subject, then catch up with a snapshot (in that order, so no
@@ -601,12 +611,25 @@ class TableMirror:
         return _PREVIEW.decode(data)
 
     async def ask(self, req: TableRequest) -> Submitted:
-        """Send ``req`` to the table's owner; its answer (a refusal if no owner answers)."""
-        try:
-            data = await self.bus.request(commands_subject(self.id), _ENCODER.encode(req))
-        except NoResponder:
-            return Submitted(False, MOVING)
-        return _ANSWER.decode(data)
+        """Send ``req`` to the table's owner; its answer (a refusal if no owner answers).
+
+        While the table has no owner (its worker died; the next takes it over in a second or
+        two) the request is asked again until one serves it, for up to
+        :data:`MOVE_WAIT_SECONDS`: the player's line lands instead of being refused with "try
+        again" (play-test, issue 21). Only a request no one received is asked again; one that
+        timed out may have been played, and is not."""
+        data = _ENCODER.encode(req)
+        async with self._asking:
+            deadline = time.monotonic() + MOVE_WAIT_SECONDS
+            while True:
+                try:
+                    return _ANSWER.decode(await self.bus.request(commands_subject(self.id), data))
+                except NoOneServes:
+                    if time.monotonic() >= deadline:
+                        return Submitted(False, MOVING)
+                    await asyncio.sleep(ASK_AGAIN_SECONDS)
+                except NoResponder:
+                    return Submitted(False, NO_ANSWER_IN_TIME)
 
     # ------------------------------------------------------------------ reading, as Table
 

@@ -24,7 +24,7 @@ from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.pacer import TABLE_TURNS, post_callback
 from shipwreck.tui.registry import table_screen
 from shipwreck.tui.remote import follow_moves
-from shipwreck.tui.seat_return import SeatReturn, return_to_seat
+from shipwreck.tui.seat_return import SeatReturn, open_moving, return_to_seat
 from shipwreck.tui.too_small import TooSmallScreen
 from shipwreck.tui.typed import QUIT_LOCAL, quit_in_lobby_question
 
@@ -103,6 +103,14 @@ class ShipwreckApp(App[None]):
 
     _unfollow: Callable[[], None] = staticmethod(lambda: None)
     _seat_return: SeatReturn | None = None
+
+    def open_moving(self, screen: LobbyScreen, table_id: int) -> bool:
+        """``open N`` of the player's table while it moves between workers: wait for it
+        (tui/seat_return.py); ``False`` if it is not moving."""
+        back = open_moving(screen, table_id, self._seat_return)
+        if back is not None:
+            self._seat_return = back
+        return back is not None
 
     def action_ask_leave(self) -> None:
         """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table

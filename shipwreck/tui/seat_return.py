@@ -50,6 +50,25 @@ def return_to_seat(screen: Told) -> SeatReturn | None:
     return back
 
 
+def open_moving(screen: Told, table_id: int, waiting: SeatReturn | None) -> SeatReturn | None:
+    """``open N`` of the player's own table while it moves between workers: wait for it as
+    at sign-in, saying so (``waiting``, the wait already running, is told to look again);
+    ``None`` if it is not moving (``open`` goes on as usual). Before, ``open N`` answered "did
+    not answer; try again" or "there is no table N" while the player was about to be seated
+    (play-test)."""
+    if waiting is not None and not waiting.done and waiting.table_id == table_id:
+        waiting.again()
+        return waiting
+    lobby = screen.shipwreck.lobby
+    if lobby.remote_tables is None or lobby.get(table_id) is not None:
+        return None
+    if lobby.unlisted_seat(screen.shipwreck.user) != table_id:
+        return None
+    back = SeatReturn(screen, table_id, lobby.remote_tables)
+    back.start()
+    return back
+
+
 @runtime_checkable
 class ShowsMoving(Protocol):
     """A screen that lists the player's table while it moves (the lobby's)."""
@@ -77,6 +96,18 @@ class SeatReturn:
         self._unsubscribe = self.app.lobby.subscribe(self._changed)
         self._deadline = after(self.app, RETURN_SECONDS, self._give_up)
         self._try()
+
+    def again(self) -> None:
+        """The player asked for the table (``open N``) meanwhile: say again that it is on its
+        way, look for it now, and wait the whole time again."""
+        self._told = False
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = after(self.app, RETURN_SECONDS, self._give_up)
+        if self._trying:
+            self._tell()
+        else:
+            self._try()
 
     def stop(self) -> None:
         self.done = True

@@ -573,12 +573,16 @@ class DeadWorker:
             name: LobbyLink(self.bus, lob, name, 0.1) for name, lob in self.lobbies.items()
         }
 
-    async def start(self) -> None:
+    async def start(self, die: bool = True) -> None:
         assert await self.holders["a"].claim_new(self.table.id)
         for name, link in self.links.items():
             await link.start()
             self.lobbies[name].remote_tables = RemoteTables(self.bus)
         await _until(lambda: self.lobbies["b"].elsewhere(self.table.id), "B lists A's table")
+        if die:
+            await self.die()
+
+    async def die(self) -> None:
         await self.holders["a"].stop(release=False)  # A dies: no owner answers
         await self.links["a"].stop()
 
@@ -654,5 +658,84 @@ async def test_a_table_that_does_not_come_back_in_time_is_left_to_open(
             assert isinstance(app.screen, LobbyScreen), "ann was moved after the wait"
             await pilot.press(*f"open {table_id}", "enter")  # (and 'open' takes her there)
             await until(pilot, lambda: isinstance(app.screen, SeatScreen), "ann opens it")
+    finally:
+        await dead.stop()
+
+
+@pytest.mark.parametrize("heir", ["b", "c"])
+async def test_lines_typed_while_the_table_moves_land_in_order_once_it_is_back(
+    tmp_path: Path, heir: str
+) -> None:
+    """ann plays from worker B at A's table; A dies. What she types before the table is back
+    waits for its new owner and lands, in the order typed. Before, each line was refused
+    with "the table is moving to another server; try again", an error that stayed on her
+    screen after the table was back (play-test, issue 21)."""
+    dead = DeadWorker(tmp_path)
+    await dead.start(die=False)
+    remote_tables = dead.lobbies["b"].remote_tables
+    assert remote_tables is not None
+    link = await remote_tables.open(dead.table.id, "ann", 0)
+    assert isinstance(link, RemoteTable)
+    try:
+        await dead.die()
+        typed = [asyncio.create_task(link.say("ann", f"line {n}", 0)) for n in range(1, 4)]
+        await asyncio.sleep(0.5)
+        assert not any(t.done() for t in typed), "a line was answered with no owner"
+        await dead.take_over(heir)
+        assert await asyncio.gather(*typed) == [None, None, None]  # (no refusal)
+        table = dead.lobbies[heir].get(dead.table.id)
+        assert table is not None
+        said = [c.text for c in table.chat_for("ann") if c.sender == "ann"]
+        assert said == ["line 1", "line 2", "line 3"]
+    finally:
+        await link.close()
+        await dead.stop()
+
+
+async def test_a_line_waits_for_a_moving_table_only_so_long(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No worker takes the table over: the line is refused after the wait, saying so."""
+    monkeypatch.setattr(updates, "MOVE_WAIT_SECONDS", 0.3)
+    dead = DeadWorker(tmp_path)
+    await dead.start(die=False)
+    link = await RemoteTables(dead.bus).open(dead.table.id, "ann", 0)
+    assert isinstance(link, RemoteTable)
+    try:
+        await dead.die()
+        assert await link.say("ann", "hello", 0) == (
+            "the table is moving to another server process and is not back yet; try again in"
+            " a moment"
+        )
+    finally:
+        await link.close()
+        await dead.stop()
+
+
+async def test_open_while_the_table_moves_says_so_and_seats_the_player_when_it_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann types 'open N' for her moving table, during the wait at sign-in and again once it
+    has given up: each time the lobby says the table is moving (before: "did not answer; try
+    again", or "there is no table N"), and she is seated the moment it is back."""
+    monkeypatch.setattr(seat_return, "RETURN_SECONDS", 0.6)
+    dead = DeadWorker(tmp_path)
+    await dead.start()
+    app = ShipwreckApp(dead.lobbies["b"], "ann")
+    table_id = dead.table.id
+    moving = f"table {table_id} is moving to another server process"
+    gave_up = f"table {table_id} has not come back yet"
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: moving in _error_line(app), "the lobby says it moves")
+            await pilot.press(*f"open {table_id}", "enter")
+            await pilot.pause()
+            assert moving in _error_line(app) and "answer" not in _error_line(app)
+            await until(pilot, lambda: gave_up in _error_line(app), "the wait gives up")
+            await pilot.press(*f"open {table_id}", "enter")
+            await until(pilot, lambda: moving in _error_line(app), "'open' waits again")
+            assert f"no table {table_id}" not in _error_line(app)
+            await dead.take_over("c")
+            await until(pilot, lambda: isinstance(app.screen, SeatScreen), "ann is seated")
     finally:
         await dead.stop()

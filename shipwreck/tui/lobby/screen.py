@@ -371,6 +371,8 @@ class LobbyScreen(AppScreen):
         how = {W.JoinTable: "join", W.Watch: "watch", W.Open: "open"}[type(word)]
         number = word.table
         table = app.lobby.get(number)
+        if table is None and isinstance(word, W.Open) and app.open_moving(self, number):
+            return
         if table is None and app.lobby.elsewhere(number) and app.lobby.remote_tables:
             enter_remote(self, app.lobby.remote_tables, word, seat_to_join, free_seats_hint)
             return
