@@ -74,7 +74,7 @@ import sys
 import tempfile
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1074,12 +1074,25 @@ def ms(values: Iterable[float]) -> str:
     )
 
 
-def split_latency(says: list[Say], times: dict[str, Any], labels: dict[str, str]) -> list[str]:
-    """Per say and observer: Enter → applied → written by the server → seen by the client."""
-    queued: list[float] = []
-    fanout: list[float] = []
+def split_latency(
+    says: list[Say],
+    times: dict[str, Any],
+    labels: dict[str, str],
+    on_owner: Callable[[str, int], bool] | None = None,
+) -> list[str]:
+    """Per say and observer: Enter → applied → written by the server → seen by the client.
+    With workers (``on_owner``: is this player's connection on the table's owner?), the first
+    two are also split by where the speaker, and the reader, sit: a line from another worker
+    crosses the bus to the owner before it is applied, an update crosses it back to a reader
+    on another worker before it is written. (The processes share one monotonic clock.)"""
+    queued: dict[str, list[float]] = {"": [], "on the owner": [], "another worker": []}
+    fanout: dict[str, list[float]] = {"": [], "on the owner": [], "another worker": []}
     fanout_last: list[float] = []
     delivery: list[float] = []
+
+    def where(name: str, table_id: int) -> str:
+        return "on the owner" if on_owner is None or on_owner(name, table_id) else "another worker"
+
     for s in says:
         submit = times["submit"].get(s.token)
         if submit is None:
@@ -1087,7 +1100,8 @@ def split_latency(says: list[Say], times: dict[str, Any], labels: dict[str, str]
         applied = submit[0]
         enters = [t for t in times["enter"].get(labels.get(s.actor, ""), []) if t <= applied]
         if enters:
-            queued.append(applied - enters[-1])
+            for key in ("", where(s.actor, s.table_id)):
+                queued[key].append(applied - enters[-1])
         flushes = times["flush"].get(s.token, {})
         written = []
         for name, seen in s.seen.items():
@@ -1095,17 +1109,25 @@ def split_latency(says: list[Say], times: dict[str, Any], labels: dict[str, str]
             if at is None:
                 continue
             written.append(at - applied)
+            fanout[where(name, s.table_id)].append(at - applied)
             if seen is not None:
                 delivery.append(seen - at)
-        fanout += written
+        fanout[""] += written
         if written and len(written) == len(s.seen):
             fanout_last.append(max(written))
-    return [
-        f"  Enter arrives → command applied:        {ms(queued)}",
-        f"  applied → written to each other player: {ms(fanout)}",
+    lines = [
+        f"  Enter arrives → command applied:        {ms(queued[''])}",
+        f"  applied → written to each other player: {ms(fanout[''])}",
         f"  applied → written to the last of them:  {ms(fanout_last)}",
         f"  written → on the client's pyte screen:  {ms(delivery)}",
     ]
+    if on_owner is not None:
+        lines[1:1] = [f"    speaker {k}: {' ' * (21 - len(k))}{ms(queued[k])}" for k in WHERE]
+        lines[3:3] = [f"    reader {k}: {' ' * (22 - len(k))}{ms(fanout[k])}" for k in WHERE]
+    return lines
+
+
+WHERE = ("on the owner", "another worker")
 
 
 def loop_report(
@@ -1171,11 +1193,12 @@ def loop_report(
 
 
 def session_labels(lines: list[str]) -> dict[str, str]:
-    """Player name → the server's session label, from its log ("session 7 (p003): started")."""
+    """Player name → the server's session label, from its log ("session 7 (p003): started";
+    a worker's, as :class:`MergedTimes` names it: "w1:session 7")."""
     labels: dict[str, str] = {}
     for line in lines:
-        if m := re.search(r"(session \d+ \((\w+)\)): started", line):
-            labels[m.group(2)] = m.group(1)
+        if m := re.search(r"^(?:(w\d+)\| )?.*?(session \d+ \((\w+)\)): started", line):
+            labels[m.group(3)] = f"{m.group(1)}:{m.group(2)}" if m.group(1) else m.group(2)
     return labels
 
 
@@ -1406,7 +1429,11 @@ async def measure(args: argparse.Namespace, server: Any) -> None:
     if args.workers:
         seated_at = {p.name: t for t, g in zip(table_ids, groups, strict=True) for p in g}
         print(*cross_worker_report(server, says, where, seated_at), sep="\n")
-    print(*split_latency(says, times, labels), sep="\n")
+    on_owner = None
+    if args.workers:
+        owners = server.owners()
+        on_owner = lambda name, table_id: where.get(name) == owners.get(table_id)  # noqa: E731
+    print(*split_latency(says, times, labels, on_owner), sep="\n")
     print(*loop_report(times, phases, args.stalls), sep="\n")
     leaving = [d for at, d in times["gc"] if one_left <= at <= one_done]
     print(

@@ -10,7 +10,7 @@ believe they own a table.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 Handler = Callable[[str, bytes], Awaitable[None]]
@@ -99,6 +99,10 @@ class Bus(Protocol):
 
     async def publish(self, subject: str, data: bytes) -> None:
         """Send ``data`` to every subscription matching ``subject`` (none: dropped)."""
+
+    async def publish_all(self, messages: Sequence[tuple[str, bytes]]) -> None:
+        """:meth:`publish` each ``(subject, data)`` in order, and hand them to the network now,
+        not when the client's own writer next gets a turn of the event loop."""
 
     async def subscribe(self, pattern: str, handler: Handler) -> Subscription:
         """Call ``handler`` for each message whose subject matches ``pattern``, in order."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from shipwreck.bus.core import (
     Handler,
@@ -112,6 +112,10 @@ class MemoryBus:
         for sub in self._subs:
             if subject_matches(sub.pattern, subject):
                 sub.queue.put_nowait((subject, data))
+
+    async def publish_all(self, messages: Sequence[tuple[str, bytes]]) -> None:
+        for subject, data in messages:
+            await self.publish(subject, data)
 
     async def subscribe(self, pattern: str, handler: Handler) -> _Sub:
         check_subject(pattern, pattern=True)

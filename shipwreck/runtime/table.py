@@ -709,8 +709,12 @@ class Table:
         self._notify()
         return None
 
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self.listeners.append(listener)
+    def subscribe(self, listener: Listener, first: bool = False) -> Callable[[], None]:
+        """Call ``listener`` after each change (``first``: before those already listening)."""
+        if first:
+            self.listeners.insert(0, listener)
+        else:
+            self.listeners.append(listener)
 
         def unsubscribe() -> None:
             if listener in self.listeners:

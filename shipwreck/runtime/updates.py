@@ -292,7 +292,9 @@ class TableOwner:
         ]
         self._task = asyncio.get_running_loop().create_task(self._send())
         self._expiry = asyncio.get_running_loop().create_task(self._forget_silent_watchers())
-        self._unsubscribe = self.table.subscribe(self._changed)
+        # First: the updates for other workers' readers are sent before this worker's own
+        # screens of the same change repaint (each wakes behind those woken before it).
+        self._unsubscribe = self.table.subscribe(self._changed, first=True)
         self._changed(self.table)
 
     async def stop(self) -> None:
@@ -331,8 +333,7 @@ class TableOwner:
         while True:
             batch = await self._queue.get()
             try:
-                for subject, data in batch:
-                    await self.bus.publish(subject, data)
+                await self.bus.publish_all(batch)
             except Exception:  # the bus is down: mirrors catch up by snapshot when it is back
                 log.exception("table %s: updates not published", self.table.id)
             finally:

@@ -8,10 +8,15 @@ the fixture; nothing is mocked. Every test runs on both buses, so code written a
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
-from shipwreck.bus import Bus, BusError, NoResponder, subject_matches, valid_subject
+from shipwreck.bus import Bus, BusError, NoOneServes, subject_matches, valid_subject
 
 
 async def _pass_time(seconds: float) -> None:
@@ -106,6 +111,59 @@ async def test_messages_arrive_in_order(buses: tuple[Bus, Bus]) -> None:
     assert [int(d) for _, d in got] == list(range(50))
 
 
+async def test_a_batch_is_published_in_order(buses: tuple[Bus, Bus]) -> None:
+    owner, worker = buses
+    got = await _collect(worker, "table.2.>")
+    await _live(owner, "table.2.public", got)
+    await owner.publish_all([(f"table.2.seat.{i % 6}", str(i).encode()) for i in range(30)])
+    await _until(lambda: len(got) == 30)
+    assert got == [(f"table.2.seat.{i % 6}", str(i).encode()) for i in range(30)]
+
+
+def test_a_batch_is_on_the_network_before_the_publisher_yields(tmp_path: Path) -> None:
+    """A table's owner sends a change's updates before its own screens of that change repaint
+    (runtime/updates.py): ``publish_all`` hands them to the socket itself, not to nats-py's
+    flusher task, which would run only once the event loop is free. Here the loop is held
+    (``time.sleep``) right after the call, and a plain NATS subscriber in another thread
+    receives the batch meanwhile. Fails if nats-py's internals change under
+    ``write_pending_now`` (pinned to 2.16.x), which then leaves the batch to the flusher."""
+    from shipwreck.bus.nats import NatsBus
+    from shipwreck.bus.nats_server import NatsServer
+
+    with NatsServer(tmp_path / "nats") as server:
+        host, port = server.url.removeprefix("nats://").split(":")
+        raw = socket.create_connection((host, int(port)), timeout=5)
+        raw.recv(4096)  # INFO
+        raw.sendall(b'CONNECT {"verbose":false}\r\nSUB table.3.> 1\r\nPING\r\n')
+        seen = b""
+        while b"PONG" not in seen:  # (the subscription is in place)
+            seen += raw.recv(4096)
+        received = bytearray()
+
+        def read() -> None:
+            with contextlib.suppress(OSError):
+                while b"last" not in received:
+                    received.extend(raw.recv(4096))
+
+        async def publish() -> None:
+            bus = await NatsBus.connect(server.url, lease_seconds=1.0)
+            try:
+                await bus.publish_all([("table.3.seat.0", b"first"), ("table.3.seat.1", b"last")])
+                time.sleep(1.0)  # the loop is held: nats-py's flusher cannot run meanwhile
+                assert b"last" in received, "the batch waited for the event loop"
+            finally:
+                await bus.close()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            asyncio.run(publish())
+        finally:
+            raw.close()
+            reader.join(5)
+    assert received.index(b"first") < received.index(b"last")
+
+
 async def test_a_stopped_subscription_receives_nothing(buses: tuple[Bus, Bus]) -> None:
     owner, worker = buses
     got: list[bytes] = []
@@ -141,7 +199,7 @@ async def test_a_request_no_one_serves_fails_fast_with_a_clear_error(
 ) -> None:
     _, worker = buses
     started = asyncio.get_running_loop().time()
-    with pytest.raises(NoResponder, match="table.404.commands"):
+    with pytest.raises(NoOneServes, match="table.404.commands"):  # (asking again is safe)
         await worker.request("table.404.commands", b"row", timeout=2.0)
     assert asyncio.get_running_loop().time() - started < 1.5
 
