@@ -29,6 +29,7 @@ from shipwreck.names import (
 )
 from shipwreck.runtime import Lobby
 from shipwreck.runtime.table import LoopTurns
+from shipwreck.server.asyncssh_fence import install_patches as install_asyncssh_patches
 from shipwreck.server.gc_policy import FullCollector, tune_gc
 from shipwreck.server.limits import Counts, TokenBuckets, WrongKeys
 from shipwreck.server.lint_pool import LintPool
@@ -123,6 +124,7 @@ class Service:
     async def start(self) -> None:
         s = self.config.server
         log.info("%s", install_patches())  # (once per process; each patch has its own guard)
+        log.info("%s", install_asyncssh_patches())
         log.info("engine: %s", _native.build())
         self.fingerprint = ensure_host_key(s.host_key)
         log.info("host key %s (%s)", s.host_key, self.fingerprint)

@@ -57,6 +57,7 @@ from rich.color import ColorSystem
 from rich.console import Console
 from textual.app import App
 
+from shipwreck.server.asyncssh_fence import ENCRYPTION
 from shipwreck.server.driver import (
     DEFAULT_INPUT_BATCH,
     DEFAULT_KEY_BURST,
@@ -927,6 +928,7 @@ async def start_server(
         host,
         port,
         server_host_keys=[key],
+        encryption_algs=ENCRYPTION,  # (never CBC: see server/asyncssh_fence.py)
         line_editor=False,
         encoding="utf-8",
         errors="replace",

@@ -172,7 +172,7 @@ print(Strip.__init__.__module__, FENCE.report())
 
 
 def test_the_server_says_at_start_up_which_patches_are_active(tmp_path: Path) -> None:
-    """``shipwreck serve`` logs ``patches: N/N active`` before it listens."""
+    """``shipwreck serve`` logs ``patches: N/N active`` (and asyncssh's) before it listens."""
     server = subprocess.Popen(
         [sys.executable, "-m", "shipwreck", "serve", "--port", "0", "--listen", "127.0.0.1"]
         + ["--db", str(tmp_path / "t.db"), "--host-key", str(tmp_path / "host_key")],
@@ -193,7 +193,10 @@ def test_the_server_says_at_start_up_which_patches_are_active(tmp_path: Path) ->
         server.terminate()
         server.wait(timeout=30)
     said = [line.split(": ", 1)[1].strip() for line in lines if "patches: " in line]
-    assert said == [f"patches: {len(PATCHES)}/{len(PATCHES)} active"], lines
+    assert said == [
+        f"patches: {len(PATCHES)}/{len(PATCHES)} active",
+        "asyncssh patches: 1/1 active",  # (server/asyncssh_fence.py)
+    ], lines
     assert "listening on" in lines[-1]
 
 

@@ -95,7 +95,10 @@ a guard checks Textual's code, not a patch's (tests also compare with Textual's 
 class Fence:
     """A set of patches, each installed at most once (the app's is ``_textual.FENCE``)."""
 
-    def __init__(self, patches: Iterable[Patch]) -> None:
+    def __init__(self, patches: Iterable[Patch], kind: str = "Textual") -> None:
+        """``kind``: whose code the patches change (asyncssh has a fence of its own:
+        ``server/asyncssh_fence.py``); named in the warnings and, but for Textual's, the report."""
+        self.kind = kind
         self.patches = tuple(patches)
         names = [patch.name for patch in self.patches]
         if len(set(names)) != len(names):
@@ -132,7 +135,7 @@ class Fence:
             problem = self.problem(patch)
             if problem is not None:
                 self.off[patch.name] = problem
-                log.warning("Textual patch %s is off: %s", patch.name, problem)
+                log.warning("%s patch %s is off: %s", self.kind, patch.name, problem)
                 continue
             if patch.install is not None:
                 for source in patch.sources:
@@ -149,7 +152,8 @@ class Fence:
 
     def report(self) -> str:
         """One line: ``patches: 11/11 active``, or which are off and why."""
-        line = f"patches: {len(self._done)}/{len(self.patches)} active"
+        whose = "" if self.kind == "Textual" else f"{self.kind} "
+        line = f"{whose}patches: {len(self._done)}/{len(self.patches)} active"
         if self.off:
             line += "; off: " + "; ".join(f"{name} ({why})" for name, why in self.off.items())
         return line
