@@ -67,12 +67,14 @@ if TYPE_CHECKING:
     from shipwreck.tui.app import ShipwreckApp
 
 
-def player_label(seat: SeatInfo) -> str:
-    """A player's seat as the seat lists show it: the name, and "(autopilot)" or "(away)"."""
+def player_label(seat: SeatInfo, viewer: str | None = None) -> str:
+    """A player's seat as the seat lists show it: the name, and "(autopilot)" or "(away)".
+    The ``viewer``'s own seat is never "(away)": they are here, looking at it (a session that
+    opens a table another worker owns showed its player away until the owner heard of it)."""
     who = seat.player or "?"
     if seat.autopilot:
         return who + " (autopilot)"
-    return who if seat.connected else who + " (away)"
+    return who if seat.connected or seat.player == viewer else who + " (away)"
 
 
 class AppScreen(Screen[None]):

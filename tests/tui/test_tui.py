@@ -347,6 +347,11 @@ async def test_the_table_shows_the_countdown_and_the_autopilot() -> None:
         screen = app.screen
         assert isinstance(screen, TableScreen)
         assert "bob (away)" in screen.panel_text("seats")
+        table.set_connected("ann", False)  # (as the owner may think for a moment: issue 21)
+        await pilot.pause()
+        assert "ann (away)" not in screen.panel_text("seats"), "she is here, looking at it"
+        assert "bob (away)" in screen.panel_text("seats")
+        table.set_connected("ann", True)
         assert table.view(0).choices, "ann has a decision, so a timer runs for her"
         assert "s to decide" in screen.panel_text("title")  # (every size shows the title)
         table._autopilot(1, True)  # bob's misses have put him on autopilot

@@ -171,7 +171,7 @@ class TableScreen(SeatScreen[LifeboatView]):
             name = t.seat_name(i)
             style = "yellow" if s.autopilot else ""
             if s.kind == "human":
-                who = player_label(s)
+                who = player_label(s, self.shipwreck.user)
             elif s.kind == "bot":
                 bot = s.bot or "bot"
                 if brief == 2:

@@ -354,7 +354,7 @@ class SpanishMainScreen(SeatScreen[SpanishMainView]):
         out = []
         for s in self.table.seats:
             if s.kind == "human":
-                who = player_label(s)
+                who = player_label(s, self.shipwreck.user)
             elif s.kind == "empty":  # (its stand-in: the random bot; short enough for 80×24)
                 who = "free (bot random)" if self.compact else "free seat (bot random)"
             else:
