@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -586,6 +586,21 @@ class DeadWorker:
         await self.holders["a"].stop(release=False)  # A dies: no owner answers
         await self.links["a"].stop()
 
+    @contextlib.asynccontextmanager
+    async def ann_on_b(self) -> AsyncIterator[RemoteTable]:
+        """ann playing A's table from worker B, A dying as she does (then cleaned up)."""
+        await self.start(die=False)
+        remote_tables = self.lobbies["b"].remote_tables
+        assert remote_tables is not None
+        link = await remote_tables.open(self.table.id, "ann", 0)
+        assert isinstance(link, RemoteTable)
+        try:
+            await self.die()
+            yield link
+        finally:
+            await link.close()
+            await self.stop()
+
     async def take_over(self, heir: str) -> None:
         self.now[0] += 2.0  # A's lease runs out: the heir takes the table over
         holder = self.holders[heir]
@@ -671,13 +686,7 @@ async def test_lines_typed_while_the_table_moves_land_in_order_once_it_is_back(
     with "the table is moving to another server; try again", an error that stayed on her
     screen after the table was back (play-test, issue 21)."""
     dead = DeadWorker(tmp_path)
-    await dead.start(die=False)
-    remote_tables = dead.lobbies["b"].remote_tables
-    assert remote_tables is not None
-    link = await remote_tables.open(dead.table.id, "ann", 0)
-    assert isinstance(link, RemoteTable)
-    try:
-        await dead.die()
+    async with dead.ann_on_b() as link:
         typed = [asyncio.create_task(link.say("ann", f"line {n}", 0)) for n in range(1, 4)]
         await asyncio.sleep(0.5)
         assert not any(t.done() for t in typed), "a line was answered with no owner"
@@ -687,9 +696,6 @@ async def test_lines_typed_while_the_table_moves_land_in_order_once_it_is_back(
         assert table is not None
         said = [c.text for c in table.chat_for("ann") if c.sender == "ann"]
         assert said == ["line 1", "line 2", "line 3"]
-    finally:
-        await link.close()
-        await dead.stop()
 
 
 async def test_a_line_waits_for_a_moving_table_only_so_long(
@@ -697,19 +703,11 @@ async def test_a_line_waits_for_a_moving_table_only_so_long(
 ) -> None:
     """No worker takes the table over: the line is refused after the wait, saying so."""
     monkeypatch.setattr(updates, "MOVE_WAIT_SECONDS", 0.3)
-    dead = DeadWorker(tmp_path)
-    await dead.start(die=False)
-    link = await RemoteTables(dead.bus).open(dead.table.id, "ann", 0)
-    assert isinstance(link, RemoteTable)
-    try:
-        await dead.die()
+    async with DeadWorker(tmp_path).ann_on_b() as link:
         assert await link.say("ann", "hello", 0) == (
             "the table is moving to another server process and is not back yet; try again in"
             " a moment"
         )
-    finally:
-        await link.close()
-        await dead.stop()
 
 
 async def test_open_while_the_table_moves_says_so_and_seats_the_player_when_it_is_back(
