@@ -67,6 +67,10 @@ if TYPE_CHECKING:
     from shipwreck.tui.app import ShipwreckApp
 
 
+def _chat_number(line: ChatLine) -> int:
+    return line.n
+
+
 def player_label(seat: SeatInfo, viewer: str | None = None) -> str:
     """A player's seat as the seat lists show it: the name, and "(autopilot)" or "(away)".
     The ``viewer``'s own seat is never "(away)": they are here, looking at it (a session that
@@ -280,7 +284,7 @@ class SeatScreen(AppScreen, Generic[V]):
             for e in events[max(self._log_shown, len(events) - 200) :]:
                 log.write(self.event_line(e))
             self._log_shown = len(events)
-        lines = new_since(t.chat_for(self.shipwreck.user), self._chat_last)
+        lines = new_since(t.chat_for(self.shipwreck.user), self._chat_last, _chat_number)
         if lines:
             chat = self.chat_log()
             for c in lines[-100:]:

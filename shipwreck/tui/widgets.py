@@ -618,9 +618,16 @@ class EventLog(StyleKeyed, ScrollView):
                 del self._strips[gone]
 
 
-def new_since(items: list[T], last: T | None) -> list[T]:
-    """The items after ``last`` (compared by identity) in a list that may drop its oldest:
-    what a screen has not shown yet of a chat it follows."""
+def new_since(items: list[T], last: T | None, number: Callable[[T], int] | None = None) -> list[T]:
+    """The items after ``last`` in a list that may drop its oldest: what a screen has not
+    shown yet of a chat it follows. Compared by identity, or by ``number`` (their place in the
+    chat, which a copy of the chat keeps: a table rebuilt on another worker, or a mirror that
+    caught up by snapshot, has new line objects, and the whole chat was shown again)."""
+    if number is not None and last is not None:
+        seen, i = number(last), len(items)
+        while i > 0 and number(items[i - 1]) > seen:
+            i -= 1
+        return items[i:]
     for i in range(len(items) - 1, -1, -1):
         if items[i] is last:
             return items[i + 1 :]

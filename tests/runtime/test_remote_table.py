@@ -737,3 +737,46 @@ async def test_open_while_the_table_moves_says_so_and_seats_the_player_when_it_i
             await until(pilot, lambda: isinstance(app.screen, SeatScreen), "ann is seated")
     finally:
         await dead.stop()
+
+
+@pytest.mark.parametrize("heir", ["b", "c"])
+async def test_the_chat_is_shown_once_after_the_table_moves(tmp_path: Path, heir: str) -> None:
+    """ann plays A's table from B; A dies and B (or C) takes the table over. Her screen then
+    follows a copy rebuilt from the store, whose chat lines are new objects: it showed the
+    whole chat again below itself, once more at each move (play-test, issue 21)."""
+    dead = DeadWorker(tmp_path)
+    await dead.start(die=False)
+    app = ShipwreckApp(dead.lobbies["b"], "ann")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+
+            def seated() -> bool:
+                return isinstance(app.screen, SeatScreen) and app.screen.seat == 0
+
+            await until(pilot, seated, "ann lands in her seat on B")
+            screen = app.screen
+            assert isinstance(screen, SeatScreen)
+            for n in (1, 2):
+                assert dead.table.say("ann", f"before-move-{n}", 0) is None
+
+            def shown() -> str:
+                screen = app.screen
+                assert isinstance(screen, SeatScreen)
+                try:
+                    return "\n".join(t.plain for t in screen.chat_log().texts)
+                except NoMatches:  # (a screen not composed yet)
+                    return ""
+
+            await until(pilot, lambda: "before-move-2" in shown(), "the chat on her screen")
+            await dead.die()
+            await dead.take_over(heir)
+            heirs_table = dead.lobbies[heir].get(dead.table.id)
+            assert heirs_table is not None
+            await until(pilot, lambda: heirs_table.say("ann", "after-move", 0) is None, "said")
+            await until(pilot, lambda: "after-move" in shown(), "the new line on her screen")
+            await pilot.pause()
+            text = shown()
+            assert [text.count(f"before-move-{n}") for n in (1, 2)] == [1, 1], text
+            assert text.count("after-move") == 1, text
+    finally:
+        await dead.stop()
