@@ -51,9 +51,10 @@ SPECTATOR = "public"
 WATCHER = "watcher"
 MOVING = "the table is moving to another server process and is not back yet; try again in a moment"
 NO_ANSWER_IN_TIME = (
-    "the table did not answer in time (it may be moving to another server process); look at its"
-    " log before you try again"
+    "the table did not answer in time (it may be moving to another server process); if what"
+    " you typed does not show up on the table in a moment, type it again"
 )
+"""(Not asked again by itself: the owner may have played it before it died.)"""
 MOVE_WAIT_SECONDS = 8.0
 """How long a line waits for a table with no owner to have one again (a dead worker's tables
 are taken over within about two lease lifetimes: 1.4-1.8 s measured with the default 1 s)."""

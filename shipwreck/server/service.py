@@ -129,7 +129,8 @@ class Service:
         self.fingerprint = ensure_host_key(s.host_key)
         log.info("host key %s (%s)", s.host_key, self.fingerprint)
         if self.restored:
-            log.info("restored %d unfinished tables from %s", self.restored, s.database)
+            tables = "table" if self.restored == 1 else "tables"
+            log.info("restored %d unfinished %s from %s", self.restored, tables, s.database)
         for name in shipped_names():  # compiled now, not on the loop when a first table seats it
             shipped_bot(name)
         if self.cluster is not None:

@@ -78,6 +78,9 @@ class Supervisor:
 
     def run(self) -> int:
         def stop(signum: int, frame: FrameType | None) -> None:
+            if not self.stopping:
+                name = signal.Signals(signum).name
+                log.info("stopping (%s): the workers first, then the bus", name)
             self.stopping = True
 
         signal.signal(signal.SIGTERM, stop)

@@ -30,6 +30,7 @@ RETURN_SECONDS = 30.0
 MOVING_SEAT = (
     "your table {id} is moving to another server process; you will be seated when it is back"
 )
+STILL_MOVING = "table {id} is still moving; you will be seated the moment it is back"
 NOT_BACK = "table {id} has not come back yet; 'open {id}' tries again"
 
 
@@ -98,15 +99,15 @@ class SeatReturn:
         self._try()
 
     def again(self) -> None:
-        """The player asked for the table (``open N``) meanwhile: say again that it is on its
-        way, look for it now, and wait the whole time again."""
-        self._told = False
+        """The player asked for the table (``open N``) meanwhile: answer that it is still on its
+        way (a line of its own: the same line again looked like no answer, play-test), look for
+        it now, and wait the whole time again."""
         if self._deadline is not None:
             self._deadline.cancel()
         self._deadline = after(self.app, RETURN_SECONDS, self._give_up)
-        if self._trying:
-            self._tell()
-        else:
+        self.screen.error(STILL_MOVING.format(id=self.table_id), "yellow")
+        self._told = True
+        if not self._trying:
             self._try()
 
     def stop(self) -> None:

@@ -142,6 +142,7 @@ def test_workers_refuse_a_port_in_use_and_stop_on_ctrl_c_without_a_traceback(
             cluster.stop()
     log = "\n".join(cluster.lines)
     assert "Traceback" not in log and "Error" not in log, log
+    assert "stopping (SIGINT): the workers first, then the bus" in log
     assert "workers stopped" in log
 
 
