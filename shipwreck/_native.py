@@ -38,12 +38,17 @@ COMPILED = (
     "shipwreck.games.lifeboat.cards",
     "shipwreck.games.lifeboat.rules",
     "shipwreck.games.lifeboat.scoring",
+    "shipwreck.games.spanish_main.abilities",
     "shipwreck.games.spanish_main.geometry",
+    "shipwreck.games.spanish_main.memo",
+    "shipwreck.games.spanish_main.rules",
 )
 """The modules mypyc compiles: Lifeboat's rules and what they call on every command, and Spanish
-Main's geometry (every move's sweep against the sea's obstacles). (Modules that
+Main's rules with what they call on every move (the geometry: every move's sweep against the
+sea's obstacles; the memo of a position; the abilities). (Modules that
 define ``msgspec.Struct`` classes with fields, such as ``state`` and ``commands``, cannot be
-compiled: mypyc turns their field defaults into class attributes msgspec refuses.)"""
+compiled: mypyc turns their field defaults into class attributes msgspec refuses: hence
+``spanish_main.previews``.)"""
 
 RECORD = "_native.json"
 """Written by the build next to this file: ``{module: SHA-256 of the source it compiled}``."""

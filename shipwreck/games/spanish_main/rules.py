@@ -18,12 +18,11 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NoReturn
 
-import msgspec
-
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
 from shipwreck.games.spanish_main import abilities, memo, scoring
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.state import (
     AfterMove,
     Hit,
@@ -1313,22 +1312,6 @@ def _cmd_move(
     state: SpanishMainState, log: _Log, seat: int, cmd: C.Move | C.MoveToward | C.MoveDock
 ) -> None:
     _sail(state, log, *_validate_move(state, seat, cmd))
-
-
-class MovePreview(msgspec.Struct, frozen=True):
-    """Where a move would take a ship, for a UI to draw before the player commits."""
-
-    x: float
-    y: float
-    heading: float
-    legs: tuple[tuple[float, float], ...]
-    """(degrees turned, distance run) per leg sailed."""
-    stop: str | None
-    """Why it stops early, e.g. "her bow touches isla-3 after 2.1 of leg 1"."""
-    touches: str | None = None
-    """The id of the island or ship that stops her (or "the edge of the sea"), if any."""
-    part: str = ""
-    """Which part of her touches it: bow, stern, port side, starboard side, tow."""
 
 
 def preview(
