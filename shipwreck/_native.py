@@ -42,12 +42,14 @@ COMPILED = (
     "shipwreck.games.spanish_main.geometry",
     "shipwreck.games.spanish_main.memo",
     "shipwreck.games.spanish_main.rules",
+    "shipwreck.lang.bots.compile",
     "shipwreck.lang.bots.spanish_main_env",
 )
 """The modules mypyc compiles: Lifeboat's rules and what they call on every command, and Spanish
 Main's rules with what they call on every move (the geometry: every move's sweep against the
 sea's obstacles; the memo of a position; the abilities), and what a Spanish Main bot reads
-(``spanish_main_env``: ``move SHIP to``'s previews and their bounds). (Modules that
+(``spanish_main_env``: ``move SHIP to``'s previews and their bounds) with the bots' evaluator
+(``lang.bots.compile``: a script's guards and expressions, every game's bots). (Modules that
 define ``msgspec.Struct`` classes with fields, such as ``state`` and ``commands``, cannot be
 compiled: mypyc turns their field defaults into class attributes msgspec refuses: hence
 ``spanish_main.previews``.)"""
