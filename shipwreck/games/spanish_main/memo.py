@@ -13,6 +13,7 @@ games stay byte for byte the same with or without it.
 from __future__ import annotations
 
 import itertools
+import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -49,10 +50,14 @@ def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
         state.width,
         state.height,
         islands_number(state),
-        tuple(
-            [(s.id, s.owner, s.x, s.y, s.heading, s.length, s.towing) for s in state.ships.values()]
-        ),
+        tuple(map(_ship_key, state.ships.values())),
     )
+
+
+_ship_key = operator.attrgetter("id", "owner", "x", "y", "heading", "length", "towing")
+"""A ship's part of the key: ``(s.id, s.owner, s.x, …)``, the very objects she holds (compiled,
+reading ``s.x`` into a float and back would make a new object, which then compares with the
+last key's by value, not identity)."""
 
 
 def islands_number(state: SpanishMainState) -> int:

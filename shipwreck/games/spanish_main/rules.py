@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NoReturn
 
@@ -136,9 +137,9 @@ def touches_island(s: Ship, isl: Island) -> bool:
 def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     """SM-19 as the seed words it (the seed wins): a ship is pinned while her bow touches an enemy
     ship that is not derelict; she cannot move until that ship moves away or is derelict."""
-    x, y, span = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH
+    x, y, span, owner = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH, s.owner
     for o in state.ships.values():  # (bow_touches' first look inlined: asked of every ship)
-        if o.owner == s.owner:
+        if o.owner == owner:
             continue
         reach = span + o.length
         if abs(x - o.x) > reach or abs(y - o.y) > reach:
@@ -192,19 +193,13 @@ def _obstacles(
     out = list(_islands(state, owner, raids))
     hulls = _HULLS
     for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
-        if o.id in skip:
+        pose = _pose(o)
+        if pose[0] in skip:
             continue
-        got = hulls.get(o.id)
-        if (
-            got is None
-            or got[0] != o.x
-            or got[1] != o.y
-            or got[2] != o.heading
-            or got[3] != o.length
-        ):
-            hull = geo.hull(o.id, o.x, o.y, o.heading, o.length)
-            got = hulls[o.id] = (o.x, o.y, o.heading, o.length, hull)
-        out.append(got[4])
+        got = hulls.get(pose[0])
+        if got is None or got[0] != pose:
+            got = hulls[o.id] = (pose, geo.hull(o.id, o.x, o.y, o.heading, o.length))
+        out.append(got[1])
     out.extend(_walls(state.width, state.height))
     return out
 
@@ -232,10 +227,15 @@ def _islands(state: SpanishMainState, owner: int, raids: bool) -> tuple[geo.Obst
 
 _ISLANDS: dict[tuple[int, int, bool], tuple[geo.Obstacle, ...]] = {}
 
-_HULLS: dict[str, tuple[float, float, float, float, geo.Obstacle]] = {}
+_HULLS: dict[str, tuple[tuple[Any, ...], geo.Obstacle]] = {}
 """Each ship's hull as an obstacle (:func:`geo.hull`), by her id, with the pose it is for: a new
 position has moved one ship or two, and comparing a pose costs less than looking it up by its
 hash."""
+
+_pose = operator.attrgetter("id", "x", "y", "heading", "length")
+"""A ship's id and pose, the very objects she holds: a pose compares with the one her hull was
+made for at once where they are the same floats (compiled, reading ``o.x`` as a float would
+box it again)."""
 
 
 @functools.lru_cache(maxsize=16)
