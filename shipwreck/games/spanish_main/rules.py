@@ -15,9 +15,10 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import operator
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
+
+from msgspec.structs import astuple
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
 from shipwreck.games.spanish_main import abilities, memo, scoring
@@ -25,6 +26,7 @@ from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.state import (
+    SHIP_AT,
     AfterMove,
     Hit,
     Island,
@@ -139,10 +141,15 @@ def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     ship that is not derelict; she cannot move until that ship moves away or is derelict."""
     x, y, span, owner = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH, s.owner
     for o in state.ships.values():  # (bow_touches' first look inlined: asked of every ship)
-        if o.owner == owner:
+        f = astuple(o)  # (her fields at once: SHIP_AT)
+        o_owner: int = f[_OWNER]
+        if o_owner == owner:
             continue
-        reach = span + o.length
-        if abs(x - o.x) > reach or abs(y - o.y) > reach:
+        o_length: float = f[_LENGTH]
+        o_x: float = f[_X]
+        o_y: float = f[_Y]
+        reach = span + o_length
+        if abs(x - o_x) > reach or abs(y - o_y) > reach:
             continue
         if _touch(_bow(s), _axis(o)) and not o.derelict:
             return o
@@ -193,7 +200,8 @@ def _obstacles(
     out = list(_islands(state, owner, raids))
     hulls = _HULLS
     for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
-        pose = _pose(o)
+        f = astuple(o)
+        pose = (f[_ID], f[_X], f[_Y], f[_HEADING], f[_LENGTH])
         if pose[0] in skip:
             continue
         got = hulls.get(pose[0])
@@ -232,10 +240,15 @@ _HULLS: dict[str, tuple[tuple[Any, ...], geo.Obstacle]] = {}
 position has moved one ship or two, and comparing a pose costs less than looking it up by its
 hash."""
 
-_pose = operator.attrgetter("id", "x", "y", "heading", "length")
-"""A ship's id and pose, the very objects she holds: a pose compares with the one her hull was
-made for at once where they are the same floats (compiled, reading ``o.x`` as a float would
-box it again)."""
+# Where a ship's id, owner and pose are in her fields (:data:`SHIP_AT`; ``Final``: compiled, a
+# constant, not a lookup by name): a pose, the very objects she holds, compares with the one her
+# hull was made for at once where they are the same floats.
+_ID: Final = SHIP_AT["id"]
+_OWNER: Final = SHIP_AT["owner"]
+_X: Final = SHIP_AT["x"]
+_Y: Final = SHIP_AT["y"]
+_HEADING: Final = SHIP_AT["heading"]
+_LENGTH: Final = SHIP_AT["length"]
 
 
 @functools.lru_cache(maxsize=16)
