@@ -1,5 +1,5 @@
 """Build hook: compile the engine's hot modules with mypyc (issue 19): Lifeboat's rules and
-Spanish Main's geometry.
+Spanish Main's rules and geometry (the list: ``shipwreck/_native.py``).
 
 Both ``pip install .`` and ``pip install -e .`` run it (``[tool.hatch.build.targets.wheel.hooks.
 custom]`` in pyproject.toml). The module list lives once, in ``shipwreck/_native.py``, which also

@@ -38,12 +38,23 @@ COMPILED = (
     "shipwreck.games.lifeboat.cards",
     "shipwreck.games.lifeboat.rules",
     "shipwreck.games.lifeboat.scoring",
+    "shipwreck.games.spanish_main.abilities",
     "shipwreck.games.spanish_main.geometry",
+    "shipwreck.games.spanish_main.memo",
+    "shipwreck.games.spanish_main.rules",
+    "shipwreck.games.spanish_main.view",
+    "shipwreck.lang.bots.compile",
+    "shipwreck.lang.bots.spanish_main_env",
 )
 """The modules mypyc compiles: Lifeboat's rules and what they call on every command, and Spanish
-Main's geometry (every move's sweep against the sea's obstacles). (Modules that
+Main's rules with what they call on every move (the geometry: every move's sweep against the
+sea's obstacles; the memo of a position; the abilities; a seat's view, which every decision
+of a bot reads), and what a Spanish Main bot reads
+(``spanish_main_env``: ``move SHIP to``'s previews and their bounds) with the bots' evaluator
+(``lang.bots.compile``: a script's guards and expressions, every game's bots). (Modules that
 define ``msgspec.Struct`` classes with fields, such as ``state`` and ``commands``, cannot be
-compiled: mypyc turns their field defaults into class attributes msgspec refuses.)"""
+compiled: mypyc turns their field defaults into class attributes msgspec refuses: hence
+``spanish_main.previews`` and ``spanish_main.view_types``.)"""
 
 RECORD = "_native.json"
 """Written by the build next to this file: ``{module: SHA-256 of the source it compiled}``."""

@@ -17,6 +17,7 @@ from sm_helpers import BLUE, RED, S0, game
 from shipwreck.engine.core import IllegalCommand
 from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
+from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.setup import IslandPosition, ShipPosition
 from shipwreck.games.spanish_main.state import SpanishMainState
 from shipwreck.lang import parse_command
@@ -99,7 +100,7 @@ def test_toward_sails_around_a_ship_in_the_way(owner: int) -> None:
     assert (shown.x, shown.y) == pytest.approx((d.x, d.y))
 
 
-def _preview(state: SpanishMainState, cmd: C.MoveToward) -> rules.MovePreview:
+def _preview(state: SpanishMainState, cmd: C.MoveToward) -> MovePreview:
     return rules.preview(state, RED, cmd)
 
 

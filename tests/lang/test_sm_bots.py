@@ -21,7 +21,7 @@ from shipwreck.engine.core import Prompt
 from shipwreck.games.spanish_main import RULES, rules
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.state import SpanishMainState
-from shipwreck.games.spanish_main.view import CoinView, SpanishMainView, sea
+from shipwreck.games.spanish_main.view import Answers, BotView, CoinView, SpanishMainView, sea
 from shipwreck.lang.bots import BotPlayer, load_bot, load_source
 from shipwreck.lang.bots import spanish_main_env as env
 from shipwreck.lang.bots.lint import check_source
@@ -321,22 +321,41 @@ def test_a_bot_seat_decides_as_on_the_full_view() -> None:
     assert checked > 300
 
 
-def test_ready_is_worked_out_only_for_a_script_that_reads_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+class _AskedActs:
+    """A seat's answers that note each ship asked about with ``acts`` (the view and the bot
+    environment are compiled: their calls to the rules cannot be patched)."""
+
+    def __init__(self, answers: Answers, asked: list[str]) -> None:
+        self.answers, self.asked = answers, asked
+
+    def choices(self) -> tuple[C.Command, ...]:
+        return self.answers.choices()
+
+    def free(self) -> tuple[C.Command, ...]:
+        return self.answers.free()
+
+    def of(self, ship: str, only: rules.Kinds | None = None) -> tuple[C.Command, ...]:
+        return self.answers.of(ship, only)
+
+    def acts(self, ship: str) -> bool:
+        self.asked.append(ship)
+        return self.answers.acts(ship)
+
+
+def test_ready_is_worked_out_only_for_a_script_that_reads_it() -> None:
     """``ready`` (my ships that can still act) asks whether each of them has a command at all,
     her sampled moves too: on a bot seat's view it is worked out when a script reads it, and
     then it is what the full view gives."""
     state, _ = RULES.new_game(6, 2)
     seat = state.turn
     asked: list[str] = []
-    has_choice = rules.has_choice
-    monkeypatch.setattr(rules, "has_choice", lambda st, s: asked.append(s.id) or has_choice(st, s))
-    names = env.names_for(RULES.bot_view(state, seat), "turn")
-    assert len(asked) <= 1  # (the ship the decision is about)
+    bv = RULES.bot_view(state, seat)
+    names = env.names_for(BotView(bv.view, _AskedActs(bv.answers, asked)), "turn")
+    before = len(asked)
+    assert before <= 1  # (the ship the decision is about)
     ready = names["ready"]
     mine = [s for s in state.ships.values() if s.owner == seat]
-    assert len(asked) == len(mine) > 1
+    assert asked[before:] == [s.id for s in mine] and len(mine) > 1
     full = env.names_for(RULES.view(state, seat), "turn")["ready"]
     assert [s.s.id for s in ready] == [s.s.id for s in full] == [s.id for s in mine]
 

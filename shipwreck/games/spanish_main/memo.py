@@ -16,9 +16,12 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any, Final
+
+from msgspec.structs import astuple
 
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main.state import SpanishMainState
+from shipwreck.games.spanish_main.state import SHIP_AT, SpanishMainState
 
 KEEP = 16
 """Positions remembered (a server runs several tables; a bot previews on a copy of the sea)."""
@@ -49,10 +52,25 @@ def sea_key(state: SpanishMainState) -> tuple[Hashable, ...]:
         state.width,
         state.height,
         islands_number(state),
-        tuple(
-            [(s.id, s.owner, s.x, s.y, s.heading, s.length, s.towing) for s in state.ships.values()]
-        ),
+        tuple([_ship_key(astuple(s)) for s in state.ships.values()]),
     )
+
+
+def _ship_key(f: tuple[Any, ...]) -> tuple[Hashable, ...]:
+    """A ship's part of the key, ``(s.id, s.owner, s.x, …)``, from her fields (:data:`SHIP_AT`):
+    the very objects she holds (compiled, reading ``s.x`` as a float and boxing it again would
+    make a new object, which then compares with the last key's by value, not identity)."""
+    return (f[_ID], f[_OWNER], f[_X], f[_Y], f[_HEADING], f[_LENGTH], f[_TOWING])
+
+
+# (``Final``: compiled, a constant, not a lookup by name)
+_ID: Final = SHIP_AT["id"]
+_OWNER: Final = SHIP_AT["owner"]
+_X: Final = SHIP_AT["x"]
+_Y: Final = SHIP_AT["y"]
+_HEADING: Final = SHIP_AT["heading"]
+_LENGTH: Final = SHIP_AT["length"]
+_TOWING: Final = SHIP_AT["towing"]
 
 
 def islands_number(state: SpanishMainState) -> int:

@@ -16,15 +16,17 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
-import msgspec
+from msgspec.structs import astuple
 
 from shipwreck.engine.core import SYSTEM, Event, IllegalCommand, Prompt, Seat, waiting_text
 from shipwreck.games.spanish_main import abilities, memo, scoring
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
+from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.state import (
+    SHIP_AT,
     AfterMove,
     Hit,
     Island,
@@ -137,12 +139,17 @@ def touches_island(s: Ship, isl: Island) -> bool:
 def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     """SM-19 as the seed words it (the seed wins): a ship is pinned while her bow touches an enemy
     ship that is not derelict; she cannot move until that ship moves away or is derelict."""
-    x, y, span = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH
+    x, y, span, owner = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH, s.owner
     for o in state.ships.values():  # (bow_touches' first look inlined: asked of every ship)
-        if o.owner == s.owner:
+        f = astuple(o)  # (her fields at once: SHIP_AT)
+        o_owner: int = f[_OWNER]
+        if o_owner == owner:
             continue
-        reach = span + o.length
-        if abs(x - o.x) > reach or abs(y - o.y) > reach:
+        o_length: float = f[_LENGTH]
+        o_x: float = f[_X]
+        o_y: float = f[_Y]
+        reach = span + o_length
+        if abs(x - o_x) > reach or abs(y - o_y) > reach:
             continue
         if _touch(_bow(s), _axis(o)) and not o.derelict:
             return o
@@ -193,19 +200,14 @@ def _obstacles(
     out = list(_islands(state, owner, raids))
     hulls = _HULLS
     for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
-        if o.id in skip:
+        f = astuple(o)
+        pose = (f[_ID], f[_X], f[_Y], f[_HEADING], f[_LENGTH])
+        if pose[0] in skip:
             continue
-        got = hulls.get(o.id)
-        if (
-            got is None
-            or got[0] != o.x
-            or got[1] != o.y
-            or got[2] != o.heading
-            or got[3] != o.length
-        ):
-            hull = geo.hull(o.id, o.x, o.y, o.heading, o.length)
-            got = hulls[o.id] = (o.x, o.y, o.heading, o.length, hull)
-        out.append(got[4])
+        got = hulls.get(pose[0])
+        if got is None or got[0] != pose:
+            got = hulls[o.id] = (pose, geo.hull(o.id, o.x, o.y, o.heading, o.length))
+        out.append(got[1])
     out.extend(_walls(state.width, state.height))
     return out
 
@@ -233,10 +235,20 @@ def _islands(state: SpanishMainState, owner: int, raids: bool) -> tuple[geo.Obst
 
 _ISLANDS: dict[tuple[int, int, bool], tuple[geo.Obstacle, ...]] = {}
 
-_HULLS: dict[str, tuple[float, float, float, float, geo.Obstacle]] = {}
+_HULLS: dict[str, tuple[tuple[Any, ...], geo.Obstacle]] = {}
 """Each ship's hull as an obstacle (:func:`geo.hull`), by her id, with the pose it is for: a new
 position has moved one ship or two, and comparing a pose costs less than looking it up by its
 hash."""
+
+# Where a ship's id, owner and pose are in her fields (:data:`SHIP_AT`; ``Final``: compiled, a
+# constant, not a lookup by name): a pose, the very objects she holds, compares with the one her
+# hull was made for at once where they are the same floats.
+_ID: Final = SHIP_AT["id"]
+_OWNER: Final = SHIP_AT["owner"]
+_X: Final = SHIP_AT["x"]
+_Y: Final = SHIP_AT["y"]
+_HEADING: Final = SHIP_AT["heading"]
+_LENGTH: Final = SHIP_AT["length"]
 
 
 @functools.lru_cache(maxsize=16)
@@ -1313,22 +1325,6 @@ def _cmd_move(
     state: SpanishMainState, log: _Log, seat: int, cmd: C.Move | C.MoveToward | C.MoveDock
 ) -> None:
     _sail(state, log, *_validate_move(state, seat, cmd))
-
-
-class MovePreview(msgspec.Struct, frozen=True):
-    """Where a move would take a ship, for a UI to draw before the player commits."""
-
-    x: float
-    y: float
-    heading: float
-    legs: tuple[tuple[float, float], ...]
-    """(degrees turned, distance run) per leg sailed."""
-    stop: str | None
-    """Why it stops early, e.g. "her bow touches isla-3 after 2.1 of leg 1"."""
-    touches: str | None = None
-    """The id of the island or ship that stops her (or "the edge of the sea"), if any."""
-    part: str = ""
-    """Which part of her touches it: bow, stern, port side, starboard side, tow."""
 
 
 def preview(

@@ -83,6 +83,13 @@ class Ship(msgspec.Struct):
         return self.crew + len(self.aboard)
 
 
+SHIP_AT: dict[str, int] = {name: k for k, name in enumerate(Ship.__struct_fields__)}
+"""Each field's place in ``msgspec.structs.astuple(ship)``: compiled code that reads several
+fields of every ship (a position's key, its hulls, the pin scan) takes them from one astuple,
+the very objects she holds; each ``ship.x`` costs a compiled module a lookup by name (~25 ns,
+against 5 ns interpreted), an astuple of all her fields ~70 ns."""
+
+
 class Island(msgspec.Struct):
     id: str
     x: float

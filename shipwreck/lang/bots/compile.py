@@ -108,7 +108,8 @@ def _syntax_message(e: UnexpectedInput, text: str, path: str, game: str) -> str:
     if isinstance(e, UnexpectedToken):
         got = "end of line" if e.token.type == "_NL" else repr(str(e.token))
     elif isinstance(e, UnexpectedCharacters):
-        pos = e.pos_in_stream or 0
+        pos = getattr(e, "pos_in_stream", None)  # (lark types it None: compiled, it is checked)
+        pos = pos if isinstance(pos, int) else 0
         got = repr(text[pos]) if 0 <= pos < len(text) else "?"
     expected = sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or [])
     words = [_describe(x, game) for x in expected]

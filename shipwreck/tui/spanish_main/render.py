@@ -25,7 +25,7 @@ from shipwreck.engine.core import Event
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main.codes import ship_codes, short_codes
 from shipwreck.games.spanish_main.geometry import HULL_RADIUS, LEG_LENGTH, axis, point_segment
-from shipwreck.games.spanish_main.rules import MovePreview
+from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.ships import CARDS, CREW
 from shipwreck.games.spanish_main.view import CoinView, ShipView, SpanishMainView
 from shipwreck.lang import format_command

@@ -35,7 +35,7 @@ from shipwreck.engine.core import Event, IllegalCommand
 from shipwreck.games.registry import get as get_game
 from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import fleets
-from shipwreck.games.spanish_main.rules import MovePreview
+from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.view import SpanishMainView, waiting_ships
 from shipwreck.lang import CommandSyntaxError, parse_command
 from shipwreck.lang.complete import command_list
