@@ -504,8 +504,10 @@ class TableMirror:
         self._screen = secrets.token_hex(6)
         """This watching screen's name to the owner (``TableRequest.screen``)."""
         self._renewing: asyncio.Task[None] | None = None
-        self._asking = asyncio.Lock()
-        """One request at a time, so lines that wait for a moving table land in typed order."""
+        self._moving = asyncio.Lock()
+        """Held while a request waits for the table's new owner: the requests after it queue
+        behind it, so lines typed while the table moves land in typed order (else requests
+        go at once, side by side)."""
 
     async def start(self) -> None:
         """Follow the seat's subject, then catch up with a snapshot (in that order, so no
@@ -621,17 +623,24 @@ class TableMirror:
         again" (play-test, issue 21). Only a request no one received is asked again; one that
         timed out may have been played, and is not."""
         data = _ENCODER.encode(req)
-        async with self._asking:
+        if not self._moving.locked() and (answer := await self._ask_once(data)) is not None:
+            return answer
+        async with self._moving:
             deadline = time.monotonic() + MOVE_WAIT_SECONDS
-            while True:
-                try:
-                    return _ANSWER.decode(await self.bus.request(commands_subject(self.id), data))
-                except NoOneServes:
-                    if time.monotonic() >= deadline:
-                        return Submitted(False, MOVING)
-                    await asyncio.sleep(ASK_AGAIN_SECONDS)
-                except NoResponder:
-                    return Submitted(False, NO_ANSWER_IN_TIME)
+            while (answer := await self._ask_once(data)) is None:
+                if time.monotonic() >= deadline:
+                    return Submitted(False, MOVING)
+                await asyncio.sleep(ASK_AGAIN_SECONDS)
+            return answer
+
+    async def _ask_once(self, data: bytes) -> Submitted | None:
+        """The owner's answer to a request; ``None`` if no one serves the table now."""
+        try:
+            return _ANSWER.decode(await self.bus.request(commands_subject(self.id), data))
+        except NoOneServes:
+            return None
+        except NoResponder:
+            return Submitted(False, NO_ANSWER_IN_TIME)
 
     # ------------------------------------------------------------------ reading, as Table
 
