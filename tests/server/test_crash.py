@@ -453,7 +453,7 @@ async def test_kill_9_mid_game_then_restart_loses_nothing(server: Server, tmp_pa
     assert restored.commands == log, "the rebuild moved on by itself"
     assert msgspec.json.encode(restored.state) == msgspec.json.encode(replayed.state)
     assert [restored.seats[p.seat].player for p in players] == ["ann", "bob"]
-    assert "restored 1 unfinished tables" in server.log()
+    assert "restored 1 unfinished table " in server.log()
 
     # After the restart both land in their seats, where the log says they are, and whoever must
     # act sees the same choices as before the kill.
@@ -540,5 +540,5 @@ async def test_kill_9_while_the_timers_run_then_restart_rebuilds_the_same_game(
 
     await server.start()  # raises if the server cannot start on the file the kill left
     if not replayed.over:
-        assert "restored 1 unfinished tables" in server.log()
+        assert "restored 1 unfinished table " in server.log()
     assert read_log(server.db, table_id)[: len(log)] == log

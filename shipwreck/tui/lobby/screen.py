@@ -218,7 +218,8 @@ class LobbyScreen(AppScreen):
         lobby, user = self.shipwreck.lobby, self.shipwreck.user
         self._unsub = lobby.subscribe(self.notify_change)
         self._unsub_turns = lobby.subscribe_turns(user, self.notify_change)
-        self.refresh_all()
+        if self.query("#board"):  # (not when the session ended while it was being composed)
+            self.refresh_all()
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.height < SeatScreen.COMPACT_BELOW, "-compact")  # (CSS)
