@@ -78,6 +78,7 @@ from shipwreck.games import registry
 from shipwreck.games.spanish_main import rules
 from shipwreck.games.spanish_main.commands import Command, Move, MoveDock, MoveToward
 from shipwreck.games.spanish_main.fleets import fleet_options
+from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.report import summary_lines
 from shipwreck.games.spanish_main.scoring import score_all
 from shipwreck.games.spanish_main.setup import SEAT_NAMES, Position, from_position, new_game
@@ -123,8 +124,13 @@ class SpanishMain(
     fleet_options = staticmethod(fleet_options)
     """The table options for each seat's preset fleet (a table's seats, ``sim --fleets``)."""
 
-    preview = staticmethod(rules.preview)
-    """Where a move would go and why it would stop, without making it (for the UI)."""
+    def preview(
+        self, state: SpanishMainState, seat: Seat, cmd: Move | MoveToward | MoveDock
+    ) -> MovePreview:
+        """Where a move would go and why it would stop, without making it (for the UI). A method,
+        not the rules' function itself: that is compiled, with no annotations, and a table on
+        another worker decodes its preview by this return type (``updates.preview_type``)."""
+        return rules.preview(state, seat, cmd)
 
     def view(self, state: SpanishMainState, seat: Seat | None) -> SpanishMainView:
         return view(state, seat)
