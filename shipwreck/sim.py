@@ -8,6 +8,7 @@ from collections import Counter
 
 import msgspec
 
+from shipwreck.batch_gc import batch_gc
 from shipwreck.botseat import bot_move
 from shipwreck.games import AnyRuleset, get_ruleset, registry
 from shipwreck.lang.bots import BotPlayer, BotScript
@@ -207,21 +208,24 @@ def simulate_bots(
     ends: Counter[str] = Counter()
     spent: dict[str, list[float]] = {label: [] for label in labels}
     start = time.perf_counter()
-    for g in range(games):
-        order = seat_bots(g, seats, len(scripts))
-        times: list[list[float]] | None = [[] for _ in range(seats)] if timed else None
-        result, chars, _ = play_seated(game, seed + g, scripts, order, times=times, options=options)
-        for s in range(seats):
-            spent[labels[order[s]]].extend(times[s] if times else ())
-        if result.end_reason:
-            ends[result.end_reason] += 1
-        for s in range(seats):
-            label, char = labels[order[s]], chars[s]
-            played[label] += 1
-            score[label] += result.scores[char]
-            if char in result.winners:
-                wins[label] += 1 / len(result.winners)
-                seat_wins[s] += 1 / len(result.winners)
+    with batch_gc():
+        for g in range(games):
+            order = seat_bots(g, seats, len(scripts))
+            times: list[list[float]] | None = [[] for _ in range(seats)] if timed else None
+            result, chars, _ = play_seated(
+                game, seed + g, scripts, order, times=times, options=options
+            )
+            for s in range(seats):
+                spent[labels[order[s]]].extend(times[s] if times else ())
+            if result.end_reason:
+                ends[result.end_reason] += 1
+            for s in range(seats):
+                label, char = labels[order[s]], chars[s]
+                played[label] += 1
+                score[label] += result.scores[char]
+                if char in result.winners:
+                    wins[label] += 1 / len(result.winners)
+                    seat_wins[s] += 1 / len(result.winners)
     seconds = time.perf_counter() - start
     standings = [
         BotStanding(
@@ -291,7 +295,8 @@ def simulate(game: str, games: int, seed: int = 1, seats: int | None = None) -> 
     seats = seats or default_seats(game)
     check_seats(game, seats)
     start = time.perf_counter()
-    results = [play_random(game, seed + i, seats) for i in range(games)]
+    with batch_gc():
+        results = [play_random(game, seed + i, seats) for i in range(games)]
     seconds = time.perf_counter() - start
     wins: dict[str, float] = {}
     totals: Counter[str] = Counter()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import msgspec
 
 from shipwreck.arena.ratings import ranks
+from shipwreck.batch_gc import batch_gc
 from shipwreck.lang.bots import BotPlayer, BotScript, TraceEntry, load_source
 from shipwreck.sim import play_seated, seat_bots
 
@@ -129,4 +130,5 @@ def play_traced(
 
 def play_jobs(game: str, bots: Sequence[ArenaBot], jobs: Sequence[Job]) -> list[GameRecord]:
     """Play a batch of games (one task for a worker process or a Dask worker)."""
-    return [play_game(game, bots, job) for job in jobs]
+    with batch_gc():
+        return [play_game(game, bots, job) for job in jobs]

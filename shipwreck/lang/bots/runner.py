@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, cast
 
 import msgspec
@@ -21,6 +23,7 @@ from shipwreck.lang.bots.script import (
     BotScript,
     Choosing,
     Context,
+    Handler,
     OverBudget,
 )
 
@@ -80,6 +83,37 @@ class Decision(msgspec.Struct):
             self.thinking = None
 
 
+class _Once:
+    """A decision's names, made the first time they are read: a turn with ``on side:`` reads
+    them twice, for the side rules and then for the turn (a Spanish Main seat's names list
+    every ship and island: a tenth of a hauler game's time was making them twice)."""
+
+    __slots__ = ("_make", "_names")
+
+    def __init__(self, make: Callable[[], dict[str, object]]) -> None:
+        self._make = make
+        self._names: dict[str, object] | None = None
+
+    def get(self) -> dict[str, object]:
+        if self._names is None:
+            self._names = self._make()
+        return self._names
+
+    @contextmanager
+    def reading(self, decision: str) -> Iterator[dict[str, object]]:
+        """The names with ``decision`` reading ``decision`` until the block ends."""
+        names = self.get()
+        had, was = "decision" in names, names.get("decision")
+        names["decision"] = decision
+        try:
+            yield names
+        finally:
+            if had:
+                names["decision"] = was
+            else:
+                del names["decision"]
+
+
 class BotPlayer:
     """One seat driven by one script. ``seed`` feeds its ``chance()`` and ``random``."""
 
@@ -104,7 +138,9 @@ class BotPlayer:
 
         With ``defer``, a ``search`` action is not run here: the decision comes back with its
         ``thinking`` for the caller to run in slices and then :meth:`Decision.conclude`."""
-        side = self._side(view, decision)
+        env = env_for(self.script.game)
+        names = _Once(lambda: env.names_for(view, decision))
+        side = self._side(view, decision, names)
         if side is not None:
             return side
         self._sides = 0
@@ -113,12 +149,11 @@ class BotPlayer:
         if handler is None:
             entry.note = f"no 'on {decision}:' handler: safe default"
             return self._done(Decision(None, entry))
-        env = env_for(self.script.game)
         if not isinstance(view, env.VIEW):
             entry.note = f"a {self.script.game} script cannot read this game: safe default"
             return self._done(Decision(None, entry))
         seen = cast(Choosing, view)  # (of the script's game: checked above)
-        ctx = Context(env.names_for(view, decision), seen, self.rng, self.budget, defer)
+        ctx = Context(names.get(), seen, self.rng, self.budget, defer)
         for rule in handler.rules:
             entry.rule = self.script.where(rule.line)
             try:
@@ -146,11 +181,15 @@ class BotPlayer:
         entry.note = "no rule matched: safe default"
         return self._done(Decision(None, entry))
 
-    def _side(self, view: object, decision: str) -> Decision | None:
+    def _side(self, view: object, decision: str, names: _Once) -> Decision | None:
         """Before a decision the game takes side actions at (its environment's
         ``SIDE_BEFORE``: Spanish Main's turn), the first rule of ``on side:`` that fires, as a
         side decision; None to go on to the decision itself (no rule fired, ``pass``, or
-        :data:`SIDE_LIMIT` side actions since the last answer)."""
+        :data:`SIDE_LIMIT` side actions since the last answer).
+
+        ``on side:`` reads the names of the decision it comes before (the same view: side
+        actions are taken in that decision's turn), with ``decision`` reading ``side``; they are
+        made once for both, and handed back with ``decision`` as it was."""
         handler = self.script.handlers.get("side")
         env = env_for(self.script.game)
         if (
@@ -162,8 +201,15 @@ class BotPlayer:
             return None
         if self._refused[0] != view.round:
             self._refused = (view.round, set())
-        ctx = Context(env.names_for(view, "side"), view, self.rng, self.budget, False)
-        entry = TraceEntry(view.round, "side", None, None)
+        with names.reading("side") as side_names:
+            return self._first_side(cast(Choosing, view), decision, handler, side_names)
+
+    def _first_side(
+        self, view: Choosing, decision: str, handler: Handler, names: dict[str, object]
+    ) -> Decision | None:
+        env = env_for(self.script.game)
+        ctx = Context(names, view, self.rng, self.budget, False)
+        entry = TraceEntry(getattr(view, "round", 0), "side", None, None)
         for rule in handler.rules:
             try:
                 if rule.guard is not None and not rule.guard(ctx):
