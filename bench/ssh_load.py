@@ -5,6 +5,8 @@
     .venv/bin/python bench/ssh_load.py --sessions 50 --profile 30   # server under cProfile
     .venv/bin/python bench/ssh_load.py --sessions 100 --think 2,5 --keys-per-second 6  # people
     .venv/bin/python bench/ssh_load.py --sessions 50 --ladder-games 60  # saved bots' games too
+    .venv/bin/python bench/ssh_load.py --sessions 200 --think 2,5 --workers 2 \\
+        --server-cpus 0 --client-cpus 1   # the server's cores kept apart from the clients'
 
 ``shipwreck serve`` runs as a subprocess on a temporary database and host key; its RSS and CPU
 time come from ``/proc/PID``. N asyncssh clients, each with its own key and a 120×40 PTY whose
@@ -1202,15 +1204,47 @@ def session_labels(lines: list[str]) -> dict[str, str]:
     return labels
 
 
+def pin_this_process(cpus: set[int]) -> None:
+    """Run every thread of this process on ``cpus`` from now on (processes it starts later
+    inherit them). ``--server-cpus``/``--client-cpus``: on a small machine the clients take
+    a share of the CPU the server would have; pinned apart, each side has cores of its own, as
+    clients on other machines would leave the server (e.g. the server's 2 workers on core 0
+    and 200 clients on core 1: the load per server core of 400 players on 2 cores)."""
+    for task in Path("/proc/self/task").iterdir():
+        os.sched_setaffinity(int(task.name), cpus)
+
+
+def _cpus(cpus: set[int]) -> str:
+    return ",".join(str(c) for c in sorted(cpus))
+
+
+def _cpu_list(text: str) -> set[int]:
+    """``0`` or ``0,1``: CPUs this machine has."""
+    cpus = {int(c) for c in text.split(",") if c.strip()}
+    if not cpus or not cpus <= os.sched_getaffinity(0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: CPUs this machine offers are {_cpus(os.sched_getaffinity(0))}"
+        )
+    return cpus
+
+
 async def run(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="shipwreck-ssh-load-"))
     profile = workdir / "server.prof" if args.profile else None
+    if args.server_cpus:  # (what this process starts runs there: the server, NATS)
+        pin_this_process(args.server_cpus)
     server: Any = (
         await start_workers(workdir, args.workers)
         if args.workers
         else await start_server(workdir, profile, args.ladder_games)
     )
     print(f"server pid {server.proc.pid} on 127.0.0.1:{server.port} ({workdir})")
+    if args.server_cpus:
+        pin_this_process(args.client_cpus)
+        print(
+            f"pinned: the server (and NATS) on CPU {_cpus(args.server_cpus)}, the clients"
+            f" (this process) on CPU {_cpus(args.client_cpus)}"
+        )
     try:
         await measure(args, server)
     except BaseException:
@@ -1506,6 +1540,20 @@ def main() -> None:
         default="play",
         help="the phase --profile covers (default: play)",
     )
+    ap.add_argument(
+        "--server-cpus",
+        type=_cpu_list,
+        default=None,
+        metavar="LIST",
+        help="run the server's processes (and NATS) on these CPUs only, e.g. 0",
+    )
+    ap.add_argument(
+        "--client-cpus",
+        type=_cpu_list,
+        default=None,
+        metavar="LIST",
+        help="run the clients (this process) on these CPUs only, e.g. 1 (with --server-cpus)",
+    )
     ap.add_argument("--stalls", action="store_true", help="print where the server stalled")
     ap.add_argument("--keep", action="store_true", help="keep the server's files (db, profile)")
     ap.add_argument(
@@ -1524,6 +1572,8 @@ def main() -> None:
     Terminal.check_screens = args.check_screens
     if args.sessions < 2:
         ap.error("--sessions must be at least 2")
+    if (args.server_cpus is None) != (args.client_cpus is None):
+        ap.error("--server-cpus and --client-cpus go together")
     if args.workers and args.profile:
         ap.error("--profile profiles one process: not with --workers")
     asyncio.run(run(args))
