@@ -18,6 +18,7 @@ its own: one ``shipwreck serve --bus URL`` per process, on as many machines as y
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -48,6 +49,27 @@ def worker_args(serve_args: list[str], bus: str, name: str) -> list[str]:
             continue
         out.append(arg)
     return [sys.executable, "-m", "shipwreck", "serve", *out, "--bus", bus, "--worker", name]
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not Linux)
+        return os.cpu_count() or 1
+
+
+def too_many_workers(workers: int, cores: int) -> str | None:
+    """The warning for more workers than cores, or None. Two workers sharing one core wait
+    for each other's time slices: at 200 players, p50 361 ms and p95 777 ms against 31 / 182 ms
+    for one process on that core (``bench/ssh_load.py --server-cpus``, docs/deploy.md)."""
+    if workers <= cores:
+        return None
+    return (
+        f"{workers} workers on {cores} core{'s' if cores != 1 else ''}: workers sharing a core"
+        f" wait for each other's turns and every player's screen lags; --workers {cores} or"
+        " fewer is faster (docs/deploy.md)"
+    )
 
 
 def die_with_parent() -> None:
@@ -85,6 +107,8 @@ class Supervisor:
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
+        if warning := too_many_workers(self.n, usable_cores()):
+            log.warning("%s", warning)
         with NatsServer(self.nats_dir, preexec=die_with_parent) as nats:
             log.info("bus %s (NATS, files in %s)", nats.url, self.nats_dir)
             for i in range(1, self.n + 1):
