@@ -186,3 +186,18 @@ def test_memo_key_names_each_seas_own_islands() -> None:
     copy.islands["isla-1"].r += 1.0  # (not done in play: a sea whose islands differ)
     copy.islands = dict(copy.islands)
     assert memo.sea_key(copy)[2] != key_a[2]
+
+
+def test_the_ship_field_places_compiled_code_reads_are_where_the_fields_are() -> None:
+    """``state.AT_…`` are literal ints (compiled ``memo`` and ``rules`` hold them as
+    constants); a field added to or moved in ``Ship`` must move them too."""
+    from shipwreck.games.spanish_main import state
+
+    names = ("id", "owner", "x", "y", "heading", "length", "towing")
+    places = tuple(getattr(state, f"AT_{n.upper()}") for n in names)
+    assert places == tuple(state.SHIP_AT[n] for n in names)
+    game, _events = RULES.new_game(5, 2)
+    ship = next(iter(game.ships.values()))
+    fields = msgspec.structs.astuple(ship)
+    assert fields[state.AT_ID] == ship.id and fields[state.AT_TOWING] == ship.towing
+    assert fields[state.AT_X] == ship.x and fields[state.AT_HEADING] == ship.heading

@@ -16,12 +16,21 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, Final
+from typing import Any
 
 from msgspec.structs import astuple
 
 from shipwreck.games.spanish_main import geometry as geo
-from shipwreck.games.spanish_main.state import SHIP_AT, SpanishMainState
+from shipwreck.games.spanish_main.state import (
+    AT_HEADING,
+    AT_ID,
+    AT_LENGTH,
+    AT_OWNER,
+    AT_TOWING,
+    AT_X,
+    AT_Y,
+    SpanishMainState,
+)
 
 KEEP = 16
 """Positions remembered (a server runs several tables; a bot previews on a copy of the sea)."""
@@ -60,17 +69,7 @@ def _ship_key(f: tuple[Any, ...]) -> tuple[Hashable, ...]:
     """A ship's part of the key, ``(s.id, s.owner, s.x, …)``, from her fields (:data:`SHIP_AT`):
     the very objects she holds (compiled, reading ``s.x`` as a float and boxing it again would
     make a new object, which then compares with the last key's by value, not identity)."""
-    return (f[_ID], f[_OWNER], f[_X], f[_Y], f[_HEADING], f[_LENGTH], f[_TOWING])
-
-
-# (``Final``: compiled, a constant, not a lookup by name)
-_ID: Final = SHIP_AT["id"]
-_OWNER: Final = SHIP_AT["owner"]
-_X: Final = SHIP_AT["x"]
-_Y: Final = SHIP_AT["y"]
-_HEADING: Final = SHIP_AT["heading"]
-_LENGTH: Final = SHIP_AT["length"]
-_TOWING: Final = SHIP_AT["towing"]
+    return (f[AT_ID], f[AT_OWNER], f[AT_X], f[AT_Y], f[AT_HEADING], f[AT_LENGTH], f[AT_TOWING])
 
 
 def islands_number(state: SpanishMainState) -> int:

@@ -16,7 +16,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, NoReturn
+from typing import Any, NoReturn
 
 from msgspec.structs import astuple
 
@@ -26,7 +26,12 @@ from shipwreck.games.spanish_main import commands as C
 from shipwreck.games.spanish_main import geometry as geo
 from shipwreck.games.spanish_main.previews import MovePreview
 from shipwreck.games.spanish_main.state import (
-    SHIP_AT,
+    AT_HEADING,
+    AT_ID,
+    AT_LENGTH,
+    AT_OWNER,
+    AT_X,
+    AT_Y,
     AfterMove,
     Hit,
     Island,
@@ -142,12 +147,12 @@ def pinned_by(state: SpanishMainState, s: Ship) -> Ship | None:
     x, y, span, owner = s.x, s.y, s.length + 2 * geo.HULL_RADIUS + geo.TOUCH, s.owner
     for o in state.ships.values():  # (bow_touches' first look inlined: asked of every ship)
         f = astuple(o)  # (her fields at once: SHIP_AT)
-        o_owner: int = f[_OWNER]
+        o_owner: int = f[AT_OWNER]
         if o_owner == owner:
             continue
-        o_length: float = f[_LENGTH]
-        o_x: float = f[_X]
-        o_y: float = f[_Y]
+        o_length: float = f[AT_LENGTH]
+        o_x: float = f[AT_X]
+        o_y: float = f[AT_Y]
         reach = span + o_length
         if abs(x - o_x) > reach or abs(y - o_y) > reach:
             continue
@@ -201,7 +206,7 @@ def _obstacles(
     hulls = _HULLS
     for o in state.ships.values():  # (each hull by her pose: a loop, no call per ship)
         f = astuple(o)
-        pose = (f[_ID], f[_X], f[_Y], f[_HEADING], f[_LENGTH])
+        pose = (f[AT_ID], f[AT_X], f[AT_Y], f[AT_HEADING], f[AT_LENGTH])
         if pose[0] in skip:
             continue
         got = hulls.get(pose[0])
@@ -239,16 +244,6 @@ _HULLS: dict[str, tuple[tuple[Any, ...], geo.Obstacle]] = {}
 """Each ship's hull as an obstacle (:func:`geo.hull`), by her id, with the pose it is for: a new
 position has moved one ship or two, and comparing a pose costs less than looking it up by its
 hash."""
-
-# Where a ship's id, owner and pose are in her fields (:data:`SHIP_AT`; ``Final``: compiled, a
-# constant, not a lookup by name): a pose, the very objects she holds, compares with the one her
-# hull was made for at once where they are the same floats.
-_ID: Final = SHIP_AT["id"]
-_OWNER: Final = SHIP_AT["owner"]
-_X: Final = SHIP_AT["x"]
-_Y: Final = SHIP_AT["y"]
-_HEADING: Final = SHIP_AT["heading"]
-_LENGTH: Final = SHIP_AT["length"]
 
 
 @functools.lru_cache(maxsize=16)

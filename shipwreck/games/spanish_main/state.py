@@ -6,7 +6,7 @@ floats rounded to 1e-6 after every move, so that a saved game is short and repla
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -88,6 +88,17 @@ SHIP_AT: dict[str, int] = {name: k for k, name in enumerate(Ship.__struct_fields
 fields of every ship (a position's key, its hulls, the pin scan) takes them from one astuple,
 the very objects she holds; each ``ship.x`` costs a compiled module a lookup by name (~25 ns,
 against 5 ns interpreted), an astuple of all her fields ~70 ns."""
+
+# The places compiled code reads, as literal ``Final`` ints: the compiled modules that import
+# them (``memo``, ``rules``) then hold each as a constant, not a lookup by name (a test checks
+# them against :data:`SHIP_AT`).
+AT_ID: Final = 0
+AT_OWNER: Final = 3
+AT_X: Final = 8
+AT_Y: Final = 9
+AT_HEADING: Final = 10
+AT_LENGTH: Final = 11
+AT_TOWING: Final = 16
 
 
 class Island(msgspec.Struct):
