@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from shipwreck.games.registry import default_game
 from shipwreck.lang import registry
-from shipwreck.lang.errors import MAX_LINE, Walker, split_words
+from shipwreck.lang.errors import MAX_LINE, Walker, forms_holding, split_words
 from shipwreck.lang.help import help_table, player_commands
 
 _SEPARATORS = " \t"
@@ -92,6 +92,9 @@ def explain(text_or_word: str, game: str | None = None) -> str:
         rule = f" ({entry.rule})" if entry.rule else ""
         return f"{entry.usage}: {entry.description}{rule}"
     shown = "".join(ch if ch.isprintable() else "?" for ch in word[:40])
+    inside = forms_holding(game, word)
+    if inside:
+        return f"{shown!r} is no command; it goes in " + " or ".join(map(repr, inside))
     close = difflib.get_close_matches(word, list(table), n=3, cutoff=0.6)
     if close:
         return f"unknown command {shown!r}; did you mean " + " or ".join(map(repr, close)) + "?"

@@ -41,7 +41,7 @@ from lark.lexer import PatternStr
 
 from shipwreck.lang import registry
 from shipwreck.lang.grammar import command_parser
-from shipwreck.lang.help import help_table
+from shipwreck.lang.help import help_table, usage_forms
 from shipwreck.lang.registry import Term
 
 MAX_LINE = 500
@@ -308,6 +308,22 @@ class Walker:
         return tree
 
 
+@cache
+def forms_holding(game: str, word: str) -> list[str]:
+    """The command forms (as help writes them) that hold ``word`` after their first word, for
+    a word of four letters or more that starts no command: a stranger typed ``dock dover`` for
+    Spanish Main's ``move SHIP dock ISLAND``."""
+    table = help_table(game)
+    if len(word) < 4 or word in table:
+        return []
+    return [
+        form
+        for entry in table.values()
+        for form in usage_forms(entry.usage)
+        if word in form.split()[1:]
+    ][:3]
+
+
 def _first_words(game: str) -> list[str]:
     """The words a command may start with, sorted."""
     walker = Walker(game)
@@ -403,6 +419,9 @@ def _diagnose(
         head = f"column {col}: unknown command {word[:40]!r}"
         if fixed is not None and len(words) > 1:
             return CommandSyntaxError(f"{head}; did you mean {fixed!r}?", col)
+        inside = forms_holding(game, word.lower())
+        if inside:  # (``dock dover``: a word of a command, not a command)
+            return CommandSyntaxError(f"{head}; it goes in {_either(inside)}", col)
         close = difflib.get_close_matches(word.lower(), _first_words(game), n=3, cutoff=_CUTOFF)
         if close and close[0] == word.lower():
             close = close[:1]

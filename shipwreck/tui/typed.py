@@ -555,7 +555,7 @@ QUIT_SEATED = "quit Shipwreck? your seat is kept, and the table's clock runs on 
 
 
 QUIT_LOCAL = (
-    "quit Shipwreck? {which} ends with it: a game played here, not on a server, is not saved ·"
+    "quit Shipwreck? your game ends with it: a game played here, not on a server, is not saved ·"
 )
 """Quitting ``shipwreck play`` (no server, no database) where the player sits in a game not over:
 nothing keeps the seat (a stranger was told it was kept)."""

@@ -746,3 +746,38 @@ def test_a_bot_grammar_can_widen_the_names() -> None:
     ]  # fmt: skip
     bot.parse("shoot dover at (enemy) with (m) 2")
     bot.parse("move dover toward (x)")
+
+
+@pytest.mark.parametrize(
+    ("line", "form"),
+    [
+        ("dock dover isla-2", "move SHIP dock ISLAND"),
+        ("turn", "end turn"),
+        ("about dover", "come about SHIP"),
+        ("steal", "board steal"),
+    ],
+)
+def test_a_word_of_a_command_typed_as_the_command_names_the_command_it_goes_in(
+    line: str, form: str
+) -> None:
+    """A stranger typed ``dock dover`` (SM-16's docking is a move) and was shown all 22
+    commands; a word that only comes inside a command points at that command, in the error
+    and in ``help``."""
+    with pytest.raises(CommandSyntaxError) as e:
+        parse_command("spanish_main", line)
+    word = line.split()[0]
+    assert str(e.value) == f"column 1: unknown command {word!r}; it goes in {form!r}"
+    assert explain(word, "spanish_main") == f"{word!r} is no command; it goes in {form!r}"
+
+
+def test_a_misspelt_command_is_still_matched_to_the_commands_and_short_words_are_not_hinted() -> (
+    None
+):
+    """``dokc`` is not a word of any command: the nearest commands, as before; and a short word
+    that many commands hold (``at``, ``to``) gives no hint of its own."""
+    with pytest.raises(CommandSyntaxError) as e:
+        parse_command("spanish_main", "dokc dover")
+    assert "it goes in" not in str(e.value) and "commands: arm, board" in str(e.value)
+    with pytest.raises(CommandSyntaxError) as e:
+        parse_command("spanish_main", "at dover")
+    assert "it goes in" not in str(e.value)
