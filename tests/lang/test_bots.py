@@ -170,6 +170,23 @@ def test_header_must_name_a_known_game() -> None:
         load_source("on turn:\n    else -> row\n", "t.bot")
 
 
+def test_a_header_names_its_game_by_an_alias_and_a_wrong_name_is_told_what_to_write() -> None:
+    """A stranger wrote ``for spanish main`` and was told ``unexpected 'main'``, and ``for sm``
+    (the lobby's word) had its Spanish Main rules read as Lifeboat's. The lobby's names work;
+    a name that is no game's gets one line, at the game's column, with the names to write."""
+    body = (bots_dir() / "sm_hauler.bot").read_text().split("\n", 1)[1]
+    for written in ("sm", "spanish", "spanish-main", "spanish_main", "sm  # a comment"):
+        script = load_source(f'bot "Sea Dog" for {written}\n{body}', "mine.bot")
+        assert (script.game, script.name) == ("spanish_main", "Sea Dog")
+    assert load_source('bot "x" for lb\non turn:\n    else -> row\n', "t.bot").game == "lifeboat"
+    with pytest.raises(BotError) as e:
+        load_source(f'bot "Sea Dog" for spanish main\n{body}', "mine.bot")
+    assert str(e.value) == (
+        "mine.bot:1:19: unknown game 'spanish main'; bots here play:"
+        " lifeboat (or lb), spanish_main (or sm, spanish)"
+    )
+
+
 # --------------------------------------------------------------------------- 2. decisions
 
 

@@ -20,6 +20,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from shipwreck.games.registry import default_game
+from shipwreck.games.registry import find as find_game
 from shipwreck.lang import registry
 from shipwreck.lang.bots.script import (
     SPECIAL_ACTIONS,
@@ -40,7 +41,13 @@ MAX_DEPTH = 200
 """Deepest nesting of expressions a script may use."""
 
 
-_HEADER = re.compile(r'\A(?:[\t ]*(?:#[^\n]*)?\r?\n)*[\t ]*bot\s+"[^"\n]*"\s+for\s+([a-z_]+)')
+_HEADER = re.compile(
+    r'\A(?:[\t ]*(?:#[^\n]*)?\r?\n)*[\t ]*bot\s+"[^"\n]*"\s+for[\t ]+([^\n#]*?)[\t ]*(?=#|\r?\n|\Z)'
+)
+"""A script's header, up to the game it names (group 1: what follows ``for``, to the line's end
+or its comment)."""
+_GAME_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+"""A word the header's game may be written as (an alias such as ``spanish-main`` is not one)."""
 
 
 def bot_games() -> dict[str, registry.AnyLang]:
@@ -53,11 +60,39 @@ def default_bot_game() -> str:
     return default_game().name
 
 
+def named_bot_game(words: str) -> str | None:
+    """The game bots play that ``words`` name, by its name or an alias (``sm``), or None."""
+    game = find_game(words)
+    return game.name if game is not None and game.name in bot_games() else None
+
+
 def game_of(source: str) -> str:
     """The game a script's header names, if it is one bots play; else the default game (whose
     parser then says what is wrong)."""
     m = _HEADER.match(source)
-    return m.group(1) if m is not None and m.group(1) in bot_games() else default_bot_game()
+    return (named_bot_game(m.group(1)) if m is not None else None) or default_bot_game()
+
+
+def _header_named(text: str, path: str) -> str:
+    """``text`` with the game its header names written as the game's own name (``for sm`` is
+    read as ``for spanish_main``); BotError for a header naming no game bots play (a stranger
+    wrote ``for spanish main`` and was told ``unexpected 'main'``)."""
+    m = _HEADER.match(text)
+    if m is None or not m.group(1):
+        return text  # (no header, or no game: the parser says what is missing)
+    game = named_bot_game(m.group(1))
+    if game is None:
+        line = text.count("\n", 0, m.start(1)) + 1
+        col = m.start(1) - text.rfind("\n", 0, m.start(1))
+        known = ", ".join(_with_aliases(name) for name in bot_games())
+        raise BotError(f"{path}:{line}:{col}: unknown game {m.group(1)!r}; bots here play: {known}")
+    return text[: m.start(1)] + game + text[m.end(1) :]
+
+
+def _with_aliases(name: str) -> str:
+    game = find_game(name)
+    aliases = [a for a in (game.aliases if game is not None else ()) if _GAME_WORD.fullmatch(a)]
+    return f"{name} (or {', '.join(aliases)})" if aliases else name
 
 
 def env_for(game: str) -> ModuleType:
@@ -91,6 +126,7 @@ def parse_tree(source: str, path: str = "<bot>") -> Tree[Token]:
         depth += (ch == "(") - (ch == ")")
         if depth > MAX_DEPTH:
             raise BotError(f"{path}:{line}:{col}: expressions nest deeper than {MAX_DEPTH} levels")
+    text = _header_named(text, path)
     game = game_of(text)
     try:
         return bot_parser(game).parse(text)
