@@ -80,7 +80,21 @@ class BotBook:
     def resolve(self, word: str, player: str | None, game: str) -> tuple[str, str | None]:
         """What a player's word names, as ``(name, owner)``: a shipped bot or one of the
         player's own saved bots, playing ``game``. Raises :class:`BotError`: one line that
-        names the word only if it is a bot name, and never echoes anything from a file."""
+        names the word only if it is a bot name, and never echoes anything from a file.
+
+        ``OWNER/NAME`` is how the ladder lists a saved bot: one's own is seated by it as by its
+        name; another player's is theirs to seat (it plays others on the ladder)."""
+        owner_word, slash, name_word = word.partition("/")
+        if slash and is_bot_name(owner_word) and is_bot_name(name_word):
+            if owner_word == player:
+                return self.resolve(name_word, player, game)
+            mine = " or one of yours (ssh host bot save NAME < FILE)" if player else ""
+            if self.store is None or self.store.bot(owner_word, name_word) is None:
+                raise BotError(f"there is no saved bot {word!r}; try {self._examples(game)}{mine}")
+            raise BotError(
+                f"{word!r} is {owner_word}'s saved bot: only they seat it at a table (it meets"
+                f" others on the ladder); try {self._examples(game)}{mine}"
+            )
         if not is_bot_name(word):
             raise BotError(
                 f"bot names are a-z, 0-9 and _ (up to 32), not files; try {self._examples(game)}"

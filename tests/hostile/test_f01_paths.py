@@ -79,6 +79,12 @@ async def test_f1_a_shipped_bot_and_my_own_saved_bot_by_name(service: Service) -
     mallory.type("new 4 rower\r")
     await mallory.term.wait_for("there is no bot 'rower'")
     assert service.lobby.tables == {}
+    # the ladder lists it as ann/rower: hers to seat, said in one line (a stranger tried it)
+    mallory.type("new 4 ann/rower\r")
+    await mallory.term.wait_for("'ann/rower' is ann's saved bot: only they seat it")
+    mallory.type("new 4 ann/sailor\r")
+    await mallory.term.wait_for("there is no saved bot 'ann/sailor'")
+    assert service.lobby.tables == {}
     mallory.type("new 4 survivor loyal\r")
     await mallory.term.wait_for("table 1")
     table = service.lobby.tables[1]
@@ -90,6 +96,7 @@ async def test_f1_a_shipped_bot_and_my_own_saved_bot_by_name(service: Service) -
         "lifeboat", [SeatSpec("human"), *[SeatSpec("bot", "rower")] * 3], creator="ann"
     )
     assert {(s.bot, s.owner) for s in made.seat_specs()[1:]} == {("rower", "ann")}
+    assert lobby.book.resolve("ann/rower", "ann", "lifeboat") == ("rower", "ann")  # (her own)
 
 
 async def test_f1_f14_restored_from_another_directory_and_one_bad_table_set_aside(
