@@ -114,15 +114,17 @@ class ShipwreckApp(App[None]):
 
     def action_ask_leave(self) -> None:
         """Ctrl+C (a shell habit) never quits at once: at a table it asks to leave the table
-        (for the lobby; the seat is kept), in the lobby to quit. A question already open is
-        left alone."""
+        (for the lobby; the seat is kept; a spectator or a player whose game is over goes at
+        once), in the lobby to quit. A question already open is left alone."""
         if any(isinstance(s, Confirm) for s in self.screen_stack):
             return
         table = next((s for s in self.screen_stack if isinstance(s, SeatScreen)), None)
         if table is None:
             self.push_screen(Confirm("quit Shipwreck?"), self._quit_if)
-        else:
+        elif table.seat_waits():
             self.push_screen(Confirm(BACK_TO_LOBBY), self._lobby_if)
+        else:  # (a spectator, or a game over: nothing waits, nothing to ask)
+            self._from_table_to_lobby()
 
     def action_quit_or_ask(self) -> None:
         """Ctrl+Q quits at once, except at a table still waiting for its players, where it

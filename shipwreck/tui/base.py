@@ -524,8 +524,17 @@ class SeatScreen(AppScreen, Generic[V]):
         self.shipwreck.show_lobby()
 
     def action_confirm_lobby(self) -> None:
-        """Escape: back to the lobby (keeping the seat), once the player says so."""
-        self.app.push_screen(Confirm(BACK_TO_LOBBY), self._leave_if)
+        """Escape: back to the lobby (keeping the seat), once the player says so; at once for
+        a spectator or a game that is over, where no seat waits (a stranger was asked "your
+        seat is kept" at a finished game)."""
+        if self.seat_waits():
+            self.app.push_screen(Confirm(BACK_TO_LOBBY), self._leave_if)
+        else:
+            self.action_lobby()
+
+    def seat_waits(self) -> bool:
+        """Does a seat of the player's wait at this table for them to come back?"""
+        return self.seat is not None and not self.table.over
 
     def _leave_if(self, yes: bool | None) -> None:
         if yes and self.is_current:

@@ -266,6 +266,36 @@ async def test_ctrl_c_and_escape_at_a_table_ask_before_leaving(key: str) -> None
         assert table.seat_of_player("ann") == 0 and table.seats[0].connected  # seat kept
 
 
+@pytest.mark.parametrize("key", ["ctrl+c", "escape"])
+async def test_ctrl_c_and_escape_go_to_the_lobby_at_once_where_no_seat_waits(key: str) -> None:
+    """A stranger was asked "back to the lobby? your seat is kept" at a finished game: a
+    spectator, or a player whose game is over, has no seat waiting, so nothing is asked."""
+    from tui_helpers import lobby_with_table, play_my_seat_to_end
+
+    lobby, table = lobby_with_table(("ann",))
+    app = ShipwreckApp(lobby, "ann", open_table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await play_my_seat_to_end(pilot, app, table)
+        assert table.over
+        await pilot.press(key)
+        await pilot.pause()
+        if key == "escape":  # (the first closes the end screen, and asks nothing)
+            assert isinstance(app.screen, SeatScreen), app.screen
+            await pilot.press(key)
+            await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen), app.screen
+    watcher = ShipwreckApp(lobby, "bob")
+    async with watcher.run_test(size=(80, 24)) as pilot:
+        running = lobby.create_table("lifeboat", [SeatSpec("bot", "loyal")] * 4, creator="ann")
+        await type_line(pilot, f"watch {running.id}")
+        await pilot.pause()
+        assert isinstance(watcher.screen, SeatScreen) and watcher.screen.seat is None
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(watcher.screen, LobbyScreen), watcher.screen
+
+
 async def test_ctrl_c_in_the_lobby_asks_before_quitting() -> None:
     lobby = Lobby(seed=1)
     app = ShipwreckApp(lobby, "ann")
