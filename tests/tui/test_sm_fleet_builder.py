@@ -20,6 +20,7 @@ from shipwreck.tui import ShipwreckApp
 from shipwreck.tui.lobby.screen import LobbyScreen
 from shipwreck.tui.spanish_main.fleet_builder import FleetBuilder, change, info
 from shipwreck.tui.spanish_main.screen import SpanishMainScreen
+from shipwreck.tui.widgets import CommandLine
 
 
 def said(app: ShipwreckApp) -> str:
@@ -46,8 +47,11 @@ async def test_sm4_sm61_a_fleet_typed_at_80x24_sails_at_the_new_table(tmp_path: 
         assert "30 points · 30 left" in title(app)
         shown = screen_text(app)
         assert "dover" in shown and "Your fleet is empty" in shown
+        line = app.screen.query_one("#command", CommandLine)
+        assert "first ship?" in line.placeholder
         await type_line(pilot, "add dover")
         assert "20 left" in title(app)
+        assert "first ship?" not in line.placeholder and "'done' to sail" in line.placeholder
         await type_line(pilot, "crew explorer-english on dover")
         await type_line(pilot, "add gallowglass")
         assert "13 left · 2 ships" in title(app)

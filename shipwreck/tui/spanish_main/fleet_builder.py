@@ -37,6 +37,10 @@ NATIONS = ("English", "Spanish", "Pirate")
 
 WORDS = "add SHIP · crew CREW on SHIP · drop NAME · info NAME · show NATION · done"
 """The screen's words, on its hint line."""
+FIRST_PLACEHOLDER = "add SHIP (first ship? try: add dover)"
+"""The empty command line's hint before any ship is in the fleet."""
+NEXT_PLACEHOLDER = "add SHIP, crew CREW on SHIP, or 'done' to sail"
+"""Its hint once she is (a stranger read 'first ship?' with three ships in)."""
 
 MAX_LINE = 200
 """The longest line typed here (a few names)."""
@@ -265,7 +269,7 @@ class FleetBuilder(Screen[list[SeatSpec] | None]):
         yield Static(WORDS, id="fb-hint")
         yield CommandLine(
             run=self.run_line,
-            placeholder="add SHIP (first ship? try: add dover)",
+            placeholder=FIRST_PLACEHOLDER,
             id="command",
             max_length=MAX_LINE,
         )
@@ -288,6 +292,8 @@ class FleetBuilder(Screen[list[SeatSpec] | None]):
         )
         self.query_one("#fb-title", Static).update(title)
         self.query_one("#fb-fleet", Static).update(fleet_text(self.fleet, self.limit))
+        line = self.query_one("#command", CommandLine)
+        line.placeholder = NEXT_PLACEHOLDER if self.fleet else FIRST_PLACEHOLDER
 
     def say(self, text: str, style: str = "red") -> None:
         """A refusal (one line) or a card's text (``info``: up to three rows)."""
