@@ -209,3 +209,28 @@ def reader_text(game: str) -> str:
 def rules_markdown(game: str) -> str:
     """How to win, then the rules: the rules screen's whole text (Markdown)."""
     return f"# {title(game)}: the rules\n\n{HOW_TO_WIN[game]}\n{reader_text(game)}"
+
+
+@cache
+def item_effects(game: str) -> dict[str, str]:
+    """What each item does, from the items table of ``game``'s rules document (a table whose
+    first column is ``item id``): id -> "Name: effect", rule ids taken out. Empty for a game
+    without one. The F4 list of a supply offer names each item with it (a stranger saw only
+    the items' names there)."""
+    text = (rules_dir() / games.get(game).rules_file).read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    columns: list[str] | None = None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            columns = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if columns is None:
+            columns = cells
+            continue
+        if columns[:1] != ["item id"] or set(cells[0]) <= {"-"}:
+            continue
+        row = dict(zip(columns, cells, strict=False))
+        effect = re.sub(r"\s*\([A-Z]{2}-\d+\)", "", row.get("effect", "")).strip()
+        out[cells[0].strip("`")] = f"{row.get('name', '')}: {effect}"
+    return out

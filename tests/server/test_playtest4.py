@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 from shipwreck.games.spanish_main.commands import EndTurn
 from shipwreck.lang import parse_command
 from shipwreck.lang.commands import format_command
+from shipwreck.lang.rules_text import item_effects
 from shipwreck.lang.spanish_main import suggested_moves
 from shipwreck.names import player_name_refusal
 from shipwreck.runtime import Lobby, SeatSpec, Table
@@ -464,7 +465,11 @@ async def test_f4_lists_the_supply_passed_to_me_as_well_as_the_cards(size: tuple
         assert isinstance(screen, CardsScreen)
         assert "Supply passed to you" in screen.title_text
         listed = screen.markdown.splitlines()
-        assert all(f"- {item}" in listed for item in offer), screen.markdown
+        for item in offer:  # each with what it does (a stranger saw only their names)
+            (line,) = [row for row in listed if row.startswith(f"- {item} — ")]
+            assert line == f"- {item} — {item_effects('lifeboat')[item.partition(':')[0]]}"
+        assert "- water — Water: Pay one to cancel one thirst." in listed or "water" not in offer
+        assert "## Your items" in listed  # (and mine, the same way)
         await pilot.press("escape")
         await wait_screen(pilot, SeatScreen)
 

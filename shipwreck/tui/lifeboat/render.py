@@ -13,11 +13,13 @@ from rich.padding import Padding
 from rich.panel import Panel
 from rich.text import Text
 
+from shipwreck.games.lifeboat import GAME as LIFEBOAT
 from shipwreck.games.lifeboat import explain
 from shipwreck.games.lifeboat.cards import CHAR, NAV, describe_nav, named
 from shipwreck.games.lifeboat.commands import Drink
 from shipwreck.games.lifeboat.score_now import PART_WORDS, score_now
 from shipwreck.games.lifeboat.view import CharacterView, LifeboatView
+from shipwreck.lang.rules_text import item_effects
 from shipwreck.tui.packed import Packed
 from shipwreck.tui.rows import Rows
 from shipwreck.tui.standings import Part, ToWidth, bar, bar_width, key, ordinal, placing, rank
@@ -397,7 +399,7 @@ def cards_in_words(view: LifeboatView) -> str:
     out = []
     if view.supply_offer:
         out.append("## Supply passed to you (take one)\n")
-        out += [f"- {item}" for item in view.supply_offer]
+        out += [item_line(item) for item in view.supply_offer]
         out.append("")
     shown = (("You drew", view.drawn), ("On the navigation table", view.navigation_table))
     for title, numbers in shown:
@@ -405,7 +407,21 @@ def cards_in_words(view: LifeboatView) -> str:
             out.append(f"## {title}\n")
             out += [f"- {describe_nav(n, present)}" for n in numbers]
             out.append("")
+    mine = next(
+        (c for c in view.characters if c.player == view.seat and c.hidden is not None), None
+    )
+    held = [*mine.revealed, *(mine.hidden or ())] if mine is not None else []
+    if held:
+        out.append("## Your items\n")
+        out += [item_line(item) for item in held]
+        out.append("")
     return "\n".join(out) or "No navigation card is on the table."
+
+
+def item_line(item: str) -> str:
+    """``- knife — Knife: Weapon +3.``: an item and what it does (the rules' items table)."""
+    what = item_effects(LIFEBOAT.name).get(item.partition(":")[0])
+    return f"- {item} — {what}" if what else f"- {item}"
 
 
 PROMPT_ROWS = 3
