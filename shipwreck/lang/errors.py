@@ -408,7 +408,13 @@ def _diagnose(
         col = offset + len(line) + 1
         if walker.complete():  # our walk reads it all: fall back on Lark's own position
             col = offset + at + 1
-            return CommandSyntaxError(f"column {col}: cannot read this; expected {expected}", col)
+            if at < len(line):  # (a stray ',' after a whole command: not a word)
+                return CommandSyntaxError(
+                    f"column {col}: unexpected {line[at]!r}; expected {expected}", col
+                )
+            return CommandSyntaxError(  # (it ends after a ',' that needs more)
+                f"column {col}: incomplete command{_usage(game, words)}", col
+            )
         return CommandSyntaxError(
             f"column {col}: incomplete command; expected {expected}{_usage(game, words)}", col
         )

@@ -781,3 +781,17 @@ def test_a_misspelt_command_is_still_matched_to_the_commands_and_short_words_are
     with pytest.raises(CommandSyntaxError) as e:
         parse_command("spanish_main", "at dover")
     assert "it goes in" not in str(e.value)
+
+
+def test_sm25_a_split_shot_that_ends_after_its_comma_is_incomplete_with_its_usage() -> None:
+    """SM-25: a comma parts the targets of a split shot; a line that ends after one said
+    "cannot read this" (the words' fallback). It is incomplete, and says the form."""
+    with pytest.raises(CommandSyntaxError) as e:
+        parse_command("spanish_main", "shoot dover at scout with 1,")
+    assert str(e.value) == (
+        "column 29: incomplete command; usage: shoot SHIP at SHIP [with MAST...]"
+        " [, at SHIP with MAST...]"
+    )
+    with pytest.raises(CommandSyntaxError) as e:
+        parse_command("spanish_main", "end turn,")
+    assert str(e.value) == "column 9: unexpected ','; expected end of command"

@@ -47,7 +47,7 @@ _HEADER = re.compile(
 """A script's header, up to the game it names (group 1: what follows ``for``, to the line's end
 or its comment)."""
 _GAME_WORD = re.compile(r"[a-z_][a-z0-9_]*")
-"""A word the header's game may be written as (an alias such as ``spanish-main`` is not one)."""
+"""A word the header's game may be written as (an alias with a hyphen in it is not one)."""
 
 
 def bot_games() -> dict[str, registry.AnyLang]:
