@@ -123,7 +123,8 @@ def _as_typed(err: CommandSyntaxError, typed: str, line: str, offset: int) -> Co
     i = err.column - 1 - offset
     if typed == line or not 0 <= i < len(line):
         return err
-    end = i + len(re.match(r"[^ \t]*", line[i:]).group())  # type: ignore[union-attr]
+    # (the word as the language reads words: a comma is none, errors.split_words)
+    end = i + len(re.match(r",|[^ \t,]*", line[i:]).group())  # type: ignore[union-attr]
     was, now = repr(typed[i:end][:40]), repr(line[i:end][:40])
     return CommandSyntaxError(str(err).replace(now, was, 1), err.column)
 

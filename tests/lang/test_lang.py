@@ -68,6 +68,7 @@ def test_the_issue_example() -> None:
         ("kid", 1, ["unknown command 'kid'"]),
         # a comma is no word (it parts a split shot's targets): what hypothesis found in CI
         ("0,", 1, ["unknown command '0'"]),
+        ("A,", 1, ["unknown command 'A'"]),  # (as typed: it said 'a', the folded word)
         ("row,", 4, ["unexpected ','; expected end of command"]),
         # what was expected, in words
         (
@@ -207,6 +208,7 @@ def test_fuzz_random_unicode(text: str) -> None:
 @given(st.text(st.characters(max_codepoint=0xA0), max_size=40))
 @example("0,")  # (found in CI: a comma ends a word)
 @example("row,")  # (was "cannot read this", the words' fallback)
+@example("A,")  # (quoted 'a': the word as typed was found up to a blank, not the comma)
 def test_fuzz_control_characters(text: str) -> None:
     check_any_line(text)
 
