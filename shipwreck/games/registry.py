@@ -127,9 +127,13 @@ def unregister(name: str) -> None:
 
 
 def all_games() -> tuple[Game, ...]:
-    """Every registered game, built-in ones first, in the order they registered."""
+    """Every registered game: the built-in ones in the order `_load` lists them, then the
+    others in the order they registered. (Not simply the order of registering: a module that
+    imports one game's package first would change every list of games a player is shown.)"""
     _load()
-    return tuple(_GAMES.values())
+    built_in = [module.rsplit(".", 1)[-1] for module in _load.modules]
+    rank = {name: i for i, name in enumerate(built_in)}
+    return tuple(sorted(_GAMES.values(), key=lambda g: rank.get(g.name, len(rank))))
 
 
 def find(name_or_alias: str) -> Game | None:

@@ -154,15 +154,16 @@ def get(name: str) -> AnyLang:
     """The language of the game called ``name``; KeyError (one line) if none."""
     found = find(name)
     if found is None:
-        known = ", ".join(_GAMES)
+        known = ", ".join(g.name for g in all_langs())
         raise games.UnknownGame(f"no command language for {name!r}; known games: {known}")
     return found
 
 
 def all_langs() -> tuple[AnyLang, ...]:
-    """Every registered game's language."""
+    """Every registered game's language, in the order of the games registry."""
     _load()
-    return tuple(_GAMES.values())
+    rank = {g.name: i for i, g in enumerate(games.all_games())}
+    return tuple(sorted(_GAMES.values(), key=lambda g: rank.get(g.name, len(rank))))
 
 
 def of_view(view: object) -> AnyLang | None:

@@ -181,6 +181,16 @@ class SeatScreen(AppScreen, Generic[V]):
         """Update the panels from ``view`` (with :meth:`show`)."""
         raise NotImplementedError
 
+    def paint_key(self, view: V) -> object:
+        """Everything :meth:`paint` draws from (``view`` and what it reads of the table, the
+        lobby and the screen), for a screen that can name it all; ``None`` (the default): paint
+        on every change. A change that leaves the key as it was (a say, a chat line, a clock)
+        then costs each screen at the table no painting: most of a say is the log's new line."""
+        return None
+
+    _painted: object = None
+    """The :meth:`paint_key` of the last paint."""
+
     def event_line(self, event: Event) -> Text:
         return Text(event.text)
 
@@ -244,6 +254,7 @@ class SeatScreen(AppScreen, Generic[V]):
     def on_resize(self, event: Resize) -> None:
         if self._set_compact(event.size.height < self.COMPACT_BELOW):
             self._keys.clear()  # every panel is drawn again, the compact way or the full one
+            self._painted = None
             self.refresh_all()
 
     def on_mount(self) -> None:
@@ -276,7 +287,10 @@ class SeatScreen(AppScreen, Generic[V]):
         t, seat = self.table, self.seat
         view = cast(V, t.view(seat))  # (the table is of this screen's game)
         self._decision = decision_of(view)  # (first: what paint shows on the error line is new)
-        self.paint(view)
+        key = self.paint_key(view)
+        if key is None or key != self._painted:
+            self._painted = key
+            self.paint(view)
         self._drop_stale_error()
         events = t.log(seat)  # only what this seat may read; new lines are appended
         if t.started and len(events) > self._log_shown:  # (a waiting table: no game yet)

@@ -76,6 +76,10 @@ class CoachPanel(_Screen):
             line = self.coach_line()
         self.show("coach", line, lambda: coach_text(line))
 
+    def paint_key(self, view: object) -> object:
+        key = super().paint_key(view)
+        return None if key is None else (key, self.seat is None or self.coach_line())
+
     def paint(self, view: object) -> None:
         super().paint(view)
         self.show_coach()

@@ -21,6 +21,7 @@ from textual.strip import Strip
 from textual.widgets import Input
 
 from shipwreck.tui._textual.draw_now import draw_now, needs_repaint
+from shipwreck.tui._textual.echo import EchoStyles, echo_row
 from shipwreck.tui._textual.keys import own_bindings
 from shipwreck.tui._textual.scrolling import scroll_update
 from shipwreck.tui.board import (
@@ -88,6 +89,7 @@ class CommandLine(Input):
         """The last completions offered (shown by the screen when there are several)."""
         self._lines: collections.deque[str] = collections.deque()
         """Lines entered and not yet run (see :meth:`_run_lines`)."""
+        self._echo_styles = EchoStyles()
 
     _typing = False
     """True while a key is handled: see :meth:`refresh`."""
@@ -234,6 +236,16 @@ class CommandLine(Input):
         if self._typing and not (regions or layout or recompose) and self.is_mounted:
             regions = (Region(0, 0, *self.content_size),)
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def render_line(self, y: int) -> Strip:
+        """The text row, drawn for each key typed: the usual line without Rich's console
+        (see :mod:`shipwreck.tui._textual.echo`), anything else by Input."""
+        row = echo_row(self, self._echo_styles) if y == 0 else None
+        return row if row is not None else super().render_line(y)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._echo_styles.forget()
 
     async def action_submit(self) -> None:
         """Enter: remember the line, empty it, and run it once the key is handled."""

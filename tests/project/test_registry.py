@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,31 @@ def test_the_literal_check_sees_a_literal() -> None:
     ).stdout.split()
     mine = {str(Path(p).relative_to(PACKAGE.parent)) for p in out if p.endswith(".py")}
     assert all(p.startswith(PER_GAME) for p in mine), mine
+
+
+def test_the_games_are_listed_in_one_order_whichever_was_imported_first() -> None:
+    """A test run that had imported Spanish Main's packages first listed Spanish Main first
+    in a bot header's error (the lists followed the order the games registered in). The
+    registries list the built-in games in one order, in a fresh interpreter that imports
+    Spanish Main's packages before anything else."""
+    code = """
+import shipwreck.games.spanish_main, shipwreck.lang.spanish_main
+import shipwreck.tui.spanish_main.screen
+from shipwreck.games import registry
+from shipwreck.lang import registry as langs
+from shipwreck.lang.bots import BotError, load_source
+print([g.name for g in registry.all_games()], [g.name for g in langs.all_langs()])
+try:
+    load_source('bot "x" for chess\\non turn:\\n    else -> row\\n', "t.bot")
+except BotError as e:
+    print(e)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "['lifeboat', 'spanish_main'] ['lifeboat', 'spanish_main']",
+        "t.bot:1:13: unknown game 'chess'; bots here play: lifeboat (or lb),"
+        " spanish_main (or sm, spanish)",
+    ]

@@ -21,6 +21,7 @@ from shipwreck.tui._textual import (
     console,
     css,
     draw_now,
+    echo,
     keys,
     parser,
     pumps,
@@ -43,6 +44,7 @@ PATCHES: tuple[Patch, ...] = (
     console.COLOR_SYSTEM,
     parser.INPUT,
     scrolling.SCROLL,
+    echo.ECHO,
 )
 """Every patch, in the order they are installed (each stands alone)."""
 

@@ -142,6 +142,10 @@ class TableScreen(SeatScreen[LifeboatView]):
         board = self.query_one("#board", Board)
         spot = board.spot("seats") if board.size.width else None
         width = spot.width - 2 if spot is not None else None  # (not laid out yet: any)
+        key = (self._seats_now(), self.seat, self.compact, width)
+        if key == self._seats_drawn:  # (most changes at a table leave the seats as they were)
+            return
+        self._seats_drawn = key
         line = self._seat_line(0)
         for brief in (1, 2, 3, 4):
             if not self.compact or width is None or line.cell_len <= width:
@@ -150,6 +154,20 @@ class TableScreen(SeatScreen[LifeboatView]):
                 continue  # (the names would be cut too short to read)
             line = self._seat_line(brief)
         self.show("seats", line, lambda: line)
+
+    _seats_drawn: object = None
+    """What the seats line was last made of (see :meth:`_seats_now`), with my seat, the
+    layout and the width."""
+
+    def _seats_now(self) -> tuple[object, ...]:
+        """Everything :meth:`_seat_line` reads from the table and the lobby."""
+        t, lobby = self.table, self.shipwreck.lobby
+        return (
+            t.started,
+            tuple((s.kind, s.player, s.bot, s.connected, s.autopilot) for s in t.seats),
+            tuple(t.seat_name(i) for i in range(len(t.seats))),
+            tuple(rating_tag(lobby, t, i) for i in range(len(t.seats))),
+        )
 
     def on_resize(self, _event: Resize) -> None:  # (Textual runs SeatScreen's too)
         """The seats line is fitted to the width: once the board has its new size."""
@@ -221,6 +239,9 @@ class TableScreen(SeatScreen[LifeboatView]):
         seats), and the table seat of the player holding her."""
         view = cast(LifeboatView, self.table.view(self.seat))
         return {c.seat: c.player for c in view.characters}
+
+    def paint_key(self, view: LifeboatView) -> object:
+        return (view, self.seat, self.compact, self.chat_wanted(), self._seats_now())
 
     def paint(self, view: LifeboatView) -> None:
         self.set_class(not self.chat_wanted(), "-no-chat")
