@@ -245,6 +245,9 @@ class Table:
         """Each seat's chosen fleet (:attr:`SeatSpec.fleet`), for :meth:`_new_game`."""
         self.state, self.events = self._new_game(len(seats))
         self.events = list(self.events)
+        self._readable: dict[Seat | None, tuple[list[Event], int, list[Event]]] = {}
+        """Each seat's readable events (see :meth:`log`): the event list they were read from,
+        how many of its events were read, and those the seat may read."""
         self.commands: list[tuple[Seat, str]] = []
         """The command log: (seat, canonical text). With the seed it rebuilds the game."""
         # A restored table's players are not back yet: away (shown so) until their session
@@ -322,8 +325,18 @@ class Table:
         return self.rules.view(self.state, seat)
 
     def log(self, seat: Seat | None) -> list[Event]:
-        """The events ``seat`` (``None`` = spectator) may read."""
-        return visible(self.events, seat)
+        """The events ``seat`` (``None`` = spectator) may read. Only the events added since
+        the seat's last call are looked at: every screen at the table asks after every change,
+        and filtering the whole log each time grew with the game."""
+        events = self.events
+        kept = self._readable.get(seat)
+        if kept is None or kept[0] is not events or kept[1] > len(events):
+            kept = (events, 0, [])
+        _, read, readable = kept
+        if read < len(events):
+            readable = readable + visible(events[read:], seat)
+            self._readable[seat] = (events, len(events), readable)
+        return list(readable)
 
     def chat_for(self, viewer: str | None) -> list[ChatLine]:
         """The chat player ``viewer`` (``None``: nobody in particular) may read: the table's,

@@ -397,7 +397,7 @@ class EventLog(StyleKeyed, ScrollView):
     def write(self, text: Text | str) -> EventLog:
         line = text if isinstance(text, Text) else Text(text)
         self._texts.append(line)
-        count = len(self._wrap(line)) if self._width else 0
+        count = self._count(line) if self._width else 0
         self._counts.append(count)
         self._ends.append((self._ends[-1] if self._ends else 0) + count)
         if len(self._texts) > self.max_lines:
@@ -428,8 +428,17 @@ class EventLog(StyleKeyed, ScrollView):
     def _wrap(self, text: Text) -> list[Text]:
         return list(text.wrap(self.app.console, self._width))
 
+    _row_counts: ClassVar[Kept[Hashable, int]] = Kept(2048)
+    """How many rows each text wraps to at each width, for every log that holds it: a line
+    of a table's log is wrapped once for all the sessions there, not once each."""
+
+    def _count(self, text: Text) -> int:
+        """How many rows ``text`` wraps to at the log's width."""
+        key = (text_key(text), self._width)
+        return self._row_counts.get(key, lambda: len(self._wrap(text)))
+
     def _rewrap(self) -> None:
-        self._counts = [len(self._wrap(t)) for t in self._texts] if self._width else []
+        self._counts = [self._count(t) for t in self._texts] if self._width else []
         self._ends = list(accumulate(self._counts))
         self._strips.clear()
 

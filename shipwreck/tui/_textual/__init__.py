@@ -36,6 +36,7 @@ PATCHES: tuple[Patch, ...] = (
     strips.DIVIDE,
     css.SHARED,
     compositor.ROWS,
+    compositor.MOVES,
     signals.TABLES,
     pumps.TIMERS,
     pumps.STARTER,

@@ -1,4 +1,5 @@
-"""A partial repaint draws only the rows it repaints (``compositor_rows``).
+"""A partial repaint draws only the rows it repaints (``compositor_rows``), and writes its
+cursor moves without making a Rich ``Control`` for each (``cursor_moves``).
 
 For an update, the compositor asked every widget whose *parent* overlapped the rows to update
 for all of its lines, then threw away the rows it did not need: a new line in the log had every
@@ -8,13 +9,20 @@ none; the bytes sent are the same. A new log line then costs a session about a t
 (``bench/render.py``, when the patch was written). Nor is a widget asked for rows that the
 widgets in front of it fill: the screen's own background behind the log and the chat was drawn
 on every new line and thrown away (a seventh of what a ``say`` cost each session at its table).
+
+Each row of an update begins with a cursor move: Textual made a ``Control`` (and its
+``Segment``) for each and took its text, about a tenth of what drawing a new log line cost a
+session. :func:`_render_segments` writes the same escape sequence (``ESC [ row ; col H``, as
+``Control.move_to`` renders it) as text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual._compositor import Compositor
+from rich.console import Console
+from rich.control import Control
+from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
 
@@ -79,6 +87,34 @@ def _install() -> None:
     Compositor._render_chops = _render_chops  # type: ignore[method-assign,assignment]
 
 
+textual_render_segments = ChopsUpdate.render_segments
+"""Textual's own, for a test to compare with."""
+
+
+def _render_segments(self: ChopsUpdate, console: Console) -> str:
+    """``ChopsUpdate.render_segments`` with each cursor move written as the text
+    ``Control.move_to`` renders to (the rest as Textual has it)."""
+    sequences: list[str] = []
+    append = sequences.append
+    chops, chop_ends = self.chops, self.chop_ends
+    last_y = self.spans[-1][0]
+    for y, x1, x2 in self.spans:
+        for end, (x, strip) in zip(chop_ends[y], chops[y].items(), strict=False):
+            if strip is None or x > x2 or end <= x1:
+                continue
+            if not (x2 > x >= x1 and end <= x2):
+                strip = strip.crop(0, min(end, x2) - x)
+            append(f"\x1b[{y + 1};{x + 1}H")
+            append(strip.render(console))
+        if y != last_y:
+            append("\n")
+    return "".join(sequences)
+
+
+def _install_moves() -> None:
+    ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
+
+
 ROWS = Patch(
     name="compositor_rows",
     why="a partial repaint asks a widget only for its repainted rows no widget in front fills",
@@ -96,4 +132,23 @@ ROWS = Patch(
     ),
     reads=(Reads("Compositor", lambda: Compositor, ("_render_chops",)),),
     install=_install,
+)
+
+
+MOVES = Patch(
+    name="cursor_moves",
+    why="an update's cursor moves are written as text, not made as Rich controls",
+    sources=(
+        Source(
+            ChopsUpdate,
+            "render_segments",
+            "4c1cdb567e0b8354bd70cb129da78a42314c39eb8aacd5bf21951cbd5aaba0ef",
+        ),
+        Source(
+            Control,
+            "move_to",
+            "e785c3612586514e6b75b0366531cb7c6f224e16ec08f990c02a801f349d0bc4",
+        ),
+    ),
+    install=_install_moves,
 )
