@@ -542,14 +542,27 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
     """Every frame a session is sent, played into a terminal, leaves the screen Textual itself
     would draw in full; and a new log line no longer asks the board under it (the prompt) for
     its lines (Textual asked every widget directly on the screen for all of them), nor the
-    screen behind the log for its background (none of it shows there)."""
+    screen behind the log for its background (none of it shows there). And each update's
+    text (``cursor_moves``: its cursor moves written as text) is the very text Textual's own
+    ``render_segments`` makes."""
     from io import StringIO
 
     import pyte
     from rich.console import Console
+    from textual._compositor import ChopsUpdate
 
-    from shipwreck.tui._textual import compositor
+    from shipwreck.tui._textual import FENCE, compositor
 
+    assert FENCE.active("cursor_moves")
+    moves: list[int] = []
+
+    def both(self: ChopsUpdate, console: Any) -> str:
+        mine = compositor._render_segments(self, console)
+        assert mine == compositor.textual_render_segments(self, console)
+        moves.append(mine.count("\x1b["))
+        return mine
+
+    monkeypatch.setattr(ChopsUpdate, "render_segments", both)
     terminal, _ = terminal_of_apps(monkeypatch)
     asked: list[str | None] = []
     render_lines = Board.render_lines
@@ -596,38 +609,6 @@ async def test_partial_repaints_draw_only_their_rows_and_match_a_full_repaint(
                 await type_line(pilot, format_command(rng.choice(list(choices))))
             assert list(terminal.display) == full_repaint(app)
         assert any("line 11" in row for row in terminal.display)
-
-
-async def test_an_updates_text_is_the_text_textual_writes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``cursor_moves``: every partial update a session draws (new log lines, a move, typed
-    keys) is the very text Textual's own ``render_segments`` makes, cursor moves and all."""
-    from textual._compositor import ChopsUpdate
-
-    from shipwreck.tui._textual import FENCE, compositor
-
-    assert FENCE.active("cursor_moves")
-    moves: list[int] = []
-
-    def both(self: ChopsUpdate, console: Any) -> str:
-        mine = compositor._render_segments(self, console)
-        assert mine == compositor.textual_render_segments(self, console)
-        moves.append(mine.count("\x1b["))
-        return mine
-
-    monkeypatch.setattr(ChopsUpdate, "render_segments", both)
-    terminal_of_apps(monkeypatch)
-    lobby, table = lobby_with_table(seed=21)
-    app = ShipwreckApp(lobby, "ann", open_table=table.id)
-    async with app.run_test(size=SIZE) as pilot:
-        seat = app.screen.seat
-        assert seat is not None
-        rng = random.Random(5)
-        for i in range(8):
-            assert table.submit_text(seat, f"say line {i}").ok
-            await pilot.pause()
-            choices = table.view(seat).choices
-            if choices:
-                await type_line(pilot, format_command(rng.choice(list(choices))))
     assert len(moves) > 10 and sum(moves) > 100
 
 
