@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Callable
-from typing import Any, TypeAlias
+from collections.abc import Callable, Iterable
+from typing import Any, TypeAlias, TypeVar
 
 import msgspec
 
@@ -127,13 +127,22 @@ def unregister(name: str) -> None:
 
 
 def all_games() -> tuple[Game, ...]:
-    """Every registered game: the built-in ones in the order `_load` lists them, then the
-    others in the order they registered. (Not simply the order of registering: a module that
-    imports one game's package first would change every list of games a player is shown.)"""
+    """Every registered game, in :func:`in_game_order`."""
+    return in_game_order(_GAMES.values(), lambda game: game.name)
+
+
+T = TypeVar("T")
+
+
+def in_game_order(items: Iterable[T], name: Callable[[T], str]) -> tuple[T, ...]:
+    """``items`` (one per game, ``name`` giving its game) in the one order players are shown
+    the games: the built-in ones as `_load` lists them, then the others as ``items`` has them.
+    (Not the order the games registered in: a module that imported one game's package first
+    changed every list of games a player was shown.)"""
     _load()
     built_in = [module.rsplit(".", 1)[-1] for module in _load.modules]
-    rank = {name: i for i, name in enumerate(built_in)}
-    return tuple(sorted(_GAMES.values(), key=lambda g: rank.get(g.name, len(rank))))
+    rank = {game: i for i, game in enumerate(built_in)}
+    return tuple(sorted(items, key=lambda item: rank.get(name(item), len(rank))))
 
 
 def find(name_or_alias: str) -> Game | None:

@@ -162,8 +162,7 @@ def get(name: str) -> AnyLang:
 def all_langs() -> tuple[AnyLang, ...]:
     """Every registered game's language, in the order of the games registry."""
     _load()
-    rank = {g.name: i for i, g in enumerate(games.all_games())}
-    return tuple(sorted(_GAMES.values(), key=lambda g: rank.get(g.name, len(rank))))
+    return games.in_game_order(_GAMES.values(), lambda lang: lang.name)
 
 
 def of_view(view: object) -> AnyLang | None:

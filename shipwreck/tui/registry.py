@@ -82,7 +82,7 @@ def get(name: str) -> TuiGame:
     """The screens of the game called ``name``; KeyError (one line) if none."""
     found = find(name)
     if found is None:
-        known = ", ".join(g.name for g in games.all_games() if g.name in _GAMES)
+        known = ", ".join(games.in_game_order(_GAMES, lambda game: game))
         raise games.UnknownGame(f"no screens for {name!r}; known games: {known}")
     return found
 
