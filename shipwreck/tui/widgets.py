@@ -580,7 +580,7 @@ class EventLog(StyleKeyed, ScrollView):
         strip = self._strips.get(row)
         if strip is None:
             index = bisect_right(self._ends, row)
-            key = (self._drawn_as, text_key(self._texts[index]))
+            key = (self._drawn_as, self._width, text_key(self._texts[index]))
             framed = self._shared.get(key, lambda: self._draw_framed(index, left, right))
             first = self.first_row(index)
             for n, line in enumerate(framed):
@@ -593,7 +593,9 @@ class EventLog(StyleKeyed, ScrollView):
     """Each text's framed rows, for every log that draws it alike: a line of a table's log
     is drawn once for all the sessions at the table that show it at one width."""
     _drawn_as: tuple[object, ...] = ()
-    """All but the text that a framed row depends on (``_frame``, with the filters as keys)."""
+    """All but the text and the wrap width that a framed row depends on (``_frame``, with the
+    filters as keys). The wrap width is ``_width``, which can lag the width drawn for a
+    repaint (Textual posts ``Resize`` after it), so it is in the key apart."""
 
     def _draw_framed(self, index: int, left: Strip, right: Strip) -> list[Strip]:
         _, rows = self._draw(self.first_row(index))

@@ -12,6 +12,7 @@ from contextlib import AsyncExitStack
 
 import pytest
 from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.geometry import Region
 from tui_helpers import lobby_with_table
 
@@ -123,3 +124,38 @@ async def test_a_line_of_the_log_is_drawn_once_for_the_logs_that_show_it_alike()
         ]
         assert len(said[0]) == len(said[1]) == 1
         assert said[0][0] is said[1][0]
+
+
+class TwoLogs(App[None]):
+    CSS = "EventLog { border: round white; height: 6; } #wide { width: 72; }"
+
+    def compose(self) -> ComposeResult:
+        yield EventLog(id="wide")
+
+
+@pytest.mark.parametrize(("before", "after"), [(72, 42), (42, 72)])
+async def test_a_log_that_changes_width_draws_its_lines_as_a_new_log_of_that_width(
+    before: int, after: int
+) -> None:
+    """A log is drawn at its new width before it hears of the resize (Textual posts ``Resize``
+    after the repaint), so for a moment it draws lines wrapped at its old width. Those rows
+    were kept for every log of the *new* width: a narrowed log then looked for a second row of
+    a line that had one, and the session ended with an internal error (a CI run, over SSH)."""
+    line = Text("round 1 begins: " + "word " * 10)  # one row at 70 columns, two at 40
+    app = TwoLogs()
+    async with app.run_test(size=(100, 30)) as pilot:
+        log = app.query_one("#wide", EventLog)
+        log.styles.width = before
+        await pilot.pause()
+        log.write(line)
+        await pilot.pause()
+        log.styles.width = after
+        await pilot.pause()
+        fresh = EventLog(id="fresh")
+        fresh.styles.width = after
+        await app.mount(fresh)
+        fresh.write(line)
+        await pilot.pause()
+        assert log.rows == fresh.rows == (2 if after < before else 1)
+        drawn = [log.render_lines(Region(0, 0, *log.size)) for log in (log, fresh)]
+        assert [row.text for row in drawn[0]] == [row.text for row in drawn[1]]
