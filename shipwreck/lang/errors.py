@@ -238,6 +238,9 @@ def _vocabulary(game: str) -> Vocabulary:
     )
 
 
+registry.on_games_changed(_vocabulary.cache_clear)
+
+
 # --------------------------------------------------------------------------- walking the words
 
 
@@ -249,6 +252,7 @@ def split_words(line: str) -> list[tuple[int, str]]:
 _ACCEPTS: dict[tuple[str, tuple[int, ...]], frozenset[str]] = {}
 """What the parser accepts, by game and LALR state stack (which alone decides it)."""
 _ACCEPTS_MAX = 4096
+registry.on_games_changed(_ACCEPTS.clear)  # (the lobby's grammar, and its states, change)
 
 
 class Walker:

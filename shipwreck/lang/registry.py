@@ -131,16 +131,33 @@ def words(where: str) -> Words | None:
     return _WORDS.get(where)
 
 
+_FORGET: list[Callable[[], None]] = []
+
+
+def on_games_changed(forget: Callable[[], None]) -> None:
+    """Call ``forget`` whenever a game's language is added or taken out. What is worked out
+    from the list of games is forgotten then: the lobby's grammar names every game (``new``,
+    ``rules``, ``ladder``), and its parser, vocabulary and first words are kept."""
+    _FORGET.append(forget)
+
+
+def _games_changed() -> None:
+    for forget in _FORGET:
+        forget()
+
+
 def register(game: LangGame[V, C]) -> LangGame[V, C]:
     """Add a game's language (its game must be in the games registry)."""
     games.get(game.name)
     _GAMES[game.name] = game
+    _games_changed()
     return game
 
 
 def unregister(name: str) -> None:
     """Take a game's language out again (a test's toy game)."""
-    _GAMES.pop(name, None)
+    if _GAMES.pop(name, None) is not None:
+        _games_changed()
 
 
 def find(name: str) -> AnyLang | None:

@@ -46,8 +46,8 @@ def _default_game() -> str:
 
 @cache
 def game_names() -> dict[str, str]:
-    """What players may call each game in the lobby (the words of ``grammar/lobby.lark``'s
-    ``game`` rule), and the game it is."""
+    """What players may call each game in the lobby (the words of the lobby's ``game`` rule:
+    see ``grammar.game_rule``), and the game it is."""
     parser = command_parser("lobby")
     words = [
         parser.get_terminal(sym.name).pattern.value
@@ -302,6 +302,10 @@ def first_words(where: str) -> list[str]:
 def _first_words(where: str) -> tuple[str, ...]:
     walker = Walker(where)
     return tuple(sorted(walker.vocab.candidates(walker.accepts())))
+
+
+registry.on_games_changed(game_names.cache_clear)
+registry.on_games_changed(_first_words.cache_clear)
 
 
 def is_table_word(line: str, game_words: list[str]) -> bool:

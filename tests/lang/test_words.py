@@ -125,6 +125,7 @@ def test_lobby_completion() -> None:
         "sm_hauler",
         "sm_raider",
         "sm_random",
+        "spanish",  # (every alias the games registry has: grammar.game_rule)
         "spanish-main",
         "spanish_main",
         "survivor",

@@ -23,6 +23,7 @@ from shipwreck.games import get_ruleset, registry, seat_names, title
 from shipwreck.lang import CommandSyntaxError, format_command, parse_command
 from shipwreck.lang.bots import BotPlayer, load_source
 from shipwreck.lang.complete import complete, explain
+from shipwreck.lang.words import parse_words
 from shipwreck.runtime import Lobby, SeatSpec
 from shipwreck.tui import ShipwreckApp
 
@@ -156,6 +157,28 @@ async def test_the_toy_game_has_a_screen_where_a_typed_command_plays(tally: None
         assert table.view(0).tallies == [1, 1]
 
 
+async def test_the_toy_game_is_started_with_new_in_the_lobby(tally: None) -> None:
+    """The lobby's ``game`` words come from the registry (``grammar.game_rule``), so a game
+    registered after the lobby's grammar was first read is a word of ``new`` too, under its
+    name and its alias; taken out, it is no word again."""
+    lobby = Lobby(seed=1)
+    app = ShipwreckApp(lobby, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "new tl")
+        screen = app.screen
+        assert isinstance(screen, TallyScreen)
+        (table,) = lobby.tables.values()
+        assert table.game == NAME
+        assert "joined: north ann" in screen.panel_text("prompt")  # (its lobby seats)
+    toygame.unregister()
+    try:
+        with pytest.raises(CommandSyntaxError, match="expected 'fleet', a bot"):
+            parse_words("lobby", "new tally 2")  # ('tally' is read as a bot's name)
+    finally:
+        toygame.register()
+
+
 # --------------------------------------------------------------------------- no creeping back
 
 _LITERAL = re.compile(r"\"(lifeboat|spanish_main|sm)\"|spanish-main")
@@ -172,12 +195,17 @@ PER_GAME = (
 """A game's own modules, which may name it (the registries name none)."""
 
 
+SHARED_GRAMMARS = ("lobby.lark", "table.lark", "base.lark")
+"""The grammars of no one game (the lobby's games are added from the registry)."""
+
+
 def test_no_game_is_named_outside_its_own_modules() -> None:
     """Behaviour is chosen by a registry lookup, never by a game's name in shared code."""
     root = PACKAGE.parent
+    shared = [root / "grammar" / name for name in SHARED_GRAMMARS]
     found = [
         f"{path.relative_to(root)}:{n}: {line.strip()}"
-        for path in sorted(PACKAGE.rglob("*.py"))
+        for path in [*sorted(PACKAGE.rglob("*.py")), *shared]
         if not str(path.relative_to(root)).startswith(PER_GAME)
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if _LITERAL.search(line)

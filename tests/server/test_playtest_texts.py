@@ -211,7 +211,7 @@ async def test_tab_after_join_watch_open_offers_the_tables_ids() -> None:
         assert screen.complete("watch ") == [str(free.id), str(full.id), str(mine.id)]
         assert screen.complete("open ") == [str(mine.id)]
         assert screen.complete(f"join {free.id}") == [str(free.id)]
-        assert screen.complete("new s") == ["sm", "spanish-main", "spanish_main"]
+        assert screen.complete("new s") == ["sm", "spanish", "spanish-main", "spanish_main"]
         assert screen.complete("new pred") == ["predator"]
         assert "loyal" in screen.complete("new 4 ")
         await pilot.press(*"join ", "tab")
