@@ -39,6 +39,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 
+from shipwreck.games import registry as games
 from shipwreck.lang import registry
 from shipwreck.lang.grammar import command_parser
 from shipwreck.lang.help import help_table, usage_forms
@@ -133,6 +134,10 @@ class Vocabulary:
     """Open terminals whose words came from a view: listed in messages."""
     keywords: frozenset[str] = frozenset()
     """The terminals that are one literal word (``"new"``, ``"tutorial"``)."""
+    games: tuple[tuple[str, str], ...] = ()
+    """The keywords that name a game (the lobby's and the table's), with the word players are
+    told for it (an alias -> the game's ``word``): a message lists them as one kind, each game
+    once, not every alias."""
 
     def kinds(self, word: str, accepted: Iterable[str]) -> list[str]:
         """The accepted terminals ``word`` is: keywords first, as Lark's lexer takes them
@@ -165,9 +170,14 @@ class Vocabulary:
         keywords: list[str] = []
         classes: list[str] = []
         end = False
+        told = {t: word for t, word in self.games if t in accepted}
+        if told:
+            classes.append(f"a game ({', '.join(dict.fromkeys(told.values()))})")
         for t in sorted(accepted):
             if t == END:
                 end = True
+            elif t in told:
+                pass
             elif t in terms or len(self.words.get(t, ())) != 1:
                 term = terms.get(t, Term(t.lower()))
                 show = term.show or t in self.listed
@@ -202,7 +212,7 @@ def vocabulary(game: str, names: Names | None = None) -> Vocabulary:
     known = frozenset(w for ws in words.values() for w in ws)
     listed = frozenset(t for t in names if t in words)
     return Vocabulary(
-        game, base.patterns, words, base.text, known, base.closed, listed, base.keywords
+        game, base.patterns, words, base.text, known, base.closed, listed, base.keywords, base.games
     )
 
 
@@ -234,7 +244,28 @@ def _vocabulary(game: str) -> Vocabulary:
     known = frozenset(w for ws in words.values() for w in ws)
     closed = frozenset(t for t in patterns if t not in text and not (t in terms and terms[t].open))
     return Vocabulary(
-        game, patterns, words, frozenset(text), known, closed, keywords=frozenset(keywords)
+        game,
+        patterns,
+        words,
+        frozenset(text),
+        known,
+        closed,
+        keywords=frozenset(keywords),
+        games=_game_keywords(words, keywords) if game in _WORD_TERMS else (),
+    )
+
+
+def _game_keywords(
+    words: dict[str, tuple[str, ...]], keywords: set[str]
+) -> tuple[tuple[str, str], ...]:
+    """The keywords of the lobby's (or the table's) words that name a game, in the games'
+    order, each with the word players are told for its game (see ``Vocabulary.games``)."""
+    named = {words[t][0]: t for t in keywords}
+    return tuple(
+        (named[name], game.word)
+        for game in games.all_games()
+        for name in game.names
+        if name in named
     )
 
 

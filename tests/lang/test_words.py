@@ -134,6 +134,19 @@ def test_lobby_completion() -> None:
     assert complete_words("lobby", "say ") == []  # free text
 
 
+@pytest.mark.parametrize("where", ["lobby", "table"])
+def test_a_word_that_is_no_game_lists_each_game_once(where: str) -> None:
+    """Every alias of a game is a word (``lb``, ``spanish-main``), but a message names each
+    game once, by the word players are told for it."""
+    with pytest.raises(CommandSyntaxError) as e:
+        parse_words(where, "rules chess")  # type: ignore[call-overload]
+    assert str(e.value).startswith(
+        "column 7: unknown word 'chess'; expected a game (lifeboat, sm) or end of command"
+    ), str(e.value)
+    assert parse_words(where, "rules lb") == Rules("lifeboat")  # type: ignore[call-overload]
+    assert parse_words(where, "rules spanish") == Rules("spanish_main")  # type: ignore[call-overload]
+
+
 def test_table_completion() -> None:
     names = {"NAME": ("lauren", "kid", "ann", "bob")}
     assert complete_words("table", "start ") == ["with"]

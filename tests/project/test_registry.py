@@ -171,6 +171,8 @@ async def test_the_toy_game_is_started_with_new_in_the_lobby(tally: None) -> Non
         (table,) = lobby.tables.values()
         assert table.game == NAME
         assert "joined: north ann" in screen.panel_text("prompt")  # (its lobby seats)
+    with pytest.raises(CommandSyntaxError, match=r"expected a game \(lifeboat, sm, tally\)"):
+        parse_words("lobby", "rules chess")
     toygame.unregister()
     try:
         with pytest.raises(CommandSyntaxError, match="expected 'fleet', a bot"):

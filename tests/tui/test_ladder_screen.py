@@ -96,7 +96,7 @@ async def test_ladder_sm_and_a_word_that_is_no_game(tmp_path: Path) -> None:
         said = error(app)
         line, why = said.strip("\n").split("\n")  # the line typed, a caret under the word
         assert line.strip() == "ladder chess"
-        assert why.strip().startswith("^ unknown word 'chess'; expected 'lifeboat', 'sm'")
+        assert why.strip().startswith("^ unknown word 'chess'; expected a game (lifeboat, sm)")
         assert why.index("^") == line.index("chess")
         assert why.endswith("usage: ladder [GAME]")
 

@@ -94,8 +94,8 @@ async def test_a_move_typed_in_any_case_at_the_table_sails(case: object) -> None
 @pytest.mark.parametrize(
     ("line", "wanted"),
     [
-        ("Ladder XYZ", "unknown word 'XYZ'; expected 'lifeboat'"),
-        ("LADDER xyz", "unknown word 'xyz'; expected 'lifeboat'"),
+        ("Ladder XYZ", "unknown word 'XYZ'; expected a game (lifeboat, sm) or end"),
+        ("LADDER xyz", "unknown word 'xyz'; expected a game (lifeboat, sm) or end"),
         ("JOIN x", "join which table? a table's id, e.g. 'join 1'"),
         ("Watch", "watch which table? a table's id, e.g. 'watch 1'"),
         ("Quit Now", "unknown word 'Now'; expected end of command"),
