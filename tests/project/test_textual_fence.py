@@ -195,7 +195,7 @@ def test_the_server_says_at_start_up_which_patches_are_active(tmp_path: Path) ->
     said = [line.split(": ", 1)[1].strip() for line in lines if "patches: " in line]
     assert said == [
         f"patches: {len(PATCHES)}/{len(PATCHES)} active",
-        "asyncssh patches: 1/1 active",  # (server/asyncssh_fence.py)
+        "asyncssh patches: 2/2 active",  # (server/asyncssh_fence.py)
     ], lines
     assert "listening on" in lines[-1]
 

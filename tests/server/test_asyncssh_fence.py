@@ -5,6 +5,9 @@ packets it receives."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -112,3 +115,54 @@ def test_the_patch_stays_off_if_asyncssh_changed() -> None:
     )
     fence.install()
     assert fence.report().startswith("asyncssh patches: 0/1 active; off: no_ignore_packets (")
+
+
+async def _refused(port: int, n: int) -> None:
+    """``n`` connections refused at sign-in (a name that can never be one), one after another."""
+    for i in range(n):
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect(
+                "127.0.0.1",
+                port,
+                username=f"bad.name{i}",
+                client_keys=[KEY],
+                known_hosts=None,
+                config=None,
+                agent_path=None,
+            )
+
+
+def _server_connections() -> int:
+    """Server connections in memory, freed or not yet (the collector is off in these tests)."""
+    return sum(isinstance(o, SSHServerConnection) for o in gc.get_objects())
+
+
+async def _left_after(service: Service, n: int, wait: float) -> int:
+    """How many of ``n`` refused connections are still in memory, with the garbage collector
+    off (as under the server's own collector, which waits minutes between full collections),
+    after at most ``wait`` seconds for them to be freed."""
+    gc.collect()
+    gc.disable()
+    try:
+        before = _server_connections()
+        await _refused(service.port, n)
+        deadline = time.monotonic() + wait
+        while _server_connections() > before and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        return _server_connections() - before
+    finally:
+        gc.enable()
+
+
+async def test_a_refused_connection_is_freed_when_it_closes(service: Service) -> None:
+    """F5 (a flood of refused sign-ins): each connection let go of by reference counting."""
+    assert await _left_after(service, 20, wait=10.0) == 0
+
+
+async def test_without_the_patch_a_closed_connection_waits_for_a_full_collection(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the patch removes (so the test above can fail): asyncssh's own cleanup leaves
+    every closed connection in a cycle."""
+    monkeypatch.setattr(SSHServerConnection, "_cleanup", asyncssh_fence._server_cleanup)
+    assert await _left_after(service, 20, wait=1.0) == 20
