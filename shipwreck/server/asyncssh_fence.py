@@ -84,7 +84,7 @@ def _cleanup_and_let_go(self: SSHServerConnection, exc: Exception | None) -> Non
     (its transport is gone); a handler that asyncssh sets again later only brings the cycle
     back, as before."""
     _server_cleanup(self, exc)
-    self._recv_handler = _read_nothing  # type: ignore[method-assign]
+    self._recv_handler = _read_nothing
 
 
 def _read_nothing() -> bool:
