@@ -147,6 +147,14 @@ class RepaintPacer(Generic[S]):
             self._schedule(max(soonest - now, 0.001))
 
 
+TURN_SECONDS = 0.025
+"""About how much screen work (or typed lines) one turn of the loop takes. At 40 ms, while
+200 players signed in and sat down, the loop's worst lag was 315-354 ms in three runs; at 25 ms
+it was 185-229 ms, with the seating done no later and say -> screen no slower (runs of the two
+alternating, on a host slower than usual that day: ``bench/ssh_load.py --sessions 200
+--seconds 10 --think 2,5``)."""
+
+
 class TurnBudget:
     """At most ``per_turn`` pieces of screen work (a repaint, opening a table) queued in one
     turn of the event loop, and about ``seconds`` of it by what such work has been taking; the
@@ -165,7 +173,7 @@ class TurnBudget:
     def __init__(
         self,
         per_turn: int = 16,
-        seconds: float = 0.04,
+        seconds: float = TURN_SECONDS,
         costs: dict[str, float] | None = None,
         unknown: float = 0.0,
         kinds: int = 64,

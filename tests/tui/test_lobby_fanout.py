@@ -423,7 +423,7 @@ async def test_each_kind_of_typed_line_has_its_own_cost() -> None:
 async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """TurnBudget for typed lines: once a line is known to cost 30 ms, a 40 ms turn runs one
+    """TurnBudget for typed lines: once a line is known to cost 30 ms, a turn runs one
     (a crowd's lines no longer run all in the turn their keys came in); each session's lines
     still run in the order typed, and none is lost."""
     from shipwreck.tui.pacer import LINE_TURNS
@@ -457,7 +457,7 @@ async def test_lines_typed_by_a_crowd_in_one_turn_are_spread_over_turns_in_order
                 f"say {app.user} b",
             ]
         per_turn = collections.Counter(turn for turn, _, _ in ran)
-        assert max(per_turn.values()) == 1, per_turn  # one 30 ms line in a 40 ms turn
+        assert max(per_turn.values()) == 1, per_turn  # one 30 ms line a turn (25 ms budget)
         said = [(c.sender, c.text) for c in lobby.chat]
         assert sorted(said) == sorted((a.user, f"{a.user} {x}") for a in apps for x in "ab")
 
