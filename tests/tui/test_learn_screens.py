@@ -110,7 +110,7 @@ async def test_rules_for_no_such_game_is_one_line_and_opens_nothing() -> None:
         await type_line(pilot, "rules chess")
         assert isinstance(app.screen, LobbyScreen)
         error = app.screen.panel_text("error")  # (the grammar's: a caret under the word)
-        assert "unknown word 'chess'" in error and "'lifeboat', 'sm'" in error
+        assert "unknown word 'chess'" in error and "expected a game (lifeboat, sm)" in error
         assert "rules [GAME]" in error
 
 
